@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds every test kernel of one configured arch; every freestanding flag lives here.
+
+ifeq ($(wildcard config.mak),)
+$(error no config.mak here: run ./configure first (e.g. ./configure --arch=x86_64))
+endif
+include config.mak
+
+VPATH := $(SRCDIR)
+S := $(SRCDIR)
+
+ifeq ($(ARCH),aarch64)
+TESTDIR := arm
+LIBARCH := lib/arm64
+else
+TESTDIR := x86
+LIBARCH := lib/x86
+endif
+
+# --- the freestanding flags, for every arch ---------------------------------
+CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
+	-fno-stack-protector -fno-common -fno-omit-frame-pointer \
+	-fno-strict-aliasing -fno-asynchronous-unwind-tables \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Wmissing-prototypes -Wstrict-prototypes \
+	-I$(S)/lib -I$(S)/$(LIBARCH) -DVMTICK_ARCH_$(ARCH)
+ifeq ($(CC_TYPE),gcc)
+CFLAGS += -fno-tree-loop-distribute-patterns
+endif
+ASFLAGS := -D__ASSEMBLY__ -I$(S)/lib -I$(S)/$(LIBARCH) -DVMTICK_ARCH_$(ARCH) -g
+LDFLAGS := -nostdlib -static --no-dynamic-linker -z noexecstack -z max-page-size=4096 --build-id=none $(if $(filter gcc,$(CC_TYPE)),--no-warn-rwx-segments)
+
+# General-purpose registers only: the kernels never save FPU/SIMD state.
+ifeq ($(ARCH),x86_64)
+ARCHFLAGS := -m64 -mno-red-zone -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow
+BITS := 64
+# QEMU's multiboot loader takes 32-bit ELF only: the 64-bit kernel is re-wrapped.
+FLATFMT := -O elf32-i386
+else ifeq ($(ARCH),i386)
+ARCHFLAGS := -m32 -march=i686 -mno-mmx -mno-sse -mno-sse2 -mno-avx -mno-3dnow
+BITS := 32
+FLATFMT :=
+else
+# Inline LL/SC atomics: Debian's gcc would otherwise call libgcc's __aarch64_* helpers.
+ARCHFLAGS := -mgeneral-regs-only -mstrict-align -mno-outline-atomics
+FLATFMT := -O binary
+endif
+CFLAGS += $(ARCHFLAGS)
+ASFLAGS += $(ARCHFLAGS)
+
+# --- sources: found by wildcard, never listed -------------------------------
+rel = $(patsubst $(S)/%,%,$(1))
+LIB_C := $(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c))
+ifeq ($(TESTDIR),x86)
+LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*_$(BITS).S) $(filter-out %_32.S %_64.S,$(wildcard $(S)/$(LIBARCH)/*.S)))
+else
+LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*.S))
+endif
+LIB_OBJS := $(LIB_C:.c=.o) $(LIB_S:.S=.o)
+TEST_SRCS := $(call rel,$(wildcard $(S)/$(TESTDIR)/*.c))
+TESTS := $(TEST_SRCS:.c=.flat)
+LDSCRIPT := $(S)/$(LIBARCH)/flat.lds
+
+.PHONY: all clean tests-list
+all: $(TESTS)
+
+tests-list:
+	@echo $(TESTS)
+
+# V=1 shows the commands
+Q := $(if $(V),,@)
+quiet = $(if $(V),,@printf '  %-7s %s\n' $(1) $@;)
+
+%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+%.o: %.S
+	@mkdir -p $(dir $@)
+	$(call quiet,AS)$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
+
+lib/libvmtick.a: $(LIB_OBJS)
+	@rm -f $@
+	$(call quiet,AR)$(AR) rcs $@ $^
+
+# The library goes in whole: start-up code and hooks are found by the linker script's ENTRY.
+%.elf: %.o lib/libvmtick.a $(LDSCRIPT)
+	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ --whole-archive lib/libvmtick.a --no-whole-archive $<
+
+%.flat: %.elf
+	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-debug $(FLATFMT) $< $@
+
+.PRECIOUS: %.elf %.o
+
+clean:
+	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
+
+-include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d)

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Every hook that arch-neutral code (libc, report, bench, tests) calls into the platform. */
+#ifndef VMTICK_ARCH_H
+#define VMTICK_ARCH_H
+
+#include "libc.h"
+
+/* Console: write len bytes; callers serialise whole lines (see printf). */
+void arch_console_write(const char *buf, size_t len);
+
+/*
+ * Leave the guest: the testdev chardev first (QEMU then exits with status
+ * (code << 1) | 1), then the platform's other ways out, then halt forever.
+ */
+void arch_exit(int code) __noreturn;
+
+/* Backtrace of the caller, printed to the console (frame-pointer walk). */
+void arch_dump_stack(void);
+
+/* SMP: ids are dense, 0 is the boot CPU. */
+int smp_id(void);
+int cpu_count(void);
+/* Run fn(arg) on cpu and wait until it has returned. */
+void on_cpu(int cpu, void (*fn)(void *), void *arg);
+/* Start fn(arg) on cpu without waiting; on_cpu_wait() waits for it. */
+void on_cpu_async(int cpu, void (*fn)(void *), void *arg);
+void on_cpu_wait(int cpu);
+/* Run fn(arg) on every CPU, the caller included; return when all are done. */
+void on_cpus(void (*fn)(void *), void *arg);
+void cpu_relax(void);
+
+/* Free-running counter (TSC, CNTVCT) and its frequency in Hz (0 if unknown). */
+u64 arch_counter(void);
+u64 arch_counter_hz(void);
+
+/* Memory size the platform reported, in bytes. */
+u64 arch_mem_size(void);
+
+/* Heap handed to the allocator: [start, end). */
+void arch_heap_range(uintptr_t *start, uintptr_t *end);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Outcome reporting: tagged lines the runner parses, a prefix stack, counters and the summary. */
+#include "report.h"
+#include "arch.h"
+#include "atomic.h"
+#include "spinlock.h"
+
+#define PREFIX_MAX 256
+#define PREFIX_DEPTH 16
+
+static struct spinlock prefix_lock;
+static char prefix[PREFIX_MAX];
+static size_t prefix_start[PREFIX_DEPTH];
+static unsigned prefix_depth;
+static unsigned n_tests, n_failures, n_skipped;
+
+void report_prefix_push(const char *p)
+{
+	report_prefix_pushf("%s", p);
+}
+
+void report_prefix_pushf(const char *fmt, ...)
+{
+	char part[PREFIX_MAX];
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(part, sizeof(part), fmt, ap);
+	va_end(ap);
+	spin_lock(&prefix_lock);
+	len = strlen(prefix);
+	if (prefix_depth < PREFIX_DEPTH)
+		prefix_start[prefix_depth] = len;
+	prefix_depth++;
+	snprintf(prefix + len, sizeof(prefix) - len, "%s: ", part);
+	spin_unlock(&prefix_lock);
+}
+
+void report_prefix_pop(void)
+{
+	spin_lock(&prefix_lock);
+	assert(prefix_depth > 0);
+	prefix_depth--;
+	if (prefix_depth < PREFIX_DEPTH)
+		prefix[prefix_start[prefix_depth]] = '\0';
+	spin_unlock(&prefix_lock);
+}
+
+static void emit(const char *tag, const char *fmt, va_list ap)
+{
+	char msg[768];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	spin_lock(&prefix_lock);
+	printf("%s: %s%s\n", tag, prefix, msg);
+	spin_unlock(&prefix_lock);
+}
+
+bool report(bool pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_inc(&n_tests);
+	if (!pass)
+		atomic_inc(&n_failures);
+	va_start(ap, fmt);
+	emit(pass ? "PASS" : "FAIL", fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
+void report_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_inc(&n_tests);
+	atomic_inc(&n_skipped);
+	va_start(ap, fmt);
+	emit("SKIP", fmt, ap);
+	va_end(ap);
+}
+
+void report_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit("INFO", fmt, ap);
+	va_end(ap);
+}
+
+void report_result(const char *name, const char *unit, const char *fmt, ...)
+{
+	char value[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	printf("RESULT: %s %s %s\n", name, value, unit);
+}
+
+unsigned report_failures(void)
+{
+	return atomic_load(&n_failures);
+}
+
+int report_summary(void)
+{
+	unsigned tests = atomic_load(&n_tests);
+	unsigned failures = atomic_load(&n_failures);
+	unsigned skipped = atomic_load(&n_skipped);
+
+	if (!tests) {
+		printf("FAIL: the test reported nothing\n");
+		failures = 1;
+	}
+	printf("SUMMARY: %u tests, %u unexpected failures, %u skipped\n",
+	       tests, failures, skipped);
+	if (failures)
+		return EXIT_FAIL;
+	if (skipped == tests)
+		return EXIT_SKIP;
+	return EXIT_PASS;
+}
+
+void report_exit(void)
+{
+	exit(report_summary());
+}
+
+void report_abort(const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_inc(&n_tests);
+	atomic_inc(&n_failures);
+	va_start(ap, fmt);
+	emit("FAIL", fmt, ap);
+	va_end(ap);
+	report_exit();
+}

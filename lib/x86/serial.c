@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* COM1 console (polled 16550) and the ways out of the guest: testdev on COM2, isa-debug-exit, ACPI, halt. */
+#include "arch.h"
+#include "acpi.h"
+#include "io.h"
+#include "processor.h"
+#include "serial.h"
+
+#define UART_THR	0	/* transmit holding register */
+#define UART_IER	1
+#define UART_FCR	2
+#define UART_LCR	3
+#define UART_MCR	4
+#define UART_LSR	5
+#define UART_DLL	0	/* with LCR.DLAB */
+#define UART_DLM	1
+#define UART_LCR_8N1	0x03
+#define UART_LCR_DLAB	0x80
+#define UART_LSR_THRE	0x20
+#define UART_MCR_DTR_RTS 0x03
+#define UART_DIVISOR_115200 1
+
+void serial_init(void)
+{
+	outb(0, COM1_BASE + UART_IER);
+	outb(UART_LCR_DLAB, COM1_BASE + UART_LCR);
+	outb(UART_DIVISOR_115200, COM1_BASE + UART_DLL);
+	outb(0, COM1_BASE + UART_DLM);
+	outb(UART_LCR_8N1, COM1_BASE + UART_LCR);
+	outb(0, COM1_BASE + UART_FCR);
+	outb(UART_MCR_DTR_RTS, COM1_BASE + UART_MCR);
+}
+
+static void serial_putc(u16 base, char c)
+{
+	/*
+	 * Bounded wait for an empty transmitter: a missing UART reads as
+	 * 0xff (THRE set), so this never spins forever.
+	 */
+	for (int i = 0; i < 100000 && !(inb(base + UART_LSR) & UART_LSR_THRE); i++)
+		pause();
+	outb((u8)c, base + UART_THR);
+}
+
+void arch_console_write(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n')
+			serial_putc(COM1_BASE, '\r');
+		serial_putc(COM1_BASE, buf[i]);
+	}
+}
+
+void arch_exit(int code)
+{
+	char msg[16];
+	int n = snprintf(msg, sizeof(msg), "%dq", code);
+
+	/* QEMU's testdev chardev on COM2 exits with (code << 1) | 1 on "<code>q". */
+	for (int i = 0; i < n; i++)
+		outb((u8)msg[i], COM2_BASE + UART_THR);
+	/* isa-debug-exit exits with the same status. */
+	outl((u32)code, ISA_DEBUG_EXIT_PORT);
+	acpi_poweroff();
+	for (;;)
+		asm volatile("cli; hlt");
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* 32-bit start-up: multiboot entry, identity paging with 4 MiB pages, then C; the APs' way in too. */
+#include "layout.h"
+#include "processor.h"
+
+	.section .multiboot, "a"
+	.balign 4
+	.long MULTIBOOT_HEADER_MAGIC
+	.long MULTIBOOT_HEADER_FLAGS
+	.long -(MULTIBOOT_HEADER_MAGIC + MULTIBOOT_HEADER_FLAGS)
+
+	.data
+	.balign 8
+	.globl gdt
+gdt:
+	.quad 0
+	.quad GDT_DESC_CODE32
+	.quad GDT_DESC_DATA
+	.quad GDT_DESC_CODE64
+gdt_desc:
+	.word GDT_ENTRIES * 8 - 1
+	.long gdt
+boot_magic:
+	.long 0
+boot_info:
+	.long 0
+
+	.bss
+	.balign PAGE_SIZE
+pgdir:	.skip PAGE_SIZE
+pt0:	.skip PAGE_SIZE
+	.balign STACK_SIZE
+	.globl boot_stack
+boot_stack:
+	.skip STACK_SIZE
+
+/*
+ * Identity map of all 4 GiB with 4 MiB pages (CR4.PSE), the top GiB
+ * uncached for MMIO, and the first 4 MiB in 4 KiB pages with page 0 left
+ * out so a NULL dereference faults.
+ */
+#define PGDIR_ENTRIES	1024
+#define PGDIR_UNCACHED_FROM 768
+
+	.section .text.boot, "ax"
+	.code32
+	.globl _start
+_start:
+	cli
+	cld
+	mov %eax, %edx
+	mov $__bss_start, %edi
+	mov $__bss_end, %ecx
+	sub %edi, %ecx
+	xor %eax, %eax
+	rep stosb
+	mov %edx, boot_magic
+	mov %ebx, boot_info
+	lgdtl gdt_desc
+	ljmpl $KERNEL_CS32, $1f
+1:	mov $KERNEL_DS, %eax
+	mov %eax, %ds
+	mov %eax, %es
+	mov %eax, %ss
+	mov %eax, %fs
+	mov %eax, %gs
+	mov $(boot_stack + STACK_SIZE), %esp
+
+	mov $pgdir, %edi
+	mov $(PT_PRESENT + PT_WRITABLE + PT_PAGE_SIZE), %eax
+	xor %ecx, %ecx
+3:	mov %eax, %edx
+	cmp $PGDIR_UNCACHED_FROM, %ecx
+	jb 4f
+	or $(PT_PCD + PT_PWT), %edx
+4:	mov %edx, (%edi, %ecx, 4)
+	add $LARGE_PAGE_SIZE_32, %eax
+	inc %ecx
+	cmp $PGDIR_ENTRIES, %ecx
+	jb 3b
+	movl $(pt0 + PT_PRESENT + PT_WRITABLE), (%edi)
+
+	mov $pt0, %edi
+	mov $(PAGE_SIZE + PT_PRESENT + PT_WRITABLE), %eax
+	mov $1, %ecx
+5:	mov %eax, (%edi, %ecx, 4)
+	add $PAGE_SIZE, %eax
+	inc %ecx
+	cmp $1024, %ecx
+	jb 5b
+
+	call enable_paging
+	push boot_info
+	push boot_magic
+	xor %ebp, %ebp
+	call x86_setup
+6:	hlt
+	jmp 6b
+
+enable_paging:
+	mov %cr4, %eax
+	or $X86_CR4_PSE, %eax
+	mov %eax, %cr4
+	mov $pgdir, %eax
+	mov %eax, %cr3
+	mov %cr0, %eax
+	or $(X86_CR0_PG + X86_CR0_PE + X86_CR0_WP), %eax
+	mov %eax, %cr0
+	ret
+
+/*
+ * Entered from the real-mode trampoline with the GDT loaded and CS =
+ * KERNEL_CS32. Each AP takes the next id and the stack the boot CPU set
+ * aside for it; an AP beyond the expected count parks with interrupts off.
+ */
+	.globl ap_start32
+ap_start32:
+	mov $KERNEL_DS, %eax
+	mov %eax, %ds
+	mov %eax, %es
+	mov %eax, %ss
+	mov %eax, %fs
+	mov %eax, %gs
+	mov $1, %eax
+	lock xadd %eax, ap_next_id
+	cmp ap_limit, %eax
+	jae 7f
+	mov ap_stack_tops(, %eax, 4), %esp
+	push %eax
+	call enable_paging
+	xor %ebp, %ebp
+	call ap_main
+7:	cli
+	hlt
+	jmp 7b

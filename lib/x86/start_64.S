@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* 64-bit start-up: multiboot entry in 32-bit mode, identity paging, long mode, then C; the APs' way in too. */
+#include "layout.h"
+#include "processor.h"
+
+	.section .multiboot, "a"
+	.balign 4
+	.long MULTIBOOT_HEADER_MAGIC
+	.long MULTIBOOT_HEADER_FLAGS
+	.long -(MULTIBOOT_HEADER_MAGIC + MULTIBOOT_HEADER_FLAGS)
+
+	.data
+	.balign 8
+	.globl gdt
+gdt:
+	.quad 0
+	.quad GDT_DESC_CODE32
+	.quad GDT_DESC_DATA
+	.quad GDT_DESC_CODE64
+gdt_desc:
+	.word GDT_ENTRIES * 8 - 1
+	.quad gdt
+boot_magic:
+	.long 0
+boot_info:
+	.long 0
+
+	.bss
+	.balign PAGE_SIZE
+pml4:	.skip PAGE_SIZE
+pdpt:	.skip PAGE_SIZE
+pd:	.skip 4 * PAGE_SIZE
+pt0:	.skip PAGE_SIZE
+	.balign STACK_SIZE
+	.globl boot_stack
+boot_stack:
+	.skip STACK_SIZE
+
+/*
+ * Identity map of the low 4 GiB: 2 MiB pages, the top GiB (MMIO: LAPIC,
+ * IOAPIC, HPET, PCI BARs) uncached, and the first 2 MiB in 4 KiB pages
+ * with page 0 left out so a NULL dereference faults.
+ */
+#define PD_ENTRIES	(4 * 512)
+#define PD_UNCACHED_FROM (3 * 512)
+
+	.section .text.boot, "ax"
+	.code32
+	.globl _start
+_start:
+	cli
+	cld
+	mov %eax, %edx
+	mov $__bss_start, %edi
+	mov $__bss_end, %ecx
+	sub %edi, %ecx
+	xor %eax, %eax
+	rep stosb
+	mov %edx, boot_magic
+	mov %ebx, boot_info
+	lgdtl gdt_desc
+	ljmpl $KERNEL_CS32, $1f
+1:	mov $KERNEL_DS, %eax
+	mov %eax, %ds
+	mov %eax, %es
+	mov %eax, %ss
+	mov %eax, %fs
+	mov %eax, %gs
+	mov $(boot_stack + STACK_SIZE), %esp
+
+	mov $pml4, %edi
+	movl $(pdpt + PT_PRESENT + PT_WRITABLE), (%edi)
+	mov $pdpt, %edi
+	mov $(pd + PT_PRESENT + PT_WRITABLE), %eax
+	mov $4, %ecx
+2:	mov %eax, (%edi)
+	add $PAGE_SIZE, %eax
+	add $8, %edi
+	loop 2b
+
+	mov $pd, %edi
+	mov $(PT_PRESENT + PT_WRITABLE + PT_PAGE_SIZE), %eax
+	xor %ecx, %ecx
+3:	mov %eax, %edx
+	cmp $PD_UNCACHED_FROM, %ecx
+	jb 4f
+	or $(PT_PCD + PT_PWT), %edx
+4:	mov %edx, (%edi, %ecx, 8)
+	add $LARGE_PAGE_SIZE_64, %eax
+	inc %ecx
+	cmp $PD_ENTRIES, %ecx
+	jb 3b
+	movl $(pt0 + PT_PRESENT + PT_WRITABLE), (%edi)
+
+	mov $pt0, %edi
+	mov $(PAGE_SIZE + PT_PRESENT + PT_WRITABLE), %eax
+	mov $1, %ecx
+5:	mov %eax, (%edi, %ecx, 8)
+	add $PAGE_SIZE, %eax
+	inc %ecx
+	cmp $512, %ecx
+	jb 5b
+
+	mov $bsp_long, %esi
+	jmp enter_long_mode
+
+/* Entered from the real-mode trampoline with the GDT loaded and CS = KERNEL_CS32. */
+	.globl ap_start32
+ap_start32:
+	mov $KERNEL_DS, %eax
+	mov %eax, %ds
+	mov %eax, %es
+	mov %eax, %ss
+	mov %eax, %fs
+	mov %eax, %gs
+	mov $ap_long, %esi
+
+/* %esi: where to continue in 64-bit mode. */
+enter_long_mode:
+	mov %cr4, %eax
+	or $X86_CR4_PAE, %eax
+	mov %eax, %cr4
+	mov $pml4, %eax
+	mov %eax, %cr3
+	mov $MSR_EFER, %ecx
+	rdmsr
+	or $EFER_LME, %eax
+	wrmsr
+	mov %cr0, %eax
+	or $(X86_CR0_PG + X86_CR0_PE + X86_CR0_WP), %eax
+	mov %eax, %cr0
+	ljmpl $KERNEL_CS64, $1f
+	.code64
+1:	jmp *%rsi
+
+bsp_long:
+	mov boot_magic(%rip), %edi
+	mov boot_info(%rip), %esi
+	xor %ebp, %ebp
+	call x86_setup
+6:	hlt
+	jmp 6b
+
+/*
+ * Each AP takes the next id and the stack the boot CPU set aside for it;
+ * an AP beyond the expected count parks with interrupts off.
+ */
+ap_long:
+	mov $1, %eax
+	lock xadd %eax, ap_next_id(%rip)
+	cmp ap_limit(%rip), %eax
+	jae 7f
+	lea ap_stack_tops(%rip), %rdx
+	mov (%rdx, %rax, 8), %rsp
+	mov %eax, %edi
+	xor %ebp, %ebp
+	call ap_main
+7:	cli
+	hlt
+	jmp 7b

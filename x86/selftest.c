@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * selftest: checks the vmtick library from inside the guest.
+ *
+ * What it checks: the arguments arrived as argv; the vCPU count equals
+ * smp=N; on_cpu() and on_cpus() run on every CPU; a #DE, a #GP from an
+ * MSR that does not exist and a #PF from the unmapped NULL page are caught
+ * by ASM_TRY and reported with the right vector (TCG never raises #GP
+ * for MSRs: a skip there), as is a #GP from a bad segment selector; a self-IPI reaches the
+ * handler installed for its vector; 64-bit printf and division are right (on i386 too); the memory
+ * size seen matches mem=MiB.
+ *
+ * Arguments (key=value, any order):
+ *   smp=N     expected vCPU count (QEMU -smp)
+ *   mem=MiB   expected RAM size (QEMU -m)
+ *   mode=M    misbehave on purpose, to test the runner: pass (default),
+ *             fail, skip, hang, crash (triple fault), nothing (reports
+ *             no check), fault (unexpected exception)
+ * Any other argument is a failure naming it.
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "apic.h"
+#include "desc.h"
+#include "hypervisor.h"
+#include "percpu.h"
+#include "processor.h"
+#include "report.h"
+
+/* An MSR index no CPU or hypervisor implements. */
+#define MSR_NONEXISTENT 0x4b564dffu
+
+static u32 seen_on[MAX_CPUS];
+
+static void check_args(int argc, char **argv)
+{
+	report(argc >= 1 && !strcmp(argv[0], "selftest"), "argv[0] is the program name ('%s')",
+	       argc >= 1 ? argv[0] : "");
+	report_info("%d argument(s)", argc - 1);
+}
+
+static void check_smp(u64 expected)
+{
+	report(cpu_count() == (int)expected, "vCPU count %d matches smp=%llu", cpu_count(),
+	       (unsigned long long)expected);
+}
+
+static void mark_cpu(void *arg)
+{
+	atomic_add(&seen_on[smp_id()], (u32)(uintptr_t)arg);
+}
+
+static void check_on_cpu(void)
+{
+	int n = cpu_count(), ok = 0;
+
+	memset(seen_on, 0, sizeof(seen_on));
+	for (int i = 0; i < n; i++)
+		on_cpu(i, mark_cpu, (void *)1);
+	on_cpus(mark_cpu, (void *)2);
+	for (int i = 0; i < n; i++)
+		ok += seen_on[i] == 3;
+	report(ok == n, "on_cpu and on_cpus reached %d of %d CPUs", ok, n);
+}
+
+static void check_apic_ids(void)
+{
+	int dup = 0;
+
+	for (int i = 0; i < cpu_count(); i++)
+		for (int j = i + 1; j < cpu_count(); j++)
+			dup += cpu_data(i)->apic_id == cpu_data(j)->apic_id;
+	report(!dup, "every CPU has its own APIC ID");
+}
+
+static void check_divide_error(void)
+{
+	volatile u32 divisor = 0;
+	u32 a = 1, d = 0;
+
+	exception_clear();
+	asm volatile(ASM_TRY("divl %2") : "+a"(a), "+d"(d) : "r"(divisor));
+	report(exception_vector() == DE_VECTOR, "#DE caught from a division by zero (vector %d)",
+	       exception_vector());
+}
+
+static void check_msr_gp(void)
+{
+	char sig[13];
+	u64 v;
+	int rd = rdmsr_safe(MSR_NONEXISTENT, &v);
+	int wr = wrmsr_safe(MSR_NONEXISTENT, 0);
+
+	hypervisor_signature(sig);
+	report_info("hypervisor signature '%s'", sig);
+	if (!on_kvm() && rd == EXC_NONE && wr == EXC_NONE) {
+		report_skip("#GP from a missing MSR: not on KVM, and QEMU's TCG ignores unknown MSRs");
+	} else {
+		report(rd == GP_VECTOR, "#GP from rdmsr of a missing MSR (vector %d)", rd);
+		report(wr == GP_VECTOR, "#GP from wrmsr of a missing MSR (vector %d)", wr);
+	}
+	report(rdmsr_safe(MSR_IA32_APICBASE, &v) == EXC_NONE, "no exception from rdmsr of APIC_BASE");
+}
+
+/* A selector beyond the GDT's limit: #GP with the selector as error code. */
+#define SELECTOR_BEYOND_GDT 0x1230
+
+static void check_segment_gp(void)
+{
+	u16 sel = SELECTOR_BEYOND_GDT;
+
+	exception_clear();
+	asm volatile(ASM_TRY("mov %0, %%fs") : : "r"(sel));
+	report(exception_vector() == GP_VECTOR && exception_error_code() == SELECTOR_BEYOND_GDT,
+	       "#GP from loading a selector beyond the GDT (vector %d, error code %#x)",
+	       exception_vector(), exception_error_code());
+}
+
+static void check_page_fault(void)
+{
+	volatile uintptr_t null_page = 0;
+	u32 v = 0;
+	unsigned long cr2;
+
+	exception_clear();
+	asm volatile(ASM_TRY("mov (%1), %0") : "+r"(v) : "r"(null_page) : "memory");
+	cr2 = read_cr2();
+	report(exception_vector() == PF_VECTOR && cr2 == 0,
+	       "#PF from the NULL page (vector %d, cr2 %#lx)", exception_vector(), cr2);
+}
+
+/*
+ * A self-IPI to a free vector reaches the handler installed for it.
+ * (Software interrupts are not used: nested KVM on some hosts fails to
+ * emulate int3/int n and stops the guest.)
+ */
+#define TEST_IPI_VECTOR 0x40
+#define TEST_IPI_WAIT_LOOPS 100000000
+static volatile int ipi_hits;
+
+static void ipi_handler(struct ex_regs *regs)
+{
+	ipi_hits += regs->vector == TEST_IPI_VECTOR;
+	apic_eoi();
+}
+
+static void check_handler(void)
+{
+	exception_handler_t old = handle_exception(TEST_IPI_VECTOR, ipi_handler);
+
+	irq_enable();
+	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | TEST_IPI_VECTOR, 0);
+	for (int i = 0; i < TEST_IPI_WAIT_LOOPS && !ipi_hits; i++)
+		pause();
+	irq_disable();
+	handle_exception(TEST_IPI_VECTOR, old);
+	report(ipi_hits == 1, "a self-IPI to vector %#x reached its installed handler once (%d)",
+	       TEST_IPI_VECTOR, ipi_hits);
+}
+
+static void check_printf64(void)
+{
+	char buf[64];
+	volatile u64 big = UINT64_MAX, ten = 10;
+	volatile s64 neg = INT64_MIN;
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
+	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
+	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
+	report(!strcmp(buf, "0x1999999999999999"), "64-bit division UINT64_MAX / 10: %s", buf);
+	report(neg / -3 == 3074457345618258602ll && neg % 7 == -1, "64-bit signed division and remainder");
+}
+
+static void check_memory(u64 expected_mib)
+{
+	u64 mib = arch_mem_size() >> 20;
+
+	/* firmware keeps a little for itself: allow 2% below -m, never above */
+	report(mib <= expected_mib && mib >= expected_mib - expected_mib / 50,
+	       "memory size %llu MiB matches mem=%llu", (unsigned long long)mib,
+	       (unsigned long long)expected_mib);
+}
+
+static void __noreturn triple_fault(void)
+{
+	static const struct __attribute__((packed)) {
+		u16 limit;
+		uintptr_t base;
+	} empty_idt = { 0, 0 };
+
+	report_info("triple fault on purpose");
+	asm volatile("lidt %0; int3" : : "m"(empty_idt));
+	for (;;)
+		;
+}
+
+static int misbehave(const char *mode)
+{
+	if (!strcmp(mode, "fail"))
+		report(false, "mode=fail: a check that fails on purpose");
+	else if (!strcmp(mode, "skip"))
+		report_skip("mode=skip: nothing to check on purpose");
+	else if (!strcmp(mode, "hang"))
+		for (report_info("hanging on purpose");;)
+			asm volatile("cli; hlt");
+	else if (!strcmp(mode, "crash"))
+		triple_fault();
+	else if (!strcmp(mode, "fault"))
+		asm volatile("ud2");
+	else if (strcmp(mode, "nothing") != 0)
+		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
+	return report_summary();
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = "pass";
+	u64 smp = 0, mem = 0;
+	bool have_smp = false, have_mem = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if ((v = arg_value(argv[i], "smp")))
+			have_smp = !parse_u64("smp", v, &smp) || (report_abort("bad smp="), false);
+		else if ((v = arg_value(argv[i], "mem")))
+			have_mem = !parse_u64("mem", v, &mem) || (report_abort("bad mem="), false);
+		else if ((v = arg_value(argv[i], "mode")))
+			mode = v;
+		else
+			report_abort("unknown argument '%s' (smp=N mem=MiB mode=M)", argv[i]);
+	}
+	if (strcmp(mode, "pass") != 0)
+		return misbehave(mode);
+
+	check_args(argc, argv);
+	if (have_smp)
+		check_smp(smp);
+	check_on_cpu();
+	check_apic_ids();
+	check_divide_error();
+	check_msr_gp();
+	check_segment_gp();
+	check_page_fault();
+	check_handler();
+	check_printf64();
+	if (have_mem)
+		check_memory(mem);
+	return report_summary();
+}
