@@ -6,7 +6,6 @@ $(error no config.mak here: run ./configure first (e.g. ./configure --arch=x86_6
 endif
 include config.mak
 
-VPATH := $(SRCDIR)
 S := $(SRCDIR)
 
 ifeq ($(ARCH),aarch64)
@@ -71,13 +70,18 @@ tests-list:
 Q := $(if $(V),,@)
 quiet = $(if $(V),,@printf '  %-7s %s\n' $(1) $@;)
 
-%.o: %.c
-	@mkdir -p $(dir $@)
-	$(call quiet,CC)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+# Pattern rules name their directory: a slash-free '%.o' would match the
+# file part only and look for sources in the wrong place out of tree.
+define compile_rules
+$(1)/%.o: $(S)/$(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,CC)$$(CC) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
 
-%.o: %.S
-	@mkdir -p $(dir $@)
-	$(call quiet,AS)$(CC) $(ASFLAGS) -MMD -MP -c -o $@ $<
+$(1)/%.o: $(S)/$(1)/%.S
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,AS)$$(CC) $$(ASFLAGS) -MMD -MP -c -o $$@ $$<
+endef
+$(foreach d,lib $(TESTDIR),$(eval $(call compile_rules,$(d))))
 
 lib/libvmtick.a: $(LIB_OBJS)
 	@rm -f $@
@@ -85,12 +89,13 @@ lib/libvmtick.a: $(LIB_OBJS)
 
 # The library goes in whole: start-up code and hooks are found by the linker script's ENTRY.
 %.elf: %.o lib/libvmtick.a $(LDSCRIPT)
+	@mkdir -p $(dir $@)
 	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ --whole-archive lib/libvmtick.a --no-whole-archive $<
 
 %.flat: %.elf
 	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-debug $(FLATFMT) $< $@
 
-.PRECIOUS: %.elf %.o
+.SECONDARY:
 
 clean:
 	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat

@@ -63,8 +63,9 @@ int tolower(int c);
 
 /*
  * stdlib.h. The strto* functions follow C99 (base 0 and 2..36, leading
- * space and sign, endptr, saturation at the limits); errno is not global
- * here, so the status is also returned through strto_err.
+ * space and sign, endptr, saturation at the limits, ERANGE in errno; a bad
+ * base sets EINVAL). errno is one global shared by all CPUs: read it right
+ * after the call, on one CPU at a time.
  */
 #define ERANGE 34
 #define EINVAL 22

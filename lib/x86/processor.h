@@ -3,30 +3,37 @@
 #ifndef VMTICK_X86_PROCESSOR_H
 #define VMTICK_X86_PROCESSOR_H
 
-#define X86_CR0_PE		(1u << 0)
-#define X86_CR0_WP		(1u << 16)
-#define X86_CR0_PG		(1u << 31)
-#define X86_CR4_PSE		(1u << 4)
-#define X86_CR4_PAE		(1u << 5)
-#define X86_EFLAGS_IF		(1u << 9)
+/* Bit n, usable from C and assembly alike (the assembler knows no 'u' suffix). */
+#ifdef __ASSEMBLY__
+#define BIT(n)			(1 << (n))
+#else
+#define BIT(n)			(1u << (n))
+#endif
+
+#define X86_CR0_PE		BIT(0)
+#define X86_CR0_WP		BIT(16)
+#define X86_CR0_PG		BIT(31)
+#define X86_CR4_PSE		BIT(4)
+#define X86_CR4_PAE		BIT(5)
+#define X86_EFLAGS_IF		BIT(9)
 
 #define MSR_EFER		0xc0000080
-#define EFER_LME		(1u << 8)
-#define EFER_NX			(1u << 11)
+#define EFER_LME		BIT(8)
+#define EFER_NX			BIT(11)
 #define MSR_IA32_APICBASE	0x0000001b
-#define MSR_IA32_APICBASE_BSP	(1u << 8)
-#define MSR_IA32_APICBASE_EXTD	(1u << 10)
-#define MSR_IA32_APICBASE_ENABLE (1u << 11)
+#define MSR_IA32_APICBASE_BSP	BIT(8)
+#define MSR_IA32_APICBASE_EXTD	BIT(10)
+#define MSR_IA32_APICBASE_ENABLE BIT(11)
 #define MSR_IA32_TSC		0x00000010
 #define MSR_IA32_TSC_DEADLINE	0x000006e0
 #define MSR_IA32_MISC_ENABLE	0x000001a0
 
 /* Page-table entry bits (the same in 32-bit, PAE and 4-level paging). */
-#define PT_PRESENT		(1u << 0)
-#define PT_WRITABLE		(1u << 1)
-#define PT_PWT			(1u << 3)
-#define PT_PCD			(1u << 4)
-#define PT_PAGE_SIZE		(1u << 7)
+#define PT_PRESENT		BIT(0)
+#define PT_WRITABLE		BIT(1)
+#define PT_PWT			BIT(3)
+#define PT_PCD			BIT(4)
+#define PT_PAGE_SIZE		BIT(7)
 
 /* Exception vectors */
 #define DE_VECTOR	0
@@ -52,16 +59,16 @@
 
 /* CPUID leaves and bits */
 #define CPUID_FEATURES			0x00000001
-#define CPUID_1_ECX_X2APIC		(1u << 21)
-#define CPUID_1_ECX_TSC_DEADLINE	(1u << 24)
-#define CPUID_1_ECX_HYPERVISOR		(1u << 31)
-#define CPUID_1_EDX_TSC			(1u << 4)
-#define CPUID_1_EDX_MSR			(1u << 5)
-#define CPUID_1_EDX_APIC		(1u << 9)
+#define CPUID_1_ECX_X2APIC		BIT(21)
+#define CPUID_1_ECX_TSC_DEADLINE	BIT(24)
+#define CPUID_1_ECX_HYPERVISOR		BIT(31)
+#define CPUID_1_EDX_TSC			BIT(4)
+#define CPUID_1_EDX_MSR			BIT(5)
+#define CPUID_1_EDX_APIC		BIT(9)
 #define CPUID_EXT_FEATURES		0x80000001
-#define CPUID_80000001_EDX_LM		(1u << 29)
+#define CPUID_80000001_EDX_LM		BIT(29)
 #define CPUID_POWER_MGMT		0x80000007
-#define CPUID_80000007_EDX_INVTSC	(1u << 8)
+#define CPUID_80000007_EDX_INVTSC	BIT(8)
 #define CPUID_HYPERVISOR_BASE		0x40000000
 
 #ifndef __ASSEMBLY__

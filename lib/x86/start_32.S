@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* 32-bit start-up: multiboot entry, identity paging with 4 MiB pages, then C; the APs' way in too. */
+/* 32-bit start-up: multiboot entry, PAE identity paging, then C; the APs' way in too. */
 #include "layout.h"
 #include "processor.h"
+#include "identity_map.h"
 
 	.section .multiboot, "a"
 	.balign 4
@@ -27,7 +28,8 @@ boot_info:
 
 	.bss
 	.balign PAGE_SIZE
-pgdir:	.skip PAGE_SIZE
+pdpt:	.skip PAGE_SIZE
+pd:	.skip 4 * PAGE_SIZE
 pt0:	.skip PAGE_SIZE
 	.balign STACK_SIZE
 	.globl boot_stack
@@ -35,13 +37,10 @@ boot_stack:
 	.skip STACK_SIZE
 
 /*
- * Identity map of all 4 GiB with 4 MiB pages (CR4.PSE), the top GiB
- * uncached for MMIO, and the first 4 MiB in 4 KiB pages with page 0 left
- * out so a NULL dereference faults.
+ * PAE paging rather than 32-bit paging with 4 MiB pages: nested KVM on an
+ * AMD host was seen to triple-fault on enabling the latter, and PAE gives
+ * the same map as the 64-bit kernels.
  */
-#define PGDIR_ENTRIES	1024
-#define PGDIR_UNCACHED_FROM 768
-
 	.section .text.boot, "ax"
 	.code32
 	.globl _start
@@ -66,28 +65,7 @@ _start:
 	mov %eax, %gs
 	mov $(boot_stack + STACK_SIZE), %esp
 
-	mov $pgdir, %edi
-	mov $(PT_PRESENT + PT_WRITABLE + PT_PAGE_SIZE), %eax
-	xor %ecx, %ecx
-3:	mov %eax, %edx
-	cmp $PGDIR_UNCACHED_FROM, %ecx
-	jb 4f
-	or $(PT_PCD + PT_PWT), %edx
-4:	mov %edx, (%edi, %ecx, 4)
-	add $LARGE_PAGE_SIZE_32, %eax
-	inc %ecx
-	cmp $PGDIR_ENTRIES, %ecx
-	jb 3b
-	movl $(pt0 + PT_PRESENT + PT_WRITABLE), (%edi)
-
-	mov $pt0, %edi
-	mov $(PAGE_SIZE + PT_PRESENT + PT_WRITABLE), %eax
-	mov $1, %ecx
-5:	mov %eax, (%edi, %ecx, 4)
-	add $PAGE_SIZE, %eax
-	inc %ecx
-	cmp $1024, %ecx
-	jb 5b
+	BUILD_IDENTITY_MAP pdpt, pd, pt0, PT_PRESENT
 
 	call enable_paging
 	push boot_info
@@ -99,9 +77,9 @@ _start:
 
 enable_paging:
 	mov %cr4, %eax
-	or $X86_CR4_PSE, %eax
+	or $X86_CR4_PAE, %eax
 	mov %eax, %cr4
-	mov $pgdir, %eax
+	mov $pdpt, %eax
 	mov %eax, %cr3
 	mov %cr0, %eax
 	or $(X86_CR0_PG + X86_CR0_PE + X86_CR0_WP), %eax

@@ -2,6 +2,7 @@
 /* 64-bit start-up: multiboot entry in 32-bit mode, identity paging, long mode, then C; the APs' way in too. */
 #include "layout.h"
 #include "processor.h"
+#include "identity_map.h"
 
 	.section .multiboot, "a"
 	.balign 4
@@ -36,14 +37,6 @@ pt0:	.skip PAGE_SIZE
 boot_stack:
 	.skip STACK_SIZE
 
-/*
- * Identity map of the low 4 GiB: 2 MiB pages, the top GiB (MMIO: LAPIC,
- * IOAPIC, HPET, PCI BARs) uncached, and the first 2 MiB in 4 KiB pages
- * with page 0 left out so a NULL dereference faults.
- */
-#define PD_ENTRIES	(4 * 512)
-#define PD_UNCACHED_FROM (3 * 512)
-
 	.section .text.boot, "ax"
 	.code32
 	.globl _start
@@ -70,36 +63,7 @@ _start:
 
 	mov $pml4, %edi
 	movl $(pdpt + PT_PRESENT + PT_WRITABLE), (%edi)
-	mov $pdpt, %edi
-	mov $(pd + PT_PRESENT + PT_WRITABLE), %eax
-	mov $4, %ecx
-2:	mov %eax, (%edi)
-	add $PAGE_SIZE, %eax
-	add $8, %edi
-	loop 2b
-
-	mov $pd, %edi
-	mov $(PT_PRESENT + PT_WRITABLE + PT_PAGE_SIZE), %eax
-	xor %ecx, %ecx
-3:	mov %eax, %edx
-	cmp $PD_UNCACHED_FROM, %ecx
-	jb 4f
-	or $(PT_PCD + PT_PWT), %edx
-4:	mov %edx, (%edi, %ecx, 8)
-	add $LARGE_PAGE_SIZE_64, %eax
-	inc %ecx
-	cmp $PD_ENTRIES, %ecx
-	jb 3b
-	movl $(pt0 + PT_PRESENT + PT_WRITABLE), (%edi)
-
-	mov $pt0, %edi
-	mov $(PAGE_SIZE + PT_PRESENT + PT_WRITABLE), %eax
-	mov $1, %ecx
-5:	mov %eax, (%edi, %ecx, 8)
-	add $PAGE_SIZE, %eax
-	inc %ecx
-	cmp $512, %ecx
-	jb 5b
+	BUILD_IDENTITY_MAP pdpt, pd, pt0, (PT_PRESENT + PT_WRITABLE)
 
 	mov $bsp_long, %esi
 	jmp enter_long_mode

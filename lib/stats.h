@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Order statistics of samples (min, median, percentiles, mean, spread) and exact tick-to-time conversion. */
+#ifndef VMTICK_STATS_H
+#define VMTICK_STATS_H
+
+#include "libc.h"
+
+struct stats {
+	u64 n;
+	u64 min, max;
+	u64 median;
+	u64 p99;
+	u64 mean;
+	/* median absolute deviation: spread that a few outliers do not inflate */
+	u64 mad;
+};
+
+/* Sorts samples in place (n may be 0: all fields 0). */
+void stats_compute(u64 *samples, u64 n, struct stats *out);
+/* The p-th percentile (0..100) of sorted samples, nearest-rank. */
+u64 stats_percentile(const u64 *sorted, u64 n, unsigned p);
+void sort_u64(u64 *v, u64 n);
+
+/*
+ * ticks of a counter running at hz, in picoseconds: exact to the
+ * picosecond for any hz up to 18 GHz and any tick count that fits 213 days
+ * at 1 GHz. Use it to print ns with three decimals.
+ */
+u64 ticks_to_ps(u64 ticks, u64 hz);
+u64 ticks_to_ns(u64 ticks, u64 hz);
+/* ns to ticks, rounded up (a deadline is never early). */
+u64 ns_to_ticks(u64 ns, u64 hz);
+
+/* "12.345" from a value in thousandths (e.g. ps as ns): buf needs 24 bytes. */
+const char *fmt_milli(char *buf, size_t size, u64 thousandths);
+
+#endif
