@@ -1,9 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds every test kernel of one configured arch; every freestanding flag lives here.
 
+.DEFAULT_GOAL := all
+
+# Targets that need no configured build.
+.PHONY: check fuzz host-check
+check:
+	@$(or $(SRCDIR),.)/scripts/check.sh
+host-check:
+	@$(MAKE) -C $(or $(SRCDIR),.)/tests check
+fuzz:
+	@$(MAKE) -C $(or $(SRCDIR),.)/tests fuzz
+
 ifeq ($(wildcard config.mak),)
+ifeq ($(filter-out check fuzz host-check,$(or $(MAKECMDGOALS),all)),)
+else
 $(error no config.mak here: run ./configure first (e.g. ./configure --arch=x86_64))
 endif
+else
 include config.mak
 
 S := $(SRCDIR)
@@ -100,4 +114,8 @@ lib/libvmtick.a: $(LIB_OBJS)
 clean:
 	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
 
+include $(S)/scripts/standalone.mk
+
 -include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d)
+
+endif

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# `make check`: host tests, every arch built with gcc and clang, and the default suite run on each.
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+jobs=${CHECK_JOBS:-2}
+fuzz_seconds=${FUZZ_SECONDS:-5}
+total_pass=0 total_fail=0 total_skip=0
+failures=()
+
+step() { printf '\n=== %s\n' "$*"; }
+
+# Add a runner's closing "N passed, N failed, N skipped" line to the totals.
+count() { # log label
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		failures+=("$2: no closing line")
+		total_fail=$((total_fail + 1))
+		return
+	fi
+	read -r p _ f _ s _ <<<"${line//,/}"
+	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+	[ "$f" -eq 0 ] || failures+=("$2: $f failed")
+}
+
+# A step that is not a test run: one pass or one fail in the totals.
+must() { # label command...
+	local label=$1
+	shift
+	if "$@"; then
+		total_pass=$((total_pass + 1))
+	else
+		total_fail=$((total_fail + 1))
+		failures+=("$label")
+	fi
+}
+
+build() { # arch cc
+	local dir=build/$1-$2
+	mkdir -p "$dir" &&
+		(cd "$dir" && "$top/configure" --arch="$1" --cc="$2" >/dev/null && make -s -j"$jobs")
+}
+
+suite() { # label build-dir [runner args...]
+	local label=$1 dir=$2 out
+	shift 2
+	out=$(mktemp)
+	step "run_tests.sh $label"
+	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j "$jobs" "$@" | tee "$out"
+	count "$out" "$label"
+	rm -f "$out"
+}
+
+step "host tests (cmocka, ASan+UBSan)"
+must "host tests" make -s -C tests check
+step "fuzzers (${fuzz_seconds} s each)"
+must "fuzzers" make -s -C tests fuzz FUZZ_SECONDS="$fuzz_seconds"
+if [ -x tests/runner/run.sh ]; then
+	step "runner self-tests"
+	must "runner self-tests" tests/runner/run.sh
+fi
+
+arches=(x86_64 i386)
+[ -d lib/arm64 ] && [ -n "$(ls lib/arm64/*.S 2>/dev/null)" ] && arches+=(aarch64)
+for arch in "${arches[@]}"; do
+	for cc in gcc clang; do
+		step "build $arch with $cc"
+		must "build $arch-$cc" build "$arch" "$cc"
+	done
+done
+
+for arch in "${arches[@]}"; do
+	[ -f "build/$arch-gcc/config.mak" ] || continue
+	suite "$arch-gcc" "build/$arch-gcc"
+	suite "$arch-clang-selftest" "build/$arch-clang" -g selftest
+done
+# The default accelerator is KVM where it works: run the x86 selftests under TCG too.
+if [ -c /dev/kvm ]; then
+	for arch in x86_64 i386; do
+		ACCEL=tcg suite "$arch-gcc-tcg-selftest" "build/$arch-gcc" -g selftest
+	done
+fi
+
+echo
+for f in "${failures[@]}"; do echo "failed: $f"; done
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+[ "$total_fail" -eq 0 ]
