@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Reads unittests.cfg into arrays, checks every line, splits and expands values; never evaluates them.
+# shellcheck shell=bash
+
+CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout)
+CFG_ARCHES=(x86_64 i386 aarch64)
+CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus)
+
+# Per test, keyed by section name. CFG_NAMES keeps the file's order.
+declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
+	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_WHERE=()
+declare -ga CFG_NAMES=()
+CFG_ERRORS=0
+# Messages of the last failed cfg_parse, one "file:line: message" each.
+declare -ga CFG_ERROR_LINES=()
+
+cfg_error() { # where message
+	CFG_ERROR_LINES+=("$1: $2")
+	CFG_ERRORS=$((CFG_ERRORS + 1))
+}
+
+cfg_in_list() { # word list...
+	local w=$1 x
+	shift
+	for x in "$@"; do
+		[ "$x" = "$w" ] && return 0
+	done
+	return 1
+}
+
+# Split a value into words like a shell would, without expanding anything:
+# blanks separate words, '...' is literal, "..." is literal except \" and \\,
+# and a backslash outside quotes takes the next character literally.
+# Result in CFG_WORDS; returns 1 (with CFG_SPLIT_ERROR) on an unbalanced quote.
+cfg_split_words() { # string
+	local s=$1 i c word="" inword=0 quote=""
+	CFG_WORDS=()
+	CFG_SPLIT_ERROR=""
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		if [ "$quote" = "'" ]; then
+			if [ "$c" = "'" ]; then quote=""; else word+=$c; fi
+		elif [ "$quote" = '"' ]; then
+			if [ "$c" = '"' ]; then
+				quote=""
+			elif [ "$c" = "\\" ] && [[ ${s:i+1:1} == [\"\\] ]]; then
+				word+=${s:i+1:1}
+				i=$((i + 1))
+			else
+				word+=$c
+			fi
+		elif [[ $c == [[:blank:]] ]]; then
+			if ((inword)); then CFG_WORDS+=("$word"); fi
+			word=""
+			inword=0
+		elif [ "$c" = "'" ] || [ "$c" = '"' ]; then
+			quote=$c
+			inword=1
+		elif [ "$c" = "\\" ]; then
+			if ((i + 1 >= ${#s})); then
+				CFG_SPLIT_ERROR="trailing backslash"
+				return 1
+			fi
+			word+=${s:i+1:1}
+			i=$((i + 1))
+			inword=1
+		else
+			word+=$c
+			inword=1
+		fi
+	done
+	if [ -n "$quote" ]; then
+		CFG_SPLIT_ERROR="unterminated $quote quote"
+		return 1
+	fi
+	if ((inword)); then CFG_WORDS+=("$word"); fi
+	return 0
+}
+
+# Every {name} made of lower-case letters and '_' must be a known placeholder;
+# other braces (e.g. JSON in -device '{"driver": ...}') are left alone.
+cfg_check_placeholders() { # where key value
+	local v=$3 name
+	while [[ $v =~ \{([a-z_]+)\} ]]; do
+		name=${BASH_REMATCH[1]}
+		if ! cfg_in_list "$name" "${CFG_PLACEHOLDERS[@]}"; then
+			cfg_error "$1" "$2: unknown placeholder {$name} (known: ${CFG_PLACEHOLDERS[*]/#/\{})"
+		fi
+		v=${v#*"${BASH_REMATCH[0]}"}
+	done
+}
+
+cfg_host_cpus() {
+	nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1
+}
+
+# Substitute the placeholders in one value. The time is read here, so call it
+# right before QEMU starts. EPOCHREALTIME has microsecond resolution.
+cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
+	local v=$1 now=${EPOCHREALTIME:-} sec usec
+	if [[ $v == *'{'* ]]; then
+		if [ -z "$now" ]; then now="$(date +%s).000000"; fi
+		now=${now/,/.}
+		sec=${now%.*}
+		usec=${now#*.}
+		v=${v//\{host_time_ns\}/$sec${usec}000}
+		v=${v//\{host_time_s\}/$sec}
+		v=${v//\{host_time\}/$sec.${usec}000}
+		if [[ $v == *'{host_cpus}'* ]]; then
+			v=${v//\{host_cpus\}/$(cfg_host_cpus)}
+		fi
+	fi
+	CFG_EXPANDED=$v
+}
+
+cfg_check_value() { # where section key value
+	local where=$1 name=$2 key=$3 v=$4 w
+	case $key in
+	file)
+		[[ $v =~ ^[A-Za-z0-9_.+-]+$ ]] ||
+			cfg_error "$where" "file: '$v' is not a kernel file name (like selftest.flat)"
+		;;
+	arch)
+		cfg_split_words "${v//,/ }"
+		((${#CFG_WORDS[@]})) || cfg_error "$where" "arch: empty list"
+		for w in "${CFG_WORDS[@]}"; do
+			cfg_in_list "$w" "${CFG_ARCHES[@]}" ||
+				cfg_error "$where" "arch: unknown arch '$w' (${CFG_ARCHES[*]})"
+		done
+		;;
+	smp)
+		[[ $v =~ ^[1-9][0-9]{0,3}$ || $v == '{host_cpus}' ]] ||
+			cfg_error "$where" "smp: '$v' is not a CPU count (1, 2, ... or {host_cpus})"
+		;;
+	test_args) cfg_check_placeholders "$where" "$key" "$v" ;;
+	qemu_params)
+		cfg_split_words "$v" || cfg_error "$where" "qemu_params: $CFG_SPLIT_ERROR"
+		cfg_check_placeholders "$where" "$key" "$v"
+		;;
+	groups)
+		cfg_split_words "$v"
+		for w in "${CFG_WORDS[@]}"; do
+			[[ $w =~ ^[A-Za-z0-9_.+-]+$ ]] || cfg_error "$where" "groups: bad group name '$w'"
+		done
+		;;
+	accel)
+		[[ $v == kvm || $v == tcg ]] || cfg_error "$where" "accel: '$v' is neither kvm nor tcg"
+		;;
+	timeout)
+		[[ $v =~ ^[0-9]+(\.[0-9]+)?$ && ! $v =~ ^0+(\.0+)?$ ]] ||
+			cfg_error "$where" "timeout: '$v' is not a positive number of seconds"
+		;;
+	esac
+	: "$name"
+}
+
+cfg_store() { # section key value
+	case $2 in
+	file) CFG_FILE[$1]=$3 ;;
+	arch) CFG_ARCH[$1]=${3//,/ } ;;
+	smp) CFG_SMP[$1]=$3 ;;
+	test_args) CFG_ARGS[$1]=$3 ;;
+	qemu_params) CFG_PARAMS[$1]=$3 ;;
+	groups) CFG_GROUPS[$1]=$3 ;;
+	accel) CFG_ACCEL[$1]=$3 ;;
+	timeout) CFG_TIMEOUT[$1]=$3 ;;
+	esac
+}
+
+# Read a cfg file. Returns 1 after collecting every error in CFG_ERROR_LINES.
+cfg_parse() { # file [display-name]
+	local file=$1 shown=${2:-$1} line n=0 section="" key value
+	local -A seen_keys=()
+	CFG_ERRORS=0
+	CFG_ERROR_LINES=()
+	if [ ! -r "$file" ]; then
+		cfg_error "$shown" "cannot read the test configuration"
+		return 1
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%$'\r'}
+		# Trim blanks at both ends.
+		line=${line#"${line%%[![:blank:]]*}"}
+		line=${line%"${line##*[![:blank:]]}"}
+		case $line in
+		'' | '#'*) continue ;;
+		esac
+		if [[ $line =~ ^\[([A-Za-z0-9_.+-]+)\]$ ]]; then
+			cfg_finish_section "$section"
+			section=${BASH_REMATCH[1]}
+			if [ -n "${CFG_WHERE[$section]:-}" ]; then
+				cfg_error "$shown:$n" "[$section] already defined at ${CFG_WHERE[$section]}"
+				section="#dup"
+				continue
+			fi
+			CFG_WHERE[$section]="$shown:$n"
+			CFG_NAMES+=("$section")
+			seen_keys=()
+		elif [[ $line == '['* ]]; then
+			cfg_error "$shown:$n" "malformed section header '$line' (want [name] with letters, digits, _ . + -)"
+			section="#bad"
+		elif [[ $line =~ ^([A-Za-z_][A-Za-z0-9_]*)[[:blank:]]*=[[:blank:]]*(.*)$ ]]; then
+			key=${BASH_REMATCH[1]}
+			value=${BASH_REMATCH[2]}
+			if ! cfg_in_list "$key" "${CFG_KEYS[@]}"; then
+				cfg_error "$shown:$n" "unknown key '$key' (known: ${CFG_KEYS[*]})"
+			elif [ -z "$section" ]; then
+				cfg_error "$shown:$n" "'$key' outside a [section]"
+			elif [[ $section == '#'* ]]; then
+				: # The section header was already reported.
+			elif [ -n "${seen_keys[$key]:-}" ]; then
+				cfg_error "$shown:$n" "'$key' given twice in [$section] (first at line ${seen_keys[$key]})"
+			else
+				seen_keys[$key]=$n
+				cfg_check_value "$shown:$n" "$section" "$key" "$value"
+				cfg_store "$section" "$key" "$value"
+			fi
+		else
+			cfg_error "$shown:$n" "malformed line '$line' (want 'key = value', '[name]' or '# comment')"
+		fi
+	done <"$file"
+	cfg_finish_section "$section"
+	((CFG_ERRORS == 0))
+}
+
+# Checks that need the whole section, and defaults.
+cfg_finish_section() { # section
+	local s=$1
+	if [ -z "$s" ] || [[ $s == '#'* ]]; then
+		return 0
+	fi
+	if [ -z "${CFG_FILE[$s]:-}" ]; then
+		cfg_error "${CFG_WHERE[$s]}" "[$s] has no 'file' key"
+	fi
+	: "${CFG_ARCH[$s]:=${CFG_ARCHES[*]}}"
+	: "${CFG_SMP[$s]:=1}"
+}
+
+cfg_has_group() { # test group
+	local g
+	for g in ${CFG_GROUPS[$1]:-}; do
+		[ "$g" = "$2" ] && return 0
+	done
+	return 1
+}
+
+cfg_has_arch() { # test arch
+	local a
+	for a in ${CFG_ARCH[$1]}; do
+		[ "$a" = "$2" ] && return 0
+	done
+	return 1
+}

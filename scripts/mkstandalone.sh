@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Writes one self-contained script per unittests.cfg entry of a build's arch: runner code, entry and kernel in one file.
+set -u
+
+SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LIBS=(cfg arch runner report tap junit main)
+# shellcheck source=scripts/cfg.bash
+. "$SRCDIR/scripts/cfg.bash"
+# shellcheck source=scripts/arch.bash
+. "$SRCDIR/scripts/arch.bash"
+# shellcheck source=scripts/runner.bash
+. "$SRCDIR/scripts/runner.bash"
+# shellcheck source=scripts/report.bash
+. "$SRCDIR/scripts/report.bash"
+# shellcheck source=scripts/tap.bash
+. "$SRCDIR/scripts/tap.bash"
+# shellcheck source=scripts/junit.bash
+. "$SRCDIR/scripts/junit.bash"
+# shellcheck source=scripts/main.bash
+. "$SRCDIR/scripts/main.bash"
+
+usage() {
+	cat <<USAGE
+Usage: $0 [--build DIR] [--out DIR] [--cfg FILE] [TEST...]
+
+Writes OUT/TEST (default OUT: DIR/standalone) for every entry of FILE (default:
+unittests.cfg of the source tree) that runs on DIR's arch (default DIR: .), or
+only for the TESTs named. Each script takes run_tests.sh's -v, -t and --junit.
+USAGE
+}
+
+die() {
+	echo "mkstandalone: $*" >&2
+	exit 4
+}
+
+# The entry as cfg text again, from the parsed values.
+entry_text() { # test
+	local t=$1
+	echo "[$t]"
+	echo "file = ${CFG_FILE[$t]}"
+	echo "arch = ${CFG_ARCH[$t]}"
+	echo "smp = ${CFG_SMP[$t]}"
+	if [ -n "${CFG_ARGS[$t]+set}" ]; then echo "test_args = ${CFG_ARGS[$t]}"; fi
+	if [ -n "${CFG_PARAMS[$t]+set}" ]; then echo "qemu_params = ${CFG_PARAMS[$t]}"; fi
+	if [ -n "${CFG_GROUPS[$t]+set}" ]; then echo "groups = ${CFG_GROUPS[$t]}"; fi
+	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
+	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
+}
+
+write_script() { # test kernel arch out
+	local t=$1 kernel=$2 arch=$3 out=$4 lib
+	{
+		cat <<HEAD
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Standalone vmtick test '$t' ($arch), made by scripts/mkstandalone.sh from unittests.cfg: needs bash 5.1 and QEMU.
+# Takes run_tests.sh's options -v, -t, --junit FILE and its environment (QEMU, ACCEL, TIMEOUT, ...); logs go to ./logs.
+set -u
+if ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); then
+	echo "$t: needs bash 5.1 or later (this is \$BASH_VERSION)" >&2
+	exit 4
+fi
+HEAD
+		for lib in "${LIBS[@]}"; do
+			echo "# ---- scripts/$lib.bash"
+			grep -v -e '^# SPDX-License-Identifier' -e '^# shellcheck shell=' "$SRCDIR/scripts/$lib.bash"
+		done
+		cat <<TAIL
+# ---- this test
+SRCDIR=\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)
+RUN_PROG=$t
+RUN_ARCH=$arch
+RUN_BUILD=
+RUN_TMP=\$(mktemp -d "\${TMPDIR:-/tmp}/vmtick.XXXXXX") || exit 4
+trap 'rm -rf -- "\$RUN_TMP"' EXIT
+RUN_CFG=\$RUN_TMP/unittests.cfg
+RUN_CFG_SHOWN="unittests.cfg (as embedded in $t)"
+RUN_KERNEL_OVERRIDE=\$RUN_TMP/${CFG_FILE[$t]}
+cat >"\$RUN_CFG" <<'VMTICK_CFG_END'
+$(entry_text "$t")
+VMTICK_CFG_END
+base64 -d >"\$RUN_KERNEL_OVERRIDE" <<'VMTICK_KERNEL_END' || exit 4
+$(base64 -w 76 "$kernel")
+VMTICK_KERNEL_END
+main "\$@"
+TAIL
+	} >"$out.tmp"
+	chmod +x "$out.tmp"
+	mv -f "$out.tmp" "$out"
+}
+
+build=. out="" cfg=$SRCDIR/unittests.cfg
+names=()
+while (($#)); do
+	case $1 in
+	--build) build=$2; shift ;;
+	--out) out=$2; shift ;;
+	--cfg) cfg=$2; shift ;;
+	-h | --help) usage; exit 0 ;;
+	-*) usage >&2; exit 4 ;;
+	*) names+=("$1") ;;
+	esac
+	shift
+done
+out=${out:-$build/standalone}
+
+if ! cfg_parse "$cfg"; then
+	printf '%s\n' "${CFG_ERROR_LINES[@]}" >&2
+	exit 4
+fi
+arch=$(arch_config_value "$build" ARCH) || die "no config.mak with ARCH in '$build'"
+if ((${#names[@]} == 0)); then names=("${CFG_NAMES[@]}"); fi
+mkdir -p -- "$out"
+n=0
+for t in "${names[@]}"; do
+	[ -n "${CFG_WHERE[$t]:-}" ] || die "no test '$t' in $cfg"
+	cfg_has_arch "$t" "$arch" || continue
+	kernel="$build/$(arch_testdir "$arch")/${CFG_FILE[$t]}"
+	[ -r "$kernel" ] || die "$t: kernel $kernel not built"
+	write_script "$t" "$kernel" "$arch" "$out/$t"
+	n=$((n + 1))
+done
+echo "mkstandalone: wrote $n scripts for $arch in $out"

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# What the user sees: one line per finished test, the RESULT figures, the counts and the exit status.
+# shellcheck shell=bash
+
+declare -gA REPORT_COUNT=([PASS]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRASH]=0 [ERROR]=0)
+declare -ga REPORT_DONE=()      # tests in the order they finished
+REPORT_COLOUR=0
+
+# Worst outcome -> exit status (PASS and SKIP are 0).
+report_status_of() { # outcome
+	case $1 in
+	FAIL) echo 1 ;;
+	TIMEOUT) echo 2 ;;
+	CRASH) echo 3 ;;
+	ERROR) echo 4 ;;
+	*) echo 0 ;;
+	esac
+}
+
+report_init() {
+	if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "$RUN_TAP" = 0 ]; then REPORT_COLOUR=1; fi
+}
+
+# The result file written by run_write_result: outcome, microseconds, message.
+report_read() { # test -> R_OUTCOME R_USEC R_MSG R_SECS
+	{
+		IFS= read -r R_OUTCOME
+		IFS= read -r R_USEC
+		IFS= read -r R_MSG
+	} <"$RUN_TMP/$1.result"
+	R_SECS=$(printf '%d.%02d' $((R_USEC / 1000000)) $((R_USEC % 1000000 / 10000)))
+}
+
+report_line() { # test
+	local colour="" reset=""
+	if ((REPORT_COLOUR)); then
+		case $R_OUTCOME in
+		PASS) colour=$'\e[32m' ;;
+		SKIP) colour=$'\e[33m' ;;
+		*) colour=$'\e[31m' ;;
+		esac
+		reset=$'\e[0m'
+	fi
+	printf '%s%-7s%s %s (%s s) %s\n' "$colour" "$R_OUTCOME" "$reset" "$1" "$R_SECS" "$R_MSG"
+}
+
+# RESULT lines of the guest: "RESULT: name value unit" -> logs/TEST.results
+# ("name value unit") and one line "test name value unit" in logs/results.txt.
+report_results() { # test
+	local line r
+	r="$LOGDIR/$1.results"
+	: >"$r"
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		[[ $line == 'RESULT: '* ]] || continue
+		line=${line#RESULT: }
+		echo "$line" >>"$r"
+		echo "$1 $line" >>"$LOGDIR/results.txt"
+	done < <(tail -n +2 "$LOGDIR/$1.log")
+	[ -s "$r" ] || rm -f "$r"
+}
+
+# Called by the scheduler as each test finishes.
+report_finished() { # test
+	local t=$1
+	report_read "$t"
+	REPORT_COUNT[$R_OUTCOME]=$((REPORT_COUNT[$R_OUTCOME] + 1))
+	REPORT_DONE+=("$t")
+	report_results "$t"
+	if [ "$RUN_TAP" = 1 ]; then
+		tap_test "$t"
+	else
+		report_line "$t"
+	fi
+}
+
+report_failed() {
+	echo $((REPORT_COUNT[FAIL] + REPORT_COUNT[TIMEOUT] + REPORT_COUNT[CRASH] + REPORT_COUNT[ERROR]))
+}
+
+report_exit_status() {
+	local o worst=0 s
+	for o in FAIL TIMEOUT CRASH ERROR; do
+		s=$(report_status_of "$o")
+		if ((REPORT_COUNT[$o] > 0 && s > worst)); then worst=$s; fi
+	done
+	echo "$worst"
+}
+
+# The closing lines: a breakdown of the failures, then exactly "N passed, N failed, N skipped".
+report_counts() {
+	local o detail="" counts
+	counts="${REPORT_COUNT[PASS]} passed, $(report_failed) failed, ${REPORT_COUNT[SKIP]} skipped"
+	for o in FAIL TIMEOUT CRASH ERROR; do
+		if ((REPORT_COUNT[$o] > 0)); then detail+="${detail:+, }${REPORT_COUNT[$o]} $o"; fi
+	done
+	if [ "$RUN_TAP" = 1 ]; then
+		# stdout stays pure TAP; the plain line goes to stderr for people and CI logs.
+		echo "# $counts"
+		[ -z "$detail" ] || echo "failed: $detail" >&2
+		echo "$counts" >&2
+	else
+		[ -z "$detail" ] || echo "failed: $detail"
+		echo "$counts"
+	fi
+}

@@ -1,0 +1,273 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs tests: decides accel, starts QEMU under a timeout, classifies the outcome, schedules -j slots.
+# shellcheck shell=bash
+
+RUN_KILL_AFTER=5                 # seconds between SIGTERM and SIGKILL for a timed-out QEMU
+RUN_DEFAULT_TIMEOUT=90
+declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=()
+RUN_USED=0
+
+run_smp() { # test
+	local smp=${CFG_SMP[$1]}
+	if [ "$smp" = '{host_cpus}' ]; then smp=$(cfg_host_cpus); fi
+	echo "$smp"
+}
+
+# Seconds QEMU may run: TIMEOUT, else cfg timeout, else 90; times TIMEOUT_FACTOR.
+run_timeout() { # test
+	local t=${TIMEOUT:-${CFG_TIMEOUT[$1]:-$RUN_DEFAULT_TIMEOUT}}
+	awk -v t="$t" -v f="${TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%g\n", t * f }'
+}
+
+# Decide how a test starts. Sets PREP_OUTCOME/PREP_MSG when it cannot start
+# (SKIP or ERROR), else PREP_ACCEL and PREP_KERNEL.
+run_prepare() { # test
+	local t=$1 want=${CFG_ACCEL[$1]:-} problem=$RUN_KVM_PROBLEM qemu
+	PREP_OUTCOME="" PREP_MSG="" PREP_ACCEL="" PREP_KERNEL=""
+	if [ -n "$RUN_FORCED_ACCEL" ]; then
+		if [ -n "$want" ] && [ "$want" != "$RUN_FORCED_ACCEL" ]; then
+			PREP_OUTCOME=SKIP PREP_MSG="test needs accel=$want, ACCEL=$RUN_FORCED_ACCEL was forced"
+			return
+		fi
+		if [ "$RUN_FORCED_ACCEL" = kvm ] && [ -n "$problem" ]; then
+			PREP_OUTCOME=ERROR PREP_MSG="ACCEL=kvm but KVM is not usable: $problem"
+			return
+		fi
+		PREP_ACCEL=$RUN_FORCED_ACCEL
+	elif [ "$want" = kvm ] && [ -n "$problem" ]; then
+		PREP_OUTCOME=SKIP PREP_MSG="accel=kvm but KVM is not usable: $problem"
+		return
+	elif [ -n "$want" ]; then
+		PREP_ACCEL=$want
+	elif [ -z "$problem" ]; then
+		PREP_ACCEL=kvm
+	else
+		PREP_ACCEL=tcg
+	fi
+	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$(arch_testdir "$RUN_ARCH")/${CFG_FILE[$t]}}
+	qemu=${QEMU:-$(arch_default_qemu "$RUN_ARCH")}
+	if [ ! -r "$PREP_KERNEL" ]; then
+		PREP_OUTCOME=ERROR PREP_MSG="kernel $PREP_KERNEL not found (not built? run make)"
+	elif ! command -v "$qemu" >/dev/null 2>&1; then
+		PREP_OUTCOME=ERROR PREP_MSG="QEMU binary '$qemu' not found (install it or set QEMU=)"
+	fi
+}
+
+# Expand placeholders (the host time is read now) and build ARCH_CMD.
+run_build_cmd() { # test
+	local t=$1 w args
+	local -a params=()
+	cfg_split_words "${CFG_PARAMS[$t]:-}"
+	for w in "${CFG_WORDS[@]}"; do
+		cfg_expand "$w"
+		params+=("$CFG_EXPANDED")
+	done
+	cfg_expand "${CFG_ARGS[$t]:-}"
+	args=$CFG_EXPANDED
+	arch_qemu_cmd "$RUN_ARCH" "$PREP_ACCEL" "$(run_smp "$t")" "$PREP_KERNEL" "$args" "${params[@]}"
+}
+
+# One line a POSIX shell reads back as the same words.
+run_quote_cmd() { # words...
+	local w out=""
+	for w in "$@"; do
+		if [[ $w =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
+			out+="$w "
+		else
+			out+="'${w//\'/\'\\\'\'}' "
+		fi
+	done
+	echo "${out% }"
+}
+
+run_usec() {
+	local t=${EPOCHREALTIME/[.,]/}
+	echo "${t:-$(($(date +%s) * 1000000))}"
+}
+
+run_write_result() { # test outcome usec message
+	printf '%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" >"$RUN_TMP/$1.result"
+}
+
+# Signal a process group that is not our child (its job is gone), wait up to
+# RUN_KILL_AFTER+1 s for it, then SIGKILL it.
+run_kill_group() { # pgid
+	local i
+	kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || return 0
+	for ((i = 0; i < (RUN_KILL_AFTER + 1) * 10; i++)); do
+		kill -0 -- "-$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -KILL -- "-$1" 2>/dev/null
+}
+
+# Run one test to completion; meant to run in the background. The result goes
+# to $RUN_TMP/TEST.result, the log to $LOGDIR/TEST.log.
+run_test() { # test
+	local t=$1 log="$LOGDIR/$1.log" err="$RUN_TMP/$1.err" start st tmo tpid=""
+	start=$(run_usec)
+	run_prepare "$t"
+	if [ -n "$PREP_OUTCOME" ]; then
+		printf 'not started: %s\n' "$PREP_MSG" >"$log"
+		run_write_result "$t" "$PREP_OUTCOME" 0 "$PREP_MSG"
+		return
+	fi
+	tmo=$(run_timeout "$t")
+	run_build_cmd "$t"
+	run_quote_cmd "${ARCH_CMD[@]}" >"$log"
+	# Ctrl-C reaches the whole foreground group: leave it to the main shell,
+	# which stops this job with SIGTERM. timeout ends when QEMU does, or
+	# SIGKILLs it RUN_KILL_AFTER s later.
+	trap '' INT
+	trap 'if [ -n "$tpid" ]; then kill -TERM -- "-$tpid" 2>/dev/null; wait "$tpid"; fi; exit 143' TERM
+	# timeout makes itself a process-group leader: killing the group also
+	# reaches anything QEMU started. stdin must not be the terminal.
+	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${ARCH_CMD[@]}" </dev/null >>"$log" 2>"$err" &
+	tpid=$!
+	echo "$tpid" >"$RUN_TMP/$t.pgid"
+	run_watch "$tpid" "$err"
+	# (bash would report a QEMU killed by a signal on stderr; the log says it)
+	wait "$tpid" 2>/dev/null
+	st=$?
+	rm -f "$RUN_TMP/$t.pgid"
+	start=$(($(run_usec) - start))
+	run_classify "$st" "$log" "$err" "$tmo" "$start"
+	cat "$err" >>"$log"
+	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG"
+}
+
+# Wait for QEMU. Under KVM a guest that crashes the virtual CPU can leave
+# QEMU paused after "KVM internal error" instead of exiting: stop it then,
+# rather than waiting for the timeout.
+run_watch() { # pgid errfile
+	while kill -0 "$1" 2>/dev/null; do
+		if grep -qs 'KVM internal error' "$2"; then
+			kill -TERM -- "-$1" 2>/dev/null
+			return
+		fi
+		sleep 0.2
+	done
+}
+
+# QEMU's own messages, warnings left out when there is anything else.
+run_qemu_message() { # errfile
+	local line all="" errors=""
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		all+="${all:+; }$line"
+		[[ $line == *'warning:'* ]] || errors+="${errors:+; }$line"
+	done <"$1"
+	echo "${errors:-$all}"
+}
+
+# Map QEMU's exit status and the guest's output to an outcome (docs/runner.md).
+run_classify() { # status log errfile timeout usec
+	local st=$1 tmo=$4 usec=$5 line summary="" firstfail="" firstskip="" last="" spoke=0 qmsg code
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		'SUMMARY: '*) summary=${line#SUMMARY: } ;;
+		'FAIL: '*) [ -n "$firstfail" ] || firstfail=$line ;;
+		'SKIP: '*) [ -n "$firstskip" ] || firstskip=${line#SKIP: } ;;
+		esac
+		if [[ $line == *[![:space:]]* ]]; then
+			spoke=1
+			last=$line
+		fi
+	done < <(tail -n +2 "$2")
+	qmsg=$(run_qemu_message "$3")
+	code=$((st >> 1))
+	RUN_OUTCOME=CRASH
+	if grep -qs 'KVM internal error' "$3"; then
+		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
+	elif ((st == 124 || (st == 137 && usec >= ${tmo%.*} * 1000000))); then
+		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"
+	elif [ -n "$summary" ]; then
+		# The guest reported: odd statuses above 128 are its exit codes, not signals.
+		run_classify_summary "$st" "$summary" "$firstfail" "$firstskip"
+	elif ((st >= 125 && st <= 127)); then
+		RUN_OUTCOME=ERROR RUN_MSG="could not start QEMU (status $st)${qmsg:+: $qmsg}"
+	elif ((st > 128)); then
+		RUN_MSG="QEMU killed by SIG$(kill -l $((st - 128)) 2>/dev/null || echo $((st - 128)))${qmsg:+: $qmsg}"
+	elif ((st == 1)) && ((!spoke)); then
+		RUN_OUTCOME=ERROR RUN_MSG=${qmsg:-"QEMU exited with status 1 before the guest printed anything"}
+	elif ((st == 0)); then
+		RUN_MSG="QEMU exited by itself without a guest report (reset or triple fault?)${last:+; last output: $last}"
+	elif ((st & 1)); then
+		RUN_MSG="guest exited with code $code without a SUMMARY line${last:+; last output: $last}"
+	else
+		RUN_MSG="QEMU exit status $st without a SUMMARY line${qmsg:+: $qmsg}"
+	fi
+}
+
+run_classify_summary() { # status summary firstfail firstskip
+	local st=$1 summary=$2 fails
+	fails=$(sed -n 's/.*, \([0-9][0-9]*\) unexpected failures.*/\1/p' <<<"$summary")
+	case $st in
+	1)
+		if ((${fails:-0} > 0)); then
+			RUN_OUTCOME=FAIL RUN_MSG="$summary (but the guest exited with code 0)"
+		else
+			RUN_OUTCOME=PASS RUN_MSG=$summary
+		fi
+		;;
+	3) RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
+	155) RUN_OUTCOME=SKIP RUN_MSG=${4:-$summary} ;;
+	0) RUN_OUTCOME=CRASH RUN_MSG="QEMU exited by itself after the SUMMARY (reset?): $summary" ;;
+	*)
+		if ((st & 1)); then
+			RUN_OUTCOME=FAIL RUN_MSG="$summary; unexpected guest exit code $((st >> 1))"
+		else
+			RUN_OUTCOME=CRASH RUN_MSG="QEMU exit status $st after: $summary"
+		fi
+		;;
+	esac
+}
+
+# Wait for one running test, free its slots and hand it to report_finished.
+run_reap() {
+	local pid="" t
+	wait -n -p pid "${!RUN_PID_NAME[@]}"
+	[ -n "$pid" ] || return 0
+	t=${RUN_PID_NAME[$pid]}
+	RUN_USED=$((RUN_USED - RUN_PID_SLOTS[$pid]))
+	unset "RUN_PID_NAME[$pid]" "RUN_PID_SLOTS[$pid]"
+	if [ ! -s "$RUN_TMP/$t.result" ]; then
+		run_write_result "$t" ERROR 0 "the runner's job for this test died"
+	fi
+	report_finished "$t"
+}
+
+# Run tests in order; a test holds min(smp, RUN_JOBS) of the RUN_JOBS slots.
+run_all() { # tests...
+	local t w pid
+	for t in "$@"; do
+		w=$(run_smp "$t")
+		((w <= RUN_JOBS)) || w=$RUN_JOBS
+		while ((RUN_USED + w > RUN_JOBS)); do run_reap; done
+		run_test "$t" &
+		pid=$!
+		RUN_PID_NAME[$pid]=$t
+		RUN_PID_SLOTS[$pid]=$w
+		RUN_USED=$((RUN_USED + w))
+	done
+	while ((${#RUN_PID_NAME[@]})); do run_reap; done
+}
+
+# Stop every running test and whatever it started; used by the traps.
+run_stop_all() {
+	local pid f
+	for pid in "${!RUN_PID_NAME[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${!RUN_PID_NAME[@]}"; do
+		wait "$pid" 2>/dev/null
+	done
+	RUN_PID_NAME=()
+	# A job killed before its own trap ran leaves its QEMU's group behind.
+	for f in "$RUN_TMP"/*.pgid; do
+		[ -e "$f" ] || continue
+		run_kill_group "$(<"$f")"
+		rm -f "$f"
+	done
+}

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tests of run_tests.sh itself: outcomes, cfg errors, selection, -j, TAP, JUnit, standalone; fake and real QEMU.
+#
+# Usage: tests/runner/run.sh [--fake-only]
+# The real-kernel part runs when x86/selftest.flat is built in the source tree.
+set -u
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+RUNNER=$TOP/run_tests.sh
+FAKE=$HERE/fake-qemu
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/vmtick-runner-test.XXXXXX")
+trap 'rm -rf -- "$WORK"' EXIT
+PASSED=0 FAILED=0
+
+ok() { # description command...
+	local what=$1
+	shift
+	if "$@"; then
+		PASSED=$((PASSED + 1))
+		echo "ok - $what"
+	else
+		FAILED=$((FAILED + 1))
+		echo "not ok - $what"
+	fi
+}
+
+has_line() { grep -qxF -- "$2" "$1"; }
+has_match() { grep -qE -- "$2" "$1"; }
+last_line_is() { [ "$(tail -n 1 "$1")" = "$2" ]; }
+equals() { [ "$1" = "$2" ]; }
+no_process() { ! pgrep -f "$1" >/dev/null; }
+not_exists() { [ ! -e "$1" ]; }
+not() { ! "$@"; }
+xsd_valid() { xmllint --noout --schema "$HERE/junit.xsd" "$1" 2>/dev/null; }
+
+# A fake build: config.mak plus "kernels" that tell fake-qemu what to do.
+make_build() { # dir arch
+	local d=$1 sub=x86
+	[ "$2" != aarch64 ] || sub=arm
+	mkdir -p "$d/$sub"
+	printf 'ARCH := %s\n' "$2" >"$d/config.mak"
+	printf '%s\n' 'out PASS: one' 'out INFO: a # sign' args 'out RESULT: fake.figure 42 ns' \
+		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/$sub/pass.flat"
+	printf '%s\n' 'out PASS: one' 'out FAIL: two <&> "]]>"' \
+		'out SUMMARY: 2 tests, 1 unexpected failures, 0 skipped' 'exit 1' >"$d/$sub/fail.flat"
+	printf '%s\n' 'out SKIP: no widget here' 'out SUMMARY: 0 tests, 0 unexpected failures, 1 skipped' \
+		'exit 77' >"$d/$sub/skip.flat"
+	printf '%s\n' "out INFO: hanging ($WORK)" hang >"$d/$sub/hang.flat"
+	printf '%s\n' 'out INFO: about to triple fault' 'status 0' >"$d/$sub/crash.flat"
+	printf '%s\n' 'out INFO: bye' 'signal SEGV' >"$d/$sub/segv.flat"
+	printf '%s\n' 'out PASS: slow' 'pause 1' 'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' \
+		'exit 0' >"$d/$sub/slow.flat"
+}
+
+# --- outcomes with the fake QEMU ----------------------------------------------
+fake_outcomes() {
+	local d=$WORK/fake st
+	make_build "$d/build" x86_64
+	cat >"$d/t.cfg" <<'CFG'
+[pass]
+file = pass.flat
+test_args = 10000 {host_time} s={host_time_s} ns={host_time_ns} cpus={host_cpus}
+[fail]
+file = fail.flat
+smp = 2
+[skip]
+file = skip.flat
+[hang]
+file = hang.flat
+timeout = 2
+[crash]
+file = crash.flat
+[segv]
+file = segv.flat
+[badopt]
+file = pass.flat
+qemu_params = -bogus 'with space'
+[nokernel]
+file = missing.flat
+[armonly]
+file = pass.flat
+arch = aarch64
+[extra]
+file = pass.flat
+groups = nodefault slowish
+CFG
+	cd "$d" || return
+	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build -j 2 --junit junit.xml >out.txt 2>err.txt
+	st=$?
+	ok "fake: exit status 4 (worst outcome ERROR)" equals "$st" 4
+	ok "fake: PASS line" has_match out.txt '^PASS +pass \([0-9.]+ s\) 1 tests, 0 unexpected failures, 0 skipped$'
+	ok "fake: FAIL line names the failure" has_match out.txt '^FAIL +fail .*first FAIL: two'
+	ok "fake: SKIP line with the guest's reason" has_match out.txt '^SKIP +skip .*no widget here$'
+	ok "fake: TIMEOUT" has_match out.txt '^TIMEOUT +hang \(2\.[0-9]+ s\) killed after 2 s'
+	ok "fake: reset is CRASH" has_match out.txt '^CRASH +crash '
+	ok "fake: signal is CRASH" has_match out.txt '^CRASH +segv .*SIGSEGV'
+	ok "fake: bad option is ERROR with QEMU's message" has_match out.txt '^ERROR +badopt .*-bogus: invalid option'
+	ok "fake: missing kernel is ERROR" has_match out.txt '^ERROR +nokernel .*missing.flat not found'
+	ok "fake: other arch not run" not has_match out.txt armonly
+	ok "fake: nodefault not run" not has_match out.txt extra
+	ok "fake: last line is the counts" last_line_is out.txt "1 passed, 6 failed, 1 skipped"
+	ok "fake: log starts with the command line" has_match logs/pass.log "^$FAKE -machine pc .*-append '10000 [0-9]+\.[0-9]{9} s=[0-9]+ ns=[0-9]{19} cpus=[0-9]+'$"
+	ok "fake: log has QEMU's stderr" has_match logs/badopt.log 'invalid option'
+	ok "fake: RESULT lines collected" has_line logs/results.txt "pass fake.figure 42 ns"
+	ok "fake: no QEMU child left after a timeout" no_process "sleep 1000"
+	ok "fake: JUnit is well-formed" xmllint --noout junit.xml
+	ok "fake: JUnit matches the CI schema" xsd_valid junit.xml
+	ok "fake: JUnit counts" has_match junit.xml '<testsuites name="vmtick" tests="8" failures="1" errors="5" skipped="1"'
+	ok "fake: JUnit log as system-out, ]]> split" has_match junit.xml 'FAIL: two <&> "]]]]><!\[CDATA\[>"'
+
+	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build -t -j 2 >tap.txt 2>tap-err.txt
+	prove --exec cat tap.txt >prove.txt 2>&1
+	ok "fake: prove reads the TAP (8 points, 6 failed)" has_match prove.txt 'tap.txt \(Wstat: 0 Tests: 8 Failed: 6\)'
+	ok "fake: prove sees no parse errors" not has_match prove.txt 'Parse errors'
+	ok "fake: TAP subtests from guest lines" has_line tap.txt '    not ok 2 - two <&> "]]>"'
+	ok "fake: TAP escapes #" has_line tap.txt '    # INFO: a # sign'
+	ok "fake: TAP runner-level error" has_match tap.txt '^not ok [0-9]+ - nokernel$'
+	ok "fake: previous logs kept once" has_match logs.old/pass.log '^/'
+	ok "fake: plain counts on stderr with -t" last_line_is tap-err.txt "1 passed, 6 failed, 1 skipped"
+
+	ok "select: -l lists the default set" equals "$(UNITTESTS_CFG=t.cfg "$RUNNER" --build build -l | tr '\n' ' ')" \
+		"pass fail skip hang crash segv badopt nokernel "
+	ok "select: -a adds nodefault" has_match <(UNITTESTS_CFG=t.cfg "$RUNNER" --build build -l -a) '^extra$'
+	ok "select: -g nodefault" equals "$(UNITTESTS_CFG=t.cfg "$RUNNER" --build build -l -g nodefault)" extra
+	ok "select: glob names" equals "$(UNITTESTS_CFG=t.cfg "$RUNNER" --build build -l 's*' | tr '\n' ' ')" "skip segv "
+	ok "select: -l -v shows the QEMU command" has_match <(UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build -l -v pass) \
+		'^    .*fake-qemu -machine pc -accel (kvm|tcg) .*-kernel .*/pass.flat'
+	UNITTESTS_CFG=t.cfg "$RUNNER" --build build nosuch >nosuch.txt 2>&1
+	ok "select: unknown name is an error" equals "$?" 4
+	cd "$TOP" || return
+}
+
+# --- unittests.cfg errors: reported with file and line, nothing started --------
+cfg_errors() {
+	local d=$WORK/cfg st
+	make_build "$d/build" x86_64
+	cd "$d" || return
+	check_cfg() { # description expected-regex cfg-text
+		printf '%s\n' "$3" >bad.cfg
+		: >argv.txt
+		UNITTESTS_CFG=bad.cfg QEMU=$FAKE FAKE_QEMU_ARGV=$d/argv.txt "$RUNNER" --build build >out.txt 2>err.txt
+		st=$?
+		ok "cfg: $1: exit 4" equals "$st" 4
+		ok "cfg: $1: message" has_match err.txt "$2"
+		ok "cfg: $1: nothing started" not has_match argv.txt .
+	}
+	check_cfg "unknown key" '^bad\.cfg:3: unknown key .tiemout.' $'[ok]\nfile = pass.flat\ntiemout = 5'
+	check_cfg "malformed line" '^bad\.cfg:2: malformed line' $'[ok]\nfile pass.flat'
+	check_cfg "missing file" '^bad\.cfg:1: \[nofile\] has no .file. key' $'[nofile]\nsmp = 2\n[ok]\nfile = pass.flat'
+	check_cfg "bad arch" '^bad\.cfg:3: arch: unknown arch .sparc.' $'[a]\nfile = pass.flat\narch = x86_64 sparc'
+	check_cfg "unbalanced quote" '^bad\.cfg:3: qemu_params: unterminated' $'[a]\nfile = pass.flat\nqemu_params = -cpu \'max'
+	check_cfg "unknown placeholder" '^bad\.cfg:3: test_args: unknown placeholder .host_tim.' $'[a]\nfile = pass.flat\ntest_args = {host_tim}'
+	check_cfg "duplicate section" '^bad\.cfg:3: \[a\] already defined at bad\.cfg:1' $'[a]\nfile = pass.flat\n[a]\nfile = pass.flat'
+	ok "cfg: counts line after an error" last_line_is out.txt "0 passed, 1 failed, 0 skipped"
+	UNITTESTS_CFG=bad.cfg "$RUNNER" --build build -t >tap.txt 2>/dev/null
+	ok "cfg: TAP bails out" has_match tap.txt '^Bail out! bad\.cfg:3:'
+	# Shell syntax in values is data: nothing gets evaluated.
+	printf '%s\n' '[a]' 'file = pass.flat' "test_args = \$(touch $d/pwned) \`touch $d/pwned\`" \
+		"qemu_params = -name \"\$(touch $d/pwned)\"" >eval.cfg
+	UNITTESTS_CFG=eval.cfg QEMU=$FAKE "$RUNNER" --build build >/dev/null 2>&1
+	ok "cfg: values are never evaluated" not_exists "$d/pwned"
+	cd "$TOP" || return
+}
+
+# --- -j: a test takes min(smp, N) slots ------------------------------------------
+jobs_slots() {
+	local d=$WORK/jobs t0 t1
+	make_build "$d/build" x86_64
+	cd "$d" || return
+	printf '%s\n' '[a]' 'file = slow.flat' '[b]' 'file = slow.flat' '[c]' 'file = slow.flat' 'smp = 2' \
+		'[d]' 'file = slow.flat' 'smp = 4' >j.cfg
+	t0=${EPOCHREALTIME/./}
+	UNITTESTS_CFG=j.cfg QEMU=$FAKE "$RUNNER" --build build -j 2 a b >/dev/null
+	t1=${EPOCHREALTIME/./}
+	ok "jobs: two smp=1 tests share -j 2 (<1.8 s)" test $(((t1 - t0) / 1000)) -lt 1800
+	t0=${EPOCHREALTIME/./}
+	UNITTESTS_CFG=j.cfg QEMU=$FAKE "$RUNNER" --build build -j 2 c d >out.txt
+	t1=${EPOCHREALTIME/./}
+	ok "jobs: smp=2 and smp=4 each fill -j 2 (>=2 s)" test $(((t1 - t0) / 1000)) -ge 2000
+	ok "jobs: both passed" last_line_is out.txt "2 passed, 0 failed, 0 skipped"
+	cd "$TOP" || return
+}
+
+# --- accelerator: KVM cannot run an aarch64 guest on this x86 host ------------------
+accel() {
+	local d=$WORK/accel
+	[ "$(uname -m)" != aarch64 ] || return 0
+	make_build "$d/build" aarch64
+	cd "$d" || return
+	printf '%s\n' '[kvmonly]' 'file = pass.flat' 'accel = kvm' '[any]' 'file = pass.flat' >a.cfg
+	UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt
+	ok "accel: accel=kvm test SKIPs without KVM" has_match out.txt '^SKIP +kvmonly .*accel=kvm but KVM is not usable: host is'
+	ok "accel: others fall back to TCG" has_match logs/any.log ' -accel tcg -cpu max '
+	ok "accel: aarch64 command" has_match logs/any.log ' -machine virt,gic-version=3 .*-device virtconsole,chardev=ctd -chardev testdev,id=ctd '
+	ACCEL=kvm UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build any >out.txt
+	ok "accel: ACCEL=kvm without KVM is ERROR" has_match out.txt '^ERROR +any .*ACCEL=kvm but KVM is not usable'
+	ACCEL=tcg UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build kvmonly >out.txt
+	ok "accel: ACCEL=tcg SKIPs an accel=kvm test" has_match out.txt '^SKIP +kvmonly .*needs accel=kvm'
+	cd "$TOP" || return
+}
+
+# --- standalone scripts, run from another directory --------------------------------
+standalone() {
+	local d=$WORK/sa t st
+	make_build "$d/build" x86_64
+	printf '%s\n' '[pass]' 'file = pass.flat' 'test_args = a b' '[fail]' 'file = fail.flat' \
+		'[skip]' 'file = skip.flat' '[hang]' 'file = hang.flat' 'timeout = 1' '[crash]' 'file = crash.flat' \
+		'[badopt]' 'file = pass.flat' 'qemu_params = -bogus' '[slow]' 'file = slow.flat' 'groups = nodefault' >"$d/s.cfg"
+	"$TOP/scripts/mkstandalone.sh" --build "$d/build" --cfg "$d/s.cfg" >/dev/null
+	mkdir -p "$d/elsewhere"
+	cd "$d/elsewhere" || return
+	for t in pass:0:PASS fail:1:FAIL skip:0:SKIP hang:2:TIMEOUT crash:3:CRASH badopt:4:ERROR slow:0:PASS; do
+		QEMU=$FAKE "$d/build/standalone/${t%%:*}" >out.txt 2>&1
+		st=$?
+		ok "standalone: ${t%%:*} exits ${t#*:}" equals "$st:$(awk 'NR == 1 { print $1 }' out.txt)" "${t#*:}"
+	done
+	ok "standalone: log written here" has_match logs/pass.log "-append 'a b'"
+	ok "standalone: shellcheck clean (warnings)" shellcheck -S warning "$d/build/standalone/pass"
+	cd "$TOP" || return
+}
+
+# --- the real selftest kernel ----------------------------------------------------
+real_kernels() {
+	local d=$WORK/real st t
+	if [ ! -r "$TOP/x86/selftest.flat" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+		echo "# real kernels: skipped (no x86/selftest.flat or no qemu-system-x86_64)"
+		return
+	fi
+	mkdir -p "$d"
+	cd "$d" || return
+	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$TOP" -t --junit junit.xml >tap.txt 2>err.txt
+	st=$?
+	cp tap.txt /tmp/vmtick-real.tap 2>/dev/null
+	ok "real: exit status 4 (ERROR is the worst)" equals "$st" 4
+	ok "real: mode-pass PASS" has_match tap.txt '^ok [0-9]+ - mode-pass$'
+	ok "real: mode-fail FAIL" has_match tap.txt '^not ok [0-9]+ - mode-fail$' 
+	ok "real: mode-fail outcome" has_match tap.txt "message: '.*mode=fail"
+	ok "real: mode-skip SKIP" has_match tap.txt '^ok [0-9]+ - mode-skip # SKIP mode=skip'
+	ok "real: mode-hang TIMEOUT" has_match err.txt 'TIMEOUT'
+	ok "real: mode-crash CRASH" has_match junit.xml '<error type="CRASH"'
+	ok "real: bad QEMU option ERROR" has_match junit.xml '<error type="ERROR" message="qemu-system-x86_64: -device no-such-device'
+	ok "real: nothing left running" no_process "$TOP/x86/selftest.flat"
+	ok "real: counts" last_line_is err.txt "1 passed, 4 failed, 1 skipped"
+	prove --exec cat tap.txt >prove.txt 2>&1
+	ok "real: prove accepts the TAP" has_match prove.txt 'Tests: 6 Failed: 4\)'
+	ok "real: JUnit validates" xsd_valid junit.xml
+	"$TOP/scripts/mkstandalone.sh" --build "$TOP" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
+	mkdir -p other && cd other || return
+	for t in mode-pass:0:PASS mode-fail:1:FAIL mode-skip:0:SKIP mode-hang:2:TIMEOUT mode-crash:3:CRASH bad-qemu-option:4:ERROR; do
+		"$d/sa/${t%%:*}" >out.txt 2>&1
+		st=$?
+		ok "real standalone: ${t%%:*} ${t#*:}" equals "$st:$(awk 'NR == 1 { print $1 }' out.txt)" "${t#*:}"
+	done
+	cd "$TOP" || return
+}
+
+ok "shellcheck: runner clean" shellcheck -S style -x -a "$RUNNER" "$TOP/scripts/mkstandalone.sh" "$FAKE" "$HERE/run.sh"
+fake_outcomes
+cfg_errors
+jobs_slots
+accel
+standalone
+[ "${1:-}" = --fake-only ] || real_kernels
+echo "$PASSED passed, $FAILED failed"
+((FAILED == 0))
