@@ -6,6 +6,8 @@ ARCH_QBOOT=/usr/share/qemu/qboot.rom
 # QEMU 7.2 under nested KVM aborts with "failed to set MSR 0x10a" for a plain
 # -cpu host; hiding IA32_ARCH_CAPABILITIES avoids it and no test reads it.
 ARCH_X86_KVM_CPU="host,-arch-capabilities"
+# PVM, a KVM that virtualises without VMX/SVM, runs only 64-bit guests.
+ARCH_KVM_PVM=/sys/module/kvm_pvm
 
 # Value of KEY in DIR/config.mak ("KEY := value"), read as data.
 arch_config_value() { # dir key
@@ -90,6 +92,9 @@ arch_kvm_problem() { # arch
 		echo "/dev/kvm does not exist"
 	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 		echo "/dev/kvm is not readable and writable by $(id -un 2>/dev/null || echo this user)"
+	elif [ "$1" = i386 ] && [ -d "$ARCH_KVM_PVM" ]; then
+		# seen here: a 32-bit kernel triple-faults the moment it enables paging
+		echo "the host's KVM is kvm-pvm, which runs 64-bit guests only"
 	fi
 }
 

@@ -182,6 +182,14 @@ main_interrupted() { # status
 	exit "$1"
 }
 
+# One line saying what runs where, so a reader knows the accelerator (TAP: a comment).
+main_banner() {
+	local accel=${ACCEL:-kvm} line
+	if [ -z "${ACCEL:-}" ] && [ -n "$RUN_KVM_PROBLEM" ]; then accel="tcg (no KVM: $RUN_KVM_PROBLEM)"; fi
+	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator $accel, logs in $LOGDIR"
+	if ((RUN_TAP)); then echo "# $line"; else echo "$line"; fi
+}
+
 main() { # args...
 	local start status
 	main_parse_args "$@"
@@ -209,6 +217,7 @@ main() { # args...
 	main_logs
 	report_init
 	if ((RUN_TAP)); then tap_begin; fi
+	main_banner
 	start=$(run_usec)
 	run_all "${MAIN_SELECTED[@]}"
 	if ((RUN_TAP)); then tap_end; fi

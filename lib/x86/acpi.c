@@ -5,11 +5,7 @@
 
 #define RSDP_SEARCH_START	0x000e0000
 #define RSDP_SEARCH_END		0x00100000
-#define BDA_EBDA_SEGMENT	0x040e
-#define EBDA_SEARCH_LEN		1024
 #define RSDP_ALIGN		16
-#define EBDA_LOWEST		0x80000
-#define EBDA_END		0xa0000
 
 struct acpi_rsdp {
 	char signature[8];	/* "RSD PTR " */
@@ -54,14 +50,14 @@ static const struct acpi_rsdp *scan_rsdp(uintptr_t start, uintptr_t end)
 	return NULL;
 }
 
+/*
+ * The RSDP lies in the BIOS area 0xe0000-0xfffff (SeaBIOS, qboot) or in the
+ * EBDA; the EBDA is not searched: its segment is kept in page 0, which the
+ * identity map leaves out so that NULL dereferences fault.
+ */
 static const struct acpi_rsdp *find_rsdp(void)
 {
-	uintptr_t ebda = (uintptr_t)(*(volatile u16 *)phys_ptr(BDA_EBDA_SEGMENT)) << 4;
-	const struct acpi_rsdp *r = NULL;
-
-	if (ebda >= EBDA_LOWEST && ebda < EBDA_END)
-		r = scan_rsdp(ebda, ebda + EBDA_SEARCH_LEN);
-	return r ? r : scan_rsdp(RSDP_SEARCH_START, RSDP_SEARCH_END);
+	return scan_rsdp(RSDP_SEARCH_START, RSDP_SEARCH_END);
 }
 
 const struct acpi_header *acpi_find_table(const char *sig)

@@ -53,8 +53,13 @@ void arch_console_write(const char *buf, size_t len)
 
 void arch_exit(int code)
 {
+	static int exiting;
 	char msg[16];
 	int n = snprintf(msg, sizeof(msg), "%dq", code);
+
+	/* a fault on the way out (or a second CPU exiting) goes straight to the halt */
+	if (__atomic_exchange_n(&exiting, 1, __ATOMIC_SEQ_CST))
+		goto halt;
 
 	/* QEMU's testdev chardev on COM2 exits with (code << 1) | 1 on "<code>q". */
 	for (int i = 0; i < n; i++)
@@ -62,6 +67,7 @@ void arch_exit(int code)
 	/* isa-debug-exit exits with the same status. */
 	outl((u32)code, ISA_DEBUG_EXIT_PORT);
 	acpi_poweroff();
+halt:
 	for (;;)
 		asm volatile("cli; hlt");
 }
