@@ -55,6 +55,7 @@ arch_find_build() {
 	fi
 	for d in "$PWD" "$SRCDIR"; do
 		if a=$(arch_config_value "$d" ARCH); then
+			# shellcheck disable=SC2034 # a global the other runner files read
 			RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$a
 			return
 		fi

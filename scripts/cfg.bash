@@ -110,6 +110,7 @@ cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
 			v=${v//\{host_cpus\}/$(cfg_host_cpus)}
 		fi
 	fi
+	# shellcheck disable=SC2034 # a global the other runner files read
 	CFG_EXPANDED=$v
 }
 
@@ -159,11 +160,19 @@ cfg_store() { # section key value
 	file) CFG_FILE[$1]=$3 ;;
 	arch) CFG_ARCH[$1]=${3//,/ } ;;
 	smp) CFG_SMP[$1]=$3 ;;
-	test_args) CFG_ARGS[$1]=$3 ;;
-	qemu_params) CFG_PARAMS[$1]=$3 ;;
+	test_args)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		CFG_ARGS[$1]=$3 ;;
+	qemu_params)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		CFG_PARAMS[$1]=$3 ;;
 	groups) CFG_GROUPS[$1]=$3 ;;
-	accel) CFG_ACCEL[$1]=$3 ;;
-	timeout) CFG_TIMEOUT[$1]=$3 ;;
+	accel)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		CFG_ACCEL[$1]=$3 ;;
+	timeout)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		CFG_TIMEOUT[$1]=$3 ;;
 	esac
 }
 

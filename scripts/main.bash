@@ -47,7 +47,9 @@ main_parse_args() { # args...
 		-a | --all) RUN_ALL=1 ;;
 		-l | --list) RUN_LIST=1 ;;
 		-t | --tap) RUN_TAP=1 ;;
-		--default-bios) FIRMWARE=default ;;
+		--default-bios)
+			# shellcheck disable=SC2034 # a global the other runner files read
+			FIRMWARE=default ;;
 		-g | -j | --arch | --build | --junit)
 			(($# >= 2)) || main_usage_error "$1 needs a value"
 			main_option "$1" "$2"
@@ -68,13 +70,17 @@ main_option() { # option value
 	-g | --group) MAIN_GROUPS+=("$2") ;;
 	-j | --jobs)
 		[[ $2 =~ ^[1-9][0-9]*$ ]] || main_usage_error "-j wants a positive number, not '$2'"
+		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_JOBS=$2
 		;;
 	--arch)
 		cfg_in_list "$2" "${CFG_ARCHES[@]}" || main_usage_error "unknown arch '$2' (${CFG_ARCHES[*]})"
+		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_REQ_ARCH=$2
 		;;
-	--build) RUN_REQ_BUILD=$2 ;;
+	--build)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		RUN_REQ_BUILD=$2 ;;
 	--junit) RUN_JUNIT=$2 ;;
 	esac
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ] && [[ $1 == --arch || $1 == --build ]]; then
@@ -93,6 +99,7 @@ main_check_env() {
 	if [ -n "${TIMEOUT_FACTOR:-}" ] && ! main_is_number "$TIMEOUT_FACTOR"; then
 		main_usage_error "TIMEOUT_FACTOR must be a positive number, not '$TIMEOUT_FACTOR'"
 	fi
+	# shellcheck disable=SC2034 # a global the other runner files read
 	RUN_FORCED_ACCEL=${ACCEL:-}
 }
 
@@ -185,6 +192,8 @@ main_interrupted() { # status
 # One line saying what runs where, so a reader knows the accelerator (TAP: a comment).
 main_banner() {
 	local accel=${ACCEL:-kvm} line
+	# a standalone script prints just its outcome line
+	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then return; fi
 	if [ -z "${ACCEL:-}" ] && [ -n "$RUN_KVM_PROBLEM" ]; then accel="tcg (no KVM: $RUN_KVM_PROBLEM)"; fi
 	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator $accel, logs in $LOGDIR"
 	if ((RUN_TAP)); then echo "# $line"; else echo "$line"; fi
