@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * selftest: checks the arm64 platform code from inside the guest.
+ *
+ * What it checks: the arguments arrived as argv (argv[0] is "selftest");
+ * the vCPU count equals smp=N and every CPU has its own MPIDR; on_cpu() and
+ * on_cpus() run on every CPU; on every CPU a data abort from an unmapped
+ * address, an undefined instruction and a BRK are caught by installed
+ * handlers with the right exception class (and FAR, and BRK comment);
+ * 64-bit printf is right; the memory size matches mem=MiB; the GIC is
+ * version gic=N and an SGI sent to each CPU arrives there; a 10 ms virtual
+ * and physical timer, armed through TVAL and through CVAL, fires on every
+ * CPU and not early (which checks PPIs too); with GICv3, an LPI mapped
+ * through the ITS to a collection on each CPU arrives on that CPU.
+ *
+ * Arguments (key=value, any order):
+ *   smp=N     expected vCPU count (QEMU -smp)
+ *   mem=MiB   expected RAM size (QEMU -m)
+ *   gic=N     expected GIC version, 2 or 3 (QEMU -machine virt,gic-version=N)
+ *   mode=M    misbehave on purpose, to test the runner: pass (default),
+ *             fail, skip, hang, crash (power off without a summary),
+ *             nothing (reports no check), fault (unexpected exception)
+ * Any other argument is a failure naming it.
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "gic.h"
+#include "its.h"
+#include "mmu.h"
+#include "processor.h"
+#include "psci.h"
+#include "report.h"
+#include "setup.h"
+#include "smp.h"
+#include "sysreg.h"
+#include "timer.h"
+
+TEST_NAME("selftest");
+
+/* How long a CPU waits for an interrupt before calling it lost. */
+#define IRQ_TIMEOUT_MS		2000
+#define TEST_SGI		1
+#define TIMER_PERIOD_NS		10000000ULL	/* 10 ms */
+#define TEST_DEVICE_ID		1
+
+static u32 per_cpu_hits[NR_CPUS];
+static u32 ready;
+
+/* Poll (IRQs may be on) until *flag is non-zero or timeout_ms passes. */
+static bool wait_for(const u32 *flag, u64 timeout_ms)
+{
+	u64 start = arch_counter(), limit = timeout_ms * arch_counter_hz() / 1000;
+
+	while (!atomic_load(flag)) {
+		if (arch_counter() - start > limit)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+static int count_cpus_with(u32 value)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < cpu_count(); cpu++)
+		n += atomic_load(&per_cpu_hits[cpu]) == value;
+	return n;
+}
+
+static void check_args(int argc, char **argv)
+{
+	report(argc >= 1 && !strcmp(argv[0], "selftest"), "argv[0] is the program name ('%s')",
+	       argc >= 1 ? argv[0] : "");
+	report_info("%d argument(s), running at EL%u", argc - 1, boot_el());
+}
+
+static void check_smp(u64 expected)
+{
+	int i, j, dup = 0;
+
+	report(cpu_count() == (int)expected, "vCPU count %d matches smp=%llu", cpu_count(),
+	       (unsigned long long)expected);
+	for (i = 0; i < cpu_count(); i++)
+		for (j = i + 1; j < cpu_count(); j++)
+			dup += cpu_mpidr(i) == cpu_mpidr(j);
+	report(!dup, "every CPU has its own MPIDR");
+}
+
+static void mark_cpu(void *arg)
+{
+	atomic_add(&per_cpu_hits[smp_id()], (u32)(uintptr_t)arg);
+}
+
+static void check_on_cpu(void)
+{
+	int cpu, n = cpu_count();
+
+	memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
+	for (cpu = 0; cpu < n; cpu++)
+		on_cpu(cpu, mark_cpu, (void *)1);
+	on_cpus(mark_cpu, (void *)2);
+	report(count_cpus_with(3) == n, "on_cpu and on_cpus reached %d of %d CPUs",
+	       count_cpus_with(3), n);
+}
+
+/* --- expected exceptions, on every CPU ----------------------------------- */
+
+struct fault_seen {
+	u32 ec, iss;
+	u64 far;
+};
+static struct fault_seen fault_seen[NR_CPUS];
+
+static void record_fault(struct pt_regs *regs, u64 esr)
+{
+	struct fault_seen *f = &fault_seen[smp_id()];
+
+	f->ec = esr_class(esr);
+	f->iss = esr & ESR_ISS_MASK;
+	f->far = read_sysreg(far_el1);
+	regs->pc += 4;	/* resume after the faulting instruction */
+}
+
+static void read_unmapped(void)
+{
+	u64 v, addr = MMU_UNMAPPED_ADDR;
+
+	asm volatile("ldr %0, [%1]" : "=r"(v) : "r"(addr) : "memory");
+}
+
+static void undefined_insn(void)
+{
+	asm volatile("udf #0" ::: "memory");
+}
+
+#define TEST_BRK_COMMENT 0x42
+static void brk_insn(void)
+{
+	asm volatile("brk %0" : : "i"(TEST_BRK_COMMENT) : "memory");
+}
+
+static const struct fault_case {
+	const char *what;
+	void (*trigger)(void);
+	unsigned ec;
+	bool check_far;
+	u64 far;
+	bool check_iss;
+	u32 iss;
+} fault_cases[] = {
+	{ "data abort from an unmapped address", read_unmapped, ESR_EC_DABT_CUR,
+	  true, MMU_UNMAPPED_ADDR, false, 0 },
+	{ "undefined instruction (udf)", undefined_insn, ESR_EC_UNKNOWN, false, 0, false, 0 },
+	{ "breakpoint instruction (brk)", brk_insn, ESR_EC_BRK64, false, 0, true, TEST_BRK_COMMENT },
+};
+
+static void run_fault_case(void *arg)
+{
+	const struct fault_case *c = arg;
+	struct fault_seen *f = &fault_seen[smp_id()];
+
+	f->ec = ESR_EC_COUNT;
+	c->trigger();
+	if (f->ec == c->ec && (!c->check_far || f->far == c->far) &&
+	    (!c->check_iss || (f->iss & 0xffff) == c->iss))
+		atomic_inc(&per_cpu_hits[smp_id()]);
+}
+
+static void check_faults(void)
+{
+	const struct fault_case *c;
+	int n = cpu_count();
+
+	for (c = fault_cases; c < fault_cases + ARRAY_SIZE(fault_cases); c++) {
+		exception_fn old = install_exception_handler(c->ec, record_fault);
+
+		memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
+		on_cpus(run_fault_case, (void *)c);
+		install_exception_handler(c->ec, old);
+		report(count_cpus_with(1) == n, "%s caught as EC 0x%x on %d of %d CPUs (cpu 0 saw EC 0x%x)",
+		       c->what, c->ec, count_cpus_with(1), n, fault_seen[0].ec);
+	}
+}
+
+static void check_printf64(void)
+{
+	char buf[64];
+	volatile u64 big = UINT64_MAX, ten = 10;
+	volatile s64 neg = INT64_MIN;
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
+	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
+	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
+	report(!strcmp(buf, "0x1999999999999999"), "printf %%#llx of UINT64_MAX / 10: %s", buf);
+}
+
+static void check_memory(u64 expected_mib)
+{
+	u64 mib = arch_mem_size() >> 20;
+
+	report(mib == expected_mib, "memory size %llu MiB matches mem=%llu",
+	       (unsigned long long)mib, (unsigned long long)expected_mib);
+}
+
+/* --- interrupts ----------------------------------------------------------- */
+
+static void count_irq(struct pt_regs *regs, unsigned irq)
+{
+	atomic_inc(&per_cpu_hits[smp_id()]);
+}
+
+/*
+ * Every CPU unmasks IRQs and says so; CPU 0 then sends one interrupt per
+ * CPU through send(cpu); each CPU waits for its own.
+ */
+static void (*send_to_cpu)(int cpu);
+
+static void wait_for_my_irq(void *arg)
+{
+	int self = smp_id(), cpu;
+
+	local_irq_enable();
+	atomic_inc(&ready);
+	if (self == 0) {
+		while (atomic_load(&ready) != (u32)cpu_count())
+			cpu_relax();
+		for (cpu = 0; cpu < cpu_count(); cpu++)
+			send_to_cpu(cpu);
+	}
+	wait_for(&per_cpu_hits[self], IRQ_TIMEOUT_MS);
+	local_irq_disable();
+}
+
+static int irq_to_every_cpu(void (*send)(int cpu))
+{
+	memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
+	atomic_store(&ready, 0);
+	send_to_cpu = send;
+	on_cpus(wait_for_my_irq, NULL);
+	return count_cpus_with(1);
+}
+
+static void send_test_sgi(int cpu)
+{
+	gic_send_sgi(cpu, TEST_SGI);
+}
+
+static void check_gic(u64 expected)
+{
+	if (expected)
+		report(gic_version() == (int)expected, "GIC version %d matches gic=%llu",
+		       gic_version(), (unsigned long long)expected);
+	if (!gic_version()) {
+		report_skip("SGIs: no GIC");
+		return;
+	}
+	install_irq_handler(TEST_SGI, count_irq);
+	report(irq_to_every_cpu(send_test_sgi) == cpu_count(),
+	       "SGI %d sent to each CPU arrived on %d of %d", TEST_SGI,
+	       count_cpus_with(1), cpu_count());
+	install_irq_handler(TEST_SGI, NULL);
+}
+
+/* --- timers --------------------------------------------------------------- */
+
+enum arm_by { ARM_BY_TVAL, ARM_BY_CVAL };
+static const struct timer_case {
+	const char *name;
+	enum timer_kind kind;
+	enum arm_by by;
+} timer_cases[] = {
+	{ "virtual timer, TVAL", TIMER_VIRT, ARM_BY_TVAL },
+	{ "virtual timer, CVAL", TIMER_VIRT, ARM_BY_CVAL },
+	{ "physical timer, TVAL", TIMER_PHYS, ARM_BY_TVAL },
+	{ "physical timer, CVAL", TIMER_PHYS, ARM_BY_CVAL },
+};
+static const struct timer_case *timer_case;
+static u64 timer_start[NR_CPUS], timer_seen[NR_CPUS];
+static u32 timer_early[NR_CPUS];
+
+static void timer_irq_handler(struct pt_regs *regs, unsigned irq)
+{
+	int self = smp_id();
+
+	timer_seen[self] = timer_count(timer_case->kind);
+	/* The line is level: off before EOI, or it fires again at once. */
+	timer_stop(timer_case->kind);
+	timer_early[self] = timer_seen[self] - timer_start[self] < timer_ns_to_ticks(TIMER_PERIOD_NS);
+	atomic_inc(&per_cpu_hits[self]);
+}
+
+static void run_timer(void *arg)
+{
+	const struct timer_case *c = timer_case;
+	u64 ticks = timer_ns_to_ticks(TIMER_PERIOD_NS);
+	int self = smp_id();
+
+	gic_enable_irq(timer_irq(c->kind));
+	timer_start[self] = timer_count(c->kind);
+	if (c->by == ARM_BY_TVAL)
+		timer_set_tval(c->kind, (s32)ticks);
+	else
+		timer_set_cval(c->kind, timer_start[self] + ticks);
+	local_irq_enable();
+	wait_for(&per_cpu_hits[self], IRQ_TIMEOUT_MS);
+	local_irq_disable();
+	timer_stop(c->kind);
+	gic_disable_irq(timer_irq(c->kind));
+}
+
+static void check_timers(void)
+{
+	const struct timer_case *c;
+	int cpu, early;
+
+	report_info("counter frequency %llu Hz", (unsigned long long)timer_freq());
+	if (!gic_version() || !timer_freq()) {
+		report_skip("timers: no GIC or no counter frequency");
+		return;
+	}
+	for (c = timer_cases; c < timer_cases + ARRAY_SIZE(timer_cases); c++) {
+		if (!timer_irq(c->kind)) {
+			report_skip("%s: no interrupt for it in the device tree", c->name);
+			continue;
+		}
+		timer_case = c;
+		memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
+		memset(timer_early, 0, sizeof(timer_early));
+		install_irq_handler(timer_irq(c->kind), timer_irq_handler);
+		on_cpus(run_timer, NULL);
+		install_irq_handler(timer_irq(c->kind), NULL);
+		for (cpu = 0, early = 0; cpu < cpu_count(); cpu++)
+			early += timer_early[cpu];
+		report(count_cpus_with(1) == cpu_count() && !early,
+		       "%s (PPI %u): 10 ms fired on %d of %d CPUs, %d early", c->name,
+		       timer_irq(c->kind), count_cpus_with(1), cpu_count(), early);
+	}
+}
+
+/* --- ITS ------------------------------------------------------------------ */
+
+static struct its_device *its_dev;
+
+static void send_lpi(int cpu)
+{
+	its_int(its_dev, (u32)cpu);
+}
+
+static void check_lpi_irq(struct pt_regs *regs, unsigned irq)
+{
+	if (irq == GIC_FIRST_LPI + (unsigned)smp_id())
+		atomic_inc(&per_cpu_hits[smp_id()]);
+}
+
+static void check_its(void)
+{
+	int cpu;
+
+	if (gic_version() != 3 || its_init()) {
+		report_skip("LPIs: no GICv3 ITS (GIC version %d)", gic_version());
+		return;
+	}
+	its_dev = its_map_device(TEST_DEVICE_ID, cpu_count());
+	for (cpu = 0; cpu < cpu_count(); cpu++) {
+		its_map_collection((u16)cpu, cpu);
+		install_irq_handler(GIC_FIRST_LPI + cpu, check_lpi_irq);
+		its_map_lpi(its_dev, (u32)cpu, GIC_FIRST_LPI + cpu, (u16)cpu);
+	}
+	report(irq_to_every_cpu(send_lpi) == cpu_count(),
+	       "LPI from an ITS INT to each CPU's collection arrived on %d of %d",
+	       count_cpus_with(1), cpu_count());
+}
+
+/* --- the runner's own checks ---------------------------------------------- */
+
+static int misbehave(const char *mode)
+{
+	if (!strcmp(mode, "fail"))
+		report(false, "mode=fail: a check that fails on purpose");
+	else if (!strcmp(mode, "skip"))
+		report_skip("mode=skip: nothing to check on purpose");
+	else if (!strcmp(mode, "hang"))
+		for (report_info("hanging on purpose");;)
+			wfi();
+	else if (!strcmp(mode, "crash")) {
+		report_info("powering off without a summary on purpose");
+		psci_system_off();
+		halt();
+	} else if (!strcmp(mode, "fault"))
+		undefined_insn();
+	else if (strcmp(mode, "nothing") != 0)
+		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
+	return report_summary();
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = "pass";
+	u64 smp = 0, mem = 0, gic = 0;
+	bool have_smp = false, have_mem = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *v;
+
+		if ((v = arg_value(argv[i], "smp")))
+			have_smp = !parse_u64("smp", v, &smp) || (report_abort("bad smp="), false);
+		else if ((v = arg_value(argv[i], "mem")))
+			have_mem = !parse_u64("mem", v, &mem) || (report_abort("bad mem="), false);
+		else if ((v = arg_value(argv[i], "gic"))) {
+			if (parse_u64("gic", v, &gic) || (gic != 2 && gic != 3))
+				report_abort("gic: '%s' is not 2 or 3", v);
+		} else if ((v = arg_value(argv[i], "mode")))
+			mode = v;
+		else
+			report_abort("unknown argument '%s' (smp=N mem=MiB gic=N mode=M)", argv[i]);
+	}
+	if (strcmp(mode, "pass") != 0)
+		return misbehave(mode);
+
+	check_args(argc, argv);
+	if (have_smp)
+		check_smp(smp);
+	check_on_cpu();
+	check_faults();
+	check_printf64();
+	if (have_mem)
+		check_memory(mem);
+	check_gic(gic);
+	check_timers();
+	check_its();
+	return report_summary();
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Exception dispatch: installed handlers by exception class, IRQs to the GIC, a dump for the rest. */
+#include "libc.h"
+#include "arch.h"
+#include "atomic.h"
+#include "processor.h"
+#include "sysreg.h"
+#include "gic.h"
+#include "setup.h"
+
+static exception_fn sync_handlers[ESR_EC_COUNT];
+
+static const char *const vector_names[VEC_COUNT] = {
+	"EL-current SP0 sync", "EL-current SP0 IRQ", "EL-current SP0 FIQ", "EL-current SP0 SError",
+	"EL-current SPx sync", "EL-current SPx IRQ", "EL-current SPx FIQ", "EL-current SPx SError",
+	"lower EL AArch64 sync", "lower EL AArch64 IRQ", "lower EL AArch64 FIQ", "lower EL AArch64 SError",
+	"lower EL AArch32 sync", "lower EL AArch32 IRQ", "lower EL AArch32 FIQ", "lower EL AArch32 SError",
+};
+
+const char *esr_class_name(unsigned ec)
+{
+	switch (ec) {
+	case ESR_EC_UNKNOWN: return "unknown/undefined instruction";
+	case ESR_EC_WFX: return "WFI/WFE trapped";
+	case ESR_EC_SVC64: return "SVC";
+	case ESR_EC_HVC64: return "HVC";
+	case ESR_EC_SMC64: return "SMC";
+	case ESR_EC_SYS64: return "MSR/MRS/system instruction";
+	case ESR_EC_IABT_LOW: return "instruction abort (lower EL)";
+	case ESR_EC_IABT_CUR: return "instruction abort";
+	case ESR_EC_PC_ALIGN: return "PC alignment fault";
+	case ESR_EC_DABT_LOW: return "data abort (lower EL)";
+	case ESR_EC_DABT_CUR: return "data abort";
+	case ESR_EC_SP_ALIGN: return "SP alignment fault";
+	case ESR_EC_SERROR: return "SError";
+	case ESR_EC_BRK64: return "BRK";
+	default: return "other";
+	}
+}
+
+exception_fn install_exception_handler(unsigned ec, exception_fn fn)
+{
+	exception_fn old;
+
+	assert(ec < ESR_EC_COUNT);
+	old = sync_handlers[ec];
+	WRITE_ONCE(sync_handlers[ec], fn);
+	smp_mb();
+	return old;
+}
+
+static bool in_ram(u64 addr, u64 len)
+{
+	return addr >= ram_bank.start && addr < ram_bank.end && len <= ram_bank.end - addr;
+}
+
+/* Walk frame records {fp, lr} from fp; only through RAM, so a bad chain cannot fault. */
+static void backtrace_from(u64 pc, u64 fp)
+{
+	int depth;
+
+	printf("backtrace: 0x%llx", (unsigned long long)pc);
+	for (depth = 0; depth < 32 && fp && !(fp & 0xf) && in_ram(fp, 16); depth++) {
+		const u64 *frame = (const u64 *)fp;
+		u64 lr = frame[1];
+
+		if (!lr)
+			break;
+		printf(" 0x%llx", (unsigned long long)(lr - 4));
+		if (frame[0] <= fp)
+			break;	/* frames move up the stack; anything else is a broken chain */
+		fp = frame[0];
+	}
+	printf("\n");
+}
+
+void arch_dump_stack(void)
+{
+	u64 fp = (u64)__builtin_frame_address(0);
+
+	backtrace_from((u64)__builtin_return_address(0) - 4, ((const u64 *)fp)[0]);
+}
+
+void unexpected_exception(struct pt_regs *regs, unsigned vector, u64 esr)
+{
+	unsigned ec = esr_class(esr);
+	int i;
+
+	printf("FAIL: unexpected exception on cpu %d: %s, EC 0x%x (%s)\n",
+	       smp_id(), vector < VEC_COUNT ? vector_names[vector] : "?", ec, esr_class_name(ec));
+	printf("ESR 0x%llx FAR 0x%llx ELR 0x%llx SPSR 0x%llx SP 0x%llx\n",
+	       (unsigned long long)esr, (unsigned long long)read_sysreg(far_el1),
+	       (unsigned long long)regs->pc, (unsigned long long)regs->pstate,
+	       (unsigned long long)regs->sp);
+	for (i = 0; i < 31; i += 4) {
+		int j;
+
+		for (j = i; j < i + 4 && j < 31; j++)
+			printf("%sx%02d %016llx", j == i ? "" : "  ", j,
+			       (unsigned long long)regs->regs[j]);
+		printf("\n");
+	}
+	backtrace_from(regs->pc, regs->regs[29]);
+	arch_exit(1);
+}
+
+void do_exception(struct pt_regs *regs, unsigned vector)
+{
+	u64 esr = read_sysreg(esr_el1);
+	exception_fn fn;
+
+	switch (vector) {
+	case VEC_CUR_SPX_SYNC:
+		fn = READ_ONCE(sync_handlers[esr_class(esr)]);
+		if (fn) {
+			fn(regs, esr);
+			return;
+		}
+		break;
+	case VEC_CUR_SPX_IRQ:
+		gic_handle_irq(regs);
+		return;
+	default:
+		break;
+	}
+	unexpected_exception(regs, vector, esr);
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* SMP: secondaries started with PSCI CPU_ON, then idling until on_cpu() hands them work. */
+#include "libc.h"
+#include "alloc.h"
+#include "arch.h"
+#include "atomic.h"
+#include "gic.h"
+#include "psci.h"
+#include "setup.h"
+#include "smp.h"
+#include "sysreg.h"
+
+/* A CPU that does not come up within this long stops the boot. */
+#define CPU_ON_TIMEOUT_S	10
+
+struct cpu_slot {
+	void (*fn)(void *);
+	void *arg;
+	u32 busy;	/* set by the caller, cleared by the CPU when fn returns */
+	u32 online;
+	u64 mpidr;
+};
+
+static struct cpu_slot slots[NR_CPUS];
+static int nr_cpus = 1;
+uintptr_t secondary_stacks[NR_CPUS];
+
+int smp_id(void)
+{
+	return (int)read_sysreg(tpidr_el1);
+}
+
+int cpu_count(void)
+{
+	return nr_cpus;
+}
+
+void cpu_relax(void)
+{
+	asm volatile("yield" ::: "memory");
+}
+
+u64 cpu_mpidr(int cpu)
+{
+	return cpu >= 0 && cpu < nr_cpus ? slots[cpu].mpidr : (u64)-1;
+}
+
+int mpidr_to_cpu(u64 mpidr)
+{
+	int i;
+
+	for (i = 0; i < nr_cpus; i++)
+		if (slots[i].mpidr == (mpidr & MPIDR_HWID_MASK))
+			return i;
+	return -1;
+}
+
+static void idle_loop(struct cpu_slot *slot) __noreturn;
+static void idle_loop(struct cpu_slot *slot)
+{
+	for (;;) {
+		/* Every store to busy is followed by sev, so wfe cannot miss it. */
+		while (!atomic_load(&slot->busy))
+			wfe();
+		slot->fn(slot->arg);
+		atomic_store(&slot->busy, 0);
+		dsb(ish);
+		sev();
+	}
+}
+
+void secondary_main(int cpu)
+{
+	gic_cpu_init();
+	atomic_store(&slots[cpu].online, 1);
+	dsb(ish);
+	sev();
+	idle_loop(&slots[cpu]);
+}
+
+static void check_cpu(int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpus) {
+		printf("FAIL: on_cpu: no cpu %d (cpu_count() = %d)\n", cpu, nr_cpus);
+		abort();
+	}
+}
+
+void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
+{
+	struct cpu_slot *slot = &slots[cpu];
+
+	check_cpu(cpu);
+	if (cpu == smp_id()) {
+		printf("FAIL: on_cpu_async on the calling cpu %d would deadlock\n", cpu);
+		abort();
+	}
+	on_cpu_wait(cpu);
+	slot->fn = fn;
+	slot->arg = arg;
+	atomic_store(&slot->busy, 1);
+	dsb(ish);
+	sev();
+}
+
+void on_cpu_wait(int cpu)
+{
+	check_cpu(cpu);
+	while (atomic_load(&slots[cpu].busy))
+		wfe();
+}
+
+void on_cpu(int cpu, void (*fn)(void *), void *arg)
+{
+	check_cpu(cpu);
+	if (cpu == smp_id()) {
+		fn(arg);
+		return;
+	}
+	on_cpu_async(cpu, fn, arg);
+	on_cpu_wait(cpu);
+}
+
+void on_cpus(void (*fn)(void *), void *arg)
+{
+	int cpu, self = smp_id();
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (cpu != self)
+			on_cpu_async(cpu, fn, arg);
+	fn(arg);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (cpu != self)
+			on_cpu_wait(cpu);
+}
+
+static void start_cpu(int cpu)
+{
+	u8 *stack = memalign(16, STACK_SIZE);
+	u64 start;
+	int ret;
+
+	secondary_stacks[cpu] = (uintptr_t)stack + STACK_SIZE;
+	/* The CPU reads these with its MMU (and cache) still off. */
+	dcache_clean_range(&secondary_stacks[cpu], sizeof(secondary_stacks[cpu]));
+	dcache_clean_range(&mmu_ttbr0, sizeof(mmu_ttbr0));
+	ret = psci_cpu_on(slots[cpu].mpidr, (u64)secondary_entry, (u64)cpu);
+	if (ret != PSCI_RET_SUCCESS) {
+		printf("FAIL: PSCI CPU_ON of cpu %d (mpidr 0x%llx) returned %d\n", cpu,
+		       (unsigned long long)slots[cpu].mpidr, ret);
+		abort();
+	}
+	start = arch_counter();
+	while (!atomic_load(&slots[cpu].online)) {
+		if (arch_counter() - start > CPU_ON_TIMEOUT_S * arch_counter_hz()) {
+			printf("FAIL: cpu %d (mpidr 0x%llx) did not come up\n", cpu,
+			       (unsigned long long)slots[cpu].mpidr);
+			abort();
+		}
+		cpu_relax();
+	}
+}
+
+/* Dense ids: the boot CPU is 0, the others follow in device-tree order. */
+void smp_init(void)
+{
+	u64 ids[NR_CPUS], self = read_sysreg(mpidr_el1) & MPIDR_HWID_MASK;
+	int n = dt_cpus(&boot_dt, ids, NR_CPUS), i, cpu = 1;
+
+	slots[0].mpidr = self;
+	slots[0].online = 1;
+	if (n > NR_CPUS) {
+		printf("INFO: %d CPUs in the device tree, using the first %d\n", n, NR_CPUS);
+		n = NR_CPUS;
+	}
+	if (n > 1 && psci_conduit() == PSCI_CONDUIT_NONE) {
+		printf("INFO: no PSCI in the device tree: running on the boot CPU only\n");
+		n = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (ids[i] != self && cpu < NR_CPUS)
+			slots[cpu++].mpidr = ids[i];
+	nr_cpus = cpu;
+	for (cpu = 1; cpu < nr_cpus; cpu++)
+		start_cpu(cpu);
+}
