@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The kvmclock driver: detection from KVM's CPUID leaves, one registered pvclock area per vCPU, and the three ways to read it. */
+#include "kvmclock.h"
+#include "alloc.h"
+#include "arch.h"
+#include "atomic.h"
+#include "desc.h"
+#include "hypervisor.h"
+#include "percpu.h"
+#include "processor.h"
+#include "report.h"
+
+#define CACHE_LINE_SIZE		64
+/* How long init waits for the host's first update of an area, in TSC cycles. */
+#define FIRST_UPDATE_WAIT	(1000ull * 1000 * 1000)
+
+/*
+ * What the host writes for one vCPU, alone on its cache line: another
+ * vCPU's updates or reads never invalidate it. KVM also refuses an area
+ * that crosses a page, which the alignment rules out.
+ */
+struct kvmclock_area {
+	struct pvclock_vcpu_time_info ti;
+	struct pvclock_wall_clock wc;
+} __aligned(CACHE_LINE_SIZE);
+static_assert(sizeof(struct kvmclock_area) == CACHE_LINE_SIZE, "one area per cache line");
+
+static struct kvmclock_area *areas;
+static bool stable_bit_valid;
+/* The latest value any forced-adjusted read returned; its own line, as every vCPU writes it. */
+static struct {
+	u64 value;
+} __aligned(CACHE_LINE_SIZE) last;
+
+u32 kvmclock_kvm_features(void)
+{
+	u32 base = kvm_cpuid_base();
+
+	return base ? cpuid(base + KVM_CPUID_FEATURES_OFFSET).a : 0;
+}
+
+const char *kvmclock_unavailable(void)
+{
+	static char reason[128];
+	u32 features;
+	char sig[13];
+
+	if (!kvm_cpuid_base()) {
+		hypervisor_signature(sig);
+		snprintf(reason, sizeof(reason), "not running on KVM (hypervisor signature '%s')",
+			 sig[0] ? sig : "none");
+		return reason;
+	}
+	features = kvmclock_kvm_features();
+	if (features & BIT(KVM_FEATURE_CLOCKSOURCE2))
+		return NULL;
+	snprintf(reason, sizeof(reason),
+		 "KVM offers no kvmclock: KVM_FEATURE_CLOCKSOURCE2 clear in CPUID %#x EAX %#x%s",
+		 kvm_cpuid_base() + KVM_CPUID_FEATURES_OFFSET, features,
+		 features & BIT(KVM_FEATURE_CLOCKSOURCE) ? " (only the legacy MSRs)" : "");
+	return reason;
+}
+
+static struct kvmclock_area *this_area(void)
+{
+	return this_cpu()->kvmclock;
+}
+
+static void register_this_cpu(void *failed)
+{
+	struct kvmclock_area *a = &areas[smp_id()];
+	u64 start = rdtsc();
+
+	/* identity-mapped: the virtual address is the guest-physical one */
+	if (wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, (uintptr_t)&a->ti | KVM_SYSTEM_TIME_ENABLE) != EXC_NONE) {
+		printf("kvmclock: vCPU %d: wrmsr MSR_KVM_SYSTEM_TIME_NEW faulted\n", smp_id());
+		atomic_inc((u32 *)failed);
+		return;
+	}
+	/* KVM fills the area before it next enters the guest; be patient with other hosts */
+	while (!READ_ONCE(a->ti.version) && rdtsc() - start < FIRST_UPDATE_WAIT)
+		pause();
+	if (!READ_ONCE(a->ti.version)) {
+		printf("kvmclock: vCPU %d: the host never wrote the time info\n", smp_id());
+		atomic_inc((u32 *)failed);
+	}
+	this_cpu()->kvmclock = a;
+}
+
+int kvmclock_init(void)
+{
+	u32 failed = 0;
+
+	if (kvmclock_unavailable())
+		return -1;
+	stable_bit_valid = kvmclock_kvm_features() & BIT(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT);
+	if (!areas)
+		areas = memalign(CACHE_LINE_SIZE, sizeof(*areas) * (size_t)cpu_count());
+	kvmclock_reset_last();
+	on_cpus(register_this_cpu, &failed);
+	return failed ? -1 : 0;
+}
+
+static void unregister_this_cpu(void *unused)
+{
+	if (!this_area())
+		return;
+	wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, 0);
+	this_cpu()->kvmclock = NULL;
+}
+
+void kvmclock_exit(void)
+{
+	if (areas)
+		on_cpus(unregister_this_cpu, NULL);
+}
+
+/*
+ * The version protocol: the host makes version odd, updates, makes it
+ * even. A copy taken between two reads of the same even version is
+ * whole. The TSC is read inside the window and ordered (lfence) so it is
+ * never older than the tsc_timestamp just read.
+ */
+static u64 read_area(const struct pvclock_vcpu_time_info *ti, u8 *flags)
+{
+	struct pvclock_vcpu_time_info copy;
+	u32 version;
+	u64 tsc;
+
+	do {
+		version = READ_ONCE(ti->version);
+		smp_rmb();
+		copy.tsc_timestamp = ti->tsc_timestamp;
+		copy.system_time = ti->system_time;
+		copy.tsc_to_system_mul = ti->tsc_to_system_mul;
+		copy.tsc_shift = ti->tsc_shift;
+		*flags = ti->flags;
+		tsc = rdtsc_ordered();
+		smp_rmb();
+	} while ((version & 1) || version != READ_ONCE(ti->version));
+	return pvclock_time_at(&copy, tsc);
+}
+
+u64 kvmclock_read_raw(void)
+{
+	u8 flags;
+
+	return read_area(&this_area()->ti, &flags);
+}
+
+/* Atomic 64-bit load: on i386 only a locked cmpxchg8b is (compare with 0, write back 0 or nothing). */
+static u64 load_last(void)
+{
+#ifdef __x86_64__
+	return atomic_load(&last.value);
+#else
+	u64 v = 0;
+
+	atomic_cmpxchg(&last.value, &v, 0);
+	return v;
+#endif
+}
+
+void kvmclock_reset_last(void)
+{
+	u64 old = load_last();
+
+	while (!atomic_cmpxchg(&last.value, &old, 0))
+		;
+}
+
+/* Never return less than any vCPU returned before: the shared cache line is the price. */
+static u64 clamp_to_last(u64 now)
+{
+	u64 prev = load_last();
+
+	do {
+		if (now <= prev)
+			return prev;
+	} while (!atomic_cmpxchg(&last.value, &prev, now));
+	return now;
+}
+
+u64 kvmclock_read_adjusted(void)
+{
+	return clamp_to_last(kvmclock_read_raw());
+}
+
+u64 kvmclock_read_stable_aware(void)
+{
+	u8 flags;
+	u64 now = read_area(&this_area()->ti, &flags);
+
+	/* the flag only counts when CPUID says the host sets it deliberately */
+	if (stable_bit_valid && (flags & PVCLOCK_TSC_STABLE_BIT))
+		return now;
+	return clamp_to_last(now);
+}
+
+u64 kvmclock_read(enum kvmclock_mode mode)
+{
+	switch (mode) {
+	case KVMCLOCK_RAW:
+		return kvmclock_read_raw();
+	case KVMCLOCK_STABLE_AWARE:
+		return kvmclock_read_stable_aware();
+	case KVMCLOCK_ADJUSTED:
+		return kvmclock_read_adjusted();
+	}
+	return 0;
+}
+
+bool kvmclock_host_stable(void)
+{
+	if (!stable_bit_valid)
+		return false;
+	for (int i = 0; i < cpu_count(); i++)
+		if (!(READ_ONCE(areas[i].ti.flags) & PVCLOCK_TSC_STABLE_BIT))
+			return false;
+	return true;
+}
+
+void kvmclock_snapshot(struct pvclock_vcpu_time_info *out)
+{
+	const struct pvclock_vcpu_time_info *ti = &this_area()->ti;
+	u32 version;
+
+	do {
+		version = READ_ONCE(ti->version);
+		smp_rmb();
+		*out = *ti;
+		smp_rmb();
+	} while ((version & 1) || version != READ_ONCE(ti->version));
+}
+
+u64 kvmclock_wall_ns(void)
+{
+	struct pvclock_wall_clock *wc = &this_area()->wc, copy;
+	u32 version;
+
+	/* KVM writes the boot time of day into wc when the MSR is written, under the same protocol */
+	wrmsr(MSR_KVM_WALL_CLOCK_NEW, (uintptr_t)wc);
+	do {
+		version = READ_ONCE(wc->version);
+		smp_rmb();
+		copy.sec = wc->sec;
+		copy.nsec = wc->nsec;
+		smp_rmb();
+	} while ((version & 1) || version != READ_ONCE(wc->version));
+	return pvclock_wall_ns(&copy, kvmclock_read_raw());
+}
+
+static void snapshot_on(void *out)
+{
+	kvmclock_snapshot(&((struct pvclock_vcpu_time_info *)out)[smp_id()]);
+}
+
+static bool same_params(const struct pvclock_vcpu_time_info *a, const struct pvclock_vcpu_time_info *b)
+{
+	return a->flags == b->flags && a->tsc_to_system_mul == b->tsc_to_system_mul &&
+	       a->tsc_shift == b->tsc_shift;
+}
+
+void kvmclock_print_params(void)
+{
+	struct pvclock_vcpu_time_info *ti = calloc((size_t)cpu_count(), sizeof(*ti));
+	u32 f = kvmclock_kvm_features();
+	int differ = 0;
+
+	report_info("KVM features %#x: clocksource2 %s, stable bit %s", f,
+		    f & BIT(KVM_FEATURE_CLOCKSOURCE2) ? "yes" : "no",
+		    f & BIT(KVM_FEATURE_CLOCKSOURCE_STABLE_BIT) ? "yes" : "no");
+	on_cpus(snapshot_on, ti);
+	/* vCPU 0, then only the vCPUs that differ from it: 255 equal lines would hide the odd one */
+	for (int i = 0; i < cpu_count(); i++) {
+		if (i && same_params(&ti[i], &ti[0]))
+			continue;
+		differ += i != 0;
+		report_info("vcpu %d pvclock: flags %#x (TSC stable %s), mul %#x, shift %d (TSC %llu kHz)", i,
+			    ti[i].flags, ti[i].flags & PVCLOCK_TSC_STABLE_BIT ? "yes" : "no",
+			    ti[i].tsc_to_system_mul, ti[i].tsc_shift,
+			    (unsigned long long)pvclock_tsc_khz(ti[i].tsc_to_system_mul, ti[i].tsc_shift));
+	}
+	if (cpu_count() > 1 && !differ)
+		report_info("all %d vCPUs have the same pvclock parameters", cpu_count());
+	report_info("host promises a stable clock: %s", kvmclock_host_stable() ? "yes" : "no");
+}
