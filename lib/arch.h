@@ -32,6 +32,12 @@ void cpu_relax(void);
 /* Free-running counter (TSC, CNTVCT) and its frequency in Hz (0 if unknown). */
 u64 arch_counter(void);
 u64 arch_counter_hz(void);
+/*
+ * The barrier between a counter read and a timed loop (lib/bench.c): an
+ * ISB on arm64, whose arch_counter() orders only before the read; a
+ * compiler barrier on x86, whose arch_counter() is ordered both ways.
+ */
+void arch_bench_fence(void);
 
 /* Memory size the platform reported, in bytes. */
 u64 arch_mem_size(void);

@@ -233,6 +233,33 @@ void kvmclock_snapshot(struct pvclock_vcpu_time_info *out)
 	} while ((version & 1) || version != READ_ONCE(ti->version));
 }
 
+u64 kvmclock_tsc_hz(void)
+{
+	static struct kvmclock_area scratch;
+	struct pvclock_vcpu_time_info copy;
+	bool temporary = !this_area();
+	u64 start = rdtsc();
+
+	if (kvmclock_unavailable())
+		return 0;
+	/* no area yet: register one on this vCPU just long enough to read it */
+	if (temporary) {
+		memset(&scratch, 0, sizeof(scratch));
+		if (wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, (uintptr_t)&scratch.ti | KVM_SYSTEM_TIME_ENABLE) !=
+		    EXC_NONE)
+			return 0;
+		while (!READ_ONCE(scratch.ti.version) && rdtsc() - start < FIRST_UPDATE_WAIT)
+			pause();
+		this_cpu()->kvmclock = &scratch;
+	}
+	kvmclock_snapshot(&copy);
+	if (temporary) {
+		wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, 0);
+		this_cpu()->kvmclock = NULL;
+	}
+	return copy.version ? pvclock_tsc_khz(copy.tsc_to_system_mul, copy.tsc_shift) * 1000 : 0;
+}
+
 u64 kvmclock_wall_ns(void)
 {
 	struct pvclock_wall_clock *wc = &this_area()->wc, copy;

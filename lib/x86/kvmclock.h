@@ -67,5 +67,11 @@ void kvmclock_print_params(void);
  * protocol and added to this vCPU's raw clock.
  */
 u64 kvmclock_wall_ns(void);
+/*
+ * The TSC frequency in Hz (1 kHz resolution) that KVM scales this vCPU's
+ * clock with; 0 without kvmclock. Registers a scratch area for the moment
+ * when kvmclock_init() has not run.
+ */
+u64 kvmclock_tsc_hz(void);
 
 #endif

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * micro-bench: what the common ways out of an arm64 guest cost - a
+ * hypercall, MMIO to QEMU and to the in-kernel GIC, interrupts between
+ * vCPUs, the timer - measured with lib/bench (the counter read once before
+ * and once after a batch, ISB on both sides, the empty loop subtracted;
+ * docs/bench.md). Under TCG there is no hypervisor: every row is QEMU's
+ * emulation of the same instruction, and the output says so. KVM is told
+ * apart by its answer to the SMCCC vendor hypervisor UID call.
+ *
+ * Rows (one operation each):
+ *   hvc             HVC #0 with PSCI_VERSION: KVM answers PSCI itself and
+ *                   returns at once. Under TCG without EL2 (QEMU's virt
+ *                   without virtualization=on) an HVC would be undefined,
+ *                   but QEMU emulates PSCI firmware on the conduit the tree
+ *                   names, so the call returns at once there too. SKIP when
+ *                   the conduit is not hvc, or the HVC is undefined.
+ *   mmio_read_user  32-bit read of a virtio-mmio transport's MagicValue
+ *                   (the first "virtio,mmio" node of the tree), or of
+ *                   mmio_addr=ADDR: no memory backs it, KVM hands the
+ *                   access to QEMU in user space.
+ *   mmio_read_vgic  32-bit read of GICD_IIDR: KVM's in-kernel vGIC answers.
+ *   eoi             EOI of the spurious INTID 1023, which the GIC ignores:
+ *                   the cost of the EOI path itself (GICv3: ICC_EOIR1_EL1).
+ *   ipi             SGI to CPU 1, then wait until its handler has counted
+ *                   it; CPU 1 spins with interrupts on (no WFI: the
+ *                   delivery to a running vCPU, not a wake-up). SKIP with
+ *                   one vCPU.
+ *   ipi_hw          the same with GICv4.1 direct vSGIs (GICD_CTLR.nASSGIreq
+ *                   set around this row's batches only: the host GIC
+ *                   delivers the SGI without KVM). SKIP unless
+ *                   GICD_TYPER2.nASSGIcap says the GIC offers them.
+ *   lpi             INT command to the ITS for an event mapped to an LPI
+ *                   in a collection on CPU 1, then wait for its handler
+ *                   (the command queue round trip included). SKIP without
+ *                   an ITS (GICv2) or with one vCPU.
+ *   timer_10ms      virtual timer armed by CVAL 10 ms ahead while the CPU
+ *                   sleeps in WFI: CNTVCT read in its handler minus CVAL,
+ *                   per sample (not a loop). Needs the physical timer too,
+ *                   as a backstop should the virtual one never fire.
+ *
+ * Checks: every row costs more than an empty loop iteration (lib/bench);
+ * the hypercall returned a PSCI version, the same each time; both MMIO
+ * registers read the same after the loop (and MagicValue is "virt"); a
+ * self-SGI is still taken after the EOIs (nothing was left in service);
+ * every SGI and LPI arrived, on CPU 1 (and nASSGIreq could be set and
+ * cleared); every timer fired (within a second) and none before
+ * its CVAL; under KVM, the in-kernel read is cheaper than the user-space
+ * one (what justifies the names).
+ *
+ * Arguments: batches=N budget_ms=N iters=N only=NAME[,NAME] (lib/bench.h),
+ * mmio_addr=ADDR (device memory for mmio_read_user, 4-byte aligned, below
+ * 1 TiB and outside RAM).
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "bench.h"
+#include "gic.h"
+#include "its.h"
+#include "mmu.h"
+#include "processor.h"
+#include "psci.h"
+#include "report.h"
+#include "setup.h"
+#include "sysreg.h"
+#include "timer.h"
+
+TEST_NAME("micro-bench");
+
+/* SMCCC vendor-specific hypervisor service: UID query; KVM's UID, first word (w0). */
+#define SMCCC_VENDOR_HYP_CALL_UID	0x8600ff01
+#define SMCCC_KVM_UID_W0		0xb66fb428
+
+/* virtio-mmio: the MagicValue register and what it holds ("virt"). */
+#define VIRTIO_MMIO_MAGIC_VALUE		0x000
+#define VIRTIO_MMIO_MAGIC		0x74726976
+
+/* Distributor registers at the same offsets in GICv2 and GICv3, and GICv4.1's. */
+#define GICD_CTLR			0x0000
+#define GICD_IIDR			0x0008
+#define GICD_TYPER2			0x000c
+#define GICD_CTLR_ENABLE_G0_OR_G1NS	(1u << 0)
+#define GICD_CTLR_ENABLE_G1_OR_G1A	(1u << 1)
+#define GICD_CTLR_nASSGIreq		(1u << 8)
+#define GICD_CTLR_RWP			(1u << 31)
+#define GICD_TYPER2_nASSGIcap		(1u << 8)
+
+#define IPI_SGI				1
+#define SELF_SGI			2
+#define RESPONDER_CPU			1
+#define LPI_DEVICE_ID			0x10
+#define LPI_EVENT			0
+#define LPI_COLLECTION			RESPONDER_CPU
+#define LPI_INTID			GIC_FIRST_LPI
+#define TIMER_DELTA_NS			10000000ull	/* 10 ms */
+/* Waits for an interrupt: the counter is read only once a wait gets long. */
+#define SPINS_PER_CLOCK_READ		1024
+#define WAIT_TIMEOUT_MS			1000
+#define RWP_TIMEOUT_MS			1000
+
+static bool kvm;
+
+/* --- guarded trials: an instruction that may fault, once ----------------- */
+
+static volatile bool faulted;
+
+static void skip_faulting_insn(struct pt_regs *regs, u64 esr)
+{
+	faulted = true;
+	regs->pc += 4;
+}
+
+/* Run fn with a handler for exception class ec; false if it faulted. */
+static bool try_run(unsigned ec, void (*fn)(void))
+{
+	exception_fn old = install_exception_handler(ec, skip_faulting_insn);
+
+	faulted = false;
+	fn();
+	install_exception_handler(ec, old);
+	return !faulted;
+}
+
+static long smccc_ret;
+
+static void call_vendor_uid(void)
+{
+	smccc_ret = psci_call(SMCCC_VENDOR_HYP_CALL_UID, 0, 0, 0);
+}
+
+/* KVM answers the SMCCC vendor hypervisor UID query with its UID; QEMU's TCG PSCI with NOT_SUPPORTED. */
+static bool detect_kvm(void)
+{
+	if (psci_conduit() == PSCI_CONDUIT_NONE || !try_run(ESR_EC_UNKNOWN, call_vendor_uid))
+		return false;
+	return (u32)smccc_ret == SMCCC_KVM_UID_W0;
+}
+
+/* --- hvc ------------------------------------------------------------------ */
+
+static inline long hvc_psci_version(void)
+{
+	register u64 x0 asm("x0") = PSCI_0_2_FN_PSCI_VERSION;
+
+	/* SMCCC: the callee may change x1-x17 */
+	asm volatile("hvc #0"
+		     : "+r"(x0)
+		     :
+		     : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+		       "x13", "x14", "x15", "x16", "x17", "memory");
+	return (long)x0;
+}
+
+BENCH_LOOP(loop_hvc, hvc_psci_version())
+
+static long psci_version;
+
+static void call_psci_version(void)
+{
+	psci_version = hvc_psci_version();
+}
+
+static const char *prepare_hvc(void *ctx)
+{
+	if (psci_conduit() != PSCI_CONDUIT_HVC)
+		return "the tree's PSCI conduit is not hvc: no hypervisor call to time";
+	if (!try_run(ESR_EC_UNKNOWN, call_psci_version))
+		return "HVC is undefined here (no EL2 and no PSCI emulation behind it)";
+	report_info("PSCI_VERSION returned %ld.%ld; %s", psci_version >> 16, psci_version & 0xffff,
+		    kvm ? "KVM answers it in the kernel" : "TCG: QEMU answers it as firmware would");
+	return NULL;
+}
+
+static void check_hvc(void *ctx, const struct bench_result *r)
+{
+	long now = hvc_psci_version();
+
+	report(now == psci_version && now > 0, "PSCI_VERSION answers %#lx after the loop, as before",
+	       now);
+}
+
+/* --- MMIO ----------------------------------------------------------------- */
+
+static uintptr_t user_mmio, dist_mmio;
+static u32 user_first, dist_first, mmio_value;
+
+BENCH_LOOP(loop_mmio_user, readl(user_mmio))
+BENCH_LOOP(loop_mmio_vgic, readl(dist_mmio + GICD_IIDR))
+
+static void read_user_mmio(void)
+{
+	mmio_value = readl(user_mmio);
+}
+
+static const char *prepare_mmio_user(void *ctx)
+{
+	u64 addr;
+
+	if (!user_mmio) {
+		int node = dt_find_compatible(&boot_dt, -1, "virtio,mmio");
+
+		if (node < 0 || dt_reg(&boot_dt, node, 0, &addr, NULL))
+			return "no virtio-mmio transport in the tree: give mmio_addr=ADDR";
+		user_mmio = (uintptr_t)addr + VIRTIO_MMIO_MAGIC_VALUE;
+	}
+	if (!try_run(ESR_EC_DABT_CUR, read_user_mmio)) {
+		report(false, "reading %#lx for mmio_read_user faulted", (unsigned long)user_mmio);
+		return "the register cannot be read";
+	}
+	user_first = mmio_value;
+	report_info("%#lx reads %#x; %s", (unsigned long)user_mmio, user_first,
+		    kvm ? "KVM hands the access to QEMU in user space" : "TCG: QEMU emulates the device");
+	return NULL;
+}
+
+static void check_mmio_user(void *ctx, const struct bench_result *r)
+{
+	u32 now = readl(user_mmio);
+
+	report(now == user_first, "%#lx reads %#x after the loop, as before", (unsigned long)user_mmio,
+	       now);
+}
+
+static void check_virtio_magic(void *ctx, const struct bench_result *r)
+{
+	check_mmio_user(ctx, r);
+	report(user_first == VIRTIO_MMIO_MAGIC, "it is a virtio-mmio MagicValue (%#x)", user_first);
+}
+
+/* The distributor is the first reg entry of the GIC node in either binding. */
+static uintptr_t find_gic_dist(void)
+{
+	static const char *const compats[] = { "arm,gic-v3", "arm,cortex-a15-gic", "arm,gic-400" };
+	u64 base;
+
+	for (size_t i = 0; i < ARRAY_SIZE(compats); i++) {
+		int node = dt_find_compatible(&boot_dt, -1, compats[i]);
+
+		if (node >= 0 && !dt_reg(&boot_dt, node, 0, &base, NULL))
+			return (uintptr_t)base;
+	}
+	return 0;
+}
+
+static const char *prepare_mmio_vgic(void *ctx)
+{
+	if (!gic_version() || !dist_mmio)
+		return "no GIC distributor in the tree";
+	dist_first = readl(dist_mmio + GICD_IIDR);
+	report_info("GICv%d GICD_IIDR %#x; %s", gic_version(), dist_first,
+		    kvm ? "KVM's in-kernel vGIC answers" : "TCG: QEMU emulates the GIC, like any device");
+	return NULL;
+}
+
+static void check_mmio_vgic(void *ctx, const struct bench_result *r)
+{
+	u32 now = readl(dist_mmio + GICD_IIDR);
+
+	report(now == dist_first, "GICD_IIDR reads %#x after the loop, as before", now);
+}
+
+/* --- interrupts ----------------------------------------------------------- */
+
+/*
+ * What one interrupt row has sent and seen over all its batches. The bench
+ * runs the rows' batches in turns, so each row keeps its own tally and
+ * enter() makes it the one the handlers count into.
+ */
+struct irq_tally {
+	unsigned long sent, hits, timeouts, wrong_cpu, gic_errors;
+};
+
+static struct irq_tally ipi_tally, ipi_hw_tally, lpi_tally, timer_tally, self_tally;
+static struct irq_tally *live;
+static u64 wait_timeout;
+
+/* Spin until t->hits reaches target; give up after WAIT_TIMEOUT_MS. */
+static bool wait_hits(struct irq_tally *t, unsigned long target)
+{
+	u64 start = 0;
+
+	for (unsigned long spins = 1; atomic_load(&t->hits) < target; spins++) {
+		if (spins % SPINS_PER_CLOCK_READ == 0) {
+			u64 now = arch_counter();
+
+			if (!start)
+				start = now;
+			else if (now - start > wait_timeout)
+				return false;
+		}
+		cpu_relax();
+	}
+	return true;
+}
+
+static void responder_irq(struct pt_regs *regs, unsigned irq)
+{
+	struct irq_tally *t = READ_ONCE(live);
+
+	if (!t)
+		return;
+	if (smp_id() != RESPONDER_CPU)
+		t->wrong_cpu++;
+	atomic_inc(&t->hits);
+}
+
+static bool responder_ready, responder_stop;
+
+/* CPU 1: take interrupts, running, until told to stop. */
+static void responder(void *arg)
+{
+	local_irq_enable();
+	atomic_store(&responder_ready, true);
+	while (!atomic_load(&responder_stop))
+		cpu_relax();
+	local_irq_disable();
+}
+
+static void enter_responder(void *ctx)
+{
+	WRITE_ONCE(live, ctx);
+	atomic_store(&responder_ready, false);
+	atomic_store(&responder_stop, false);
+	on_cpu_async(RESPONDER_CPU, responder, NULL);
+	while (!atomic_load(&responder_ready))
+		cpu_relax();
+}
+
+static void leave_responder(void *ctx)
+{
+	atomic_store(&responder_stop, true);
+	on_cpu_wait(RESPONDER_CPU);
+	WRITE_ONCE(live, NULL);
+}
+
+static void check_arrivals(void *ctx, const struct bench_result *r)
+{
+	struct irq_tally *t = ctx;
+
+	report(!t->timeouts && t->hits == t->sent, "every interrupt arrived (%lu sent, %lu handled)",
+	       t->sent, t->hits);
+	report(!t->wrong_cpu, "all on CPU %d (%lu elsewhere)", RESPONDER_CPU, t->wrong_cpu);
+}
+
+static void ipi_once(struct irq_tally *t)
+{
+	if (t->timeouts)
+		return;
+	gic_send_sgi(RESPONDER_CPU, IPI_SGI);
+	t->timeouts += !wait_hits(t, ++t->sent);
+}
+
+BENCH_LOOP(loop_ipi, ipi_once(ctx))
+BENCH_LOOP(loop_eoi, gic_eoi(GIC_SPURIOUS))
+
+static const char *prepare_ipi(void *ctx)
+{
+	if (!gic_version())
+		return "no GIC";
+	if (cpu_count() < 2)
+		return "needs a second vCPU (run with -smp 2)";
+	install_irq_handler(IPI_SGI, responder_irq);
+	return NULL;
+}
+
+static const char *prepare_eoi(void *ctx)
+{
+	return gic_version() ? NULL : "no GIC";
+}
+
+static void count_self(struct pt_regs *regs, unsigned irq)
+{
+	atomic_inc(&self_tally.hits);
+}
+
+static void check_eoi(void *ctx, const struct bench_result *r)
+{
+	bool ok;
+
+	install_irq_handler(SELF_SGI, count_self);
+	self_tally.hits = 0;
+	local_irq_enable();
+	gic_send_sgi(smp_id(), SELF_SGI);
+	ok = wait_hits(&self_tally, 1);
+	local_irq_disable();
+	report(ok, "a self-SGI is still taken after the EOIs: nothing was left in service");
+}
+
+/* --- ipi_hw: GICv4.1 direct vSGIs ----------------------------------------- */
+
+static u32 typer2;
+
+static void read_typer2(void)
+{
+	typer2 = readl(dist_mmio + GICD_TYPER2);
+}
+
+static bool wait_dist_rwp(void)
+{
+	u64 start = arch_counter(), limit = ns_to_ticks(RWP_TIMEOUT_MS * 1000000ull, arch_counter_hz());
+
+	while (readl(dist_mmio + GICD_CTLR) & GICD_CTLR_RWP)
+		if (arch_counter() - start > limit)
+			return false;
+	return true;
+}
+
+/*
+ * nASSGIreq may only change while the distributor is disabled (GICv4.1);
+ * the enables are written back whatever happens, or every later row dies.
+ */
+static bool set_nassgireq(u32 value)
+{
+	u32 ctlr = readl(dist_mmio + GICD_CTLR) & ~GICD_CTLR_RWP;
+	u32 enables = GICD_CTLR_ENABLE_G0_OR_G1NS | GICD_CTLR_ENABLE_G1_OR_G1A;
+	bool ok;
+
+	writel(ctlr & ~enables, dist_mmio + GICD_CTLR);
+	ok = wait_dist_rwp();
+	writel((ctlr & ~GICD_CTLR_nASSGIreq) | value, dist_mmio + GICD_CTLR);
+	ok = wait_dist_rwp() && ok;
+	return ok && (readl(dist_mmio + GICD_CTLR) & GICD_CTLR_nASSGIreq) == value;
+}
+
+static const char *prepare_ipi_hw(void *ctx)
+{
+	if (gic_version() != 3)
+		return "direct vSGIs need a GICv4.1 (this is a GICv2)";
+	if (!try_run(ESR_EC_DABT_CUR, read_typer2) || !(typer2 & GICD_TYPER2_nASSGIcap))
+		return "GICD_TYPER2.nASSGIcap is 0: the GIC offers no GICv4.1 direct vSGIs";
+	return prepare_ipi(ctx);
+}
+
+/* Only this row's SGIs go direct: nASSGIreq is set around its batches. */
+static void enter_ipi_hw(void *ctx)
+{
+	struct irq_tally *t = ctx;
+
+	if (!set_nassgireq(GICD_CTLR_nASSGIreq))
+		t->gic_errors++;
+	enter_responder(ctx);
+}
+
+static void leave_ipi_hw(void *ctx)
+{
+	struct irq_tally *t = ctx;
+
+	leave_responder(ctx);
+	if (!set_nassgireq(0))
+		t->gic_errors++;
+}
+
+static void check_ipi_hw(void *ctx, const struct bench_result *r)
+{
+	struct irq_tally *t = ctx;
+
+	report(!t->gic_errors, "GICD_CTLR.nASSGIreq set and cleared around every batch (%lu failed)",
+	       t->gic_errors);
+	check_arrivals(ctx, r);
+}
+
+/* --- lpi ------------------------------------------------------------------ */
+
+static struct its_device *lpi_dev;
+
+static void lpi_once(struct irq_tally *t)
+{
+	if (t->timeouts)
+		return;
+	its_int(lpi_dev, LPI_EVENT);
+	t->timeouts += !wait_hits(t, ++t->sent);
+}
+
+BENCH_LOOP(loop_lpi, lpi_once(ctx))
+
+static const char *prepare_lpi(void *ctx)
+{
+	if (gic_version() != 3)
+		return "LPIs need a GICv3 ITS (this is a GICv2: run with gic-version=3)";
+	if (cpu_count() < 2)
+		return "needs a second vCPU (run with -smp 2)";
+	if (its_init())
+		return "no ITS in the device tree";
+	lpi_dev = its_map_device(LPI_DEVICE_ID, 1);
+	its_map_collection(LPI_COLLECTION, RESPONDER_CPU);
+	install_irq_handler(LPI_INTID, responder_irq);
+	its_map_lpi(lpi_dev, LPI_EVENT, LPI_INTID, LPI_COLLECTION);
+	return NULL;
+}
+
+/* --- timer_10ms ----------------------------------------------------------- */
+
+static u64 timer_delta, timer_arrival, early, max_early;
+static bool backstop_fired;
+
+static void timer_handler(struct pt_regs *regs, unsigned irq)
+{
+	timer_arrival = arch_counter();
+	/* the line is level: off before the EOI */
+	timer_stop(TIMER_VIRT);
+	atomic_inc(&timer_tally.hits);
+}
+
+static void backstop_handler(struct pt_regs *regs, unsigned irq)
+{
+	timer_stop(TIMER_PHYS);
+	WRITE_ONCE(backstop_fired, true);
+}
+
+/*
+ * Sleep in WFI, as an idle guest waits for its timer (and leaving the host
+ * CPU to others). Interrupts are masked around the check so none is lost
+ * between it and the WFI, which wakes on a pending interrupt anyway. The
+ * physical timer, armed WAIT_TIMEOUT_MS later in its own counter (no
+ * offset to know), ends the wait if the virtual one never fires.
+ */
+static bool sleep_until_hits(struct irq_tally *t, unsigned long target)
+{
+	WRITE_ONCE(backstop_fired, false);
+	timer_set_cval(TIMER_PHYS, timer_count(TIMER_PHYS) + timer_delta + wait_timeout);
+	while (atomic_load(&t->hits) < target && !READ_ONCE(backstop_fired)) {
+		wfi();
+		local_irq_enable();
+		isb();
+		local_irq_disable();
+	}
+	timer_stop(TIMER_PHYS);
+	return atomic_load(&t->hits) >= target;
+}
+
+static u64 timer_sample(void *ctx)
+{
+	struct irq_tally *t = ctx;
+	u64 deadline, arrival;
+
+	if (t->timeouts)
+		return 0;
+	deadline = arch_counter() + timer_delta;
+	timer_set_cval(TIMER_VIRT, deadline);
+	if (!sleep_until_hits(t, ++t->sent)) {
+		timer_stop(TIMER_VIRT);
+		t->timeouts++;
+		return 0;
+	}
+	arrival = READ_ONCE(timer_arrival);
+	if (arrival < deadline) {
+		early++;
+		max_early = max(max_early, deadline - arrival);
+		return 0;
+	}
+	return arrival - deadline;
+}
+
+static const char *prepare_timer(void *ctx)
+{
+	unsigned virt = timer_irq(TIMER_VIRT), phys = timer_irq(TIMER_PHYS);
+
+	if (!gic_version() || !virt || !phys)
+		return "no GIC, or the tree names no virtual or physical timer interrupt";
+	timer_delta = ns_to_ticks(TIMER_DELTA_NS, arch_counter_hz());
+	install_irq_handler(virt, timer_handler);
+	install_irq_handler(phys, backstop_handler);
+	/* both timers are stopped between samples: their lines stay low */
+	gic_enable_irq(virt);
+	gic_enable_irq(phys);
+	return NULL;
+}
+
+static void check_timer(void *ctx, const struct bench_result *r)
+{
+	struct irq_tally *t = ctx;
+
+	report(!t->timeouts && t->hits == t->sent, "every timer fired (%lu armed, %lu fired)", t->sent,
+	       t->hits);
+	report(!early, "no timer fired before its CVAL (%llu early, by up to %llu ticks)",
+	       (unsigned long long)early, (unsigned long long)max_early);
+}
+
+static void cleanup_timer(void *ctx)
+{
+	gic_disable_irq(timer_irq(TIMER_VIRT));
+	gic_disable_irq(timer_irq(TIMER_PHYS));
+}
+
+/* --- the table ------------------------------------------------------------ */
+
+enum { ROW_HVC, ROW_MMIO_USER, ROW_MMIO_VGIC, ROW_EOI, ROW_IPI, ROW_IPI_HW, ROW_LPI, ROW_TIMER };
+
+/* Designated fields: the row struct may grow without shifting these. */
+static struct bench rows[] = {
+	[ROW_HVC] = { .name = "hvc", .what = "HVC #0, PSCI_VERSION", .kind = BENCH_TIMED_LOOP,
+		      .loop = loop_hvc, .iters = 4096, .prepare = prepare_hvc, .check = check_hvc },
+	[ROW_MMIO_USER] = { .name = "mmio_read_user",
+			    .what = "32-bit read of virtio-mmio MagicValue, QEMU user space",
+			    .kind = BENCH_TIMED_LOOP, .loop = loop_mmio_user, .iters = 4096,
+			    .prepare = prepare_mmio_user, .check = check_virtio_magic },
+	[ROW_MMIO_VGIC] = { .name = "mmio_read_vgic", .what = "32-bit read of GICD_IIDR, in-kernel vGIC",
+			    .kind = BENCH_TIMED_LOOP, .loop = loop_mmio_vgic, .iters = 4096,
+			    .prepare = prepare_mmio_vgic, .check = check_mmio_vgic },
+	[ROW_EOI] = { .name = "eoi", .what = "EOI of the spurious INTID", .kind = BENCH_TIMED_LOOP,
+		      .loop = loop_eoi, .iters = 16384, .prepare = prepare_eoi, .check = check_eoi },
+	[ROW_IPI] = { .name = "ipi", .what = "SGI to CPU 1, until its handler ran",
+		      .kind = BENCH_TIMED_LOOP, .loop = loop_ipi, .iters = 1024, .ctx = &ipi_tally,
+		      .prepare = prepare_ipi, .enter = enter_responder, .leave = leave_responder,
+		      .check = check_arrivals },
+	[ROW_IPI_HW] = { .name = "ipi_hw", .what = "GICv4.1 direct vSGI to CPU 1, until its handler ran",
+			 .kind = BENCH_TIMED_LOOP, .loop = loop_ipi, .iters = 1024, .ctx = &ipi_hw_tally,
+			 .prepare = prepare_ipi_hw, .enter = enter_ipi_hw, .leave = leave_ipi_hw,
+			 .check = check_ipi_hw },
+	[ROW_LPI] = { .name = "lpi", .what = "ITS INT to an LPI on CPU 1, until its handler ran",
+		      .kind = BENCH_TIMED_LOOP, .loop = loop_lpi, .iters = 512, .ctx = &lpi_tally,
+		      .prepare = prepare_lpi, .enter = enter_responder, .leave = leave_responder,
+		      .check = check_arrivals },
+	[ROW_TIMER] = { .name = "timer_10ms",
+			.what = "virtual timer 10 ms ahead, asleep in WFI: arrival - CVAL",
+			.kind = BENCH_SAMPLES, .sample = timer_sample, .iters = 16, .ctx = &timer_tally,
+			.prepare = prepare_timer, .check = check_timer, .cleanup = cleanup_timer },
+};
+
+/* Under KVM the in-kernel read must be the cheaper one, or the rows are misnamed. */
+static void check_vgic_split(const struct bench_result *res)
+{
+	const struct bench_result *k = &res[ROW_MMIO_VGIC], *u = &res[ROW_MMIO_USER];
+
+	if (!kvm || !k->batches || !u->batches)
+		return;
+	report(k->op_ps.median < u->op_ps.median,
+	       "under KVM the vGIC read is cheaper than the user-space one (%llu < %llu ps)",
+	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
+}
+
+static void parse_mmio_addr(const char *text)
+{
+	u64 addr;
+
+	if (parse_u64("mmio_addr", text, &addr))
+		report_abort("mmio_addr: want an address");
+	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end))
+		report_abort("mmio_addr=%#llx: want a 4-byte aligned device address below %#llx, outside RAM",
+			     (unsigned long long)addr, (unsigned long long)MMU_MAP_LIMIT);
+	user_mmio = (uintptr_t)addr;
+	rows[ROW_MMIO_USER].what = "32-bit read of mmio_addr";
+	rows[ROW_MMIO_USER].check = check_mmio_user;
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench_result res[ARRAY_SIZE(rows)];
+	struct bench_config cfg;
+	const char *v;
+
+	bench_config_init(&cfg, "micro");
+	for (int i = 1; i < argc; i++) {
+		int r = bench_parse_arg(&cfg, argv[i]);
+
+		if (r < 0)
+			report_abort("bad argument '%s'", argv[i]);
+		if (r)
+			continue;
+		if ((v = arg_value(argv[i], "mmio_addr")))
+			parse_mmio_addr(v);
+		else
+			report_abort("unknown argument '%s' (%s mmio_addr=ADDR)", argv[i], BENCH_ARGS_USAGE);
+	}
+	kvm = detect_kvm();
+	dist_mmio = find_gic_dist();
+	wait_timeout = ns_to_ticks(WAIT_TIMEOUT_MS * 1000000ull, arch_counter_hz());
+	if (!kvm)
+		rows[ROW_MMIO_VGIC].what = "32-bit read of GICD_IIDR (TCG: QEMU's GIC, no in-kernel vGIC)";
+	report_info("%s; GICv%d, %d vCPU(s), EL%u", kvm ? "KVM (SMCCC vendor hypervisor UID)" :
+		    "no KVM UID: TCG, every row is QEMU's emulation", gic_version(), cpu_count(),
+		    boot_el());
+	bench_run(&cfg, rows, ARRAY_SIZE(rows), res);
+	check_vgic_split(res);
+	return report_summary();
+}

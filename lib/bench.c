@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The micro-benchmark runner: warm-up, capped batches, empty-loop subtraction, checks, table and RESULT lines. */
+#include "bench.h"
+#include "arch.h"
+#include "argv.h"
+#include "report.h"
+
+/* The baseline: the same macro as every row, with nothing in the body. */
+BENCH_LOOP(bench_empty_loop, )
+
+u64 bench_op_ps(u64 ticks, u64 baseline, u64 hz, unsigned long n)
+{
+	if (!n || ticks <= baseline)
+		return 0;
+	return ticks_to_ps(ticks - baseline, hz) / n;
+}
+
+unsigned long bench_fit(unsigned long want, u64 per_op_ticks, u64 batch_ticks)
+{
+	u64 fit;
+
+	if (!per_op_ticks)
+		return want ? want : 1;
+	fit = batch_ticks / per_op_ticks;
+	if (fit < 1)
+		fit = 1;
+	return fit < want ? (unsigned long)fit : want;
+}
+
+void bench_config_init(struct bench_config *c, const char *suite)
+{
+	memset(c, 0, sizeof(*c));
+	c->suite = suite;
+	c->batches = BENCH_DEFAULT_BATCHES;
+	c->budget_ms = BENCH_DEFAULT_BUDGET_MS;
+}
+
+static int parse_bounded(const char *what, const char *text, u64 lo, u64 hi, u64 *out)
+{
+	if (parse_u64(what, text, out))
+		return -1;
+	if (*out < lo || *out > hi) {
+		printf("%s: '%s' is not in %llu..%llu\n", what, text, (unsigned long long)lo,
+		       (unsigned long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+int bench_parse_arg(struct bench_config *c, const char *arg)
+{
+	const char *v;
+	u64 x;
+
+	if ((v = arg_value(arg, "batches"))) {
+		if (parse_bounded("batches", v, 1, BENCH_MAX_BATCHES, &x))
+			return -1;
+		c->batches = (unsigned)x;
+	} else if ((v = arg_value(arg, "budget_ms"))) {
+		if (parse_bounded("budget_ms", v, 1, 600000, &x))
+			return -1;
+		c->budget_ms = x;
+	} else if ((v = arg_value(arg, "iters"))) {
+		if (parse_bounded("iters", v, 1, 1ull << 30, &x))
+			return -1;
+		c->iters = (unsigned long)x;
+	} else if ((v = arg_value(arg, "only"))) {
+		if (!*v) {
+			printf("only: empty list of rows\n");
+			return -1;
+		}
+		c->only = v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Is name one of the comma-separated words of list? */
+static bool in_list(const char *name, const char *list)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t wlen = end ? (size_t)(end - p) : strlen(p);
+
+		if (wlen == len && !strncmp(p, name, len))
+			return true;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+static u64 time_loop(bench_loop_t loop, unsigned long n, void *ctx)
+{
+	u64 t0, t1;
+
+	t0 = arch_counter();
+	arch_bench_fence();
+	loop(n, ctx);
+	arch_bench_fence();
+	t1 = arch_counter();
+	return t1 - t0;
+}
+
+/* One batch: its ticks (for samples, the sum of what each sample measured). */
+static u64 run_batch(const struct bench *b, unsigned long n)
+{
+	u64 sum = 0;
+
+	if (b->kind == BENCH_TIMED_LOOP)
+		return time_loop(b->loop, n, b->ctx);
+	for (unsigned long i = 0; i < n; i++)
+		sum += b->sample(b->ctx);
+	return sum;
+}
+
+/*
+ * Warm-up: batches of 1, 2, 4, ... operations (code, data and the
+ * hypervisor's exit path get hot) until an eighth of the row's iterations,
+ * or a quarter of a batch's time, has gone by; at least WARMUP_MIN_STEPS
+ * unless one step alone overruns a whole batch. Returns the cheapest cost
+ * per operation seen, in wall-clock ticks rounded up: one slow first call
+ * does not shrink the batches.
+ */
+#define WARMUP_MIN_STEPS 3
+
+static u64 warm_up(const struct bench *b, unsigned long n, u64 batch_ticks)
+{
+	u64 spent = 0, best = UINT64_MAX;
+
+	for (unsigned long w = 1, step = 1;; w *= 2, step++) {
+		u64 t0 = arch_counter(), wall;
+
+		if (b->kind == BENCH_TIMED_LOOP)
+			time_loop(bench_empty_loop, w, NULL);
+		run_batch(b, w);
+		wall = arch_counter() - t0;
+		spent += wall;
+		best = min(best, (wall + w - 1) / w);
+		if (wall >= batch_ticks)
+			return best;
+		if (step >= WARMUP_MIN_STEPS && (w >= n / 8 || spent >= batch_ticks / 4))
+			return best;
+	}
+}
+
+static u64 median_of(const u64 *v, unsigned n)
+{
+	u64 copy[BENCH_MAX_BATCHES];
+	struct stats s;
+
+	memcpy(copy, v, n * sizeof(*v));
+	stats_compute(copy, n, &s);
+	return s.median;
+}
+
+/* Per row, between the rounds. */
+struct row_state {
+	bool active;		/* still timing batches */
+	u64 budget, spent;	/* wall-clock ticks: allowed, used so far */
+	u64 last;		/* wall time of its latest batch */
+	u64 empty[BENCH_MAX_BATCHES], ops[BENCH_MAX_BATCHES];
+};
+
+static struct row_state state[BENCH_MAX_ROWS];
+
+static void enter(const struct bench *b)
+{
+	if (b->enter)
+		b->enter(b->ctx);
+}
+
+static void leave(const struct bench *b)
+{
+	if (b->leave)
+		b->leave(b->ctx);
+}
+
+/* Warm the row up and size its batches; false if it was skipped. */
+static bool start_row(const struct bench_config *c, const struct bench *b, struct bench_result *r,
+		      struct row_state *st)
+{
+	unsigned long want = c->iters ? c->iters : b->iters;
+	u64 t0, per_op;
+
+	memset(r, 0, sizeof(*r));
+	memset(st, 0, sizeof(*st));
+	report_prefix_pushf("%s.%s", c->suite, b->name);
+	r->skip = b->prepare ? b->prepare(b->ctx) : NULL;
+	if (r->skip) {
+		report_skip("%s", r->skip);
+		report_prefix_pop();
+		return false;
+	}
+	report_prefix_pop();
+	st->budget = ns_to_ticks(c->budget_ms * 1000000ull, arch_counter_hz());
+	t0 = arch_counter();
+	enter(b);
+	per_op = warm_up(b, want, st->budget / (c->batches + 1));
+	leave(b);
+	st->spent = arch_counter() - t0;
+	r->n = bench_fit(want, per_op, st->budget / (c->batches + 1));
+	r->capped = r->n < want;
+	st->active = true;
+	return true;
+}
+
+/* One batch of the row, with its empty-loop baseline right before it. */
+static void row_batch(const struct bench *b, struct bench_result *r, struct row_state *st)
+{
+	u64 t0 = arch_counter();
+	unsigned i = r->batches;
+
+	enter(b);
+	/* the baseline sees the same conditions as the batch */
+	st->empty[i] = b->kind == BENCH_TIMED_LOOP ? time_loop(bench_empty_loop, r->n, NULL) : 0;
+	st->ops[i] = run_batch(b, r->n);
+	leave(b);
+	st->last = arch_counter() - t0;
+	st->spent += st->last;
+	r->batches++;
+}
+
+static void finish_row(const struct bench *b, struct bench_result *r, const struct row_state *st)
+{
+	u64 hz = arch_counter_hz(), ps[BENCH_MAX_BATCHES], baseline;
+
+	baseline = median_of(st->empty, r->batches);
+	r->overhead_ps = ticks_to_ps(baseline, hz) / r->n;
+	for (unsigned i = 0; i < r->batches; i++) {
+		ps[i] = bench_op_ps(st->ops[i], baseline, hz, r->n);
+		r->total_ps += st->ops[i] > baseline ? ticks_to_ps(st->ops[i] - baseline, hz) : 0;
+	}
+	stats_compute(ps, r->batches, &r->op_ps);
+}
+
+static const char *ns(char *buf, u64 ps)
+{
+	return fmt_milli(buf, 24, ps);
+}
+
+static void emit_results(const struct bench_config *c, const struct bench *b,
+			 const struct bench_result *r)
+{
+	char name[96], buf[24];
+	const struct {
+		const char *stat;
+		u64 ps;
+	} figures[] = {
+		{ "min_ns", r->op_ps.min },	{ "max_ns", r->op_ps.max },
+		{ "mean_ns", r->op_ps.mean },	{ "mad_ns", r->op_ps.mad },
+		{ "overhead_ns", r->overhead_ps },
+	};
+
+	/* the headline figure first, under the row's own name */
+	snprintf(name, sizeof(name), "%s.%s", c->suite, b->name);
+	report_result(name, "ns", "%s", ns(buf, r->op_ps.median));
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		snprintf(name, sizeof(name), "%s.%s.%s", c->suite, b->name, figures[i].stat);
+		report_result(name, "ns", "%s", ns(buf, figures[i].ps));
+	}
+	snprintf(name, sizeof(name), "%s.%s.iterations", c->suite, b->name);
+	report_result(name, "count", "%llu", (unsigned long long)r->n * r->batches);
+	snprintf(name, sizeof(name), "%s.%s.batches", c->suite, b->name);
+	report_result(name, "count", "%u", r->batches);
+}
+
+static void report_row(const struct bench_config *c, const struct bench *b,
+		       const struct bench_result *r)
+{
+	char med[24], ovh[24];
+
+	report_prefix_pushf("%s.%s", c->suite, b->name);
+	if (b->kind == BENCH_TIMED_LOOP) {
+		report_info("%s: %u batches of %lu%s, empty loop %s ns per iteration subtracted",
+			    b->what, r->batches, r->n, r->capped ? " (capped by budget_ms)" : "",
+			    ns(ovh, r->overhead_ps));
+		report(r->op_ps.median > 0, "%s ns per operation: more than an empty iteration",
+		       ns(med, r->op_ps.median));
+	} else {
+		report_info("%s: %u batches of %lu samples%s, each timed by itself (nothing subtracted)",
+			    b->what, r->batches, r->n, r->capped ? " (capped by budget_ms)" : "");
+		report(r->op_ps.median > 0, "median sample %s ns: positive", ns(med, r->op_ps.median));
+	}
+	if (b->check)
+		b->check(b->ctx, r);
+	if (b->cleanup)
+		b->cleanup(b->ctx);
+	emit_results(c, b, r);
+	report_prefix_pop();
+}
+
+#define TABLE_FMT "%-16s %12s %16s %12s %12s %12s %10s %10s\n"
+
+static void print_table(const struct bench *rows, size_t nrows, const struct bench_result *res)
+{
+	printf("\n" TABLE_FMT, "name", "iterations", "total ns", "avg ns", "min ns", "median ns",
+	       "mad ns", "ovh ns");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct bench_result *r = &res[i];
+		char it[24], tot[24], avg[24], mn[24], med[24], mad[24], ovh[24];
+		u64 count = (u64)r->n * r->batches;
+
+		if (r->skip) {
+			printf("%-16s SKIP: %s\n", rows[i].name, r->skip);
+			continue;
+		}
+		if (!count) {
+			printf("%-16s not selected (only=)\n", rows[i].name);
+			continue;
+		}
+		snprintf(it, sizeof(it), "%u x %lu", r->batches, r->n);
+		printf(TABLE_FMT, rows[i].name, it, ns(tot, r->total_ps), ns(avg, r->total_ps / count),
+		       ns(mn, r->op_ps.min), ns(med, r->op_ps.median), ns(mad, r->op_ps.mad),
+		       ns(ovh, r->overhead_ps));
+	}
+	printf("\n");
+}
+
+void bench_run(const struct bench_config *c, const struct bench *rows, size_t nrows,
+	       struct bench_result *results)
+{
+	static struct bench_result own[BENCH_MAX_ROWS];
+	struct bench_result *res = results ? results : own;
+	u64 hz = arch_counter_hz();
+	char name[64];
+
+	if (nrows > BENCH_MAX_ROWS)
+		report_abort("%zu rows: the bench framework takes at most %d", nrows, BENCH_MAX_ROWS);
+	if (!hz) {
+		report_skip("%s: the counter frequency is unknown: no time can be measured", c->suite);
+		return;
+	}
+	report_info("counter %llu Hz; %u batches per row, at most %llu ms per row",
+		    (unsigned long long)hz, c->batches, (unsigned long long)c->budget_ms);
+	snprintf(name, sizeof(name), "%s.counter_hz", c->suite);
+	report_result(name, "Hz", "%llu", (unsigned long long)hz);
+	for (size_t i = 0; i < nrows; i++) {
+		memset(&res[i], 0, sizeof(res[i]));
+		state[i].active = false;
+		if (c->only && !in_list(rows[i].name, c->only))
+			report_info("%s.%s: not selected by only=", c->suite, rows[i].name);
+		else
+			start_row(c, &rows[i], &res[i], &state[i]);
+	}
+	/*
+	 * Rounds: one batch of every row per round, so each row's batches are
+	 * spread over the whole run and their spread shows the host's drift,
+	 * not just the noise of a few consecutive milliseconds.
+	 */
+	for (unsigned round = 0; round < c->batches; round++) {
+		for (size_t i = 0; i < nrows; i++) {
+			struct row_state *st = &state[i];
+
+			if (!st->active)
+				continue;
+			if (round && st->spent + st->last > st->budget) {
+				st->active = false;
+				res[i].capped = true;
+				continue;
+			}
+			row_batch(&rows[i], &res[i], st);
+		}
+	}
+	for (size_t i = 0; i < nrows; i++) {
+		if (!res[i].batches)
+			continue;
+		finish_row(&rows[i], &res[i], &state[i]);
+		report_row(c, &rows[i], &res[i]);
+	}
+	print_table(rows, nrows, res);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lib/bench.c on the host, against a fake counter whose every tick is known:
+ * each counter read costs READ_COST ticks, each operation of a row costs
+ * what the row says. The framework must then find exactly that cost per
+ * operation (the empty loop, i.e. the reads, subtracted and reported), cap
+ * a slow row to its time budget, keep the fraction of a nanosecond at a
+ * 24 MHz counter, SKIP a row whose prepare() says why, and parse its
+ * arguments strictly.
+ */
+/* LIBSRC: lib/bench.c lib/stats.c lib/argv.c lib/strto.c lib/string.c lib/printf.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "../lib/arch.h"
+#include "../lib/bench.h"
+#include "../lib/report.h"
+
+#define READ_COST 7
+
+static u64 now, hz = 1000000000ull;
+static unsigned skips, fails, results;
+
+/* --- the platform and report hooks bench.c calls -------------------------- */
+
+u64 arch_counter(void)
+{
+	u64 t = now;
+
+	now += READ_COST;
+	return t;
+}
+
+u64 arch_counter_hz(void)
+{
+	return hz;
+}
+
+void arch_bench_fence(void)
+{
+}
+
+bool report(bool pass, const char *fmt, ...)
+{
+	fails += !pass;
+	return pass;
+}
+
+void report_skip(const char *fmt, ...)
+{
+	skips++;
+}
+
+void report_info(const char *fmt, ...)
+{
+}
+
+void report_result(const char *name, const char *unit, const char *fmt, ...)
+{
+	results++;
+}
+
+void report_prefix_pushf(const char *fmt, ...)
+{
+}
+
+void report_prefix_pop(void)
+{
+}
+
+void report_abort(const char *fmt, ...)
+{
+	fail_msg("report_abort called");
+	abort();
+}
+
+/* --- rows whose cost is known --------------------------------------------- */
+
+static u64 op_cost;
+
+BENCH_LOOP(loop_costly, now += op_cost)
+
+static u64 sample_fixed(void *ctx)
+{
+	return 500;
+}
+
+static const char *prepare_never(void *ctx)
+{
+	return "not here";
+}
+
+static void run_one(const struct bench *row, struct bench_result *r, unsigned batches, u64 budget_ms)
+{
+	struct bench_config c;
+
+	bench_config_init(&c, "t");
+	c.batches = batches;
+	c.budget_ms = budget_ms;
+	skips = fails = results = 0;
+	bench_run(&c, row, 1, r);
+}
+
+static void test_exact_cost(void **state)
+{
+	struct bench row = { .name = "op", .what = "op", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 1000 };
+	struct bench_result r;
+
+	op_cost = 100;
+	hz = 1000000000ull;
+	run_one(&row, &r, 7, 1000);
+	assert_null(r.skip);
+	assert_int_equal(r.n, 1000);
+	assert_int_equal(r.batches, 7);
+	assert_false(r.capped);
+	/* 100 ticks at 1 GHz: exactly 100 ns per operation, no spread */
+	assert_int_equal(r.op_ps.median, 100000);
+	assert_int_equal(r.op_ps.min, 100000);
+	assert_int_equal(r.op_ps.max, 100000);
+	assert_int_equal(r.op_ps.mad, 0);
+	assert_int_equal(r.total_ps, 7ull * 1000 * 100000);
+	/* what was subtracted: one read's cost over the batch */
+	assert_int_equal(r.overhead_ps, READ_COST * 1000 / 1000);
+	assert_int_equal(fails, 0);
+	assert_int_equal(results, 9);
+}
+
+static void test_fraction_kept(void **state)
+{
+	struct bench row = { .name = "op", .what = "op", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 3 };
+	struct bench_result r;
+
+	/* one tick of a 24 MHz counter is 41.666... ns */
+	op_cost = 1;
+	hz = 24000000;
+	run_one(&row, &r, 5, 100);
+	assert_int_equal(r.op_ps.median, 41666);
+	hz = 1000000000ull;
+}
+
+static void test_budget_caps(void **state)
+{
+	struct bench row = { .name = "slow", .what = "slow", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 100000 };
+	struct bench_result r;
+
+	/* 1 ms per operation, 200 ms for 7 batches (+1 share of warm-up): 25 ms, about 25 operations, per batch */
+	op_cost = 1000000;
+	run_one(&row, &r, 7, 200);
+	assert_true(r.capped);
+	assert_true(r.n == 24 || r.n == 25);
+	assert_true(r.batches >= 1 && r.batches <= 7);
+	assert_int_equal(r.op_ps.median, 1000000000ull);
+}
+
+static void test_samples(void **state)
+{
+	struct bench row = { .name = "lat", .what = "lat", .kind = BENCH_SAMPLES,
+			     .sample = sample_fixed, .iters = 16 };
+	struct bench_result r;
+
+	run_one(&row, &r, 3, 100);
+	assert_int_equal(r.op_ps.median, 500000);
+	assert_int_equal(r.overhead_ps, 0);
+}
+
+static void test_skip(void **state)
+{
+	struct bench row = { .name = "no", .what = "no", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 10, .prepare = prepare_never };
+	struct bench_result r;
+
+	run_one(&row, &r, 3, 100);
+	assert_string_equal(r.skip, "not here");
+	assert_int_equal(r.batches, 0);
+	assert_int_equal(skips, 1);
+	/* only the counter frequency line: a skipped row has no figures */
+	assert_int_equal(results, 1);
+}
+
+static void test_arithmetic(void **state)
+{
+	assert_int_equal(bench_op_ps(1007, 7, 1000000000ull, 10), 100000);
+	assert_int_equal(bench_op_ps(5, 7, 1000000000ull, 10), 0);
+	assert_int_equal(bench_op_ps(5, 0, 1000000000ull, 0), 0);
+	assert_int_equal(bench_fit(1000, 10, 5000), 500);
+	assert_int_equal(bench_fit(100, 10, 5000), 100);
+	assert_int_equal(bench_fit(100, 10000, 5000), 1);
+	assert_int_equal(bench_fit(100, 0, 5000), 100);
+}
+
+static void test_args(void **state)
+{
+	struct bench_config c;
+
+	bench_config_init(&c, "t");
+	assert_int_equal(bench_parse_arg(&c, "batches=9"), 1);
+	assert_int_equal(c.batches, 9);
+	assert_int_equal(bench_parse_arg(&c, "batches=0"), -1);
+	assert_int_equal(bench_parse_arg(&c, "batches=65"), -1);
+	assert_int_equal(bench_parse_arg(&c, "budget_ms=50"), 1);
+	assert_int_equal(c.budget_ms, 50);
+	assert_int_equal(bench_parse_arg(&c, "iters=12x"), -1);
+	assert_int_equal(bench_parse_arg(&c, "only="), -1);
+	assert_int_equal(bench_parse_arg(&c, "only=a,b"), 1);
+	assert_int_equal(bench_parse_arg(&c, "smp=2"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_cost),   cmocka_unit_test(test_fraction_kept),
+		cmocka_unit_test(test_budget_caps),  cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_skip),	     cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_args),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * exit-bench: what each kind of exit to the hypervisor costs (or, under
+ * TCG, the emulation of the same instruction), measured with lib/bench.
+ *
+ * Rows (one operation each; docs/bench.md explains the method):
+ *   rdtsc       rdtsc itself (it traps on some hosts)
+ *   cpuid       cpuid leaf 0: always intercepted, answered in the kernel
+ *   vmcall      a KVM hypercall with an unassigned number, which KVM answers
+ *               at once with -KVM_ENOSYS; vmmcall on AMD/Hygon, vmcall on
+ *               Intel (KVM would rewrite the other one in place). SKIP when
+ *               it raises #UD (TCG) or no KVM signature is seen.
+ *   pio_kernel  inb of the master PIC's mask register (0x21): KVM's in-kernel
+ *               irqchip (QEMU's default with -accel kvm) owns the PIC ports,
+ *               so the exit ends in the kernel.
+ *   pio_user    inb of COM1's scratch register (0x3ff): KVM has no UART, so
+ *               the exit goes to QEMU in user space. The scratch register
+ *               is plain storage: no side effect on the console.
+ *   mmio_user   a 32-bit read of pci-testdev's memory BAR: no memory slot
+ *               backs it, KVM emulates the access and hands it to QEMU.
+ *               SKIP without -device pci-testdev.
+ *   rdmsr       rdmsr of IA32_APIC_BASE and
+ *   wrmsr       wrmsr of its unchanged value: KVM keeps this MSR in its
+ *               local APIC model, so both end in the kernel; the write
+ *               changes nothing and can repeat.
+ *   self_ipi    a fixed IPI to self through the ICR shorthand, up to the
+ *               handler's EOI
+ *   ipi_rt      round trip to CPU 1: its handler answers with an IPI back;
+ *               CPU 1 waits with interrupts on, spinning. SKIP with one vCPU.
+ *   eoi         an EOI write with nothing in service
+ *   tscdeadline latency of the TSC-deadline timer: TSC read in its handler
+ *               minus the deadline, per sample (not a loop). SKIP without
+ *               CPUID.1:ECX[24].
+ *
+ * Checks: every row costs more than an empty loop iteration; each row's
+ * operation did what it should (same value read back, every IPI answered,
+ * the timer never early); under KVM the in-kernel port read is cheaper
+ * than the user-space one (what justifies the names).
+ *
+ * Arguments: batches=N budget_ms=N iters=N only=NAME[,NAME] (lib/bench.h).
+ */
+#include "libc.h"
+#include "arch.h"
+#include "apic.h"
+#include "argv.h"
+#include "bench.h"
+#include "desc.h"
+#include "hypervisor.h"
+#include "io.h"
+#include "pci.h"
+#include "percpu.h"
+#include "processor.h"
+#include "report.h"
+#include "serial.h"
+
+#define CPUID_VENDOR_LEAF	0x00000000
+/* Any number KVM does not assign (uapi kvm_para.h): answered with -KVM_ENOSYS. */
+#define KVM_HC_UNASSIGNED	0x7fff
+#define KVM_ENOSYS		1000
+#define PIC_MASTER_IMR		0x21
+#define UART_SCR		7
+#define SCR_PATTERN		0xa5
+/* The identity map's uncached top GiB, where 32-bit BARs live. */
+#define MMIO_WINDOW_START	0xc0000000ull
+#define MMIO_WINDOW_END		0x100000000ull
+
+/* Our vectors: above the exceptions, below the library's (0xf0, 0xff). */
+#define SELF_IPI_VECTOR		0x50
+#define PING_VECTOR		0x51
+#define PONG_VECTOR		0x52
+#define TIMER_VECTOR		0x53
+#define WATCHDOG_VECTOR		0x54
+/* 200 ms of KVM's 1 GHz APIC timer: the longest a hypercall probe may take */
+#define WATCHDOG_APIC_TICKS	200000000u
+
+/* Bounded waits for interrupts */
+#define WAIT_MS			1000
+#define WAIT_POLL		1024
+#define TIMER_DELTA_NS		50000
+#define MONOTONIC_READS		10000
+
+/* --- rdtsc, cpuid ----------------------------------------------------- */
+
+BENCH_LOOP(loop_rdtsc, rdtsc())
+BENCH_LOOP(loop_cpuid, cpuid(CPUID_VENDOR_LEAF))
+
+static void check_rdtsc(void *ctx, const struct bench_result *r)
+{
+	u64 prev = rdtsc(), back = 0;
+
+	for (int i = 0; i < MONOTONIC_READS; i++) {
+		u64 t = rdtsc();
+
+		back += t < prev;
+		prev = t;
+	}
+	report(!back, "%d successive reads never went backwards (%llu did)", MONOTONIC_READS,
+	       (unsigned long long)back);
+}
+
+static struct cpuid vendor;
+
+static const char *prepare_cpuid(void *ctx)
+{
+	vendor = cpuid(CPUID_VENDOR_LEAF);
+	return NULL;
+}
+
+static void check_cpuid(void *ctx, const struct bench_result *r)
+{
+	struct cpuid now = cpuid(CPUID_VENDOR_LEAF);
+
+	report(!memcmp(&now, &vendor, sizeof(now)), "leaf 0 answers the same after the loop");
+}
+
+/* --- hypercall --------------------------------------------------------- */
+
+static inline unsigned long hc_vmcall(unsigned long nr)
+{
+	asm volatile("vmcall" : "+a"(nr) : : "memory");
+	return nr;
+}
+
+static inline unsigned long hc_vmmcall(unsigned long nr)
+{
+	asm volatile("vmmcall" : "+a"(nr) : : "memory");
+	return nr;
+}
+
+BENCH_LOOP(loop_vmcall, hc_vmcall(KVM_HC_UNASSIGNED))
+BENCH_LOOP(loop_vmmcall, hc_vmmcall(KVM_HC_UNASSIGNED))
+
+static bool vendor_is_amd(void)
+{
+	struct cpuid v = cpuid(CPUID_VENDOR_LEAF);
+
+	/* "AuthenticAMD" / "HygonGenuine": EBX holds the first four letters */
+	return !memcmp(&v.b, "Auth", 4) || !memcmp(&v.b, "Hygo", 4);
+}
+
+/*
+ * One hypercall, with interrupts on and a watchdog behind it: a host that
+ * never completes the instruction (kvm-pvm loops on it) still enters the
+ * guest to deliver the timer interrupt, whose handler moves the return
+ * address past the instruction. #UD (TCG) is caught by the exception table.
+ * The label addresses are published before sti; the nop after sti ends the
+ * interrupt shadow before the hypercall.
+ */
+#define HC_PROBE(insn)                                                         \
+	asm volatile("mov $.Lprobe_" insn ", %[tmp]\n\t"                          \
+		     "mov %[tmp], %[at]\n\t"                                      \
+		     "mov $.Lprobe_" insn "_end, %[tmp]\n\t"                      \
+		     "mov %[tmp], %[end]\n\t"                                     \
+		     "sti; nop\n"                                                 \
+		     ".Lprobe_" insn ": " insn "\n"                               \
+		     ".Lprobe_" insn "_end: cli\n"                                \
+		     ".pushsection .ex_table, \"a\"\n"                            \
+		     ASM_PTR " .Lprobe_" insn ", .Lprobe_" insn "_end\n"           \
+		     ".popsection"                                                 \
+		     : "+a"(r), [tmp] "=&r"(tmp), [at] "=m"(probe_insn),              \
+		       [end] "=m"(probe_resume)                                      \
+		     :                                                              \
+		     : "memory")
+
+static volatile uintptr_t probe_insn, probe_resume;
+static volatile bool watchdog_fired;
+
+static void watchdog_handler(struct ex_regs *regs)
+{
+	if (probe_insn && EX_IP(regs) == probe_insn) {
+		EX_IP(regs) = probe_resume;
+		watchdog_fired = true;
+	}
+	apic_eoi();
+}
+
+enum probe_outcome { PROBE_RETURNED, PROBE_FAULTED, PROBE_HUNG };
+static const char *const probe_names[] = {
+	[PROBE_RETURNED] = "returned",
+	[PROBE_FAULTED] = "raised an exception",
+	[PROBE_HUNG] = "did not complete",
+};
+
+/* noinline: the asm labels must exist once */
+static enum probe_outcome __attribute__((noinline)) probe_hypercall(bool amd, unsigned long *ret)
+{
+	exception_handler_t old = handle_exception(WATCHDOG_VECTOR, watchdog_handler);
+	unsigned long r = KVM_HC_UNASSIGNED;
+	uintptr_t tmp;
+
+	probe_insn = 0;
+	watchdog_fired = false;
+	exception_clear();
+	/* one-shot: KVM's APIC timer counts 1 ns per tick at divide-by-1 */
+	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | WATCHDOG_VECTOR);
+	apic_write(APIC_TMICT, WATCHDOG_APIC_TICKS);
+	if (amd)
+		HC_PROBE("vmmcall");
+	else
+		HC_PROBE("vmcall");
+	apic_write(APIC_TMICT, 0);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	probe_insn = 0;
+	handle_exception(WATCHDOG_VECTOR, old);
+	*ret = r;
+	if (watchdog_fired)
+		return PROBE_HUNG;
+	return exception_vector() == EXC_NONE ? PROBE_RETURNED : PROBE_FAULTED;
+}
+
+static bool hc_amd;
+
+static const char *prepare_vmcall(void *ctx)
+{
+	enum probe_outcome native, other;
+	unsigned long ret, ret_other;
+
+	hc_amd = vendor_is_amd();
+	native = probe_hypercall(hc_amd, &ret);
+	/* the other vendor's instruction, for the log (KVM may rewrite it in place) */
+	other = probe_hypercall(!hc_amd, &ret_other);
+	report_info("vmmcall %s (%ld), vmcall %s (%ld); %s is native here",
+		    probe_names[hc_amd ? native : other], (long)(hc_amd ? ret : ret_other),
+		    probe_names[hc_amd ? other : native], (long)(hc_amd ? ret_other : ret),
+		    hc_amd ? "vmmcall" : "vmcall");
+	if (native == PROBE_FAULTED)
+		return "the hypercall instruction raised an exception (#UD: TCG has no hypercalls)";
+	if (native == PROBE_HUNG)
+		return "the hypercall never completed: the host loops on it (seen with kvm-pvm)";
+	if (!on_kvm() || (long)ret != -KVM_ENOSYS)
+		return "no KVM hypercall ABI here (no -KVM_ENOSYS for an unassigned number)";
+	return NULL;
+}
+
+static void check_vmcall(void *ctx, const struct bench_result *r)
+{
+	long ret = (long)(hc_amd ? hc_vmmcall(KVM_HC_UNASSIGNED) : hc_vmcall(KVM_HC_UNASSIGNED));
+
+	report(ret == -KVM_ENOSYS, "the hypercall returned -KVM_ENOSYS (%ld)", ret);
+}
+
+/* --- port I/O ---------------------------------------------------------- */
+
+BENCH_LOOP(loop_pio_kernel, inb(PIC_MASTER_IMR))
+BENCH_LOOP(loop_pio_user, inb(COM1_BASE + UART_SCR))
+
+static u8 pic_mask, old_scr;
+
+static const char *prepare_pio_kernel(void *ctx)
+{
+	pic_mask = inb(PIC_MASTER_IMR);
+	return NULL;
+}
+
+static void check_pio_kernel(void *ctx, const struct bench_result *r)
+{
+	u8 now = inb(PIC_MASTER_IMR);
+
+	report(now == pic_mask, "the PIC mask reads the same after the loop (%#x, %#x)", pic_mask, now);
+}
+
+static const char *prepare_pio_user(void *ctx)
+{
+	old_scr = inb(COM1_BASE + UART_SCR);
+	outb(SCR_PATTERN, COM1_BASE + UART_SCR);
+	return NULL;
+}
+
+static void check_pio_user(void *ctx, const struct bench_result *r)
+{
+	u8 now = inb(COM1_BASE + UART_SCR);
+
+	report(now == SCR_PATTERN, "COM1's scratch register still holds %#x (%#x)", SCR_PATTERN, now);
+	outb(old_scr, COM1_BASE + UART_SCR);
+}
+
+/* --- MMIO to QEMU ------------------------------------------------------ */
+
+static uintptr_t testdev_mmio;
+static char skip_why[128];
+static u32 testdev_first;
+
+BENCH_LOOP(loop_mmio_user, mmio_read32(testdev_mmio))
+
+static const char *prepare_mmio_user(void *ctx)
+{
+	int bdf = pci_find_device(PCI_VENDOR_ID_REDHAT, PCI_DEVICE_ID_REDHAT_TEST);
+	struct pci_bar bar;
+
+	if (bdf == PCI_NO_DEVICE)
+		return "no pci-testdev (1b36:0005) on the PCI bus: add -device pci-testdev";
+	unsigned n;
+
+	for (n = 0; n < PCI_NUM_BARS; n++) {
+		pci_bar_get((pci_bdf_t)bdf, n, &bar);
+		if (bar.size && !bar.is_io)
+			break;
+		bar.size = 0;
+	}
+	if (!bar.size)
+		return "pci-testdev has no memory BAR";
+	if (!bar.addr && pci_bar_assign((pci_bdf_t)bdf, n, &bar))
+		return "pci-testdev's memory BAR is unassigned and does not fit the PCI window";
+	if (bar.addr < MMIO_WINDOW_START || bar.addr + bar.size > MMIO_WINDOW_END) {
+		snprintf(skip_why, sizeof(skip_why),
+			 "pci-testdev's memory BAR %u is at %#llx: unassigned or outside the uncached 3-4 GiB map",
+			 n, (unsigned long long)bar.addr);
+		return skip_why;
+	}
+	pci_enable_decoding((pci_bdf_t)bdf, PCI_COMMAND_MEMORY);
+	testdev_mmio = (uintptr_t)bar.addr;
+	testdev_first = mmio_read32(testdev_mmio);
+	report_info("pci-testdev at %02x:%02x.%x, memory BAR %#llx (%llu bytes)", bdf >> 8,
+		    (bdf >> 3) & 0x1f, bdf & 7, (unsigned long long)bar.addr,
+		    (unsigned long long)bar.size);
+	return NULL;
+}
+
+static void check_mmio_user(void *ctx, const struct bench_result *r)
+{
+	u32 now = mmio_read32(testdev_mmio);
+
+	/* an address nothing decodes reads as all ones */
+	report(now == testdev_first && now != ~0u,
+	       "the BAR decodes and its first word reads the same after the loop (%#x)", now);
+}
+
+/* --- MSRs -------------------------------------------------------------- */
+
+static u64 apic_base;
+
+BENCH_LOOP(loop_rdmsr, rdmsr(MSR_IA32_APICBASE))
+BENCH_LOOP(loop_wrmsr, wrmsr(MSR_IA32_APICBASE, apic_base))
+
+static const char *prepare_msr(void *ctx)
+{
+	apic_base = rdmsr(MSR_IA32_APICBASE);
+	return NULL;
+}
+
+static void check_msr(void *ctx, const struct bench_result *r)
+{
+	u64 now = rdmsr(MSR_IA32_APICBASE);
+
+	report(now == apic_base, "IA32_APIC_BASE unchanged after the loop (%#llx)",
+	       (unsigned long long)now);
+}
+
+/* --- interrupts -------------------------------------------------------- */
+
+/* Each interrupt row counts for itself: the rows' batches take turns. */
+struct irq_row {
+	volatile unsigned long hits;	/* interrupts handled */
+	volatile unsigned long sent;	/* interrupts asked for */
+	volatile unsigned long timeouts;
+	exception_handler_t saved[2];	/* handlers replaced by prepare */
+};
+
+static struct irq_row self_row, rt_row, timer_row;
+static volatile unsigned long pings, responder_ready;
+static volatile bool responder_stop;
+static u32 responder_apic_id, sender_apic_id;
+
+static void self_handler(struct ex_regs *regs)
+{
+	self_row.hits++;
+	apic_eoi();
+}
+
+static void pong_handler(struct ex_regs *regs)
+{
+	rt_row.hits++;
+	apic_eoi();
+}
+
+/*
+ * Spin until *counter reaches target; give up (for good: later operations
+ * return at once) after WAIT_MS. The counter is read every WAIT_POLL spins
+ * only, so a wait that ends quickly never reads it.
+ */
+static bool wait_for(volatile unsigned long *counter, unsigned long target)
+{
+	u64 start = 0;
+
+	for (unsigned long spins = 1; READ_ONCE(*counter) < target; spins++) {
+		u64 now;
+
+		pause();
+		if (spins % WAIT_POLL)
+			continue;
+		now = arch_counter();
+		if (!start)
+			start = now;
+		else if (now - start > ns_to_ticks(WAIT_MS * 1000000ull, arch_counter_hz()))
+			return false;
+	}
+	return true;
+}
+
+/* Ask for one more interrupt's arrival; false once a wait has timed out. */
+static bool wait_next(struct irq_row *row)
+{
+	if (row->timeouts)
+		return false;
+	if (!wait_for(&row->hits, row->sent)) {
+		row->timeouts++;
+		return false;
+	}
+	return true;
+}
+
+static void self_ipi_once(void)
+{
+	if (self_row.timeouts)
+		return;
+	self_row.sent++;
+	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | SELF_IPI_VECTOR, 0);
+	wait_next(&self_row);
+}
+
+static void ipi_rt_once(void)
+{
+	if (rt_row.timeouts)
+		return;
+	rt_row.sent++;
+	apic_icr_write(APIC_ICR_FIXED | PING_VECTOR, responder_apic_id);
+	wait_next(&rt_row);
+}
+
+BENCH_LOOP(loop_self_ipi, self_ipi_once())
+BENCH_LOOP(loop_ipi_rt, ipi_rt_once())
+BENCH_LOOP(loop_eoi, apic_eoi())
+
+static const char *prepare_self_ipi(void *ctx)
+{
+	self_row.saved[0] = handle_exception(SELF_IPI_VECTOR, self_handler);
+	return NULL;
+}
+
+static void irqs_on(void *ctx)
+{
+	irq_enable();
+}
+
+static void irqs_off(void *ctx)
+{
+	irq_disable();
+}
+
+static void check_ipis(void *ctx, const struct bench_result *r)
+{
+	struct irq_row *row = ctx;
+
+	report(!row->timeouts && row->hits == row->sent, "every IPI arrived (%lu sent, %lu handled)",
+	       row->sent, row->hits);
+}
+
+static void cleanup_self_ipi(void *ctx)
+{
+	handle_exception(SELF_IPI_VECTOR, self_row.saved[0]);
+}
+
+/* On CPU 1: the ping's handler answers at once. */
+static void ping_handler(struct ex_regs *regs)
+{
+	pings++;
+	apic_icr_write(APIC_ICR_FIXED | PONG_VECTOR, sender_apic_id);
+	apic_eoi();
+}
+
+/*
+ * On CPU 1 for the whole run: it waits halted with interrupts on, so it
+ * takes no host CPU while the other rows run; each ping wakes it. (The
+ * round trip therefore includes CPU 1's wake-up from hlt.)
+ */
+static void responder(void *arg)
+{
+	WRITE_ONCE(responder_ready, 1);
+	while (!READ_ONCE(responder_stop))
+		safe_halt();
+	irq_disable();
+}
+
+static const char *prepare_ipi_rt(void *ctx)
+{
+	if (cpu_count() < 2)
+		return "needs a second vCPU (run with -smp 2)";
+	sender_apic_id = apic_id();
+	responder_apic_id = cpu_data(1)->apic_id;
+	rt_row.saved[0] = handle_exception(PING_VECTOR, ping_handler);
+	rt_row.saved[1] = handle_exception(PONG_VECTOR, pong_handler);
+	responder_ready = 0;
+	responder_stop = false;
+	on_cpu_async(1, responder, NULL);
+	if (!wait_for(&responder_ready, 1))
+		return "CPU 1 did not start the IPI responder within a second";
+	return NULL;
+}
+
+static void check_ipi_rt(void *ctx, const struct bench_result *r)
+{
+	check_ipis(ctx, r);
+	report(pings == rt_row.sent, "CPU 1 answered every ping (%lu of %lu)", pings, rt_row.sent);
+}
+
+static void cleanup_ipi_rt(void *ctx)
+{
+	/* the library's wake-up IPI ends the responder's hlt; it then sees the flag */
+	WRITE_ONCE(responder_stop, true);
+	apic_send_ipi(1, IPI_WAKE_VECTOR);
+	on_cpu_wait(1);
+	handle_exception(PING_VECTOR, rt_row.saved[0]);
+	handle_exception(PONG_VECTOR, rt_row.saved[1]);
+}
+
+static bool isr_empty(void)
+{
+	for (u32 i = 0; i < 8; i++)
+		if (apic_read(APIC_ISR + 0x10 * i))
+			return false;
+	return true;
+}
+
+static const char *prepare_eoi(void *ctx)
+{
+	if (!isr_empty())
+		return "an interrupt is in service: the EOIs would retire it";
+	return NULL;
+}
+
+static void check_eoi(void *ctx, const struct bench_result *r)
+{
+	report(isr_empty(), "nothing in service after the EOIs");
+}
+
+/* --- TSC-deadline timer ------------------------------------------------ */
+
+static volatile u64 timer_arrival;
+static u64 timer_delta, early, max_early;
+
+static void timer_handler(struct ex_regs *regs)
+{
+	timer_arrival = rdtsc_ordered();
+	timer_row.hits++;
+	apic_eoi();
+}
+
+static u64 timer_sample(void *ctx)
+{
+	u64 deadline;
+
+	if (timer_row.timeouts)
+		return 0;
+	deadline = rdtsc_ordered() + timer_delta;
+	timer_row.sent++;
+	wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
+	if (!wait_next(&timer_row)) {
+		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
+		return 0;
+	}
+	if (timer_arrival < deadline) {
+		early++;
+		max_early = max(max_early, deadline - timer_arrival);
+		return 0;
+	}
+	return timer_arrival - deadline;
+}
+
+static const char *prepare_tscdeadline(void *ctx)
+{
+	if (!cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_TSC_DEADLINE))
+		return "no TSC-deadline timer mode (CPUID.1:ECX[24] clear)";
+	timer_delta = ns_to_ticks(TIMER_DELTA_NS, arch_counter_hz());
+	timer_row.saved[0] = handle_exception(TIMER_VECTOR, timer_handler);
+	return NULL;
+}
+
+static void enter_tscdeadline(void *ctx)
+{
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | TIMER_VECTOR);
+	irq_enable();
+}
+
+static void leave_tscdeadline(void *ctx)
+{
+	irq_disable();
+	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+}
+
+static void check_tscdeadline(void *ctx, const struct bench_result *r)
+{
+	report(!timer_row.timeouts && timer_row.hits == timer_row.sent,
+	       "every deadline fired (%lu armed, %lu fired)", timer_row.sent, timer_row.hits);
+	report(!early, "the timer never fired before its deadline (%llu early, by up to %llu ticks)",
+	       (unsigned long long)early, (unsigned long long)max_early);
+}
+
+static void cleanup_tscdeadline(void *ctx)
+{
+	handle_exception(TIMER_VECTOR, timer_row.saved[0]);
+}
+
+/* --- the table --------------------------------------------------------- */
+
+enum { ROW_VMCALL = 2, ROW_PIO_KERNEL = 3, ROW_PIO_USER = 4 };
+
+#define LOOP(fn) .kind = BENCH_TIMED_LOOP, .loop = (fn)
+
+static struct bench rows[] = {
+	{ .name = "rdtsc", .what = "rdtsc", LOOP(loop_rdtsc), .iters = 16384,
+	  .check = check_rdtsc },
+	{ .name = "cpuid", .what = "cpuid leaf 0", LOOP(loop_cpuid), .iters = 4096,
+	  .prepare = prepare_cpuid, .check = check_cpuid },
+	[ROW_VMCALL] = { .name = "vmcall", .what = "hypercall (vmcall), unassigned number",
+			 LOOP(loop_vmcall), .iters = 4096, .prepare = prepare_vmcall,
+			 .check = check_vmcall },
+	[ROW_PIO_KERNEL] = { .name = "pio_kernel", .what = "inb PIC mask (0x21), in-kernel irqchip",
+			     LOOP(loop_pio_kernel), .iters = 4096, .prepare = prepare_pio_kernel,
+			     .check = check_pio_kernel },
+	[ROW_PIO_USER] = { .name = "pio_user", .what = "inb COM1 scratch (0x3ff), QEMU user space",
+			   LOOP(loop_pio_user), .iters = 4096, .prepare = prepare_pio_user,
+			   .check = check_pio_user },
+	{ .name = "mmio_user", .what = "32-bit read of pci-testdev BAR, QEMU user space",
+	  LOOP(loop_mmio_user), .iters = 4096, .prepare = prepare_mmio_user,
+	  .check = check_mmio_user },
+	{ .name = "rdmsr", .what = "rdmsr IA32_APIC_BASE", LOOP(loop_rdmsr), .iters = 4096,
+	  .prepare = prepare_msr, .check = check_msr },
+	{ .name = "wrmsr", .what = "wrmsr IA32_APIC_BASE, unchanged value", LOOP(loop_wrmsr),
+	  .iters = 4096, .prepare = prepare_msr, .check = check_msr },
+	{ .name = "self_ipi", .what = "self-IPI by ICR shorthand, to handler and EOI",
+	  LOOP(loop_self_ipi), .iters = 2048, .prepare = prepare_self_ipi, .enter = irqs_on,
+	  .leave = irqs_off, .check = check_ipis, .cleanup = cleanup_self_ipi, .ctx = &self_row },
+	{ .name = "ipi_rt", .what = "IPI to CPU 1 and its IPI back", LOOP(loop_ipi_rt),
+	  .iters = 2048, .prepare = prepare_ipi_rt, .enter = irqs_on, .leave = irqs_off,
+	  .check = check_ipi_rt, .cleanup = cleanup_ipi_rt, .ctx = &rt_row },
+	{ .name = "eoi", .what = "EOI write, nothing in service", LOOP(loop_eoi), .iters = 4096,
+	  .prepare = prepare_eoi, .check = check_eoi },
+	{ .name = "tscdeadline", .what = "TSC-deadline timer, arrival - deadline",
+	  .kind = BENCH_SAMPLES, .sample = timer_sample, .iters = 64,
+	  .prepare = prepare_tscdeadline, .enter = enter_tscdeadline,
+	  .leave = leave_tscdeadline, .check = check_tscdeadline, .cleanup = cleanup_tscdeadline },
+};
+
+static void check_pio_split(const struct bench_result *res)
+{
+	const struct bench_result *k = &res[ROW_PIO_KERNEL], *u = &res[ROW_PIO_USER];
+
+	if (!on_kvm() || !k->batches || !u->batches)
+		return;
+	report(k->op_ps.median < u->op_ps.median,
+	       "under KVM the in-kernel port read is cheaper than the user-space one (%llu < %llu ps)",
+	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
+}
+
+int main(int argc, char **argv)
+{
+	static struct bench_result res[ARRAY_SIZE(rows)];
+	struct bench_config cfg;
+
+	bench_config_init(&cfg, "exit");
+	for (int i = 1; i < argc; i++) {
+		int r = bench_parse_arg(&cfg, argv[i]);
+
+		if (r < 0)
+			report_abort("bad argument '%s'", argv[i]);
+		if (!r)
+			report_abort("unknown argument '%s' (%s)", argv[i], BENCH_ARGS_USAGE);
+	}
+	if (vendor_is_amd()) {
+		rows[ROW_VMCALL].loop = loop_vmmcall;
+		rows[ROW_VMCALL].what = "hypercall (vmmcall), unassigned number";
+	}
+	report_info("%s, %d vCPU(s), %s mode", on_kvm() ? "KVM" : "no KVM signature (TCG?)",
+		    cpu_count(), apic_x2apic_mode() ? "x2APIC" : "xAPIC");
+	bench_run(&cfg, rows, ARRAY_SIZE(rows), res);
+	check_pio_split(res);
+	return report_summary();
+}
