@@ -189,6 +189,23 @@ main_interrupted() { # status
 	exit "$1"
 }
 
+# The figures of this run (RESULT lines) as logs/results.json (docs/bench.md).
+main_results_json() {
+	local logs=() r
+	for r in "$LOGDIR"/*.results; do
+		[ -s "$r" ] && logs+=("${r%.results}.log")
+	done
+	((${#logs[@]})) || return 0
+	# a standalone script carries no copy of the converter
+	[ -x "$SRCDIR/scripts/results-to-json" ] || return 0
+	if ! command -v python3 >/dev/null 2>&1; then
+		echo "no python3: figures left in $LOGDIR/results.txt only" >&2
+		return 0
+	fi
+	"$SRCDIR/scripts/results-to-json" -o "$LOGDIR/results.json" "${logs[@]}" ||
+		echo "results-to-json failed: figures left in $LOGDIR/results.txt" >&2
+}
+
 # One line saying what runs where, so a reader knows the accelerator (TAP: a comment).
 main_banner() {
 	local accel=${ACCEL:-kvm} line
@@ -231,6 +248,7 @@ main() { # args...
 	run_all "${MAIN_SELECTED[@]}"
 	if ((RUN_TAP)); then tap_end; fi
 	if [ -n "$RUN_JUNIT" ]; then junit_write "$RUN_JUNIT" $(($(run_usec) - start)); fi
+	main_results_json
 	if ((${#MAIN_SELECTED[@]} == 0)); then echo "no test selected for $RUN_ARCH" >&2; fi
 	report_counts
 	status=$(report_exit_status)
