@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * timer-tick: one timer source interrupting at a fixed rate while the
+ * guest sleeps in WFI between ticks - the load a tickful idle guest puts
+ * on its host - on the arm64 generic timer. The engine is lib/timer_tick.c
+ * (shared with x86/timer-tick.c); lib/arm64/tick.c is the arm64 half.
+ *
+ * What it checks: the source can be set up; at least 90% of the
+ * hz * seconds expected ticks arrive; no tick arrives before its slot in
+ * the schedule, at all: both timers compare against the counter the
+ * schedule is kept in, so there is no calibration error to allow for. It
+ * reports ticks expected and received, and lateness min/median/p99/max as
+ * RESULT lines.
+ *
+ * How: the i-th interrupt is held to the i-th slot of a schedule in
+ * CNTVCT ticks that starts when the source is started; the timer is
+ * re-armed by CVAL from each interrupt for the next slot. The run is
+ * guarded by the other generic timer, armed for the end of the schedule
+ * plus a grace period, so a source that stops ticking ends the run instead
+ * of hanging it. A source the machine lacks is a SKIP with the reason. The
+ * lines "phase start" and "phase end" bracket the ticking, for host-side
+ * measurements.
+ *
+ * Arguments (key=value):
+ *   source=S   vtimer: the virtual timer (CNTV), whose CVAL is a CNTVCT
+ *              value, the counter itself;
+ *              ptimer: the physical timer (CNTP), whose CVAL is a CNTPCT
+ *              value: CNTVCT + CNTVOFF, which EL1 cannot read, so the
+ *              offset is measured once and rounded up (deadlines can be
+ *              late by the measurement's few ticks, never early);
+ *              none: no timer, one wake-up (by the virtual timer) after
+ *              seconds (the baseline)
+ *   hz=N       ticks per second, 1..10000 (default 1000)
+ *   seconds=N  length of the run, 1..600 (default 10)
+ */
+#include "libc.h"
+#include "setup.h"
+#include "tick.h"
+
+TEST_NAME("timer-tick");
+
+static const struct tick_source *const sources[] = {
+	&tick_source_vtimer,
+	&tick_source_ptimer,
+};
+
+int main(int argc, char **argv)
+{
+	return tick_main(argc, argv, sources, ARRAY_SIZE(sources));
+}

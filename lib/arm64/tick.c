@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The generic timer under the timer-tick engine: the tick_arch_* hooks and the vtimer and ptimer sources. */
+#include "libc.h"
+#include "arch.h"
+#include "gic.h"
+#include "report.h"
+#include "sysreg.h"
+#include "tick.h"
+#include "timer.h"
+
+/*
+ * Schedules are in arch_counter() ticks, that is CNTVCT. The virtual
+ * timer compares its CVAL with CNTVCT, so a deadline is its own CVAL. The
+ * physical timer compares with CNTPCT = CNTVCT + CNTVOFF: same system
+ * counter, same frequency, shifted by an offset EL1 cannot read (under KVM
+ * it is rarely 0). tick_arch_init() measures it by bracketing a CNTPCT
+ * read between two CNTVCT reads and keeps the upper end of the bracket,
+ * so a physical CVAL derived from it can be late by the bracket's width,
+ * never early.
+ *
+ * Each timer has a role for the run: the source under test, or the wake-up
+ * timer (tick_arch_wake_at). The wake-up timer is always the other one:
+ * ptimer wakes for vtimer, vtimer for ptimer and for the idle baseline.
+ */
+
+/* Bracketed reads tried when measuring CNTPCT - CNTVCT; the narrowest counts. */
+#define OFFSET_TRIES		16
+#define FX_ONE			(1ull << 32)
+
+enum timer_role {
+	ROLE_IDLE,
+	ROLE_SOURCE,
+	ROLE_WAKE,
+};
+
+struct timer_state {
+	enum timer_role role;
+	bool armed;		/* CVAL written and the timer enabled */
+	bool rearmed;		/* source: arm_at() ran during this interrupt */
+	u64 wake_when;		/* wake: the CNTVCT value it must not fire before */
+};
+
+static struct timer_state timers[2];	/* by enum timer_kind */
+static enum timer_kind wake_kind = TIMER_VIRT;
+static u64 phys_offset, phys_offset_width;
+
+static enum timer_kind other_timer(enum timer_kind kind)
+{
+	return kind == TIMER_VIRT ? TIMER_PHYS : TIMER_VIRT;
+}
+
+static void measure_phys_offset(void)
+{
+	u64 width = ~0ull;
+
+	for (unsigned i = 0; i < OFFSET_TRIES; i++) {
+		u64 v1 = timer_count(TIMER_VIRT);
+		u64 p = timer_count(TIMER_PHYS);
+		u64 v2 = timer_count(TIMER_VIRT);
+
+		/* CNTVOFF lies in [p - v2, p - v1] (mod 2^64): keep the top */
+		if (v2 - v1 < width) {
+			width = v2 - v1;
+			phys_offset = p - v1;
+		}
+	}
+	phys_offset_width = width;
+}
+
+/* Fire once CNTVCT reaches when. */
+static void arm_cval(enum timer_kind kind, u64 when)
+{
+	timer_set_cval(kind, kind == TIMER_PHYS ? when + phys_offset : when);
+	timers[kind].armed = true;
+}
+
+static void disarm(enum timer_kind kind)
+{
+	timer_stop(kind);
+	timers[kind].armed = false;
+}
+
+static void source_interrupt(enum timer_kind kind)
+{
+	struct timer_state *t = &timers[kind];
+
+	t->rearmed = false;
+	tick_interrupt();
+	/* not re-armed (the run is over): the line is level, drop it before the EOI */
+	if (!t->rearmed)
+		disarm(kind);
+}
+
+static void wake_interrupt(enum timer_kind kind)
+{
+	struct timer_state *t = &timers[kind];
+
+	/* the contract is "never before when", whatever the offset estimate did */
+	if (arch_counter() < t->wake_when) {
+		arm_cval(kind, t->wake_when);
+		return;
+	}
+	disarm(kind);
+	t->role = ROLE_IDLE;
+	tick_wake();
+}
+
+static void timer_interrupt(struct pt_regs *regs, unsigned irq)
+{
+	enum timer_kind kind = irq == timer_irq(TIMER_VIRT) ? TIMER_VIRT : TIMER_PHYS;
+	struct timer_state *t = &timers[kind];
+
+	/*
+	 * The PPI is level-sensitive and may still look asserted for a moment
+	 * after a CVAL write moved the deadline: only a timer that is armed
+	 * and whose condition is met has really fired.
+	 */
+	if (!t->armed || !timer_fired(kind))
+		return;
+	switch (t->role) {
+	case ROLE_SOURCE:
+		source_interrupt(kind);
+		break;
+	case ROLE_WAKE:
+		wake_interrupt(kind);
+		break;
+	default:
+		disarm(kind);
+		break;
+	}
+}
+
+/* ---- the hooks ---------------------------------------------------------- */
+
+/*
+ * Both PPIs are enabled here, so that arming the wake-up later is two
+ * register writes; a timer that is not armed keeps its line low.
+ */
+void tick_arch_init(void)
+{
+	for (enum timer_kind k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
+		disarm(k);
+		timers[k].role = ROLE_IDLE;
+		if (!timer_irq(k))
+			continue;
+		install_irq_handler(timer_irq(k), timer_interrupt);
+		if (gic_version())
+			gic_enable_irq(timer_irq(k));
+	}
+	wake_kind = TIMER_VIRT;
+	measure_phys_offset();
+}
+
+/* CNTFRQ_EL0 is the frequency the system counter was given, not an estimate. */
+u64 tick_arch_counter_hz(const char **how)
+{
+	*how = "CNTFRQ_EL0";
+	return timer_freq();
+}
+
+void tick_arch_irqs_off(void)
+{
+	local_irq_disable();
+}
+
+/*
+ * WFI wakes on a pending interrupt even while PSTATE.I masks it, so the
+ * check of the engine's flag and the sleep cannot race with the interrupt.
+ * The ISB makes the unmasking take effect before the mask comes back.
+ */
+void tick_arch_wait(void)
+{
+	wfi();
+	local_irq_enable();
+	isb();
+	local_irq_disable();
+}
+
+void tick_arch_flush(void)
+{
+	local_irq_enable();
+	isb();
+	local_irq_disable();
+}
+
+bool tick_arch_wake_at(u64 when)
+{
+	struct timer_state *t = &timers[wake_kind];
+	unsigned irq = timer_irq(wake_kind);
+
+	if (!gic_version() || !irq || !timer_freq())
+		return false;
+	t->role = ROLE_WAKE;
+	t->wake_when = when;
+	arm_cval(wake_kind, when);
+	return true;
+}
+
+void tick_arch_wake_cancel(void)
+{
+	/* the PPI stays enabled: a disarmed timer keeps its line low */
+	disarm(wake_kind);
+	timers[wake_kind].role = ROLE_IDLE;
+}
+
+/* ---- the sources -------------------------------------------------------- */
+
+static const char *timer_probe(enum timer_kind kind)
+{
+	if (!gic_version())
+		return "no GIC in the device tree to take its interrupt";
+	if (!timer_irq(kind))
+		return "the device tree names no interrupt for it";
+	return NULL;
+}
+
+static const char *timer_setup(enum timer_kind kind, u64 hz, struct tick_plan *plan)
+{
+	u64 freq = tick_counter_hz();
+
+	/* rounded to the nearest count: the plan reports the rate that results */
+	plan->period_counts = (freq + hz / 2) / hz;
+	if (!plan->period_counts)
+		return "hz is above the counter's frequency";
+	/* the timer compares against the counter itself: one count is one tick, exactly */
+	plan->cal.ratio_fx = FX_ONE;
+	plan->cal.err_ppb = 0;
+	if (kind == TIMER_PHYS)
+		report_info("CNTPCT - CNTVCT measured as at most %lld ticks (bracket %llu ticks wide): "
+			    "physical deadlines are late by up to the width, never early",
+			    (long long)phys_offset, (unsigned long long)phys_offset_width);
+	timers[kind].role = ROLE_SOURCE;
+	wake_kind = other_timer(kind);
+	gic_enable_irq(timer_irq(kind));
+	return NULL;
+}
+
+static u64 timer_start_oneshot(enum timer_kind kind)
+{
+	/* the counter always runs: the timer starts counting when first armed */
+	return arch_counter();
+}
+
+static void timer_arm_at(enum timer_kind kind, u64 when)
+{
+	arm_cval(kind, when);
+	timers[kind].rearmed = true;
+}
+
+static void timer_stop_source(enum timer_kind kind)
+{
+	disarm(kind);
+	timers[kind].role = ROLE_IDLE;
+	gic_disable_irq(timer_irq(kind));
+}
+
+static const char *vtimer_probe(void)
+{
+	return timer_probe(TIMER_VIRT);
+}
+
+static const char *vtimer_setup(u64 hz, struct tick_plan *plan)
+{
+	return timer_setup(TIMER_VIRT, hz, plan);
+}
+
+static u64 vtimer_start(void)
+{
+	return timer_start_oneshot(TIMER_VIRT);
+}
+
+static void vtimer_arm_at(u64 when, u64 now)
+{
+	timer_arm_at(TIMER_VIRT, when);
+}
+
+static void vtimer_stop(void)
+{
+	timer_stop_source(TIMER_VIRT);
+}
+
+static const char *ptimer_probe(void)
+{
+	return timer_probe(TIMER_PHYS);
+}
+
+static const char *ptimer_setup(u64 hz, struct tick_plan *plan)
+{
+	return timer_setup(TIMER_PHYS, hz, plan);
+}
+
+static u64 ptimer_start(void)
+{
+	return timer_start_oneshot(TIMER_PHYS);
+}
+
+static void ptimer_arm_at(u64 when, u64 now)
+{
+	timer_arm_at(TIMER_PHYS, when);
+}
+
+static void ptimer_stop(void)
+{
+	timer_stop_source(TIMER_PHYS);
+}
+
+const struct tick_source tick_source_vtimer = {
+	.name = "vtimer",
+	.what = "generic virtual timer (CNTV), one-shot by CVAL",
+	.kind = TICK_ONESHOT,
+	.wake_use = TICK_OWN_TIMER,	/* the physical timer wakes */
+	.probe = vtimer_probe,
+	.setup = vtimer_setup,
+	.start = vtimer_start,
+	.arm_at = vtimer_arm_at,
+	.stop = vtimer_stop,
+};
+
+const struct tick_source tick_source_ptimer = {
+	.name = "ptimer",
+	.what = "generic physical timer (CNTP), one-shot by CVAL",
+	.kind = TICK_ONESHOT,
+	.wake_use = TICK_OWN_TIMER,	/* the virtual timer wakes */
+	.probe = ptimer_probe,
+	.setup = ptimer_setup,
+	.start = ptimer_start,
+	.arm_at = ptimer_arm_at,
+	.stop = ptimer_stop,
+};

@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The arch-neutral timer-tick engine: arguments, schedule, lateness, statistics, reports. */
+#include "timer_tick.h"
+#include "alloc.h"
+#include "arch.h"
+#include "argv.h"
+#include "report.h"
+#include "stats.h"
+
+/*
+ * Fewer than this share of the expected ticks is a failure. Periodic
+ * sources coalesce expiries their vCPU was not running for (QEMU's HPET
+ * and the LAPIC timer skip missed periods): on a shared host under nested
+ * virtualisation a few percent go missing without anything being wrong
+ * with the guest. Losing a tenth is more than load explains.
+ */
+#define TICK_LOST_BOUND_PCT 90
+#define TICK_HZ_MAX	    10000
+#define TICK_SECONDS_MAX    600
+/* 16 MiB of lateness samples at most */
+#define TICK_MAX_SAMPLES (1u << 21)
+/*
+ * A tick that has not come this long after its slot is counted lost: the
+ * run ends then, even for a periodic source that still owes ticks.
+ */
+#define TICK_GRACE_MS 50
+/* Best bracket of this many reads at each end of a calibration. */
+#define CAL_TRIES 16
+/*
+ * The calibration lasts a tenth of the run, at least 200 ms: the schedule
+ * of a periodic source then drifts from the source by at most ten bracket
+ * widths (a few tens of microseconds here) by the end of any run.
+ */
+#define CAL_WINDOW_MIN_MS 200
+#define CAL_RUN_SHARE	  10
+#define NS_PER_S	  1000000000ull
+#define MS_PER_S	  1000ull
+#define PPB		  1000000000ull
+#define FX_SHIFT	  32
+#define FX_ONE		  (1ull << FX_SHIFT)
+
+static struct {
+	const struct tick_source *src;
+	struct tick_plan plan;
+	u64 err_fx; /* plan.cal.err_ppb as a 0.32 fraction */
+	u64 *late;  /* counter ticks, one per received tick */
+	u64 expected;
+	volatile u64 received;
+	u64 anchor;   /* counter value the schedule starts from */
+	u64 armed_at; /* one-shot: when the pending slot was armed */
+	u64 stop_at;
+	u64 cal_window; /* counter ticks */
+	u64 counter_hz;
+	u64 next_slot; /* periodic: the first slot not yet passed */
+	u64 early, worst_early, ahead, stray;
+	volatile u64 woke_at;
+	volatile bool running, done;
+} run;
+
+/* (a * b) >> 32 with the full 128-bit product, from 32-bit halves (i386 has no __int128). */
+static u64 mul_shr32(u64 a, u64 b)
+{
+	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
+	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+
+	/* the cross terms sit 32 bits up in the product, so shifted down they count whole */
+	return (hh << 32) + lh + hl + (ll >> 32);
+}
+
+u64 tick_counts_to_ticks(const struct tick_cal *cal, u64 counts)
+{
+	return mul_shr32(counts, cal->ratio_fx);
+}
+
+u64 tick_ticks_to_counts(const struct tick_cal *cal, u64 ticks)
+{
+	unsigned s = 0;
+	u64 den;
+
+	/* ticks << 32 / ratio without overflow: give up low bits of both, rounding up */
+	while (s < FX_SHIFT && (ticks >> s) >> FX_SHIFT)
+		s++;
+	den = max(cal->ratio_fx >> s, 1ull);
+	return ((ticks << (FX_SHIFT - s)) + den - 1) / den;
+}
+
+struct cal_sample {
+	u64 before, after, count;
+};
+
+/* The read whose counter bracket was narrowest: its count was taken inside [before, after]. */
+static void cal_sample(u64 (*read)(void), struct cal_sample *best)
+{
+	for (unsigned i = 0; i < CAL_TRIES; i++) {
+		u64 a = arch_counter(), c = read(), b = arch_counter();
+
+		if (i == 0 || b - a < best->after - best->before) {
+			best->before = a;
+			best->after = b;
+			best->count = c;
+		}
+	}
+}
+
+/*
+ * ratio = counter ticks between the two brackets' midpoints over the
+ * counts between them. Each count was read somewhere in its bracket (half
+ * its width either way) and a count is only known to the whole count: the
+ * uncertainty is the half-widths plus one count, over the interval.
+ */
+bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal)
+{
+	u64 window = run.cal_window;
+	struct cal_sample s1, s2;
+	u64 mid1, mid2, dt, dc, err;
+
+	cal_sample(read, &s1);
+	while (arch_counter() - s1.after < window)
+		read();
+	cal_sample(read, &s2);
+	mid1 = s1.before + (s1.after - s1.before) / 2;
+	mid2 = s2.before + (s2.after - s2.before) / 2;
+	dt = mid2 - mid1;
+	dc = s2.count - s1.count;
+	if (!dc || !dt || dt >> FX_SHIFT)
+		return false;
+	cal->ratio_fx = (dt << FX_SHIFT) / dc;
+	err = (s1.after - s1.before) / 2 + (s2.after - s2.before) / 2 +
+	      (cal->ratio_fx >> FX_SHIFT) + 1;
+	cal->err_ppb = min(err * PPB / dt, PPB);
+	return true;
+}
+
+static u64 slot(u64 i)
+{
+	return run.anchor + tick_counts_to_ticks(&run.plan.cal, (i + 1) * run.plan.period_counts);
+}
+
+/*
+ * How early a tick due at due may look without having been early: the
+ * calibration's error over the distance it was scheduled across (the
+ * whole run for a periodic source, one period for a re-armed one).
+ */
+static u64 early_tolerance(u64 due)
+{
+	u64 ref = run.src->kind == TICK_PERIODIC ? run.anchor : run.armed_at;
+
+	return mul_shr32(due - ref, run.err_fx) + 1;
+}
+
+/* Lateness of a tick at now due at due: 0 when it was ahead within the calibration's error. */
+static u64 lateness(u64 now, u64 due)
+{
+	if (now >= due)
+		return now - due;
+	run.ahead++;
+	return 0;
+}
+
+/*
+ * Early: the i-th interrupt before slot i (beyond the calibration error),
+ * i.e. more interrupts than expiries so far. Lost or late ticks only make
+ * this comparison later, bursts of re-injected ones never make it early.
+ */
+static bool early(u64 i, u64 now)
+{
+	u64 due = slot(i);
+
+	if (now >= due || due - now <= early_tolerance(due))
+		return false;
+	run.early++;
+	run.worst_early = max(run.worst_early, due - now);
+	return true;
+}
+
+/*
+ * A periodic source's tick is late against the latest slot it has passed:
+ * an interrupt cannot say which expiry it is for, so one more than a period
+ * late reads as a lost (coalesced) tick, or as part of a burst.
+ */
+static u64 periodic_lateness(u64 now)
+{
+	while (now + early_tolerance(slot(run.next_slot)) >= slot(run.next_slot))
+		run.next_slot++;
+	return run.next_slot ? lateness(now, slot(run.next_slot - 1)) : 0;
+}
+
+static void record(u64 i, u64 now)
+{
+	if (early(i, now)) {
+		run.late[i] = 0;
+		return;
+	}
+	if (run.src->kind == TICK_PERIODIC)
+		run.late[i] = periodic_lateness(now);
+	else
+		run.late[i] = lateness(now, slot(i));
+}
+
+void tick_interrupt(void)
+{
+	u64 now = arch_counter(), i = run.received;
+
+	if (!run.running || run.done) {
+		run.stray++;
+		return;
+	}
+	record(i, now);
+	run.received = i + 1;
+	if (i + 1 == run.expected || now >= run.stop_at) {
+		run.done = true;
+		return;
+	}
+	if (run.src->kind == TICK_ONESHOT) {
+		run.armed_at = now;
+		run.src->arm_at(slot(i + 1), now);
+	}
+}
+
+u64 tick_counter_hz(void)
+{
+	return run.counter_hz;
+}
+
+void tick_wake(void)
+{
+	run.woke_at = arch_counter();
+	run.done = true;
+}
+
+static void wait_done(void)
+{
+	while (!run.done)
+		tick_arch_wait();
+}
+
+/* RESULT: timer_tick.SOURCE.NAME value unit */
+static void result(const char *name, const char *unit, u64 value)
+{
+	char full[96];
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", run.src->name, name);
+	report_result(full, unit, "%llu", (unsigned long long)value);
+}
+
+static void result_milli(const char *name, const char *unit, u64 thousandths)
+{
+	char full[96], buf[24];
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", run.src->name, name);
+	report_result(full, unit, "%s", fmt_milli(buf, sizeof(buf), thousandths));
+}
+
+static void report_lateness(u64 hz)
+{
+	struct stats st;
+	u64 min_ns, med_ns, p99_ns, max_ns;
+
+	stats_compute(run.late, run.received, &st);
+	min_ns = ticks_to_ns(st.min, hz);
+	med_ns = ticks_to_ns(st.median, hz);
+	p99_ns = ticks_to_ns(st.p99, hz);
+	max_ns = ticks_to_ns(st.max, hz);
+	report_info("lateness: min %llu ns, median %llu ns, p99 %llu ns, max %llu ns",
+		    (unsigned long long)min_ns, (unsigned long long)med_ns,
+		    (unsigned long long)p99_ns, (unsigned long long)max_ns);
+	result("late_min", "ns", min_ns);
+	result("late_median", "ns", med_ns);
+	result("late_p99", "ns", p99_ns);
+	result("late_max", "ns", max_ns);
+}
+
+/* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
+static void report_counts(u64 span, u64 phase, u64 hz)
+{
+	u64 span_ns = max(ticks_to_ns(span, hz), 1ull),
+	    rate = run.received * MS_PER_S * NS_PER_S / span_ns;
+	char buf[24];
+
+	report_info("%llu of %llu ticks in %llu ms: %s per second",
+		    (unsigned long long)run.received, (unsigned long long)run.expected,
+		    (unsigned long long)(span_ns / 1000000), fmt_milli(buf, sizeof(buf), rate));
+	result("ticks_expected", "ticks", run.expected);
+	result("ticks_received", "ticks", run.received);
+	result_milli("ticks_per_s", "Hz", rate);
+	result("phase", "us", ticks_to_ns(phase, hz) / 1000);
+}
+
+static void report_checks(u64 hz)
+{
+	u64 lost = run.expected - run.received;
+
+	report(run.received * 100 >= run.expected * TICK_LOST_BOUND_PCT,
+	       "at least %u%% of the ticks arrived: %llu of %llu (%llu lost)", TICK_LOST_BOUND_PCT,
+	       (unsigned long long)run.received, (unsigned long long)run.expected,
+	       (unsigned long long)lost);
+	if (run.plan.cal.err_ppb)
+		report(!run.early,
+		       "no tick early beyond the calibration's error (%llu ppb of the distance it "
+		       "was scheduled over): "
+		       "%llu early, the worst by %llu ns",
+		       (unsigned long long)run.plan.cal.err_ppb, (unsigned long long)run.early,
+		       (unsigned long long)ticks_to_ns(run.worst_early, hz));
+	else
+		report(!run.early, "no tick before its deadline: %llu early, the worst by %llu ns",
+		       (unsigned long long)run.early,
+		       (unsigned long long)ticks_to_ns(run.worst_early, hz));
+	if (run.ahead)
+		report_info("%llu tick(s) before their slot in the calibrated schedule, within its "
+			    "error",
+			    (unsigned long long)run.ahead);
+	if (run.stray)
+		report_info("%llu interrupt(s) outside the run, ignored",
+			    (unsigned long long)run.stray);
+	result("early", "ticks", run.early);
+	result("lost", "ticks", lost);
+}
+
+/* The source's clock as measured, against its period: what the schedule is built from. */
+static void report_plan(u64 hz, u64 want_hz)
+{
+	const struct tick_plan *p = &run.plan;
+	u64 period = tick_counts_to_ticks(&p->cal, p->period_counts);
+	char rate[24];
+
+	fmt_milli(rate, sizeof(rate), hz * MS_PER_S / max(period, 1ull));
+	report_info("source clock %llu Hz against the counter (+-%llu ppb); period %llu counts = "
+		    "%llu ns: %s Hz for hz=%llu",
+		    (unsigned long long)tick_ticks_to_counts(&p->cal, hz),
+		    (unsigned long long)p->cal.err_ppb, (unsigned long long)p->period_counts,
+		    (unsigned long long)ticks_to_ns(period, hz), rate, (unsigned long long)want_hz);
+}
+
+static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
+{
+	const char *why = src->setup(want_hz, &run.plan);
+	bool guard = false;
+	u64 end;
+
+	if (why) {
+		report(false, "set-up: %s", why);
+		return;
+	}
+	run.err_fx = (run.plan.cal.err_ppb << FX_SHIFT) / PPB;
+	run.expected = want_hz * seconds;
+	run.late = calloc(run.expected, sizeof(*run.late));
+	report_plan(hz, want_hz);
+	/* an interrupt latched while its pin was masked lands here, not in the run */
+	tick_arch_flush();
+	report_info("phase start");
+	run.running = true;
+	run.anchor = src->start();
+	run.stop_at = slot(run.expected - 1) + hz * TICK_GRACE_MS / MS_PER_S;
+	if (src->kind == TICK_ONESHOT) {
+		run.armed_at = run.anchor;
+		src->arm_at(slot(0), run.anchor);
+	}
+	/* a source that stops ticking altogether still ends the run */
+	if (src->wake_use == TICK_OWN_TIMER)
+		guard = tick_arch_wake_at(run.stop_at);
+	wait_done();
+	end = arch_counter();
+	run.running = false;
+	src->stop();
+	if (guard)
+		tick_arch_wake_cancel();
+	report_info("phase end");
+	report_counts(slot(run.expected - 1) - run.anchor, end - run.anchor, hz);
+	report_lateness(hz);
+	report_checks(hz);
+}
+
+/* No timer: one wake-up at the end, so the guest sleeps the whole time. */
+static void run_idle(u64 seconds, u64 hz)
+{
+	u64 end, interrupts = 0;
+
+	report_info("phase start");
+	run.anchor = arch_counter();
+	end = run.anchor + seconds * hz;
+	if (!tick_arch_wake_at(end)) {
+		report_info("phase end");
+		report_skip("no timer to end the idle run with");
+		return;
+	}
+	while (!run.done) {
+		tick_arch_wait();
+		interrupts++;
+	}
+	report_info("phase end");
+	report_counts(end - run.anchor, run.woke_at - run.anchor, hz);
+	report(run.woke_at >= end, "woke once %llu s had passed, not before (%llu ns late)",
+	       (unsigned long long)seconds,
+	       (unsigned long long)(run.woke_at >= end ? ticks_to_ns(run.woke_at - end, hz) : 0));
+	report_info("%llu interrupt(s) while idle, the wake-up included",
+		    (unsigned long long)interrupts);
+	result("wake_late", "ns", run.woke_at >= end ? ticks_to_ns(run.woke_at - end, hz) : 0);
+}
+
+static const struct tick_source tick_source_none = {
+	.name = "none",
+	.what = "no timer (the idle baseline)",
+	.kind = TICK_NONE,
+	.wake_use = TICK_SHARES_WAKE_TIMER,
+};
+
+static const struct tick_source *find_source(const char *name,
+					     const struct tick_source *const *srcs, size_t n)
+{
+	if (!strcmp(name, tick_source_none.name))
+		return &tick_source_none;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, srcs[i]->name))
+			return srcs[i];
+	return NULL;
+}
+
+static void __noreturn abort_sources(const char *problem, const struct tick_source *const *srcs,
+				     size_t n)
+{
+	char names[256];
+	size_t len = 0;
+
+	names[0] = '\0';
+	for (size_t i = 0; i < n && len < sizeof(names); i++)
+		len += snprintf(names + len, sizeof(names) - len, "%s ", srcs[i]->name);
+	report_abort("%s: the sources are %snone", problem, names);
+}
+
+static u64 number_arg(const char *key, const char *text, u64 lo, u64 hi)
+{
+	u64 v;
+
+	if (parse_u64(key, text, &v) || v < lo || v > hi)
+		report_abort("%s=%s: want a number from %llu to %llu", key, text,
+			     (unsigned long long)lo, (unsigned long long)hi);
+	return v;
+}
+
+int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size_t n)
+{
+	const struct tick_source *src = NULL;
+	u64 want_hz = 1000, seconds = 10, hz;
+	const char *v, *why, *how;
+
+	for (int i = 1; i < argc; i++) {
+		if ((v = arg_value(argv[i], "source"))) {
+			src = find_source(v, srcs, n);
+			if (!src) {
+				char why[96];
+
+				snprintf(why, sizeof(why), "source=%s is unknown", v);
+				abort_sources(why, srcs, n);
+			}
+		} else if ((v = arg_value(argv[i], "hz"))) {
+			want_hz = number_arg("hz", v, 1, TICK_HZ_MAX);
+		} else if ((v = arg_value(argv[i], "seconds"))) {
+			seconds = number_arg("seconds", v, 1, TICK_SECONDS_MAX);
+		} else {
+			report_abort("unknown argument '%s': source=NAME hz=N seconds=N", argv[i]);
+		}
+	}
+	if (!src)
+		abort_sources("source= is missing", srcs, n);
+	if (want_hz * seconds > TICK_MAX_SAMPLES)
+		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
+			     (unsigned long long)(want_hz * seconds), TICK_MAX_SAMPLES);
+	report_prefix_push(src->name);
+	run.src = src;
+	hz = arch_counter_hz();
+	if (!hz)
+		report_abort("the counter's frequency is unknown");
+	/* sized from the rough figure; the arch measures a better one */
+	run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MS_PER_S, hz * seconds / CAL_RUN_SHARE);
+	tick_arch_init();
+	tick_arch_irqs_off();
+	hz = run.counter_hz = tick_arch_counter_hz(&how);
+	why = src->probe ? src->probe() : NULL;
+	if (why) {
+		report_skip("%s: %s", src->what, why);
+		return report_summary();
+	}
+	report_info("%s: %llu Hz for %llu s", src->what, (unsigned long long)want_hz,
+		    (unsigned long long)seconds);
+	report_info("counter at %llu Hz (%s)", (unsigned long long)hz, how);
+	if (src->kind == TICK_NONE)
+		run_idle(seconds, hz);
+	else
+		run_ticks(src, want_hz, seconds, hz);
+	return report_summary();
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The timer-tick engine: a timer source as the common half sees it, and the hooks of each arch. */
+#ifndef VMTICK_TIMER_TICK_H
+#define VMTICK_TIMER_TICK_H
+
+#include "libc.h"
+
+/*
+ * Vocabulary. "Counter" is arch_counter() (the TSC, CNTVCT): every
+ * timestamp and every schedule is in counter ticks. A source has its own
+ * clock ("source counts": APIC bus cycles, PIT or HPET ticks); tick_cal
+ * says how many counter ticks one source count lasts, as measured here.
+ */
+
+/* Counter ticks per source count, 32.32 fixed point, and how far it may be off. */
+struct tick_cal {
+	u64 ratio_fx;
+	/* half-width of the measurement's uncertainty, parts per billion of the ratio */
+	u64 err_ppb;
+};
+
+/* What a source's set-up decided: the period it will program, and its clock against the counter. */
+struct tick_plan {
+	u64 period_counts;
+	struct tick_cal cal;
+};
+
+enum tick_kind {
+	/* the source reloads itself: slot i is the (i+1)-th period after start */
+	TICK_PERIODIC,
+	/* the engine arms each slot from the interrupt of the one before */
+	TICK_ONESHOT,
+	/* no timer: the idle baseline */
+	TICK_NONE,
+};
+
+/* Whether the source is the timer that tick_arch_wake_at() also uses (it then gets no guard). */
+enum tick_wake_use {
+	TICK_OWN_TIMER,
+	TICK_SHARES_WAKE_TIMER,
+};
+
+struct tick_source {
+	const char *name; /* the source= value */
+	const char *what; /* for messages: "LAPIC timer, periodic mode" */
+	enum tick_kind kind;
+	enum tick_wake_use wake_use;
+	/* NULL when the machine has it, else the reason (a SKIP). */
+	const char *(*probe)(void);
+	/*
+	 * Calibrate and route, program nothing that ticks: fill plan for hz.
+	 * Returns NULL, or why the source cannot tick at hz here (a FAIL).
+	 */
+	const char *(*setup)(u64 hz, struct tick_plan *plan);
+	/*
+	 * Periodic: start ticking with the planned period. One-shot: enable
+	 * the source unarmed. Returns the counter value read just before the
+	 * source started counting: the schedule's anchor.
+	 */
+	u64 (*start)(void);
+	/* One-shot only: fire once the counter reaches when (at once if passed); now is recent. */
+	void (*arm_at)(u64 when, u64 now);
+	/* Stop ticking and unroute. */
+	void (*stop)(void);
+};
+
+/*
+ * The engine: parse source=NAME hz=N seconds=N, run the source through
+ * its schedule, report. srcs is the arch's table; "none" (the idle
+ * baseline) is built in. Returns the exit code.
+ */
+int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size_t n);
+
+/* The counter's frequency the engine works with (tick_arch_counter_hz()'s answer). */
+u64 tick_counter_hz(void);
+
+/* The arch half calls these from its interrupt handlers, before acknowledging. */
+void tick_interrupt(void);
+/* The wake-up armed with tick_arch_wake_at() has come (never before its time). */
+void tick_wake(void);
+
+/*
+ * Measure a source's clock against the counter: read() returns the
+ * source's count since some fixed point, monotonic, and is called often
+ * enough (every few microseconds) to follow wraps. The window is the
+ * engine's: long enough that the error, spread over the run, stays well
+ * inside a period. Returns false when the source did not count.
+ */
+bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal);
+/* Counter ticks for counts source counts. */
+u64 tick_counts_to_ticks(const struct tick_cal *cal, u64 counts);
+/* Source counts lasting at least ticks counter ticks (rounded up). */
+u64 tick_ticks_to_counts(const struct tick_cal *cal, u64 ticks);
+
+/* ---- hooks every arch provides (x86: lib/x86/apic_timer.c) ---- */
+
+/*
+ * Once, before any probe: quiet every timer the machine starts with,
+ * install handlers, and get whatever tick_arch_wake_at() needs ready (so
+ * that arming it later costs no time).
+ */
+void tick_arch_init(void);
+/*
+ * The counter's frequency, as well as the arch can tell it (rates and ns
+ * figures depend on it, the schedule does not); how names the method.
+ */
+u64 tick_arch_counter_hz(const char **how);
+/* Interrupts off, on this CPU. */
+void tick_arch_irqs_off(void);
+/* With interrupts off: take one interrupt (sleeping until it comes), return with them off again. */
+void tick_arch_wait(void);
+/* With interrupts off: take whatever is already pending, without sleeping. */
+void tick_arch_flush(void);
+/*
+ * Call tick_wake() once the counter has reached when (never before);
+ * returns false when the machine has no timer to do that with.
+ */
+bool tick_arch_wake_at(u64 when);
+void tick_arch_wake_cancel(void);
+
+#endif

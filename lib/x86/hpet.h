@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The HPET: found through ACPI (or at its usual address, checked); timer 0 as a tick source. */
+#ifndef VMTICK_X86_HPET_H
+#define VMTICK_X86_HPET_H
+
+#include "timer_tick.h"
+
+/* Where chipsets (and QEMU) put it when no table says otherwise. */
+#define HPET_DEFAULT_BASE 0xfed00000
+
+/*
+ * Find the HPET: the ACPI HPET table's base, else HPET_DEFAULT_BASE; either
+ * way its capabilities must read sanely (vendor ID, a period of at most
+ * 100 ns). Returns NULL, or why there is none.
+ */
+const char *hpet_find(void);
+
+extern const struct tick_source tick_source_hpet;
+
+#endif

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Host CPU time and system calls a guest's timer tick costs QEMU, per timer source, against an idle baseline.
+
+Runs the timer-tick kernel once per source (and source=none, the idle
+baseline) for a fixed time, --runs times, under the chosen accelerator.
+The guest prints "phase start" and "phase end" around its ticking; at each
+marker this script reads QEMU's utime and stime (/proc/PID/stat fields 14
+and 15, in clock ticks), so boot, calibration and the guest's reporting
+are left out. QEMU then exits by itself through the testdev chardev: the
+readings were taken before that, while it was still running.
+
+Host CPU % is QEMU's CPU time over the guest's ticking time (the phase
+length the guest reports), as a percentage of one host CPU; "above" is that
+minus the baseline's. The spread is half the range over the runs.
+
+--strace adds one more run per source with `strace -c -f -p PID` attached
+at "phase start" and detached at "phase end": system calls by kind, per
+guest second. strace slows QEMU down, so those runs are not used for the
+CPU figures.
+
+Output: a table on stdout, OUT/timer-overhead.json, OUT/timer-overhead.png
+(gnuplot) and every run's guest log in OUT. Exit status: 0 when every run
+ended PASS or SKIP, 1 otherwise, 2 for bad usage.
+"""
+
+import argparse
+import atexit
+import json
+import os
+import re
+import selectors
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(SCRIPTS)
+SOURCES = {
+    "x86_64": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
+    "i386": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
+    "aarch64": ["vtimer", "ptimer"],
+}
+BASELINE = "none"
+# Seconds a run may take beyond its ticking: boot, calibration, reporting.
+RUN_SLACK_S = 60
+# QEMU status (code << 1) | 1 for the guest's exit codes (lib/report.h).
+STATUS = {1: "PASS", 3: "FAIL", 155: "SKIP"}
+TOP_SYSCALLS = 3
+RESULT_RE = re.compile(r"^RESULT: timer_tick\.([\w.-]+?)\.(\w+) (\S+) (\S*)$")
+
+live = []  # every process started and not yet reaped
+
+
+def cleanup():
+    """Stop every process this script started, by its own id."""
+    for p in list(live):
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        live.remove(p)
+
+
+def on_signal(signum, _frame):
+    cleanup()
+    sys.exit(128 + signum)
+
+
+def start(argv, **kw):
+    p = subprocess.Popen(argv, **kw)
+    live.append(p)
+    return p
+
+
+def reap(p):
+    p.wait()
+    if p in live:
+        live.remove(p)
+
+
+def bash_arch(func, *args):
+    """Call a function of scripts/arch.bash, the runner's knowledge of QEMU command lines."""
+    script = 'source "$1"; shift; "$@"'
+    return subprocess.run(["bash", "-c", script, "_", os.path.join(SCRIPTS, "arch.bash"), func, *args],
+                          capture_output=True, text=True, check=False)
+
+
+def qemu_argv(arch, accel, kernel, append):
+    script = 'source "$1"; shift; arch_qemu_cmd "$@"; printf "%s\\0" "${ARCH_CMD[@]}"'
+    out = subprocess.run(["bash", "-c", script, "_", os.path.join(SCRIPTS, "arch.bash"),
+                          arch, accel, "1", kernel, append], capture_output=True, text=True, check=True)
+    return out.stdout.split("\0")[:-1]
+
+
+def cpu_ticks(pid):
+    """utime + stime and each, in clock ticks: fields 14 and 15, counted after the ')' of the name."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # fields[0] is field 3 (state)
+    return int(fields[11]), int(fields[12])
+
+
+def parse_strace(path):
+    calls = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return calls
+    for line in lines:
+        t = line.split()
+        # "% time seconds usecs/call calls [errors] syscall"; the total line has no usecs/call
+        if len(t) >= 5 and re.match(r"^[\d.]+$", t[0]) and t[-1] != "total" and t[3].isdigit():
+            calls[t[-1]] = int(t[3])
+    return calls
+
+
+class Run:
+    """One QEMU run of the tick kernel, read line by line, with readings at the phase markers."""
+
+    def __init__(self, args, source, index, use_strace):
+        self.source, self.index, self.use_strace = source, index, use_strace
+        tag = f"{source}.{'strace' if use_strace else index}"
+        self.log_path = os.path.join(args.out, f"{tag}.log")
+        self.strace_path = os.path.join(args.out, f"{tag}.strace")
+        self.argv = qemu_argv(args.arch, args.accel, args.kernel,
+                              f"source={source} hz={args.hz} seconds={args.seconds}")
+        self.timeout = args.seconds + RUN_SLACK_S
+        self.results, self.marks, self.status = {}, {}, "CRASH"
+        self.strace = None
+
+    def mark(self, name, pid):
+        self.marks[name] = {"wall": time.monotonic(), "cpu": cpu_ticks(pid)}
+
+    def on_line(self, line, qemu):
+        m = RESULT_RE.match(line)
+        if m and m.group(1) == self.source:
+            self.results[m.group(2)] = float(m.group(3))
+        elif line.endswith("phase start"):
+            if self.use_strace:
+                self.strace = start(["strace", "-c", "-f", "-o", self.strace_path, "-p", str(qemu.pid)],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            self.mark("start", qemu.pid)
+        elif line.endswith("phase end"):
+            self.mark("end", qemu.pid)
+            if self.strace:
+                self.strace.send_signal(signal.SIGINT)
+                reap(self.strace)
+
+    def execute(self):
+        with open(self.log_path, "w", encoding="utf-8") as log:
+            log.write("# " + " ".join(self.argv) + "\n")
+            log.flush()
+            qemu = start(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log)
+            sel = selectors.DefaultSelector()
+            sel.register(qemu.stdout, selectors.EVENT_READ)
+            deadline, buf = time.monotonic() + self.timeout, b""
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.status = "TIMEOUT"
+                    break
+                if not sel.select(timeout=left):
+                    continue
+                chunk = os.read(qemu.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                buf += chunk
+                *lines, buf = buf.split(b"\n")
+                for raw in lines:
+                    line = raw.decode("utf-8", "replace").rstrip("\r")
+                    log.write(line + "\n")
+                    self.on_line(line, qemu)
+            sel.close()
+            if self.status == "TIMEOUT":
+                cleanup()
+            else:
+                reap(qemu)
+                self.status = STATUS.get(qemu.returncode, "CRASH")
+            log.write(f"# status {self.status} (QEMU exit {qemu.returncode})\n")
+        return self
+
+    def measured(self):
+        return "start" in self.marks and "end" in self.marks and self.results.get("phase", 0) > 0
+
+    def cpu(self, clk_tck):
+        """CPU % of one host CPU per guest second: total, user, system."""
+        guest_s = self.results["phase"] / 1e6
+        (u0, s0), (u1, s1) = self.marks["start"]["cpu"], self.marks["end"]["cpu"]
+        user, system = (u1 - u0) / clk_tck, (s1 - s0) / clk_tck
+        return {"cpu_pct": 100 * (user + system) / guest_s, "user_pct": 100 * user / guest_s,
+                "sys_pct": 100 * system / guest_s, "guest_s": guest_s,
+                "wall_s": self.marks["end"]["wall"] - self.marks["start"]["wall"]}
+
+
+def median_spread(values):
+    if not values:
+        return None, None
+    return statistics.median(values), (max(values) - min(values)) / 2
+
+
+def summarise(name, runs, traced, clk_tck):
+    ok = [r for r in runs if r.status in ("PASS", "FAIL") and r.measured()]
+    entry = {"status": sorted({r.status for r in runs}), "runs": []}
+    for r in runs:
+        item = {"status": r.status, "log": os.path.basename(r.log_path), "results": r.results}
+        if r in ok:
+            item.update(r.cpu(clk_tck))
+        entry["runs"].append(item)
+    entry["cpu_pct"], entry["cpu_spread"] = median_spread([r.cpu(clk_tck)["cpu_pct"] for r in ok])
+    for key in ("ticks_per_s", "late_median", "late_p99"):
+        entry[key] = median_spread([r.results[key] for r in ok if key in r.results])[0]
+    if traced and traced.measured():
+        secs = traced.results["phase"] / 1e6
+        calls = parse_strace(traced.strace_path)
+        entry["syscalls_per_s"] = {k: v / secs for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}
+        entry["strace_status"] = traced.status
+    return entry
+
+
+def fmt(v, spec, none="-"):
+    return none if v is None else format(v, spec)
+
+
+def table(report, order):
+    base = report["sources"].get(BASELINE, {}).get("cpu_pct")
+    head = ("source", "host CPU %", "above base", "top syscalls/s (strace)", "ticks/s", "late med us", "late p99 us",
+            "status")
+    rows = [head]
+    for name in order:
+        e = report["sources"][name]
+        above = None if e["cpu_pct"] is None or base is None else e["cpu_pct"] - base
+        e["above_baseline_pct"] = above
+        top = ", ".join(f"{k} {v:.0f}" for k, v in list(e.get("syscalls_per_s", {}).items())[:TOP_SYSCALLS])
+        cpu = "-" if e["cpu_pct"] is None else f"{e['cpu_pct']:.1f} +-{e['cpu_spread']:.1f}"
+        rows.append((name, cpu, fmt(above, "+.1f"),
+                     top or "-", fmt(e["ticks_per_s"], ".1f"),
+                     fmt(None if e["late_median"] is None else e["late_median"] / 1e3, ".1f"),
+                     fmt(None if e["late_p99"] is None else e["late_p99"] / 1e3, ".1f"), "/".join(e["status"])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+
+
+def plot(report, order, out):
+    dat, png = os.path.join(out, "timer-overhead.dat"), os.path.join(out, "timer-overhead.png")
+    with open(dat, "w", encoding="utf-8") as f:
+        for name in order:
+            e = report["sources"][name]
+            if e["cpu_pct"] is not None:
+                f.write(f'"{name}" {e["cpu_pct"]:.3f} {e["cpu_spread"]:.3f}\n')
+    m = report["meta"]
+    gp = "\n".join([
+        "set terminal pngcairo size 900,500" if has_pngcairo() else "set terminal png size 900,500",
+        f"set output '{png}'", "set termoption noenhanced",
+        f"set title 'QEMU host CPU per guest second, {m['arch']} {m['accel']}, hz={m['hz']}, "
+        f"{m['seconds']} s x {m['runs']} runs'",
+        "set ylabel 'host CPU % (one CPU)'", "set yrange [0:*]", "set grid ytics",
+        "set style data histogram", "set style histogram errorbars gap 1 lw 1",
+        "set style fill solid 0.6 border -1", "set boxwidth 0.8", "unset key", "set xtics rotate by -20",
+        f"plot '{dat}' using 2:3:xtic(1)", ""])
+    try:
+        subprocess.run(["gnuplot"], input=gp, text=True, check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"timer-overhead: no chart: gnuplot failed ({e})", file=sys.stderr)
+        return None
+    return png
+
+
+def has_pngcairo():
+    out = subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True, text=True, check=False)
+    return "pngcairo" in out.stdout + out.stderr
+
+
+def config_arch(d):
+    try:
+        with open(os.path.join(d, "config.mak"), encoding="utf-8") as f:
+            m = re.search(r"^ARCH\s*:?=\s*(\S+)", f.read(), re.M)
+            return m.group(1) if m else None
+    except OSError:
+        return None
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    ap.add_argument("--arch", default=None, help="x86_64 (default: the top build's), i386, aarch64")
+    ap.add_argument("--build", help="configured build directory (default: top, else build/ARCH)")
+    ap.add_argument("--accel", choices=["kvm", "tcg"], help="default: kvm when usable, else tcg")
+    ap.add_argument("--sources", help="comma-separated (default: every source of the arch)")
+    ap.add_argument("--hz", type=int, default=1000)
+    ap.add_argument("--seconds", type=int, default=5, help="ticking time per run (default 5)")
+    ap.add_argument("--runs", type=int, default=3, help="runs per source for the CPU figures (default 3)")
+    ap.add_argument("--strace", action="store_true", help="one more run per source under strace -c -f")
+    ap.add_argument("--out", default="timer-overhead.out", help="directory for JSON, chart and logs")
+    args = ap.parse_args()
+    args.arch = args.arch or config_arch(SRCDIR) or "x86_64"
+    if args.arch not in SOURCES:
+        ap.error(f"unknown arch {args.arch}")
+    if not args.build:
+        args.build = SRCDIR if config_arch(SRCDIR) == args.arch else os.path.join(SRCDIR, "build", args.arch)
+    args.kernel = os.path.join(args.build, "arm" if args.arch == "aarch64" else "x86", "timer-tick.flat")
+    if not os.path.isfile(args.kernel):
+        ap.error(f"no kernel {args.kernel}: configure and make for {args.arch} first")
+    if not args.accel:
+        args.accel = "tcg" if bash_arch("arch_kvm_problem", args.arch).stdout.strip() else "kvm"
+    args.sources = args.sources.split(",") if args.sources else SOURCES[args.arch]
+    if args.runs < 1 or args.seconds < 1 or args.hz < 1:
+        ap.error("--runs, --seconds and --hz must be positive")
+    if args.strace and subprocess.run(["which", "strace"], capture_output=True, check=False).returncode:
+        ap.error("--strace: strace is not installed")
+    os.makedirs(args.out, exist_ok=True)
+    return args
+
+
+def main():
+    args = parse_args()
+    atexit.register(cleanup)
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, on_signal)
+    clk_tck = os.sysconf("SC_CLK_TCK")
+    order = [BASELINE] + [s for s in args.sources if s != BASELINE]
+    runs = {s: [] for s in order}
+    # runs interleaved across sources, so that a burst of load from elsewhere hits them alike
+    for i in range(args.runs):
+        for s in order:
+            r = Run(args, s, i, False).execute()
+            runs[s].append(r)
+            print(f"  {s} run {i + 1}/{args.runs}: {r.status}", file=sys.stderr)
+    traced = {}
+    if args.strace:
+        for s in order:
+            traced[s] = Run(args, s, 0, True).execute()
+            print(f"  {s} under strace: {traced[s].status}", file=sys.stderr)
+    cmd = " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])
+    report = {"meta": {"command": cmd, "arch": args.arch, "accel": args.accel, "hz": args.hz,
+                       "seconds": args.seconds, "runs": args.runs, "clk_tck": clk_tck,
+                       "qemu": qemu_argv(args.arch, args.accel, args.kernel, "...")[0],
+                       "host_cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                       "loadavg": os.getloadavg()},
+              "sources": {s: summarise(s, runs[s], traced.get(s), clk_tck) for s in order}}
+    text = table(report, order)
+    with open(os.path.join(args.out, "timer-overhead.json"), "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=2)
+    png = plot(report, order, args.out)
+    print(f"# {cmd}\n# {args.arch} {args.accel}, hz={args.hz}, {args.seconds} s x {args.runs} runs, "
+          f"host CPU % of one CPU per guest second (median +- half range)")
+    print(text)
+    print(f"# {os.path.join(args.out, 'timer-overhead.json')}" + (f", {png}" if png else ""))
+    bad = [r for rs in runs.values() for r in rs if r.status not in ("PASS", "SKIP")]
+    bad += [r for r in traced.values() if r.status not in ("PASS", "SKIP")]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

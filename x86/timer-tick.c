@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * timer-tick: one timer source interrupting at a fixed rate while the
+ * guest halts between ticks - the load a tickful idle guest puts on its
+ * host. scripts/timer-overhead.py runs it per source and reads QEMU's CPU
+ * time and system calls around it; docs/timers.md has the details.
+ *
+ * What it checks: the source can be calibrated and programmed; at least
+ * 90% of the hz * seconds expected ticks arrive (periodic sources coalesce
+ * expiries a descheduled vCPU missed); no tick arrives before its slot in
+ * the schedule, beyond the calibration's stated error (for TSC-deadline,
+ * whose deadline is a TSC value, not at all). It reports ticks expected
+ * and received, and lateness min/median/p99/max as RESULT lines.
+ *
+ * How: the i-th interrupt is held to the i-th slot of a schedule in TSC
+ * ticks that starts when the source is started. Periodic sources reload
+ * themselves; one-shot ones are re-armed from each interrupt for the next
+ * slot. Between ticks the CPU halts. A source the machine lacks is a SKIP
+ * with the reason. The lines "phase start" and "phase end" bracket the
+ * ticking, for the host-side measurement.
+ *
+ * Arguments (key=value):
+ *   source=S   lapic-periodic, lapic-oneshot, tsc-deadline, hpet, pit, or
+ *              none: no timer, one wake-up after seconds (the baseline)
+ *   hz=N       ticks per second, 1..10000 (default 1000)
+ *   seconds=N  length of the run, 1..600 (default 10)
+ */
+#include "libc.h"
+#include "apic_timer.h"
+#include "hpet.h"
+#include "pit.h"
+#include "timer_tick.h"
+
+static const struct tick_source *const sources[] = {
+	&tick_source_lapic_periodic, &tick_source_lapic_oneshot, &tick_source_tsc_deadline,
+	&tick_source_hpet,	     &tick_source_pit,
+};
+
+int main(int argc, char **argv)
+{
+	return tick_main(argc, argv, sources, ARRAY_SIZE(sources));
+}
