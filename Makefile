@@ -80,9 +80,9 @@ all: $(TESTS)
 tests-list:
 	@echo $(TESTS)
 
-# V=1 shows the commands
-Q := $(if $(V),,@)
-quiet = $(if $(V),,@printf '  %-7s %s\n' $(1) $@;)
+# V=1 shows the commands; make -s shows nothing
+silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
+quiet = $(if $(V),,@$(if $(silent),,printf '  %-7s %s\n' $(1) $@;))
 
 # Pattern rules name their directory: a slash-free '%.o' would match the
 # file part only and look for sources in the wrong place out of tree.

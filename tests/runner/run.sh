@@ -3,7 +3,8 @@
 # Tests of run_tests.sh itself: outcomes, cfg errors, selection, -j, TAP, JUnit, standalone; fake and real QEMU.
 #
 # Usage: tests/runner/run.sh [--fake-only]
-# The real-kernel part runs when x86/selftest.flat is built in the source tree.
+# The real-kernel part runs when x86/selftest.flat is built: in the source tree,
+# or in the build named by RUNNER_TEST_BUILD (scripts/check.sh passes build/x86_64-gcc).
 set -u
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -223,14 +224,15 @@ standalone() {
 
 # --- the real selftest kernel ----------------------------------------------------
 real_kernels() {
-	local d=$WORK/real st t
-	if [ ! -r "$TOP/x86/selftest.flat" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+	local d=$WORK/real st t build=${RUNNER_TEST_BUILD:-$TOP}
+	case $build in /*) ;; *) build=$TOP/$build ;; esac
+	if [ ! -r "$build/x86/selftest.flat" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 		echo "# real kernels: skipped (no x86/selftest.flat or no qemu-system-x86_64)"
 		return
 	fi
 	mkdir -p "$d"
 	cd "$d" || return
-	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$TOP" -t --junit junit.xml >tap.txt 2>err.txt
+	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$build" -t --junit junit.xml >tap.txt 2>err.txt
 	st=$?
 	cp tap.txt /tmp/vmtick-real.tap 2>/dev/null
 	ok "real: exit status 4 (ERROR is the worst)" equals "$st" 4
@@ -241,12 +243,12 @@ real_kernels() {
 	ok "real: mode-hang TIMEOUT" has_match err.txt 'TIMEOUT'
 	ok "real: mode-crash CRASH" has_match junit.xml '<error type="CRASH"'
 	ok "real: bad QEMU option ERROR" has_match junit.xml '<error type="ERROR" message="qemu-system-x86_64: -device no-such-device'
-	ok "real: nothing left running" no_process "$TOP/x86/selftest.flat"
+	ok "real: nothing left running" no_process "$build/x86/selftest.flat"
 	ok "real: counts" last_line_is err.txt "1 passed, 4 failed, 1 skipped"
 	prove --exec cat tap.txt >prove.txt 2>&1
 	ok "real: prove accepts the TAP" has_match prove.txt 'Tests: 6 Failed: 4\)'
 	ok "real: JUnit validates" xsd_valid junit.xml
-	"$TOP/scripts/mkstandalone.sh" --build "$TOP" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
+	"$TOP/scripts/mkstandalone.sh" --build "$build" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
 	mkdir -p other && cd other || return
 	for t in mode-pass:0:PASS mode-fail:1:FAIL mode-skip:0:SKIP mode-hang:2:TIMEOUT mode-crash:3:CRASH bad-qemu-option:4:ERROR; do
 		"$d/sa/${t%%:*}" >out.txt 2>&1
