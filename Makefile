@@ -25,9 +25,11 @@ S := $(SRCDIR)
 ifeq ($(ARCH),aarch64)
 TESTDIR := arm
 LIBARCH := lib/arm64
+START_OBJ := lib/arm64/head.o
 else
 TESTDIR := x86
 LIBARCH := lib/x86
+START_OBJ = lib/x86/start_$(BITS).o
 endif
 
 # --- the freestanding flags, for every arch ---------------------------------
@@ -101,13 +103,14 @@ lib/libvmtick.a: $(LIB_OBJS)
 	@rm -f $@
 	$(call quiet,AR)$(AR) rcs $@ $^
 
-# The library goes in whole: start-up code and hooks are found by the linker script's ENTRY.
+# The start-up object goes in first and whole; the rest of the library only
+# as far as the test uses it, which keeps each .flat small.
 %.elf: %.o lib/libvmtick.a $(LDSCRIPT)
 	@mkdir -p $(dir $@)
-	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ --whole-archive lib/libvmtick.a --no-whole-archive $<
+	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ $(START_OBJ) $< lib/libvmtick.a
 
 %.flat: %.elf
-	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-debug $(FLATFMT) $< $@
+	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-all $(FLATFMT) $< $@
 
 .SECONDARY:
 

@@ -32,10 +32,15 @@ pml4:	.skip PAGE_SIZE
 pdpt:	.skip PAGE_SIZE
 pd:	.skip 4 * PAGE_SIZE
 pt0:	.skip PAGE_SIZE
-	.balign STACK_SIZE
-	.globl boot_stack
-boot_stack:
-	.skip STACK_SIZE
+/*
+ * The boot CPU's stack: STACK_SIZE-aligned (smp_id() masks the stack
+ * pointer) but placed at run time inside twice the room, so .bss needs no
+ * alignment beyond a page (lld would align the whole image's file offset
+ * to it, pushing the multiboot header out of the first 8 KiB).
+ */
+	.balign 16
+boot_stack_area:
+	.skip 2 * STACK_SIZE
 
 	.section .text.boot, "ax"
 	.code32
@@ -59,7 +64,8 @@ _start:
 	mov %eax, %ss
 	mov %eax, %fs
 	mov %eax, %gs
-	mov $(boot_stack + STACK_SIZE), %esp
+	mov $(boot_stack_area + 2 * STACK_SIZE), %esp
+	and $~(STACK_SIZE - 1), %esp
 
 	mov $pml4, %edi
 	movl $(pdpt + PT_PRESENT + PT_WRITABLE), (%edi)
