@@ -110,30 +110,6 @@ void on_cpu_wait(int cpu)
 		wfe();
 }
 
-void on_cpu(int cpu, void (*fn)(void *), void *arg)
-{
-	check_cpu(cpu);
-	if (cpu == smp_id()) {
-		fn(arg);
-		return;
-	}
-	on_cpu_async(cpu, fn, arg);
-	on_cpu_wait(cpu);
-}
-
-void on_cpus(void (*fn)(void *), void *arg)
-{
-	int cpu, self = smp_id();
-
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (cpu != self)
-			on_cpu_async(cpu, fn, arg);
-	fn(arg);
-	for (cpu = 0; cpu < nr_cpus; cpu++)
-		if (cpu != self)
-			on_cpu_wait(cpu);
-}
-
 static void start_cpu(int cpu)
 {
 	u8 *stack = memalign(16, STACK_SIZE);

@@ -154,26 +154,3 @@ void on_cpu_wait(int cpu)
 	while (!atomic_load(&p->call_done))
 		pause();
 }
-
-void on_cpu(int cpu, void (*fn)(void *), void *arg)
-{
-	if (cpu == smp_id()) {
-		fn(arg);
-		return;
-	}
-	on_cpu_async(cpu, fn, arg);
-	on_cpu_wait(cpu);
-}
-
-void on_cpus(void (*fn)(void *), void *arg)
-{
-	int self = smp_id();
-
-	for (int i = 0; i < ncpus; i++)
-		if (i != self)
-			on_cpu_async(i, fn, arg);
-	fn(arg);
-	for (int i = 0; i < ncpus; i++)
-		if (i != self)
-			on_cpu_wait(i);
-}
