@@ -1,76 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 32-bit start-up: multiboot entry, PAE identity paging, then C; the APs' way in too. */
-#include "layout.h"
-#include "processor.h"
-#include "identity_map.h"
+#include "boot.h"
 
-	.section .multiboot, "a"
-	.balign 4
-	.long MULTIBOOT_HEADER_MAGIC
-	.long MULTIBOOT_HEADER_FLAGS
-	.long -(MULTIBOOT_HEADER_MAGIC + MULTIBOOT_HEADER_FLAGS)
-
-	.data
-	.balign 8
-	.globl gdt
-gdt:
-	.quad 0
-	.quad GDT_DESC_CODE32
-	.quad GDT_DESC_DATA
-	.quad GDT_DESC_CODE64
-gdt_desc:
-	.word GDT_ENTRIES * 8 - 1
-	.long gdt
-boot_magic:
-	.long 0
-boot_info:
-	.long 0
-
-	.bss
-	.balign PAGE_SIZE
-pdpt:	.skip PAGE_SIZE
-pd:	.skip 4 * PAGE_SIZE
-pt0:	.skip PAGE_SIZE
-/*
- * The boot CPU's stack: STACK_SIZE-aligned (smp_id() masks the stack
- * pointer) but placed at run time inside twice the room, so .bss needs no
- * alignment beyond a page (lld would align the whole image's file offset
- * to it, pushing the multiboot header out of the first 8 KiB).
- */
-	.balign 16
-boot_stack_area:
-	.skip 2 * STACK_SIZE
-
-/*
- * PAE paging rather than 32-bit paging with 4 MiB pages: nested KVM on an
- * AMD host was seen to triple-fault on enabling the latter, and PAE gives
- * the same map as the 64-bit kernels.
- */
-	.section .text.boot, "ax"
-	.code32
-	.globl _start
-_start:
-	cli
-	cld
-	mov %eax, %edx
-	mov $__bss_start, %edi
-	mov $__bss_end, %ecx
-	sub %edi, %ecx
-	xor %eax, %eax
-	rep stosb
-	mov %edx, boot_magic
-	mov %ebx, boot_info
-	lgdtl gdt_desc
-	ljmpl $KERNEL_CS32, $1f
-1:	mov $KERNEL_DS, %eax
-	mov %eax, %ds
-	mov %eax, %es
-	mov %eax, %ss
-	mov %eax, %fs
-	mov %eax, %gs
-	mov $(boot_stack_area + 2 * STACK_SIZE), %esp
-	and $~(STACK_SIZE - 1), %esp
-
+/* PAE paging: the same identity map, built by the same macro, as the 64-bit kernels. */
+	BOOT_DATA .long
+	BOOT_ENTRY
 	BUILD_IDENTITY_MAP pdpt, pd, pt0, PT_PRESENT
 
 	call enable_paging
@@ -99,12 +33,7 @@ enable_paging:
  */
 	.globl ap_start32
 ap_start32:
-	mov $KERNEL_DS, %eax
-	mov %eax, %ds
-	mov %eax, %es
-	mov %eax, %ss
-	mov %eax, %fs
-	mov %eax, %gs
+	LOAD_DATA_SEGMENTS
 	mov $1, %eax
 	lock xadd %eax, ap_next_id
 	cmp ap_limit, %eax

@@ -1,72 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 64-bit start-up: multiboot entry in 32-bit mode, identity paging, long mode, then C; the APs' way in too. */
-#include "layout.h"
-#include "processor.h"
-#include "identity_map.h"
+#include "boot.h"
 
-	.section .multiboot, "a"
-	.balign 4
-	.long MULTIBOOT_HEADER_MAGIC
-	.long MULTIBOOT_HEADER_FLAGS
-	.long -(MULTIBOOT_HEADER_MAGIC + MULTIBOOT_HEADER_FLAGS)
-
-	.data
-	.balign 8
-	.globl gdt
-gdt:
-	.quad 0
-	.quad GDT_DESC_CODE32
-	.quad GDT_DESC_DATA
-	.quad GDT_DESC_CODE64
-gdt_desc:
-	.word GDT_ENTRIES * 8 - 1
-	.quad gdt
-boot_magic:
-	.long 0
-boot_info:
-	.long 0
-
+	BOOT_DATA .quad
 	.bss
 	.balign PAGE_SIZE
 pml4:	.skip PAGE_SIZE
-pdpt:	.skip PAGE_SIZE
-pd:	.skip 4 * PAGE_SIZE
-pt0:	.skip PAGE_SIZE
-/*
- * The boot CPU's stack: STACK_SIZE-aligned (smp_id() masks the stack
- * pointer) but placed at run time inside twice the room, so .bss needs no
- * alignment beyond a page (lld would align the whole image's file offset
- * to it, pushing the multiboot header out of the first 8 KiB).
- */
-	.balign 16
-boot_stack_area:
-	.skip 2 * STACK_SIZE
 
-	.section .text.boot, "ax"
-	.code32
-	.globl _start
-_start:
-	cli
-	cld
-	mov %eax, %edx
-	mov $__bss_start, %edi
-	mov $__bss_end, %ecx
-	sub %edi, %ecx
-	xor %eax, %eax
-	rep stosb
-	mov %edx, boot_magic
-	mov %ebx, boot_info
-	lgdtl gdt_desc
-	ljmpl $KERNEL_CS32, $1f
-1:	mov $KERNEL_DS, %eax
-	mov %eax, %ds
-	mov %eax, %es
-	mov %eax, %ss
-	mov %eax, %fs
-	mov %eax, %gs
-	mov $(boot_stack_area + 2 * STACK_SIZE), %esp
-	and $~(STACK_SIZE - 1), %esp
-
+	BOOT_ENTRY
 	mov $pml4, %edi
 	movl $(pdpt + PT_PRESENT + PT_WRITABLE), (%edi)
 	BUILD_IDENTITY_MAP pdpt, pd, pt0, (PT_PRESENT + PT_WRITABLE)
@@ -77,12 +18,7 @@ _start:
 /* Entered from the real-mode trampoline with the GDT loaded and CS = KERNEL_CS32. */
 	.globl ap_start32
 ap_start32:
-	mov $KERNEL_DS, %eax
-	mov %eax, %ds
-	mov %eax, %es
-	mov %eax, %ss
-	mov %eax, %fs
-	mov %eax, %gs
+	LOAD_DATA_SEGMENTS
 	mov $ap_long, %esi
 
 /* %esi: where to continue in 64-bit mode. */
