@@ -56,6 +56,7 @@
 #include "argv.h"
 #include "atomic.h"
 #include "kvmclock.h"
+#include "turn_lock.h"
 #include "processor.h"
 #include "pvclock.h"
 #include "report.h"
@@ -103,7 +104,6 @@ struct vcpu_result {
 } __aligned(CACHE_LINE_SIZE);
 
 static struct vcpu_result *results;
-static u32 *sleepers;
 
 static u64 magnitude(s64 v)
 {
@@ -265,57 +265,6 @@ static void wallclock_test(const struct options *o)
 
 /* ---- 2, 3. warps -------------------------------------------------------- */
 
-/*
- * The fair lock the vCPUs take turns under: tickets, and a waiter that
- * spins for SPIN_BEFORE_HALT_CYCLES, then halts until the unlocker's IPI.
- * Spinning keeps handoffs tight when every vCPU has a host CPU (a warp
- * shorter than a handoff would go unseen); halting hands the host CPU to
- * the next ticket's vCPU when vCPUs outnumber host CPUs, where a spinning
- * waiter holds the next one off for a host time slice per handoff (2-5 ms
- * measured at -smp 4 on 2 host CPUs).
- */
-#define SPIN_BEFORE_HALT_CYCLES	100000
-
-struct turn_lock {
-	u32 next, owner;
-	/* ticket % cpu_count() -> 1 + the CPU halted waiting for it, or 0 */
-	u32 *sleeper;
-};
-
-static void turn_lock(struct turn_lock *l)
-{
-	u32 ticket = atomic_fetch_add(&l->next, 1);
-	u32 *slot = &l->sleeper[ticket % (u32)cpu_count()], me = (u32)smp_id() + 1;
-	u64 start = rdtsc();
-
-	while (atomic_load(&l->owner) != ticket) {
-		if (rdtsc() - start < SPIN_BEFORE_HALT_CYCLES) {
-			pause();
-			continue;
-		}
-		/* slot, then owner; the unlocker: owner, then slot - one of us sees the other */
-		irq_disable();
-		atomic_store(slot, me);
-		smp_mb();
-		if (atomic_load(&l->owner) != ticket)
-			safe_halt();	/* an IPI pending since the store ends the hlt at once */
-		irq_disable();
-	}
-	/* only our own entry: an older ticket's holder never erases a newer one */
-	atomic_cmpxchg(slot, &me, 0);
-}
-
-static void turn_unlock(struct turn_lock *l)
-{
-	u32 next = l->owner + 1, sleeper;
-
-	atomic_store(&l->owner, next);
-	smp_mb();
-	sleeper = atomic_load(&l->sleeper[next % (u32)cpu_count()]);
-	if (sleeper)
-		apic_send_ipi((int)sleeper - 1, IPI_WAKE_VECTOR);
-}
-
 struct warp_run {
 	enum kvmclock_mode mode;
 	u64 loops;
@@ -350,13 +299,13 @@ static void warp_on(void *arg)
 /* Run the warp check in mode; returns the total warps. Prints the classic lines and the breakdown. */
 static u64 warp_test(const char *name, enum kvmclock_mode mode, u64 loops)
 {
-	struct warp_run run = { .mode = mode, .loops = loops, .lock.sleeper = sleepers };
+	struct warp_run run = { .mode = mode, .loops = loops };
 	u64 warps = 0, stalls = 0;
 	s64 worst = 0;
 	char rname[64];
 
 	memset(results, 0, sizeof(*results) * (size_t)cpu_count());
-	memset(sleepers, 0, sizeof(*sleepers) * (size_t)cpu_count());
+	turn_lock_init(&run.lock);
 	kvmclock_reset_last();
 	run.last = kvmclock_read(mode);
 	on_cpus(warp_on, &run);
@@ -539,7 +488,6 @@ int main(int argc, char **argv)
 		report_abort("could not register kvmclock on every vCPU");
 	}
 	results = memalign(CACHE_LINE_SIZE, sizeof(*results) * (size_t)cpu_count());
-	sleepers = calloc((size_t)cpu_count(), sizeof(*sleepers));
 	kvmclock_print_params();
 
 	if ((o.phases & PHASE_WALLCLOCK) && o.host_ns)
