@@ -36,10 +36,96 @@ u64 stats_percentile(const u64 *sorted, u64 n, unsigned p)
 	return sorted[min(rank, n) - 1];
 }
 
-void stats_compute(u64 *s, u64 n, struct stats *out)
+/* floor((a + b) / 2) without the sum, which may not fit */
+static u64 midpoint(u64 a, u64 b)
+{
+	return a / 2 + b / 2 + (a % 2 + b % 2) / 2;
+}
+
+/*
+ * (hi * 2^64 + lo) / d for hi < d, which makes the quotient fit: one bit at a
+ * time, since i386 has no 128-bit type and the guests no __udivti3.
+ */
+static u64 div128_u64(u64 hi, u64 lo, u64 d)
+{
+	u64 q = 0;
+
+	for (unsigned i = 0; i < 64; i++) {
+		u64 carry = hi >> 63;
+
+		hi = hi << 1 | lo >> 63;
+		lo <<= 1;
+		q <<= 1;
+		if (carry || hi >= d) {
+			hi -= d;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+/* The mean of n values always fits, even when their sum does not: keep the sum in two halves. */
+static u64 mean_of(const u64 *s, u64 n)
 {
 	u64 sum_hi = 0, sum = 0;
 
+	for (u64 i = 0; i < n; i++) {
+		u64 before = sum;
+
+		sum += s[i];
+		sum_hi += sum < before;
+	}
+	return sum_hi ? div128_u64(sum_hi, sum, n) : sum / n;
+}
+
+static u64 deviation(u64 x, u64 median)
+{
+	return x > median ? x - median : median - x;
+}
+
+/* How many samples lie within d of the median. */
+static u64 count_within(const u64 *s, u64 n, u64 median, u64 d)
+{
+	u64 within = 0;
+
+	for (u64 i = 0; i < n; i++)
+		within += deviation(s[i], median) <= d;
+	return within;
+}
+
+/*
+ * Median of |x - median|, without a second buffer: bisect for the smallest
+ * deviation that half the samples lie within (the middle one, or the lower
+ * middle for even n); for even n the upper middle is that one again or the
+ * next larger deviation, and the two are averaged as for the median.
+ */
+static u64 mad_of(const u64 *s, u64 n, u64 median, u64 widest)
+{
+	u64 lo = 0, hi = widest, upper = UINT64_MAX;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (count_within(s, n, median, mid) * 2 >= n)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (n % 2)
+		return lo;
+	if (count_within(s, n, median, lo) > n / 2)
+		return lo;
+	for (u64 i = 0; i < n; i++) {
+		u64 d = deviation(s[i], median);
+
+		if (d > lo)
+			upper = min(upper, d);
+	}
+	return midpoint(lo, upper);
+}
+
+void stats_compute(u64 *s, u64 n, struct stats *out)
+{
 	memset(out, 0, sizeof(*out));
 	if (!n)
 		return;
@@ -47,35 +133,10 @@ void stats_compute(u64 *s, u64 n, struct stats *out)
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
-	out->median = n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2 + (s[n / 2 - 1] % 2 + s[n / 2] % 2) / 2;
+	out->median = n % 2 ? s[n / 2] : midpoint(s[n / 2 - 1], s[n / 2]);
 	out->p99 = stats_percentile(s, n, 99);
-	/* mean as quotient of a 128-bit sum kept in two halves */
-	for (u64 i = 0; i < n; i++) {
-		u64 before = sum;
-
-		sum += s[i];
-		sum_hi += sum < before;
-	}
-	out->mean = sum_hi ? UINT64_MAX : sum / n;
-	{
-		/* MAD: median of |x - median|, computed without a second buffer by bisection */
-		u64 lo = 0, hi = max(out->median - out->min, out->max - out->median);
-
-		while (lo < hi) {
-			u64 mid = lo + (hi - lo) / 2, within = 0;
-
-			for (u64 i = 0; i < n; i++) {
-				u64 d = s[i] > out->median ? s[i] - out->median : out->median - s[i];
-
-				within += d <= mid;
-			}
-			if (within * 2 >= n)
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		out->mad = lo;
-	}
+	out->mean = mean_of(s, n);
+	out->mad = mad_of(s, n, out->median, max(out->median - out->min, out->max - out->median));
 }
 
 u64 ticks_to_ps(u64 ticks, u64 hz)

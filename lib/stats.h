@@ -8,10 +8,15 @@
 struct stats {
 	u64 n;
 	u64 min, max;
+	/* the middle sample; for even n the mean of the middle two, rounded down */
 	u64 median;
 	u64 p99;
+	/* rounded down, exact even when the samples' sum does not fit 64 bits */
 	u64 mean;
-	/* median absolute deviation: spread that a few outliers do not inflate */
+	/*
+	 * median absolute deviation, the median (as above) of |x - median|:
+	 * spread that a few outliers do not inflate
+	 */
 	u64 mad;
 };
 

@@ -35,9 +35,6 @@
 #define CAL_RUN_SHARE	  10
 #define NS_PER_S	  1000000000ull
 #define MS_PER_S	  1000ull
-#define PPB		  1000000000ull
-#define FX_SHIFT	  32
-#define FX_ONE		  (1ull << FX_SHIFT)
 
 static struct {
 	const struct tick_source *src;
@@ -56,33 +53,6 @@ static struct {
 	volatile u64 woke_at;
 	volatile bool running, done;
 } run;
-
-/* (a * b) >> 32 with the full 128-bit product, from 32-bit halves (i386 has no __int128). */
-static u64 mul_shr32(u64 a, u64 b)
-{
-	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
-	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-
-	/* the cross terms sit 32 bits up in the product, so shifted down they count whole */
-	return (hh << 32) + lh + hl + (ll >> 32);
-}
-
-u64 tick_counts_to_ticks(const struct tick_cal *cal, u64 counts)
-{
-	return mul_shr32(counts, cal->ratio_fx);
-}
-
-u64 tick_ticks_to_counts(const struct tick_cal *cal, u64 ticks)
-{
-	unsigned s = 0;
-	u64 den;
-
-	/* ticks << 32 / ratio without overflow: give up low bits of both, rounding up */
-	while (s < FX_SHIFT && (ticks >> s) >> FX_SHIFT)
-		s++;
-	den = max(cal->ratio_fx >> s, 1ull);
-	return ((ticks << (FX_SHIFT - s)) + den - 1) / den;
-}
 
 struct cal_sample {
 	u64 before, after, count;
@@ -112,7 +82,7 @@ bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal)
 {
 	u64 window = run.cal_window;
 	struct cal_sample s1, s2;
-	u64 mid1, mid2, dt, dc, err;
+	u64 mid1, mid2, dt, dc, slack;
 
 	cal_sample(read, &s1);
 	while (arch_counter() - s1.after < window)
@@ -122,13 +92,8 @@ bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal)
 	mid2 = s2.before + (s2.after - s2.before) / 2;
 	dt = mid2 - mid1;
 	dc = s2.count - s1.count;
-	if (!dc || !dt || dt >> FX_SHIFT)
-		return false;
-	cal->ratio_fx = (dt << FX_SHIFT) / dc;
-	err = (s1.after - s1.before) / 2 + (s2.after - s2.before) / 2 +
-	      (cal->ratio_fx >> FX_SHIFT) + 1;
-	cal->err_ppb = min(err * PPB / dt, PPB);
-	return true;
+	slack = (s1.after - s1.before) / 2 + (s2.after - s2.before) / 2;
+	return tick_cal_from(cal, dt, dc, slack);
 }
 
 static u64 slot(u64 i)
@@ -145,7 +110,7 @@ static u64 early_tolerance(u64 due)
 {
 	u64 ref = run.src->kind == TICK_PERIODIC ? run.anchor : run.armed_at;
 
-	return mul_shr32(due - ref, run.err_fx) + 1;
+	return mul_u64_u64_shr32(due - ref, run.err_fx) + 1;
 }
 
 /* Lateness of a tick at now due at due: 0 when it was ahead within the calibration's error. */
@@ -341,7 +306,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 		report(false, "set-up: %s", why);
 		return;
 	}
-	run.err_fx = (run.plan.cal.err_ppb << FX_SHIFT) / PPB;
+	run.err_fx = tick_ppb_to_fx(run.plan.cal.err_ppb);
 	run.expected = want_hz * seconds;
 	run.late = calloc(run.expected, sizeof(*run.late));
 	report_plan(hz, want_hz);

@@ -4,20 +4,15 @@
 #define VMTICK_TIMER_TICK_H
 
 #include "libc.h"
+#include "tick_math.h"
 
 /*
  * Vocabulary. "Counter" is arch_counter() (the TSC, CNTVCT): every
  * timestamp and every schedule is in counter ticks. A source has its own
  * clock ("source counts": APIC bus cycles, PIT or HPET ticks); tick_cal
- * says how many counter ticks one source count lasts, as measured here.
+ * says how many counter ticks one source count lasts, as measured here;
+ * lib/tick_math.h holds it and the conversions between the two.
  */
-
-/* Counter ticks per source count, 32.32 fixed point, and how far it may be off. */
-struct tick_cal {
-	u64 ratio_fx;
-	/* half-width of the measurement's uncertainty, parts per billion of the ratio */
-	u64 err_ppb;
-};
 
 /* What a source's set-up decided: the period it will program, and its clock against the counter. */
 struct tick_plan {
@@ -87,10 +82,6 @@ void tick_wake(void);
  * inside a period. Returns false when the source did not count.
  */
 bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal);
-/* Counter ticks for counts source counts. */
-u64 tick_counts_to_ticks(const struct tick_cal *cal, u64 counts);
-/* Source counts lasting at least ticks counter ticks (rounded up). */
-u64 tick_ticks_to_counts(const struct tick_cal *cal, u64 ticks);
 
 /* ---- hooks every arch provides (x86: lib/x86/apic_timer.c) ---- */
 
