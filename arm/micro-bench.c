@@ -64,28 +64,13 @@
 #include "psci.h"
 #include "report.h"
 #include "setup.h"
+#include "smccc.h"
+#include "smp.h"
 #include "sysreg.h"
 #include "timer.h"
+#include "virtio-mmio.h"
 
 TEST_NAME("micro-bench");
-
-/* SMCCC vendor-specific hypervisor service: UID query; KVM's UID, first word (w0). */
-#define SMCCC_VENDOR_HYP_CALL_UID	0x8600ff01
-#define SMCCC_KVM_UID_W0		0xb66fb428
-
-/* virtio-mmio: the MagicValue register and what it holds ("virt"). */
-#define VIRTIO_MMIO_MAGIC_VALUE		0x000
-#define VIRTIO_MMIO_MAGIC		0x74726976
-
-/* Distributor registers at the same offsets in GICv2 and GICv3, and GICv4.1's. */
-#define GICD_CTLR			0x0000
-#define GICD_IIDR			0x0008
-#define GICD_TYPER2			0x000c
-#define GICD_CTLR_ENABLE_G0_OR_G1NS	(1u << 0)
-#define GICD_CTLR_ENABLE_G1_OR_G1A	(1u << 1)
-#define GICD_CTLR_nASSGIreq		(1u << 8)
-#define GICD_CTLR_RWP			(1u << 31)
-#define GICD_TYPER2_nASSGIcap		(1u << 8)
 
 #define IPI_SGI				1
 #define SELF_SGI			2
@@ -98,75 +83,20 @@ TEST_NAME("micro-bench");
 /* Waits for an interrupt: the counter is read only once a wait gets long. */
 #define SPINS_PER_CLOCK_READ		1024
 #define WAIT_TIMEOUT_MS			1000
-#define RWP_TIMEOUT_MS			1000
 
 static bool kvm;
 
-/* --- guarded trials: an instruction that may fault, once ----------------- */
-
-static volatile bool faulted;
-
-static void skip_faulting_insn(struct pt_regs *regs, u64 esr)
-{
-	faulted = true;
-	regs->pc += 4;
-}
-
-/* Run fn with a handler for exception class ec; false if it faulted. */
-static bool try_run(unsigned ec, void (*fn)(void))
-{
-	exception_fn old = install_exception_handler(ec, skip_faulting_insn);
-
-	faulted = false;
-	fn();
-	install_exception_handler(ec, old);
-	return !faulted;
-}
-
-static long smccc_ret;
-
-static void call_vendor_uid(void)
-{
-	smccc_ret = psci_call(SMCCC_VENDOR_HYP_CALL_UID, 0, 0, 0);
-}
-
-/* KVM answers the SMCCC vendor hypervisor UID query with its UID; QEMU's TCG PSCI with NOT_SUPPORTED. */
-static bool detect_kvm(void)
-{
-	if (psci_conduit() == PSCI_CONDUIT_NONE || !try_run(ESR_EC_UNKNOWN, call_vendor_uid))
-		return false;
-	return (u32)smccc_ret == SMCCC_KVM_UID_W0;
-}
-
 /* --- hvc ------------------------------------------------------------------ */
 
-static inline long hvc_psci_version(void)
-{
-	register u64 x0 asm("x0") = PSCI_0_2_FN_PSCI_VERSION;
-
-	/* SMCCC: the callee may change x1-x17 */
-	asm volatile("hvc #0"
-		     : "+r"(x0)
-		     :
-		     : "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
-		       "x13", "x14", "x15", "x16", "x17", "memory");
-	return (long)x0;
-}
-
-BENCH_LOOP(loop_hvc, hvc_psci_version())
+BENCH_LOOP(loop_hvc, smccc_hvc0(PSCI_0_2_FN_PSCI_VERSION))
 
 static long psci_version;
-
-static void call_psci_version(void)
-{
-	psci_version = hvc_psci_version();
-}
 
 static const char *prepare_hvc(void *ctx)
 {
 	if (psci_conduit() != PSCI_CONDUIT_HVC)
 		return "the tree's PSCI conduit is not hvc: no hypervisor call to time";
-	if (!try_run(ESR_EC_UNKNOWN, call_psci_version))
+	if (!smccc_try_hvc0(PSCI_0_2_FN_PSCI_VERSION, &psci_version))
 		return "HVC is undefined here (no EL2 and no PSCI emulation behind it)";
 	report_info("PSCI_VERSION returned %ld.%ld; %s", psci_version >> 16, psci_version & 0xffff,
 		    kvm ? "KVM answers it in the kernel" : "TCG: QEMU answers it as firmware would");
@@ -175,7 +105,7 @@ static const char *prepare_hvc(void *ctx)
 
 static void check_hvc(void *ctx, const struct bench_result *r)
 {
-	long now = hvc_psci_version();
+	long now = smccc_hvc0(PSCI_0_2_FN_PSCI_VERSION);
 
 	report(now == psci_version && now > 0, "PSCI_VERSION answers %#lx after the loop, as before",
 	       now);
@@ -184,15 +114,10 @@ static void check_hvc(void *ctx, const struct bench_result *r)
 /* --- MMIO ----------------------------------------------------------------- */
 
 static uintptr_t user_mmio, dist_mmio;
-static u32 user_first, dist_first, mmio_value;
+static u32 user_first, dist_first;
 
 BENCH_LOOP(loop_mmio_user, readl(user_mmio))
 BENCH_LOOP(loop_mmio_vgic, readl(dist_mmio + GICD_IIDR))
-
-static void read_user_mmio(void)
-{
-	mmio_value = readl(user_mmio);
-}
 
 static const char *prepare_mmio_user(void *ctx)
 {
@@ -205,11 +130,10 @@ static const char *prepare_mmio_user(void *ctx)
 			return "no virtio-mmio transport in the tree: give mmio_addr=ADDR";
 		user_mmio = (uintptr_t)addr + VIRTIO_MMIO_MAGIC_VALUE;
 	}
-	if (!try_run(ESR_EC_DABT_CUR, read_user_mmio)) {
+	if (!try_readl(user_mmio, &user_first)) {
 		report(false, "reading %#lx for mmio_read_user faulted", (unsigned long)user_mmio);
 		return "the register cannot be read";
 	}
-	user_first = mmio_value;
 	report_info("%#lx reads %#x; %s", (unsigned long)user_mmio, user_first,
 		    kvm ? "KVM hands the access to QEMU in user space" : "TCG: QEMU emulates the device");
 	return NULL;
@@ -227,21 +151,6 @@ static void check_virtio_magic(void *ctx, const struct bench_result *r)
 {
 	check_mmio_user(ctx, r);
 	report(user_first == VIRTIO_MMIO_MAGIC, "it is a virtio-mmio MagicValue (%#x)", user_first);
-}
-
-/* The distributor is the first reg entry of the GIC node in either binding. */
-static uintptr_t find_gic_dist(void)
-{
-	static const char *const compats[] = { "arm,gic-v3", "arm,cortex-a15-gic", "arm,gic-400" };
-	u64 base;
-
-	for (size_t i = 0; i < ARRAY_SIZE(compats); i++) {
-		int node = dt_find_compatible(&boot_dt, -1, compats[i]);
-
-		if (node >= 0 && !dt_reg(&boot_dt, node, 0, &base, NULL))
-			return (uintptr_t)base;
-	}
-	return 0;
 }
 
 static const char *prepare_mmio_vgic(void *ctx)
@@ -306,32 +215,16 @@ static void responder_irq(struct pt_regs *regs, unsigned irq)
 	atomic_inc(&t->hits);
 }
 
-static bool responder_ready, responder_stop;
-
-/* CPU 1: take interrupts, running, until told to stop. */
-static void responder(void *arg)
-{
-	local_irq_enable();
-	atomic_store(&responder_ready, true);
-	while (!atomic_load(&responder_stop))
-		cpu_relax();
-	local_irq_disable();
-}
-
+/* CPU 1 takes the interrupts running, not woken from WFI. */
 static void enter_responder(void *ctx)
 {
 	WRITE_ONCE(live, ctx);
-	atomic_store(&responder_ready, false);
-	atomic_store(&responder_stop, false);
-	on_cpu_async(RESPONDER_CPU, responder, NULL);
-	while (!atomic_load(&responder_ready))
-		cpu_relax();
+	cpu_spin_irqs_on(RESPONDER_CPU);
 }
 
 static void leave_responder(void *ctx)
 {
-	atomic_store(&responder_stop, true);
-	on_cpu_wait(RESPONDER_CPU);
+	cpu_spin_stop(RESPONDER_CPU);
 	WRITE_ONCE(live, NULL);
 }
 
@@ -390,45 +283,11 @@ static void check_eoi(void *ctx, const struct bench_result *r)
 
 /* --- ipi_hw: GICv4.1 direct vSGIs ----------------------------------------- */
 
-static u32 typer2;
-
-static void read_typer2(void)
-{
-	typer2 = readl(dist_mmio + GICD_TYPER2);
-}
-
-static bool wait_dist_rwp(void)
-{
-	u64 start = arch_counter(), limit = ns_to_ticks(RWP_TIMEOUT_MS * 1000000ull, arch_counter_hz());
-
-	while (readl(dist_mmio + GICD_CTLR) & GICD_CTLR_RWP)
-		if (arch_counter() - start > limit)
-			return false;
-	return true;
-}
-
-/*
- * nASSGIreq may only change while the distributor is disabled (GICv4.1);
- * the enables are written back whatever happens, or every later row dies.
- */
-static bool set_nassgireq(u32 value)
-{
-	u32 ctlr = readl(dist_mmio + GICD_CTLR) & ~GICD_CTLR_RWP;
-	u32 enables = GICD_CTLR_ENABLE_G0_OR_G1NS | GICD_CTLR_ENABLE_G1_OR_G1A;
-	bool ok;
-
-	writel(ctlr & ~enables, dist_mmio + GICD_CTLR);
-	ok = wait_dist_rwp();
-	writel((ctlr & ~GICD_CTLR_nASSGIreq) | value, dist_mmio + GICD_CTLR);
-	ok = wait_dist_rwp() && ok;
-	return ok && (readl(dist_mmio + GICD_CTLR) & GICD_CTLR_nASSGIreq) == value;
-}
-
 static const char *prepare_ipi_hw(void *ctx)
 {
 	if (gic_version() != 3)
 		return "direct vSGIs need a GICv4.1 (this is a GICv2)";
-	if (!try_run(ESR_EC_DABT_CUR, read_typer2) || !(typer2 & GICD_TYPER2_nASSGIcap))
+	if (!gicv3_has_direct_vsgi())
 		return "GICD_TYPER2.nASSGIcap is 0: the GIC offers no GICv4.1 direct vSGIs";
 	return prepare_ipi(ctx);
 }
@@ -438,7 +297,7 @@ static void enter_ipi_hw(void *ctx)
 {
 	struct irq_tally *t = ctx;
 
-	if (!set_nassgireq(GICD_CTLR_nASSGIreq))
+	if (!gicv3_set_nassgireq(true))
 		t->gic_errors++;
 	enter_responder(ctx);
 }
@@ -448,7 +307,7 @@ static void leave_ipi_hw(void *ctx)
 	struct irq_tally *t = ctx;
 
 	leave_responder(ctx);
-	if (!set_nassgireq(0))
+	if (!gicv3_set_nassgireq(false))
 		t->gic_errors++;
 }
 
@@ -664,8 +523,8 @@ int main(int argc, char **argv)
 		else
 			report_abort("unknown argument '%s' (%s mmio_addr=ADDR)", argv[i], BENCH_ARGS_USAGE);
 	}
-	kvm = detect_kvm();
-	dist_mmio = find_gic_dist();
+	kvm = smccc_hyp_is_kvm();
+	dist_mmio = gic_dist_base();
 	wait_timeout = ns_to_ticks(WAIT_TIMEOUT_MS * 1000000ull, arch_counter_hz());
 	if (!kvm)
 		rows[ROW_MMIO_VGIC].what = "32-bit read of GICD_IIDR (TCG: QEMU's GIC, no in-kernel vGIC)";

@@ -5,8 +5,8 @@
  * What it checks: the arguments arrived as argv (argv[0] is "selftest");
  * the vCPU count equals smp=N and every CPU has its own MPIDR; on_cpu() and
  * on_cpus() run on every CPU; on every CPU a data abort from an unmapped
- * address, an undefined instruction and a BRK are caught by installed
- * handlers with the right exception class (and FAR, and BRK comment);
+ * address, an undefined instruction and a BRK are caught by guarded calls
+ * (catch_fault) with the right exception class (and FAR, and BRK comment);
  * 64-bit printf is right; the memory size matches mem=MiB; the GIC is
  * version gic=N and an SGI sent to each CPU arrives there; a 10 ms virtual
  * and physical timer, armed through TVAL and through CVAL, fires on every
@@ -108,43 +108,30 @@ static void check_on_cpu(void)
 
 /* --- expected exceptions, on every CPU ----------------------------------- */
 
-struct fault_seen {
-	u32 ec, iss;
-	u64 far;
-};
-static struct fault_seen fault_seen[NR_CPUS];
+/* Each CPU's exception class seen (ESR_EC_COUNT: none). */
+static u32 fault_ec_seen[NR_CPUS];
 
-static void record_fault(struct pt_regs *regs, u64 esr)
-{
-	struct fault_seen *f = &fault_seen[smp_id()];
-
-	f->ec = esr_class(esr);
-	f->iss = esr & ESR_ISS_MASK;
-	f->far = read_sysreg(far_el1);
-	regs->pc += 4;	/* resume after the faulting instruction */
-}
-
-static void read_unmapped(void)
+static void read_unmapped(void *arg)
 {
 	u64 v, addr = MMU_UNMAPPED_ADDR;
 
 	asm volatile("ldr %0, [%1]" : "=r"(v) : "r"(addr) : "memory");
 }
 
-static void undefined_insn(void)
+static void undefined_insn(void *arg)
 {
 	asm volatile("udf #0" ::: "memory");
 }
 
 #define TEST_BRK_COMMENT 0x42
-static void brk_insn(void)
+static void brk_insn(void *arg)
 {
 	asm volatile("brk %0" : : "i"(TEST_BRK_COMMENT) : "memory");
 }
 
 static const struct fault_case {
 	const char *what;
-	void (*trigger)(void);
+	void (*trigger)(void *arg);
 	unsigned ec;
 	bool check_far;
 	u64 far;
@@ -160,12 +147,12 @@ static const struct fault_case {
 static void run_fault_case(void *arg)
 {
 	const struct fault_case *c = arg;
-	struct fault_seen *f = &fault_seen[smp_id()];
+	struct fault_record f;
+	unsigned ec = catch_fault(c->ec, c->trigger, NULL, &f) ? esr_class(f.esr) : ESR_EC_COUNT;
 
-	f->ec = ESR_EC_COUNT;
-	c->trigger();
-	if (f->ec == c->ec && (!c->check_far || f->far == c->far) &&
-	    (!c->check_iss || (f->iss & 0xffff) == c->iss))
+	fault_ec_seen[smp_id()] = ec;
+	if (ec == c->ec && (!c->check_far || f.far == c->far) &&
+	    (!c->check_iss || (f.esr & ESR_ISS_MASK & 0xffff) == c->iss))
 		atomic_inc(&per_cpu_hits[smp_id()]);
 }
 
@@ -175,13 +162,10 @@ static void check_faults(void)
 	int n = cpu_count();
 
 	for (c = fault_cases; c < fault_cases + ARRAY_SIZE(fault_cases); c++) {
-		exception_fn old = install_exception_handler(c->ec, record_fault);
-
 		memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
 		on_cpus(run_fault_case, (void *)c);
-		install_exception_handler(c->ec, old);
 		report(count_cpus_with(1) == n, "%s caught as EC 0x%x on %d of %d CPUs (cpu 0 saw EC 0x%x)",
-		       c->what, c->ec, count_cpus_with(1), n, fault_seen[0].ec);
+		       c->what, c->ec, count_cpus_with(1), n, fault_ec_seen[0]);
 	}
 }
 
@@ -392,7 +376,7 @@ static int misbehave(const char *mode)
 		psci_system_off();
 		halt();
 	} else if (!strcmp(mode, "fault"))
-		undefined_insn();
+		undefined_insn(NULL);
 	else if (strcmp(mode, "nothing") != 0)
 		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
 	return report_summary();

@@ -4,8 +4,10 @@
 #define VMTICK_FDT_H
 
 /*
- * Only freestanding headers here: the host tests include this next to
- * libfdt's <libfdt.h>, so every name carries the dt_ prefix, not fdt_.
+ * The walker is lib/fdt.c, the lookups built on it lib/fdt-query.c; this
+ * header serves both. Only freestanding headers here: the host tests
+ * include this next to libfdt's <libfdt.h>, so every name carries the dt_
+ * prefix, not fdt_.
  *
  * Nodes and properties are named by their byte offset in the structure
  * block, the same numbers libfdt uses; 0 is the root. Functions that return
@@ -71,6 +73,14 @@ int dt_find_compatible(const struct dt *dt, int start, const char *compat);
 bool dt_is_compatible(const struct dt *dt, int node, const char *compat);
 /* Is the node's status "okay" (or absent)? */
 bool dt_is_enabled(const struct dt *dt, int node);
+
+/* One big-endian cell of a property value (or a header field), at any alignment. */
+static inline uint32_t dt_be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
 
 /* A big-endian cell property: one u32, or up to max cells (returns how many). */
 int dt_read_u32(const struct dt *dt, int node, const char *name, uint32_t *out);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target for lib/fdt.c: corrupt device trees must give errors,
+ * libFuzzer target for lib/fdt.c and lib/fdt-query.c: corrupt device trees must give errors,
  * never a read outside the blob (ASan) or a hang (-timeout). The first
  * input byte picks the mode: even, the rest of the input is the blob; odd,
  * the rest is a list of (offset, value) byte patches applied to a real QEMU
@@ -9,7 +9,7 @@
  * fdt_check_full() accepts the blob, dt_init() must too and both must walk
  * the same nodes.
  */
-/* LIBSRC: lib/fdt.c lib/string.c */
+/* LIBSRC: lib/fdt.c and lib/fdt-query.c lib/fdt-query.c lib/string.c */
 /* LIBS: -lfdt */
 /* FUZZFLAGS: -max_len=16384 */
 #include <stdint.h>

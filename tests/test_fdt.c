@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lib/fdt.c against the host's libfdt, on device trees QEMU's virt machine
+ * lib/fdt.c and lib/fdt-query.c against the host's libfdt, on device trees QEMU's virt machine
  * dumped (the .dtb files in tests/data: GICv2 and GICv3, 1 to 4 CPUs, EL2, with and
  * without virtio-serial and bootargs): the same nodes in the same order at
  * the same depths, names, properties, parents, children, paths, compatible
@@ -13,7 +13,7 @@
  * -append "..." (see the table below), then libfdt's fdt_pack() with the
  * rng-seed and kaslr-seed values zeroed.
  */
-/* LIBSRC: lib/fdt.c lib/string.c */
+/* LIBSRC: lib/fdt.c and lib/fdt-query.c lib/fdt-query.c lib/string.c */
 /* LIBS: -lfdt */
 #include <setjmp.h>
 #include <stdarg.h>

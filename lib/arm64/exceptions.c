@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Exception dispatch: installed handlers by exception class, IRQs to the GIC, a dump for the rest. */
+/* Exception dispatch: guarded calls, handlers by exception class, IRQs to the GIC, a dump for the rest. */
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
@@ -47,6 +47,70 @@ exception_fn install_exception_handler(unsigned ec, exception_fn fn)
 	WRITE_ONCE(sync_handlers[ec], fn);
 	smp_mb();
 	return old;
+}
+
+/* This CPU's guarded call (catch_fault), while one runs. */
+struct fault_guard {
+	bool armed;
+	unsigned ec;
+	struct fault_record *rec;
+};
+static struct fault_guard guards[NR_CPUS];
+
+bool catch_fault(unsigned ec, void (*fn)(void *arg), void *arg, struct fault_record *rec)
+{
+	struct fault_guard *g = &guards[smp_id()];
+	struct fault_record unused;
+
+	assert(ec < ESR_EC_COUNT && !g->armed);
+	if (!rec)
+		rec = &unused;
+	memset(rec, 0, sizeof(*rec));
+	g->ec = ec;
+	g->rec = rec;
+	/* The exception comes on this CPU: compiler ordering is all it takes. */
+	WRITE_ONCE(g->armed, true);
+	barrier();
+	fn(arg);
+	barrier();
+	WRITE_ONCE(g->armed, false);
+	return READ_ONCE(rec->faulted);
+}
+
+/* A guarded call's fault: record it and step over the instruction. */
+static bool guard_caught(struct pt_regs *regs, u64 esr)
+{
+	struct fault_guard *g = &guards[smp_id()];
+
+	if (!READ_ONCE(g->armed) || esr_class(esr) != g->ec)
+		return false;
+	g->rec->esr = esr;
+	g->rec->far = read_sysreg(far_el1);
+	WRITE_ONCE(g->rec->faulted, true);
+	regs->pc += 4;
+	return true;
+}
+
+struct mmio_read {
+	uintptr_t addr;
+	u32 val;
+};
+
+static void mmio_read32(void *arg)
+{
+	struct mmio_read *r = arg;
+
+	r->val = readl(r->addr);
+}
+
+bool try_readl(uintptr_t addr, u32 *val)
+{
+	struct mmio_read r = { .addr = addr };
+
+	if (catch_fault(ESR_EC_DABT_CUR, mmio_read32, &r, NULL))
+		return false;
+	*val = r.val;
+	return true;
 }
 
 static bool in_ram(u64 addr, u64 len)
@@ -111,6 +175,8 @@ void do_exception(struct pt_regs *regs, unsigned vector)
 
 	switch (vector) {
 	case VEC_CUR_SPX_SYNC:
+		if (guard_caught(regs, esr))
+			return;
 		fn = READ_ONCE(sync_handlers[esr_class(esr)]);
 		if (fn) {
 			fn(regs, esr);

@@ -92,6 +92,11 @@ static void gicv2_eoi(u32 iar)
 	writel(iar, cpuif + GICC_EOIR);
 }
 
+static uintptr_t gicv2_dist_base(void)
+{
+	return dist;
+}
+
 static const struct gic_ops gicv2_ops = {
 	.cpu_init = gicv2_cpu_init,
 	.enable = gicv2_enable,
@@ -99,6 +104,7 @@ static const struct gic_ops gicv2_ops = {
 	.send_sgi = gicv2_send_sgi,
 	.read_iar = gicv2_read_iar,
 	.eoi = gicv2_eoi,
+	.dist_base = gicv2_dist_base,
 };
 
 int gicv2_probe(const struct gic_ops **ops)

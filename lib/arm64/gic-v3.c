@@ -22,6 +22,10 @@
 #define GICD_CTLR_ENABLE_G1_OR_G1A (1 << 1)
 #define GICD_CTLR_ARE_NS	(1 << 4)
 #define GICD_TYPER_ITLINES_MASK	0x1f
+/* GICv4.1 direct vSGIs. */
+#define GICD_TYPER2		0x000c
+#define GICD_TYPER2_nASSGIcap	(1u << 8)
+#define GICD_CTLR_nASSGIreq	(1u << 8)
 
 /* Redistributor: RD_base frame, then SGI_base 64 KiB above (12.10, 12.11). */
 #define GICR_CTLR		0x0000
@@ -54,6 +58,8 @@
 
 #define MAX_RDIST_REGIONS	8
 #define RWP_TIMEOUT_LOOPS	10000000
+/* For the RWP waits that report a timeout instead of failing the test. */
+#define RWP_TIMEOUT_MS		1000
 
 static uintptr_t dist;
 static unsigned nr_irqs;
@@ -212,6 +218,7 @@ static const struct gic_ops gicv3_ops = {
 	.send_sgi = gicv3_send_sgi,
 	.read_iar = gicv3_read_iar,
 	.eoi = gicv3_eoi,
+	.dist_base = gicv3_dist_base,
 };
 
 int gicv3_probe(const struct gic_ops **ops)
@@ -246,4 +253,43 @@ int gicv3_probe(const struct gic_ops **ops)
 	wait_rwp(dist + GICD_CTLR, GICD_CTLR_RWP);
 	*ops = &gicv3_ops;
 	return 0;
+}
+
+/* GICD_TYPER2 is reserved before GICv4.1: a hypervisor may fault the read. */
+bool gicv3_has_direct_vsgi(void)
+{
+	u32 typer2;
+
+	return dist && try_readl(dist + GICD_TYPER2, &typer2) && (typer2 & GICD_TYPER2_nASSGIcap);
+}
+
+/* Like wait_rwp() on the distributor, but bounded in time and told to the caller. */
+static bool dist_rwp_settled(void)
+{
+	u64 start = arch_counter(), limit = RWP_TIMEOUT_MS * arch_counter_hz() / 1000;
+
+	while (readl(dist + GICD_CTLR) & GICD_CTLR_RWP)
+		if (arch_counter() - start > limit)
+			return false;
+	return true;
+}
+
+/*
+ * nASSGIreq may change only while the distributor is disabled. The enables
+ * are written back whatever happens, or no interrupt is delivered after.
+ */
+bool gicv3_set_nassgireq(bool on)
+{
+	u32 enables = GICD_CTLR_ENABLE_G0_OR_G1NS | GICD_CTLR_ENABLE_G1_OR_G1A;
+	u32 want = on ? GICD_CTLR_nASSGIreq : 0, ctlr;
+	bool ok;
+
+	if (!dist)
+		return false;
+	ctlr = readl(dist + GICD_CTLR) & ~GICD_CTLR_RWP;
+	writel(ctlr & ~enables, dist + GICD_CTLR);
+	ok = dist_rwp_settled();
+	writel((ctlr & ~GICD_CTLR_nASSGIreq) | want, dist + GICD_CTLR);
+	ok = dist_rwp_settled() && ok;
+	return ok && (readl(dist + GICD_CTLR) & GICD_CTLR_nASSGIreq) == want;
 }

@@ -16,6 +16,11 @@ int gic_version(void)
 	return version;
 }
 
+uintptr_t gic_dist_base(void)
+{
+	return ops ? ops->dist_base() : 0;
+}
+
 int gic_init(void)
 {
 	if (gicv3_probe(&ops) == 0)

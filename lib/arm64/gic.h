@@ -21,8 +21,13 @@
 #define GIC_PRIORITY_DEFAULT	0xa0
 #define GIC_PRIORITY_MASK_ALL	0xff
 
+/* Distributor registers at the same offset in GICv2 and GICv3. */
+#define GICD_IIDR		0x0008
+
 /* 0 when the tree has no GIC vmtick knows, else 2 or 3. */
 int gic_version(void);
+/* The distributor's address (the GIC node's first reg entry); 0 without a GIC. */
+uintptr_t gic_dist_base(void);
 /* Boot CPU: distributor and own CPU interface. Each secondary: gic_cpu_init(). */
 int gic_init(void);
 void gic_cpu_init(void);
@@ -60,6 +65,19 @@ irq_handler_fn install_irq_handler(unsigned irq, irq_handler_fn fn);
 /* From the IRQ vector. */
 void gic_handle_irq(struct pt_regs *regs);
 
+/*
+ * GICv4.1 direct vSGIs: does the GIC offer them (GICD_TYPER2.nASSGIcap)?
+ * false on a GICv2, or where reading GICD_TYPER2 faults.
+ */
+bool gicv3_has_direct_vsgi(void);
+/*
+ * Set or clear GICD_CTLR.nASSGIreq: SGIs then go to the vPE directly,
+ * without the hypervisor. The distributor is disabled around the change, as
+ * GICv4.1 requires, and always re-enabled; false if a write stayed pending
+ * or the bit did not take.
+ */
+bool gicv3_set_nassgireq(bool on);
+
 /* Driver internals shared by gic.c, gic-v2.c, gic-v3.c and its.c. */
 struct gic_ops {
 	void (*cpu_init)(void);
@@ -68,6 +86,7 @@ struct gic_ops {
 	void (*send_sgi)(int cpu, unsigned sgi);
 	u32 (*read_iar)(void);
 	void (*eoi)(u32 iar);
+	uintptr_t (*dist_base)(void);
 };
 int gicv2_probe(const struct gic_ops **ops);
 int gicv3_probe(const struct gic_ops **ops);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Exception frames, handler registration and register dumps for arm64 kernels. */
+/* Exception frames, handler registration, guarded calls and register dumps for arm64 kernels. */
 #ifndef VMTICK_ARM64_PROCESSOR_H
 #define VMTICK_ARM64_PROCESSOR_H
 
@@ -40,6 +40,24 @@ _Static_assert(PT_REGS_SIZE % 16 == 0, "SP stays 16-byte aligned");
  */
 typedef void (*exception_fn)(struct pt_regs *regs, u64 esr);
 exception_fn install_exception_handler(unsigned ec, exception_fn fn);
+
+/* What a guarded call saw: whether it faulted, and the fault's ESR and FAR. */
+struct fault_record {
+	bool faulted;
+	u64 esr, far;
+};
+
+/*
+ * Call fn(arg) with synchronous exceptions of class ec caught on this CPU:
+ * each is recorded in *rec (unless rec is NULL) and resumes after the
+ * faulting instruction. For a call that runs one instruction that may
+ * fault: an HVC with nothing behind it, a read of a register that may not
+ * exist. Other CPUs may guard calls of their own at the same time; a guard
+ * takes precedence over an installed handler. Returns true if fn faulted.
+ */
+bool catch_fault(unsigned ec, void (*fn)(void *arg), void *arg, struct fault_record *rec);
+/* A 32-bit MMIO read that may take a data abort: false (*val unset) if it did. */
+bool try_readl(uintptr_t addr, u32 *val);
 
 /* Called by vectors.S for every exception. */
 void do_exception(struct pt_regs *regs, unsigned vector);

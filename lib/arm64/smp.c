@@ -110,6 +110,37 @@ void on_cpu_wait(int cpu)
 		wfe();
 }
 
+/* cpu_spin_irqs_on(): per CPU, "IRQs are unmasked" and "stop spinning". */
+static bool spin_ready[NR_CPUS], spin_stop[NR_CPUS];
+
+static void spin_irqs_on(void *arg)
+{
+	int self = smp_id();
+
+	local_irq_enable();
+	atomic_store(&spin_ready[self], true);
+	while (!atomic_load(&spin_stop[self]))
+		cpu_relax();
+	local_irq_disable();
+}
+
+void cpu_spin_irqs_on(int cpu)
+{
+	check_cpu(cpu);
+	atomic_store(&spin_ready[cpu], false);
+	atomic_store(&spin_stop[cpu], false);
+	on_cpu_async(cpu, spin_irqs_on, NULL);
+	while (!atomic_load(&spin_ready[cpu]))
+		cpu_relax();
+}
+
+void cpu_spin_stop(int cpu)
+{
+	check_cpu(cpu);
+	atomic_store(&spin_stop[cpu], true);
+	on_cpu_wait(cpu);
+}
+
 static void start_cpu(int cpu)
 {
 	u8 *stack = memalign(16, STACK_SIZE);
