@@ -9,7 +9,7 @@
  * fdt_check_full() accepts the blob, dt_init() must too and both must walk
  * the same nodes.
  */
-/* LIBSRC: lib/fdt.c and lib/fdt-query.c lib/fdt-query.c lib/string.c */
+/* LIBSRC: lib/fdt.c lib/fdt-query.c lib/string.c */
 /* LIBS: -lfdt */
 /* FUZZFLAGS: -max_len=16384 */
 #include <stdint.h>

@@ -13,7 +13,7 @@
  * -append "..." (see the table below), then libfdt's fdt_pack() with the
  * rng-seed and kaslr-seed values zeroed.
  */
-/* LIBSRC: lib/fdt.c and lib/fdt-query.c lib/fdt-query.c lib/string.c */
+/* LIBSRC: lib/fdt.c lib/fdt-query.c lib/string.c */
 /* LIBS: -lfdt */
 #include <setjmp.h>
 #include <stdarg.h>
