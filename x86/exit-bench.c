@@ -9,16 +9,17 @@
  *   vmcall      a KVM hypercall with an unassigned number, which KVM answers
  *               at once with -KVM_ENOSYS; vmmcall on AMD/Hygon, vmcall on
  *               Intel (KVM would rewrite the other one in place). SKIP when
- *               it raises #UD (TCG) or no KVM signature is seen.
+ *               it raises #UD (TCG), never completes, or no KVM signature is
+ *               seen (lib/x86/hypercall.c probes it).
  *   pio_kernel  inb of the master PIC's mask register (0x21): KVM's in-kernel
  *               irqchip (QEMU's default with -accel kvm) owns the PIC ports,
  *               so the exit ends in the kernel.
  *   pio_user    inb of COM1's scratch register (0x3ff): KVM has no UART, so
  *               the exit goes to QEMU in user space. The scratch register
  *               is plain storage: no side effect on the console.
- *   mmio_user   a 32-bit read of pci-testdev's memory BAR: no memory slot
- *               backs it, KVM emulates the access and hands it to QEMU.
- *               SKIP without -device pci-testdev.
+ *   mmio_user   a 32-bit read of pci-testdev's memory BAR (placed by
+ *               lib/x86/pci.c): no memory slot backs it, KVM emulates the
+ *               access and hands it to QEMU. SKIP without -device pci-testdev.
  *   rdmsr       rdmsr of IA32_APIC_BASE and
  *   wrmsr       wrmsr of its unchanged value: KVM keeps this MSR in its
  *               local APIC model, so both end in the kernel; the write
@@ -45,6 +46,7 @@
 #include "argv.h"
 #include "bench.h"
 #include "desc.h"
+#include "hypercall.h"
 #include "hypervisor.h"
 #include "io.h"
 #include "pci.h"
@@ -53,25 +55,15 @@
 #include "report.h"
 #include "serial.h"
 
-#define CPUID_VENDOR_LEAF	0x00000000
-/* Any number KVM does not assign (uapi kvm_para.h): answered with -KVM_ENOSYS. */
-#define KVM_HC_UNASSIGNED	0x7fff
-#define KVM_ENOSYS		1000
 #define PIC_MASTER_IMR		0x21
 #define UART_SCR		7
 #define SCR_PATTERN		0xa5
-/* The identity map's uncached top GiB, where 32-bit BARs live. */
-#define MMIO_WINDOW_START	0xc0000000ull
-#define MMIO_WINDOW_END		0x100000000ull
 
-/* Our vectors: above the exceptions, below the library's (0xf0, 0xff). */
+/* Our vectors: above the exceptions, below the library's (0x60 up). */
 #define SELF_IPI_VECTOR		0x50
 #define PING_VECTOR		0x51
 #define PONG_VECTOR		0x52
 #define TIMER_VECTOR		0x53
-#define WATCHDOG_VECTOR		0x54
-/* 200 ms of KVM's 1 GHz APIC timer: the longest a hypercall probe may take */
-#define WATCHDOG_APIC_TICKS	200000000u
 
 /* Bounded waits for interrupts */
 #define WAIT_MS			1000
@@ -82,7 +74,7 @@
 /* --- rdtsc, cpuid ----------------------------------------------------- */
 
 BENCH_LOOP(loop_rdtsc, rdtsc())
-BENCH_LOOP(loop_cpuid, cpuid(CPUID_VENDOR_LEAF))
+BENCH_LOOP(loop_cpuid, cpuid(CPUID_VENDOR))
 
 static void check_rdtsc(void *ctx, const struct bench_result *r)
 {
@@ -102,140 +94,30 @@ static struct cpuid vendor;
 
 static const char *prepare_cpuid(void *ctx)
 {
-	vendor = cpuid(CPUID_VENDOR_LEAF);
+	vendor = cpuid(CPUID_VENDOR);
 	return NULL;
 }
 
 static void check_cpuid(void *ctx, const struct bench_result *r)
 {
-	struct cpuid now = cpuid(CPUID_VENDOR_LEAF);
+	struct cpuid now = cpuid(CPUID_VENDOR);
 
 	report(!memcmp(&now, &vendor, sizeof(now)), "leaf 0 answers the same after the loop");
 }
 
 /* --- hypercall --------------------------------------------------------- */
 
-static inline unsigned long hc_vmcall(unsigned long nr)
-{
-	asm volatile("vmcall" : "+a"(nr) : : "memory");
-	return nr;
-}
-
-static inline unsigned long hc_vmmcall(unsigned long nr)
-{
-	asm volatile("vmmcall" : "+a"(nr) : : "memory");
-	return nr;
-}
-
-BENCH_LOOP(loop_vmcall, hc_vmcall(KVM_HC_UNASSIGNED))
-BENCH_LOOP(loop_vmmcall, hc_vmmcall(KVM_HC_UNASSIGNED))
-
-static bool vendor_is_amd(void)
-{
-	struct cpuid v = cpuid(CPUID_VENDOR_LEAF);
-
-	/* "AuthenticAMD" / "HygonGenuine": EBX holds the first four letters */
-	return !memcmp(&v.b, "Auth", 4) || !memcmp(&v.b, "Hygo", 4);
-}
-
-/*
- * One hypercall, with interrupts on and a watchdog behind it: a host that
- * never completes the instruction (kvm-pvm loops on it) still enters the
- * guest to deliver the timer interrupt, whose handler moves the return
- * address past the instruction. #UD (TCG) is caught by the exception table.
- * The label addresses are published before sti; the nop after sti ends the
- * interrupt shadow before the hypercall.
- */
-#define HC_PROBE(insn)                                                         \
-	asm volatile("mov $.Lprobe_" insn ", %[tmp]\n\t"                          \
-		     "mov %[tmp], %[at]\n\t"                                      \
-		     "mov $.Lprobe_" insn "_end, %[tmp]\n\t"                      \
-		     "mov %[tmp], %[end]\n\t"                                     \
-		     "sti; nop\n"                                                 \
-		     ".Lprobe_" insn ": " insn "\n"                               \
-		     ".Lprobe_" insn "_end: cli\n"                                \
-		     ".pushsection .ex_table, \"a\"\n"                            \
-		     ASM_PTR " .Lprobe_" insn ", .Lprobe_" insn "_end\n"           \
-		     ".popsection"                                                 \
-		     : "+a"(r), [tmp] "=&r"(tmp), [at] "=m"(probe_insn),              \
-		       [end] "=m"(probe_resume)                                      \
-		     :                                                              \
-		     : "memory")
-
-static volatile uintptr_t probe_insn, probe_resume;
-static volatile bool watchdog_fired;
-
-static void watchdog_handler(struct ex_regs *regs)
-{
-	if (probe_insn && EX_IP(regs) == probe_insn) {
-		EX_IP(regs) = probe_resume;
-		watchdog_fired = true;
-	}
-	apic_eoi();
-}
-
-enum probe_outcome { PROBE_RETURNED, PROBE_FAULTED, PROBE_HUNG };
-static const char *const probe_names[] = {
-	[PROBE_RETURNED] = "returned",
-	[PROBE_FAULTED] = "raised an exception",
-	[PROBE_HUNG] = "did not complete",
-};
-
-/* noinline: the asm labels must exist once */
-static enum probe_outcome __attribute__((noinline)) probe_hypercall(bool amd, unsigned long *ret)
-{
-	exception_handler_t old = handle_exception(WATCHDOG_VECTOR, watchdog_handler);
-	unsigned long r = KVM_HC_UNASSIGNED;
-	uintptr_t tmp;
-
-	probe_insn = 0;
-	watchdog_fired = false;
-	exception_clear();
-	/* one-shot: KVM's APIC timer counts 1 ns per tick at divide-by-1 */
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | WATCHDOG_VECTOR);
-	apic_write(APIC_TMICT, WATCHDOG_APIC_TICKS);
-	if (amd)
-		HC_PROBE("vmmcall");
-	else
-		HC_PROBE("vmcall");
-	apic_write(APIC_TMICT, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-	probe_insn = 0;
-	handle_exception(WATCHDOG_VECTOR, old);
-	*ret = r;
-	if (watchdog_fired)
-		return PROBE_HUNG;
-	return exception_vector() == EXC_NONE ? PROBE_RETURNED : PROBE_FAULTED;
-}
-
-static bool hc_amd;
+BENCH_LOOP(loop_vmcall, kvm_vmcall0(KVM_HC_UNASSIGNED))
+BENCH_LOOP(loop_vmmcall, kvm_vmmcall0(KVM_HC_UNASSIGNED))
 
 static const char *prepare_vmcall(void *ctx)
 {
-	enum probe_outcome native, other;
-	unsigned long ret, ret_other;
-
-	hc_amd = vendor_is_amd();
-	native = probe_hypercall(hc_amd, &ret);
-	/* the other vendor's instruction, for the log (KVM may rewrite it in place) */
-	other = probe_hypercall(!hc_amd, &ret_other);
-	report_info("vmmcall %s (%ld), vmcall %s (%ld); %s is native here",
-		    probe_names[hc_amd ? native : other], (long)(hc_amd ? ret : ret_other),
-		    probe_names[hc_amd ? other : native], (long)(hc_amd ? ret_other : ret),
-		    hc_amd ? "vmmcall" : "vmcall");
-	if (native == PROBE_FAULTED)
-		return "the hypercall instruction raised an exception (#UD: TCG has no hypercalls)";
-	if (native == PROBE_HUNG)
-		return "the hypercall never completed: the host loops on it (seen with kvm-pvm)";
-	if (!on_kvm() || (long)ret != -KVM_ENOSYS)
-		return "no KVM hypercall ABI here (no -KVM_ENOSYS for an unassigned number)";
-	return NULL;
+	return kvm_hypercall_unusable();
 }
 
 static void check_vmcall(void *ctx, const struct bench_result *r)
 {
-	long ret = (long)(hc_amd ? hc_vmmcall(KVM_HC_UNASSIGNED) : hc_vmcall(KVM_HC_UNASSIGNED));
+	long ret = (long)kvm_hypercall0(KVM_HC_UNASSIGNED);
 
 	report(ret == -KVM_ENOSYS, "the hypercall returned -KVM_ENOSYS (%ld)", ret);
 }
@@ -278,42 +160,18 @@ static void check_pio_user(void *ctx, const struct bench_result *r)
 /* --- MMIO to QEMU ------------------------------------------------------ */
 
 static uintptr_t testdev_mmio;
-static char skip_why[128];
 static u32 testdev_first;
 
 BENCH_LOOP(loop_mmio_user, mmio_read32(testdev_mmio))
 
 static const char *prepare_mmio_user(void *ctx)
 {
-	int bdf = pci_find_device(PCI_VENDOR_ID_REDHAT, PCI_DEVICE_ID_REDHAT_TEST);
-	struct pci_bar bar;
+	static char why[128];
 
-	if (bdf == PCI_NO_DEVICE)
-		return "no pci-testdev (1b36:0005) on the PCI bus: add -device pci-testdev";
-	unsigned n;
-
-	for (n = 0; n < PCI_NUM_BARS; n++) {
-		pci_bar_get((pci_bdf_t)bdf, n, &bar);
-		if (bar.size && !bar.is_io)
-			break;
-		bar.size = 0;
-	}
-	if (!bar.size)
-		return "pci-testdev has no memory BAR";
-	if (!bar.addr && pci_bar_assign((pci_bdf_t)bdf, n, &bar))
-		return "pci-testdev's memory BAR is unassigned and does not fit the PCI window";
-	if (bar.addr < MMIO_WINDOW_START || bar.addr + bar.size > MMIO_WINDOW_END) {
-		snprintf(skip_why, sizeof(skip_why),
-			 "pci-testdev's memory BAR %u is at %#llx: unassigned or outside the uncached 3-4 GiB map",
-			 n, (unsigned long long)bar.addr);
-		return skip_why;
-	}
-	pci_enable_decoding((pci_bdf_t)bdf, PCI_COMMAND_MEMORY);
-	testdev_mmio = (uintptr_t)bar.addr;
+	testdev_mmio = pci_testdev_mmio(why, sizeof(why));
+	if (!testdev_mmio)
+		return why;
 	testdev_first = mmio_read32(testdev_mmio);
-	report_info("pci-testdev at %02x:%02x.%x, memory BAR %#llx (%llu bytes)", bdf >> 8,
-		    (bdf >> 3) & 0x1f, bdf & 7, (unsigned long long)bar.addr,
-		    (unsigned long long)bar.size);
 	return NULL;
 }
 
@@ -668,7 +526,7 @@ int main(int argc, char **argv)
 		if (!r)
 			report_abort("unknown argument '%s' (%s)", argv[i], BENCH_ARGS_USAGE);
 	}
-	if (vendor_is_amd()) {
+	if (hypercall_native_insn() == HYPERCALL_VMMCALL) {
 		rows[ROW_VMCALL].loop = loop_vmmcall;
 		rows[ROW_VMCALL].what = "hypercall (vmmcall), unassigned number";
 	}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* PCI configuration space access and BAR sizing over the legacy I/O-port mechanism. */
+/* PCI configuration space by I/O ports: BAR sizing and placement, and pci-testdev's MMIO. */
 #include "pci.h"
 #include "io.h"
+#include "report.h"
 
 #define PCI_MAX_BUS		256
 #define PCI_MAX_DEV		32
@@ -136,4 +137,48 @@ int pci_bar_assign(pci_bdf_t bdf, unsigned n, struct pci_bar *bar)
 	next = addr + bar->size;
 	bar->addr = addr;
 	return 0;
+}
+
+int pci_first_mem_bar(pci_bdf_t bdf, struct pci_bar *bar)
+{
+	for (unsigned n = 0; n < PCI_NUM_BARS; n++) {
+		pci_bar_get(bdf, n, bar);
+		if (bar->size && !bar->is_io)
+			return n;
+	}
+	memset(bar, 0, sizeof(*bar));
+	return -1;
+}
+
+static uintptr_t no_mmio(char *why, size_t size, const char *reason)
+{
+	snprintf(why, size, "%s", reason);
+	return 0;
+}
+
+uintptr_t pci_testdev_mmio(char *why, size_t size)
+{
+	int bdf = pci_find_device(PCI_VENDOR_ID_REDHAT, PCI_DEVICE_ID_REDHAT_TEST);
+	struct pci_bar bar;
+	int n;
+
+	if (bdf == PCI_NO_DEVICE)
+		return no_mmio(why, size, "no pci-testdev (1b36:0005) on the PCI bus: add -device pci-testdev");
+	n = pci_first_mem_bar((pci_bdf_t)bdf, &bar);
+	if (n < 0)
+		return no_mmio(why, size, "pci-testdev has no memory BAR");
+	if (!bar.addr && pci_bar_assign((pci_bdf_t)bdf, n, &bar))
+		return no_mmio(why, size,
+			       "pci-testdev's memory BAR is unassigned and does not fit the PCI window");
+	if (bar.addr < PCI_MMIO_UNCACHED_START || bar.addr + bar.size > PCI_MMIO_UNCACHED_END) {
+		snprintf(why, size,
+			 "pci-testdev's memory BAR %d is at %#llx: unassigned or outside the uncached 3-4 GiB map",
+			 n, (unsigned long long)bar.addr);
+		return 0;
+	}
+	pci_enable_decoding((pci_bdf_t)bdf, PCI_COMMAND_MEMORY);
+	report_info("pci-testdev at %02x:%02x.%x, memory BAR %#llx (%llu bytes)", PCI_BDF_BUS(bdf),
+		    PCI_BDF_DEV(bdf), PCI_BDF_FN(bdf), (unsigned long long)bar.addr,
+		    (unsigned long long)bar.size);
+	return (uintptr_t)bar.addr;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* PCI configuration space through the legacy 0xcf8/0xcfc mechanism: finding a device and reading its BARs. */
+/* PCI configuration space through ports 0xcf8/0xcfc: finding a device, sizing and placing BARs. */
 #ifndef VMTICK_X86_PCI_H
 #define VMTICK_X86_PCI_H
 
@@ -37,6 +37,9 @@
 typedef u16 pci_bdf_t;
 #define PCI_BDF(bus, dev, fn)	((pci_bdf_t)((bus) << 8 | (dev) << 3 | (fn)))
 #define PCI_NO_DEVICE		(-1)
+#define PCI_BDF_BUS(bdf)	((bdf) >> 8)
+#define PCI_BDF_DEV(bdf)	(((bdf) >> 3) & 0x1f)
+#define PCI_BDF_FN(bdf)		((bdf) & 7)
 
 u32 pci_config_read32(pci_bdf_t bdf, u8 reg);
 u16 pci_config_read16(pci_bdf_t bdf, u8 reg);
@@ -68,5 +71,22 @@ void pci_bar_get(pci_bdf_t bdf, unsigned n, struct pci_bar *bar);
 int pci_bar_assign(pci_bdf_t bdf, unsigned n, struct pci_bar *bar);
 /* Turn on memory or I/O decoding (PCI_COMMAND_MEMORY / PCI_COMMAND_IO). */
 void pci_enable_decoding(pci_bdf_t bdf, u16 command_bits);
+/* The number of the first implemented memory BAR, read into bar; -1 if none. */
+int pci_first_mem_bar(pci_bdf_t bdf, struct pci_bar *bar);
+
+/*
+ * The identity map's uncached top GiB (PD_UNCACHED_FROM in boot.h): a
+ * memory BAR must lie here to be read as MMIO through the identity map.
+ */
+#define PCI_MMIO_UNCACHED_START	0xc0000000ull
+#define PCI_MMIO_UNCACHED_END	0x100000000ull
+
+/*
+ * The address of pci-testdev's memory BAR (QEMU's -device pci-testdev),
+ * ready for uncached access: the device found, the BAR given an address
+ * when the firmware left none, memory decoding on; logs where it is.
+ * 0 when there is no such BAR, with the reason in why.
+ */
+uintptr_t pci_testdev_mmio(char *why, size_t size);
 
 #endif

@@ -58,6 +58,7 @@
 #define CP_VECTOR	21
 
 /* CPUID leaves and bits */
+#define CPUID_VENDOR			0x00000000
 #define CPUID_FEATURES			0x00000001
 #define CPUID_1_ECX_X2APIC		BIT(21)
 #define CPUID_1_ECX_TSC_DEADLINE	BIT(24)
@@ -209,6 +210,15 @@ static inline bool cpu_has(u32 leaf, char reg, u32 bit)
 	u32 v = reg == 'a' ? r.a : reg == 'b' ? r.b : reg == 'c' ? r.c : r.d;
 
 	return (v & bit) != 0;
+}
+
+/* "AuthenticAMD" or "HygonGenuine" (AMD's design under licence): SVM, vmmcall. */
+static inline bool cpu_is_amd(void)
+{
+	struct cpuid v = cpuid(CPUID_VENDOR);
+
+	/* EBX holds the first four letters */
+	return !memcmp(&v.b, "Auth", 4) || !memcmp(&v.b, "Hygo", 4);
 }
 
 #endif /* !__ASSEMBLY__ */
