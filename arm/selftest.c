@@ -2,16 +2,17 @@
 /*
  * selftest: checks the arm64 platform code from inside the guest.
  *
- * What it checks: the arguments arrived as argv (argv[0] is "selftest");
- * the vCPU count equals smp=N and every CPU has its own MPIDR; on_cpu() and
- * on_cpus() run on every CPU; on every CPU a data abort from an unmapped
- * address, an undefined instruction and a BRK are caught by guarded calls
- * (catch_fault) with the right exception class (and FAR, and BRK comment);
- * 64-bit printf is right; the memory size matches mem=MiB; the GIC is
- * version gic=N and an SGI sent to each CPU arrives there; a 10 ms virtual
- * and physical timer, armed through TVAL and through CVAL, fires on every
- * CPU and not early (which checks PPIs too); with GICv3, an LPI mapped
- * through the ITS to a collection on each CPU arrives on that CPU.
+ * What it checks (the common half in lib/selftest.c): the arguments
+ * arrived as argv (argv[0] is "selftest"); the vCPU count equals smp=N and
+ * every CPU has its own MPIDR; on_cpu() and on_cpus() run on every CPU; on
+ * every CPU a data abort from an unmapped address, an undefined instruction
+ * and a BRK are caught by guarded calls (catch_fault) with the right
+ * exception class (and FAR, and BRK comment); 64-bit printf and division
+ * are right; the memory size matches mem=MiB exactly; the GIC is version
+ * gic=N and an SGI sent to each CPU arrives there; a 10 ms virtual and
+ * physical timer, armed through TVAL and through CVAL, fires on every CPU
+ * and not early (which checks PPIs too); with GICv3, an LPI mapped through
+ * the ITS to a collection on each CPU arrives on that CPU.
  *
  * Arguments (key=value, any order):
  *   smp=N     expected vCPU count (QEMU -smp)
@@ -32,6 +33,7 @@
 #include "processor.h"
 #include "psci.h"
 #include "report.h"
+#include "selftest.h"
 #include "setup.h"
 #include "smp.h"
 #include "sysreg.h"
@@ -70,40 +72,14 @@ static int count_cpus_with(u32 value)
 	return n;
 }
 
-static void check_args(int argc, char **argv)
-{
-	report(argc >= 1 && !strcmp(argv[0], "selftest"), "argv[0] is the program name ('%s')",
-	       argc >= 1 ? argv[0] : "");
-	report_info("%d argument(s), running at EL%u", argc - 1, boot_el());
-}
-
-static void check_smp(u64 expected)
+static void check_mpidrs(void)
 {
 	int i, j, dup = 0;
 
-	report(cpu_count() == (int)expected, "vCPU count %d matches smp=%llu", cpu_count(),
-	       (unsigned long long)expected);
 	for (i = 0; i < cpu_count(); i++)
 		for (j = i + 1; j < cpu_count(); j++)
 			dup += cpu_mpidr(i) == cpu_mpidr(j);
 	report(!dup, "every CPU has its own MPIDR");
-}
-
-static void mark_cpu(void *arg)
-{
-	atomic_add(&per_cpu_hits[smp_id()], (u32)(uintptr_t)arg);
-}
-
-static void check_on_cpu(void)
-{
-	int cpu, n = cpu_count();
-
-	memset(per_cpu_hits, 0, sizeof(per_cpu_hits));
-	for (cpu = 0; cpu < n; cpu++)
-		on_cpu(cpu, mark_cpu, (void *)1);
-	on_cpus(mark_cpu, (void *)2);
-	report(count_cpus_with(3) == n, "on_cpu and on_cpus reached %d of %d CPUs",
-	       count_cpus_with(3), n);
 }
 
 /* --- expected exceptions, on every CPU ----------------------------------- */
@@ -167,28 +143,6 @@ static void check_faults(void)
 		report(count_cpus_with(1) == n, "%s caught as EC 0x%x on %d of %d CPUs (cpu 0 saw EC 0x%x)",
 		       c->what, c->ec, count_cpus_with(1), n, fault_ec_seen[0]);
 	}
-}
-
-static void check_printf64(void)
-{
-	char buf[64];
-	volatile u64 big = UINT64_MAX, ten = 10;
-	volatile s64 neg = INT64_MIN;
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
-	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
-	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
-	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
-	report(!strcmp(buf, "0x1999999999999999"), "printf %%#llx of UINT64_MAX / 10: %s", buf);
-}
-
-static void check_memory(u64 expected_mib)
-{
-	u64 mib = arch_mem_size() >> 20;
-
-	report(mib == expected_mib, "memory size %llu MiB matches mem=%llu",
-	       (unsigned long long)mib, (unsigned long long)expected_mib);
 }
 
 /* --- interrupts ----------------------------------------------------------- */
@@ -362,60 +316,59 @@ static void check_its(void)
 
 /* --- the runner's own checks ---------------------------------------------- */
 
-static int misbehave(const char *mode)
+static u64 expected_gic;
+
+static int gic_arg(const char *arg)
 {
-	if (!strcmp(mode, "fail"))
-		report(false, "mode=fail: a check that fails on purpose");
-	else if (!strcmp(mode, "skip"))
-		report_skip("mode=skip: nothing to check on purpose");
-	else if (!strcmp(mode, "hang"))
-		for (report_info("hanging on purpose");;)
-			wfi();
-	else if (!strcmp(mode, "crash")) {
-		report_info("powering off without a summary on purpose");
-		psci_system_off();
-		halt();
-	} else if (!strcmp(mode, "fault"))
-		undefined_insn(NULL);
-	else if (strcmp(mode, "nothing") != 0)
-		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
-	return report_summary();
+	const char *v = arg_value(arg, "gic");
+
+	if (!v)
+		return 0;
+	if (parse_u64("gic", v, &expected_gic) || (expected_gic != 2 && expected_gic != 3))
+		report_abort("gic: '%s' is not 2 or 3", v);
+	return 1;
 }
+
+static void __noreturn power_off(void)
+{
+	psci_system_off();
+	halt();
+}
+
+static void fault_insn(void)
+{
+	undefined_insn(NULL);
+}
+
+static void wait_for_interrupt(void)
+{
+	wfi();
+}
+
+static const struct selftest_arch arm_selftest = {
+	.extra_args = "gic=N",
+	.arg = gic_arg,
+	/* the tree's memory node is exactly -m */
+	.mem_slack_pct = 0,
+	.crash = power_off,
+	.fault = fault_insn,
+	.idle = wait_for_interrupt,
+};
 
 int main(int argc, char **argv)
 {
-	const char *mode = "pass";
-	u64 smp = 0, mem = 0, gic = 0;
-	bool have_smp = false, have_mem = false;
-	int i;
+	struct selftest_args args;
 
-	for (i = 1; i < argc; i++) {
-		const char *v;
-
-		if ((v = arg_value(argv[i], "smp")))
-			have_smp = !parse_u64("smp", v, &smp) || (report_abort("bad smp="), false);
-		else if ((v = arg_value(argv[i], "mem")))
-			have_mem = !parse_u64("mem", v, &mem) || (report_abort("bad mem="), false);
-		else if ((v = arg_value(argv[i], "gic"))) {
-			if (parse_u64("gic", v, &gic) || (gic != 2 && gic != 3))
-				report_abort("gic: '%s' is not 2 or 3", v);
-		} else if ((v = arg_value(argv[i], "mode")))
-			mode = v;
-		else
-			report_abort("unknown argument '%s' (smp=N mem=MiB gic=N mode=M)", argv[i]);
-	}
-	if (strcmp(mode, "pass") != 0)
-		return misbehave(mode);
-
-	check_args(argc, argv);
-	if (have_smp)
-		check_smp(smp);
-	check_on_cpu();
+	selftest_begin(argc, argv, &arm_selftest, &args);
+	selftest_check_argv(argc, argv);
+	report_info("%d argument(s), running at EL%u", argc - 1, boot_el());
+	selftest_check_cpu_count(&args);
+	check_mpidrs();
+	selftest_check_on_cpu();
 	check_faults();
-	check_printf64();
-	if (have_mem)
-		check_memory(mem);
-	check_gic(gic);
+	selftest_check_64bit();
+	selftest_check_memory(&arm_selftest, &args);
+	check_gic(expected_gic);
 	check_timers();
 	check_its();
 	return report_summary();

@@ -2,13 +2,14 @@
 /*
  * selftest: checks the vmtick library from inside the guest.
  *
- * What it checks: the arguments arrived as argv; the vCPU count equals
- * smp=N; on_cpu() and on_cpus() run on every CPU; a #DE, a #GP from an
- * MSR that does not exist and a #PF from the unmapped NULL page are caught
- * by ASM_TRY and reported with the right vector (TCG never raises #GP
- * for MSRs: a skip there), as is a #GP from a bad segment selector; a self-IPI reaches the
- * handler installed for its vector; 64-bit printf and division are right (on i386 too); the memory
- * size seen matches mem=MiB.
+ * What it checks (the common half in lib/selftest.c): the arguments
+ * arrived as argv; the vCPU count equals smp=N; on_cpu() and on_cpus() run
+ * on every CPU; every CPU has its own APIC ID; a #DE, a #GP from an MSR
+ * that does not exist and a #PF from the unmapped NULL page are caught by
+ * ASM_TRY with the right vector (TCG never raises #GP for MSRs: a skip
+ * there), as is a #GP from a bad segment selector; a self-IPI reaches the
+ * handler installed for its vector; 64-bit printf and division are right
+ * (on i386 too); the memory size seen matches mem=MiB.
  *
  * Arguments (key=value, any order):
  *   smp=N     expected vCPU count (QEMU -smp)
@@ -20,50 +21,16 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "argv.h"
-#include "atomic.h"
 #include "apic.h"
 #include "desc.h"
 #include "hypervisor.h"
 #include "percpu.h"
 #include "processor.h"
 #include "report.h"
+#include "selftest.h"
 
 /* An MSR index no CPU or hypervisor implements. */
 #define MSR_NONEXISTENT 0x4b564dffu
-
-static u32 seen_on[MAX_CPUS];
-
-static void check_args(int argc, char **argv)
-{
-	report(argc >= 1 && !strcmp(argv[0], "selftest"), "argv[0] is the program name ('%s')",
-	       argc >= 1 ? argv[0] : "");
-	report_info("%d argument(s)", argc - 1);
-}
-
-static void check_smp(u64 expected)
-{
-	report(cpu_count() == (int)expected, "vCPU count %d matches smp=%llu", cpu_count(),
-	       (unsigned long long)expected);
-}
-
-static void mark_cpu(void *arg)
-{
-	atomic_add(&seen_on[smp_id()], (u32)(uintptr_t)arg);
-}
-
-static void check_on_cpu(void)
-{
-	int n = cpu_count(), ok = 0;
-
-	memset(seen_on, 0, sizeof(seen_on));
-	for (int i = 0; i < n; i++)
-		on_cpu(i, mark_cpu, (void *)1);
-	on_cpus(mark_cpu, (void *)2);
-	for (int i = 0; i < n; i++)
-		ok += seen_on[i] == 3;
-	report(ok == n, "on_cpu and on_cpus reached %d of %d CPUs", ok, n);
-}
 
 static void check_apic_ids(void)
 {
@@ -160,31 +127,6 @@ static void check_handler(void)
 	       TEST_IPI_VECTOR, ipi_hits);
 }
 
-static void check_printf64(void)
-{
-	char buf[64];
-	volatile u64 big = UINT64_MAX, ten = 10;
-	volatile s64 neg = INT64_MIN;
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
-	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
-	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
-	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
-	report(!strcmp(buf, "0x1999999999999999"), "64-bit division UINT64_MAX / 10: %s", buf);
-	report(neg / -3 == 3074457345618258602ll && neg % 7 == -1, "64-bit signed division and remainder");
-}
-
-static void check_memory(u64 expected_mib)
-{
-	u64 mib = arch_mem_size() >> 20;
-
-	/* firmware keeps a little for itself: allow 2% below -m, never above */
-	report(mib <= expected_mib && mib >= expected_mib - expected_mib / 50,
-	       "memory size %llu MiB matches mem=%llu", (unsigned long long)mib,
-	       (unsigned long long)expected_mib);
-}
-
 static void __noreturn triple_fault(void)
 {
 	static const struct __attribute__((packed)) {
@@ -198,57 +140,41 @@ static void __noreturn triple_fault(void)
 		;
 }
 
-static int misbehave(const char *mode)
+static void fault_insn(void)
 {
-	if (!strcmp(mode, "fail"))
-		report(false, "mode=fail: a check that fails on purpose");
-	else if (!strcmp(mode, "skip"))
-		report_skip("mode=skip: nothing to check on purpose");
-	else if (!strcmp(mode, "hang"))
-		for (report_info("hanging on purpose");;)
-			asm volatile("cli; hlt");
-	else if (!strcmp(mode, "crash"))
-		triple_fault();
-	else if (!strcmp(mode, "fault"))
-		asm volatile("ud2");
-	else if (strcmp(mode, "nothing") != 0)
-		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
-	return report_summary();
+	asm volatile("ud2");
 }
+
+static void halt_forever(void)
+{
+	asm volatile("cli; hlt");
+}
+
+static const struct selftest_arch x86_selftest = {
+	.extra_args = "",
+	/* firmware keeps a little for itself: up to 2% below -m */
+	.mem_slack_pct = 2,
+	.crash = triple_fault,
+	.fault = fault_insn,
+	.idle = halt_forever,
+};
 
 int main(int argc, char **argv)
 {
-	const char *mode = "pass";
-	u64 smp = 0, mem = 0;
-	bool have_smp = false, have_mem = false;
+	struct selftest_args args;
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if ((v = arg_value(argv[i], "smp")))
-			have_smp = !parse_u64("smp", v, &smp) || (report_abort("bad smp="), false);
-		else if ((v = arg_value(argv[i], "mem")))
-			have_mem = !parse_u64("mem", v, &mem) || (report_abort("bad mem="), false);
-		else if ((v = arg_value(argv[i], "mode")))
-			mode = v;
-		else
-			report_abort("unknown argument '%s' (smp=N mem=MiB mode=M)", argv[i]);
-	}
-	if (strcmp(mode, "pass") != 0)
-		return misbehave(mode);
-
-	check_args(argc, argv);
-	if (have_smp)
-		check_smp(smp);
-	check_on_cpu();
+	selftest_begin(argc, argv, &x86_selftest, &args);
+	selftest_check_argv(argc, argv);
+	report_info("%d argument(s)", argc - 1);
+	selftest_check_cpu_count(&args);
+	selftest_check_on_cpu();
 	check_apic_ids();
 	check_divide_error();
 	check_msr_gp();
 	check_segment_gp();
 	check_page_fault();
 	check_handler();
-	check_printf64();
-	if (have_mem)
-		check_memory(mem);
+	selftest_check_64bit();
+	selftest_check_memory(&x86_selftest, &args);
 	return report_summary();
 }

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The selftest checks that do not depend on the arch, and the modes that misbehave on purpose for the runner's tests. */
+#include "selftest.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "report.h"
+
+#define MAX_SEEN_CPUS 512
+
+static u32 seen_on[MAX_SEEN_CPUS];
+
+static void __noreturn misbehave(const struct selftest_arch *arch, const char *mode)
+{
+	if (!strcmp(mode, "fail")) {
+		report(false, "mode=fail: a check that fails on purpose");
+	} else if (!strcmp(mode, "skip")) {
+		report_skip("mode=skip: nothing to check on purpose");
+	} else if (!strcmp(mode, "hang")) {
+		report_info("hanging on purpose");
+		for (;;)
+			arch->idle();
+	} else if (!strcmp(mode, "crash")) {
+		report_info("stopping without a summary on purpose");
+		arch->crash();
+	} else if (!strcmp(mode, "fault")) {
+		arch->fault();
+	} else if (strcmp(mode, "nothing") != 0) {
+		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
+	}
+	report_exit();
+}
+
+static void parse_count(const char *what, const char *text, u64 *out)
+{
+	/* parse_u64() has said what was wrong with the text */
+	if (parse_u64(what, text, out))
+		report_abort("bad %s= argument", what);
+	if (!*out)
+		report_abort("%s: '%s' is not a positive number", what, text);
+}
+
+void selftest_begin(int argc, char **argv, const struct selftest_arch *arch,
+		    struct selftest_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	args->mode = "pass";
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if ((v = arg_value(argv[i], "smp")))
+			parse_count("smp", v, &args->smp);
+		else if ((v = arg_value(argv[i], "mem")))
+			parse_count("mem", v, &args->mem_mib);
+		else if ((v = arg_value(argv[i], "mode")))
+			args->mode = v;
+		else if (!arch->arg || !arch->arg(argv[i]))
+			report_abort("unknown argument '%s' (smp=N mem=MiB mode=M%s%s)", argv[i],
+				     arch->extra_args[0] ? " " : "", arch->extra_args);
+	}
+	if (strcmp(args->mode, "pass") != 0)
+		misbehave(arch, args->mode);
+}
+
+void selftest_check_argv(int argc, char **argv)
+{
+	report(argc >= 1 && !strcmp(argv[0], "selftest"), "argv[0] is the program name ('%s')",
+	       argc >= 1 ? argv[0] : "");
+}
+
+void selftest_check_cpu_count(const struct selftest_args *args)
+{
+	if (args->smp)
+		report(cpu_count() == (int)args->smp, "vCPU count %d matches smp=%llu", cpu_count(),
+		       (unsigned long long)args->smp);
+}
+
+static void mark_cpu(void *arg)
+{
+	atomic_add(&seen_on[smp_id()], (u32)(uintptr_t)arg);
+}
+
+void selftest_check_on_cpu(void)
+{
+	int n = cpu_count(), ok = 0;
+
+	assert(n <= MAX_SEEN_CPUS);
+	memset(seen_on, 0, sizeof(seen_on));
+	for (int i = 0; i < n; i++)
+		on_cpu(i, mark_cpu, (void *)1);
+	on_cpus(mark_cpu, (void *)2);
+	for (int i = 0; i < n; i++)
+		ok += seen_on[i] == 3;
+	report(ok == n, "on_cpu and on_cpus reached %d of %d CPUs", ok, n);
+}
+
+/* volatile operands keep the compiler from folding the arithmetic at build time */
+void selftest_check_64bit(void)
+{
+	char buf[64];
+	volatile u64 big = UINT64_MAX, ten = 10;
+	volatile s64 neg = INT64_MIN;
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
+	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
+	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
+	report(!strcmp(buf, "0x1999999999999999"), "64-bit division UINT64_MAX / 10: %s", buf);
+	report(neg / -3 == 3074457345618258602ll && neg % 7 == -1,
+	       "64-bit signed division and remainder");
+}
+
+void selftest_check_memory(const struct selftest_arch *arch, const struct selftest_args *args)
+{
+	u64 mib = arch_mem_size() >> 20, want = args->mem_mib;
+
+	if (!want)
+		return;
+	report(mib <= want && mib >= want - want * arch->mem_slack_pct / 100,
+	       "memory size %llu MiB matches mem=%llu (at most %u%% below)", (unsigned long long)mib,
+	       (unsigned long long)want, arch->mem_slack_pct);
+}
