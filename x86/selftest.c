@@ -35,11 +35,18 @@
 static void check_apic_ids(void)
 {
 	int dup = 0;
+	u32 top = 0;
 
-	for (int i = 0; i < cpu_count(); i++)
+	for (int i = 0; i < cpu_count(); i++) {
+		top = max(top, cpu_data(i)->apic_id);
 		for (int j = i + 1; j < cpu_count(); j++)
 			dup += cpu_data(i)->apic_id == cpu_data(j)->apic_id;
-	report(!dup, "every CPU has its own APIC ID");
+	}
+	report(!dup, "every CPU has its own APIC ID (%s mode, highest ID %u)",
+	       apic_x2apic_mode() ? "x2APIC" : "xAPIC", top);
+	/* an 8-bit xAPIC ID cannot name more than 255 CPUs besides the broadcast ID */
+	if (top > 254)
+		report(apic_x2apic_mode(), "APIC IDs above 254 are reached in x2APIC mode");
 }
 
 static void check_divide_error(void)
