@@ -25,7 +25,6 @@
 
 /* Bracketed reads tried when measuring CNTPCT - CNTVCT; the narrowest counts. */
 #define OFFSET_TRIES		16
-#define FX_ONE			(1ull << 32)
 
 enum timer_role {
 	ROLE_IDLE,
@@ -223,7 +222,7 @@ static const char *timer_setup(enum timer_kind kind, u64 hz, struct tick_plan *p
 	if (!plan->period_counts)
 		return "hz is above the counter's frequency";
 	/* the timer compares against the counter itself: one count is one tick, exactly */
-	plan->cal.ratio_fx = FX_ONE;
+	plan->cal.ratio_fx = TICK_FX_ONE;
 	plan->cal.err_ppb = 0;
 	if (kind == TIMER_PHYS)
 		report_info("CNTPCT - CNTVCT measured as at most %lld ticks (bracket %llu ticks wide): "
@@ -254,76 +253,43 @@ static void timer_stop_source(enum timer_kind kind)
 	gic_disable_irq(timer_irq(kind));
 }
 
-static const char *vtimer_probe(void)
-{
-	return timer_probe(TIMER_VIRT);
-}
+/*
+ * A tick source's hooks take no argument: generate the five for each
+ * generic timer, all passing its kind to the shared functions above.
+ */
+#define GENERIC_TIMER_SOURCE(src, which, desc)                          \
+	static const char *src##_probe(void)                                  \
+	{                                                                     \
+		return timer_probe(which);                                     \
+	}                                                                     \
+	static const char *src##_setup(u64 hz, struct tick_plan *plan)      \
+	{                                                                     \
+		return timer_setup(which, hz, plan);                           \
+	}                                                                     \
+	static u64 src##_start(void)                                          \
+	{                                                                     \
+		return timer_start_oneshot(which);                             \
+	}                                                                     \
+	static void src##_arm_at(u64 when, u64 now)                           \
+	{                                                                     \
+		timer_arm_at(which, when);                                     \
+	}                                                                     \
+	static void src##_stop(void)                                          \
+	{                                                                     \
+		timer_stop_source(which);                                      \
+	}                                                                     \
+	const struct tick_source tick_source_##src = {                        \
+		.name = #src,                                                 \
+		.what = desc,                                                 \
+		.kind = TICK_ONESHOT,                                         \
+		/* the other generic timer wakes */                   \
+		.wake_use = TICK_OWN_TIMER,                                   \
+		.probe = src##_probe,                                         \
+		.setup = src##_setup,                                         \
+		.start = src##_start,                                         \
+		.arm_at = src##_arm_at,                                       \
+		.stop = src##_stop,                                           \
+	}
 
-static const char *vtimer_setup(u64 hz, struct tick_plan *plan)
-{
-	return timer_setup(TIMER_VIRT, hz, plan);
-}
-
-static u64 vtimer_start(void)
-{
-	return timer_start_oneshot(TIMER_VIRT);
-}
-
-static void vtimer_arm_at(u64 when, u64 now)
-{
-	timer_arm_at(TIMER_VIRT, when);
-}
-
-static void vtimer_stop(void)
-{
-	timer_stop_source(TIMER_VIRT);
-}
-
-static const char *ptimer_probe(void)
-{
-	return timer_probe(TIMER_PHYS);
-}
-
-static const char *ptimer_setup(u64 hz, struct tick_plan *plan)
-{
-	return timer_setup(TIMER_PHYS, hz, plan);
-}
-
-static u64 ptimer_start(void)
-{
-	return timer_start_oneshot(TIMER_PHYS);
-}
-
-static void ptimer_arm_at(u64 when, u64 now)
-{
-	timer_arm_at(TIMER_PHYS, when);
-}
-
-static void ptimer_stop(void)
-{
-	timer_stop_source(TIMER_PHYS);
-}
-
-const struct tick_source tick_source_vtimer = {
-	.name = "vtimer",
-	.what = "generic virtual timer (CNTV), one-shot by CVAL",
-	.kind = TICK_ONESHOT,
-	.wake_use = TICK_OWN_TIMER,	/* the physical timer wakes */
-	.probe = vtimer_probe,
-	.setup = vtimer_setup,
-	.start = vtimer_start,
-	.arm_at = vtimer_arm_at,
-	.stop = vtimer_stop,
-};
-
-const struct tick_source tick_source_ptimer = {
-	.name = "ptimer",
-	.what = "generic physical timer (CNTP), one-shot by CVAL",
-	.kind = TICK_ONESHOT,
-	.wake_use = TICK_OWN_TIMER,	/* the virtual timer wakes */
-	.probe = ptimer_probe,
-	.setup = ptimer_setup,
-	.start = ptimer_start,
-	.arm_at = ptimer_arm_at,
-	.stop = ptimer_stop,
-};
+GENERIC_TIMER_SOURCE(vtimer, TIMER_VIRT, "generic virtual timer (CNTV), one-shot by CVAL");
+GENERIC_TIMER_SOURCE(ptimer, TIMER_PHYS, "generic physical timer (CNTP), one-shot by CVAL");

@@ -10,7 +10,6 @@
 #include "report.h"
 
 #define APIC_TIMER_COUNT_MAX 0xffffffffull
-#define FX_ONE		     (1ull << 32)
 /* Where a CPU or hypervisor may state the APIC timer's clock. */
 /* ECX: core crystal clock in Hz, the APIC timer's clock on Intel */
 #define CPUID_TSC_CRYSTAL    0x15
@@ -158,7 +157,7 @@ static const char *tsc_deadline_probe(void)
 /* The deadline is a TSC value: the schedule is exact, nothing to calibrate. */
 static const char *tsc_deadline_setup(u64 hz, struct tick_plan *plan)
 {
-	plan->cal.ratio_fx = FX_ONE;
+	plan->cal.ratio_fx = TICK_FX_ONE;
 	plan->cal.err_ppb = 0;
 	plan->period_counts = (tick_counter_hz() + hz / 2) / hz;
 	return NULL;
