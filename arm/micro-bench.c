@@ -68,6 +68,7 @@
 #include "smp.h"
 #include "sysreg.h"
 #include "timer.h"
+#include "wait.h"
 #include "virtio-mmio.h"
 
 TEST_NAME("micro-bench");
@@ -81,7 +82,6 @@ TEST_NAME("micro-bench");
 #define LPI_INTID			GIC_FIRST_LPI
 #define TIMER_DELTA_NS			10000000ull	/* 10 ms */
 /* Waits for an interrupt: the counter is read only once a wait gets long. */
-#define SPINS_PER_CLOCK_READ		1024
 #define WAIT_TIMEOUT_MS			1000
 
 static bool kvm;
@@ -185,25 +185,6 @@ static struct irq_tally ipi_tally, ipi_hw_tally, lpi_tally, timer_tally, self_ta
 static struct irq_tally *live;
 static u64 wait_timeout;
 
-/* Spin until t->hits reaches target; give up after WAIT_TIMEOUT_MS. */
-static bool wait_hits(struct irq_tally *t, unsigned long target)
-{
-	u64 start = 0;
-
-	for (unsigned long spins = 1; atomic_load(&t->hits) < target; spins++) {
-		if (spins % SPINS_PER_CLOCK_READ == 0) {
-			u64 now = arch_counter();
-
-			if (!start)
-				start = now;
-			else if (now - start > wait_timeout)
-				return false;
-		}
-		cpu_relax();
-	}
-	return true;
-}
-
 static void responder_irq(struct pt_regs *regs, unsigned irq)
 {
 	struct irq_tally *t = READ_ONCE(live);
@@ -242,7 +223,7 @@ static void ipi_once(struct irq_tally *t)
 	if (t->timeouts)
 		return;
 	gic_send_sgi(RESPONDER_CPU, IPI_SGI);
-	t->timeouts += !wait_hits(t, ++t->sent);
+	t->timeouts += !wait_at_least(&t->hits, ++t->sent, WAIT_TIMEOUT_MS);
 }
 
 BENCH_LOOP(loop_ipi, ipi_once(ctx))
@@ -276,7 +257,7 @@ static void check_eoi(void *ctx, const struct bench_result *r)
 	self_tally.hits = 0;
 	local_irq_enable();
 	gic_send_sgi(smp_id(), SELF_SGI);
-	ok = wait_hits(&self_tally, 1);
+	ok = wait_at_least(&self_tally.hits, 1, WAIT_TIMEOUT_MS);
 	local_irq_disable();
 	report(ok, "a self-SGI is still taken after the EOIs: nothing was left in service");
 }
@@ -329,7 +310,7 @@ static void lpi_once(struct irq_tally *t)
 	if (t->timeouts)
 		return;
 	its_int(lpi_dev, LPI_EVENT);
-	t->timeouts += !wait_hits(t, ++t->sent);
+	t->timeouts += !wait_at_least(&t->hits, ++t->sent, WAIT_TIMEOUT_MS);
 }
 
 BENCH_LOOP(loop_lpi, lpi_once(ctx))

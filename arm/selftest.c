@@ -38,6 +38,7 @@
 #include "smp.h"
 #include "sysreg.h"
 #include "timer.h"
+#include "wait.h"
 
 TEST_NAME("selftest");
 
@@ -47,21 +48,8 @@ TEST_NAME("selftest");
 #define TIMER_PERIOD_NS		10000000ULL	/* 10 ms */
 #define TEST_DEVICE_ID		1
 
-static u32 per_cpu_hits[NR_CPUS];
+static unsigned long per_cpu_hits[NR_CPUS];
 static u32 ready;
-
-/* Poll (IRQs may be on) until *flag is non-zero or timeout_ms passes. */
-static bool wait_for(const u32 *flag, u64 timeout_ms)
-{
-	u64 start = arch_counter(), limit = timeout_ms * arch_counter_hz() / 1000;
-
-	while (!atomic_load(flag)) {
-		if (arch_counter() - start > limit)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
 
 static int count_cpus_with(u32 value)
 {
@@ -170,7 +158,7 @@ static void wait_for_my_irq(void *arg)
 		for (cpu = 0; cpu < cpu_count(); cpu++)
 			send_to_cpu(cpu);
 	}
-	wait_for(&per_cpu_hits[self], IRQ_TIMEOUT_MS);
+	wait_at_least(&per_cpu_hits[self], 1, IRQ_TIMEOUT_MS);
 	local_irq_disable();
 }
 
@@ -245,7 +233,7 @@ static void run_timer(void *arg)
 	else
 		timer_set_cval(c->kind, timer_start[self] + ticks);
 	local_irq_enable();
-	wait_for(&per_cpu_hits[self], IRQ_TIMEOUT_MS);
+	wait_at_least(&per_cpu_hits[self], 1, IRQ_TIMEOUT_MS);
 	local_irq_disable();
 	timer_stop(c->kind);
 	gic_disable_irq(timer_irq(c->kind));

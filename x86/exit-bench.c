@@ -54,6 +54,7 @@
 #include "processor.h"
 #include "report.h"
 #include "serial.h"
+#include "wait.h"
 
 #define PIC_MASTER_IMR		0x21
 #define UART_SCR		7
@@ -67,7 +68,6 @@
 
 /* Bounded waits for interrupts */
 #define WAIT_MS			1000
-#define WAIT_POLL		1024
 #define TIMER_DELTA_NS		50000
 #define MONOTONIC_READS		10000
 
@@ -232,36 +232,12 @@ static void pong_handler(struct ex_regs *regs)
 	apic_eoi();
 }
 
-/*
- * Spin until *counter reaches target; give up (for good: later operations
- * return at once) after WAIT_MS. The counter is read every WAIT_POLL spins
- * only, so a wait that ends quickly never reads it.
- */
-static bool wait_for(volatile unsigned long *counter, unsigned long target)
-{
-	u64 start = 0;
-
-	for (unsigned long spins = 1; READ_ONCE(*counter) < target; spins++) {
-		u64 now;
-
-		pause();
-		if (spins % WAIT_POLL)
-			continue;
-		now = arch_counter();
-		if (!start)
-			start = now;
-		else if (now - start > ns_to_ticks(WAIT_MS * 1000000ull, arch_counter_hz()))
-			return false;
-	}
-	return true;
-}
-
 /* Ask for one more interrupt's arrival; false once a wait has timed out. */
 static bool wait_next(struct irq_row *row)
 {
 	if (row->timeouts)
 		return false;
-	if (!wait_for(&row->hits, row->sent)) {
+	if (!wait_at_least(&row->hits, row->sent, WAIT_MS)) {
 		row->timeouts++;
 		return false;
 	}
@@ -351,7 +327,7 @@ static const char *prepare_ipi_rt(void *ctx)
 	responder_ready = 0;
 	responder_stop = false;
 	on_cpu_async(1, responder, NULL);
-	if (!wait_for(&responder_ready, 1))
+	if (!wait_at_least(&responder_ready, 1, WAIT_MS))
 		return "CPU 1 did not start the IPI responder within a second";
 	return NULL;
 }
