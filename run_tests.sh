@@ -12,19 +12,7 @@ SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck disable=SC2034 # read by the sourced runner files
 RUN_PROG=run_tests.sh
 
-# shellcheck source=scripts/cfg.bash
-. "$SRCDIR/scripts/cfg.bash"
-# shellcheck source=scripts/arch.bash
-. "$SRCDIR/scripts/arch.bash"
-# shellcheck source=scripts/runner.bash
-. "$SRCDIR/scripts/runner.bash"
-# shellcheck source=scripts/report.bash
-. "$SRCDIR/scripts/report.bash"
-# shellcheck source=scripts/tap.bash
-. "$SRCDIR/scripts/tap.bash"
-# shellcheck source=scripts/junit.bash
-. "$SRCDIR/scripts/junit.bash"
-# shellcheck source=scripts/main.bash
-. "$SRCDIR/scripts/main.bash"
+# shellcheck source=scripts/runner-lib.bash
+. "$SRCDIR/scripts/runner-lib.bash"
 
 main "$@"

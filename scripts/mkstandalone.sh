@@ -4,21 +4,8 @@
 set -u
 
 SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LIBS=(cfg arch runner report tap junit main)
-# shellcheck source=scripts/cfg.bash
-. "$SRCDIR/scripts/cfg.bash"
-# shellcheck source=scripts/arch.bash
-. "$SRCDIR/scripts/arch.bash"
-# shellcheck source=scripts/runner.bash
-. "$SRCDIR/scripts/runner.bash"
-# shellcheck source=scripts/report.bash
-. "$SRCDIR/scripts/report.bash"
-# shellcheck source=scripts/tap.bash
-. "$SRCDIR/scripts/tap.bash"
-# shellcheck source=scripts/junit.bash
-. "$SRCDIR/scripts/junit.bash"
-# shellcheck source=scripts/main.bash
-. "$SRCDIR/scripts/main.bash"
+# shellcheck source=scripts/runner-lib.bash
+. "$SRCDIR/scripts/runner-lib.bash"
 
 usage() {
 	cat <<USAGE
@@ -63,7 +50,7 @@ if ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); 
 	exit 4
 fi
 HEAD
-		for lib in "${LIBS[@]}"; do
+		for lib in "${RUNNER_LIBS[@]}"; do
 			echo "# ---- scripts/$lib.bash"
 			grep -v -e '^# SPDX-License-Identifier' -e '^# shellcheck shell=' "$SRCDIR/scripts/$lib.bash"
 		done

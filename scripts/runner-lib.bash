@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Loads the runner's pieces, for run_tests.sh and scripts/mkstandalone.sh (which embeds them in RUNNER_LIBS order).
+# shellcheck shell=bash
+
+# shellcheck disable=SC2034 # read by scripts/mkstandalone.sh
+RUNNER_LIBS=(cfg arch runner report tap junit main)
+# shellcheck source=scripts/cfg.bash
+. "$SRCDIR/scripts/cfg.bash"
+# shellcheck source=scripts/arch.bash
+. "$SRCDIR/scripts/arch.bash"
+# shellcheck source=scripts/runner.bash
+. "$SRCDIR/scripts/runner.bash"
+# shellcheck source=scripts/report.bash
+. "$SRCDIR/scripts/report.bash"
+# shellcheck source=scripts/tap.bash
+. "$SRCDIR/scripts/tap.bash"
+# shellcheck source=scripts/junit.bash
+. "$SRCDIR/scripts/junit.bash"
+# shellcheck source=scripts/main.bash
+. "$SRCDIR/scripts/main.bash"
