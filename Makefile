@@ -4,16 +4,18 @@
 .DEFAULT_GOAL := all
 
 # Targets that need no configured build.
-.PHONY: check fuzz host-check
+.PHONY: check run fuzz host-check
 check:
 	@$(or $(SRCDIR),.)/scripts/check.sh
+run:
+	@$(or $(SRCDIR),.)/scripts/check.sh --run
 host-check:
 	@$(MAKE) -C $(or $(SRCDIR),.)/tests check
 fuzz:
 	@$(MAKE) -C $(or $(SRCDIR),.)/tests fuzz
 
 ifeq ($(wildcard config.mak),)
-ifeq ($(filter-out check fuzz host-check,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(filter-out check run fuzz host-check,$(or $(MAKECMDGOALS),all)),)
 else
 $(error no config.mak here: run ./configure first (e.g. ./configure --arch=x86_64))
 endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # `make check`: host tests, every arch built with gcc and clang, and the default suite run on each.
+# `make run` (--run): only the default suite, for the arches this host runs natively, built with gcc.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +55,38 @@ suite() { # label build-dir [runner args...]
 	rm -f "$out"
 }
 
+# The closing line and the exit status: 0 only when nothing failed.
+finish() {
+	echo
+	for f in "${failures[@]}"; do echo "failed: $f"; done
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+	[ "$total_fail" -eq 0 ]
+}
+
+# The arches whose kernels this host runs under KVM when it has it.
+host_arches() {
+	case $(uname -m) in
+	x86_64) echo x86_64 i386 ;;
+	aarch64 | arm64) echo aarch64 ;;
+	i?86) echo i386 ;;
+	esac
+}
+
+if [ "${1:-}" = --run ]; then
+	read -r -a arches <<<"$(host_arches)"
+	[ "${#arches[@]}" -gt 0 ] || { echo "run: no vmtick arch runs natively on $(uname -m)" >&2; exit 2; }
+	for arch in "${arches[@]}"; do
+		step "build $arch with gcc"
+		must "build $arch-gcc" build "$arch" gcc
+		[ -f "build/$arch-gcc/config.mak" ] && suite "$arch" "build/$arch-gcc"
+	done
+	finish
+	exit
+elif [ $# -gt 0 ]; then
+	echo "check.sh: unknown argument '$1' (only --run)" >&2
+	exit 2
+fi
+
 step "host tests (cmocka, ASan+UBSan)"
 must "host tests" make -s -C tests check
 step "fuzzers (${fuzz_seconds} s each)"
@@ -83,7 +116,4 @@ if [ -c /dev/kvm ]; then
 	done
 fi
 
-echo
-for f in "${failures[@]}"; do echo "failed: $f"; done
-echo "$total_pass passed, $total_fail failed, $total_skip skipped"
-[ "$total_fail" -eq 0 ]
+finish
