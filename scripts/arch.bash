@@ -22,12 +22,51 @@ arch_config_value() { # dir key
 	return 1
 }
 
-# Pick the build directory: RUN_REQ_BUILD (--build/BUILD_DIR) or the build for
-# RUN_REQ_ARCH (--arch), else the current or top directory's config.mak.
-# Sets RUN_BUILD (absolute) and RUN_ARCH; on failure returns 1 with the
-# reasons in ARCH_ERRORS.
+# The one build layout (docs/runner.md, "Build layout"): <source>/build/ARCH-CC,
+# CC gcc or clang, as make run and make check create them; an in-tree
+# ./configure build is the source tree itself. Other scripts source this file
+# for arch_canonical and arch_build_dir.
+ARCH_CCS=(gcc clang)
+
+# The arch name configure uses for NAME (it also accepts arm64 and i686).
+arch_canonical() { # name
+	case $1 in
+	x86_64 | i386 | aarch64) echo "$1" ;;
+	i686) echo i386 ;;
+	arm64) echo aarch64 ;;
+	*) return 1 ;;
+	esac
+}
+
+arch_build_dir() { # arch cc
+	echo "${SRCDIR:?}/build/$1-$2"
+}
+
+# The directories where a build for ARCH may be, in the order they are tried.
+arch_build_candidates() { # arch
+	local cc
+	printf '%s\n' "$PWD" "$SRCDIR"
+	for cc in "${ARCH_CCS[@]}"; do arch_build_dir "$1" "$cc"; done
+}
+
+# The first candidate configured for ARCH, made absolute in RUN_BUILD.
+arch_pick_build() { # arch
+	local d
+	while IFS= read -r d; do
+		if [ "$(arch_config_value "$d" ARCH)" = "$1" ]; then
+			RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$1
+			return 0
+		fi
+	done < <(arch_build_candidates "$1")
+	return 1
+}
+
+# Pick the build directory: RUN_REQ_BUILD (--build/BUILD_DIR); else the build
+# for RUN_REQ_ARCH (--arch); else the current or top directory's config.mak;
+# else the host arch's build/ARCH-gcc or -clang. Sets RUN_BUILD (absolute)
+# and RUN_ARCH; on failure returns 1 with the reasons in ARCH_ERRORS.
 arch_find_build() {
-	local d a tried=()
+	local d a want
 	ARCH_ERRORS=()
 	if [ -n "$RUN_REQ_BUILD" ]; then
 		if ! a=$(arch_config_value "$RUN_REQ_BUILD" ARCH); then
@@ -41,26 +80,23 @@ arch_find_build() {
 		RUN_BUILD=$(cd "$RUN_REQ_BUILD" && pwd) && RUN_ARCH=$a
 		return
 	fi
-	if [ -n "$RUN_REQ_ARCH" ]; then
-		for d in "$PWD" "$SRCDIR" "$SRCDIR/build/$RUN_REQ_ARCH" "$PWD/build/$RUN_REQ_ARCH"; do
-			tried+=("$d")
-			if [ "$(arch_config_value "$d" ARCH)" = "$RUN_REQ_ARCH" ]; then
-				RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$RUN_REQ_ARCH
+	if [ -z "$RUN_REQ_ARCH" ]; then
+		for d in "$PWD" "$SRCDIR"; do
+			if a=$(arch_config_value "$d" ARCH); then
+				# shellcheck disable=SC2034 # a global the other runner files read
+				RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$a
 				return
 			fi
 		done
-		ARCH_ERRORS+=("run_tests: no build configured for $RUN_REQ_ARCH; looked in: ${tried[*]}")
-		ARCH_ERRORS+=("run_tests: e.g. mkdir -p build/$RUN_REQ_ARCH && cd build/$RUN_REQ_ARCH && ../../configure --arch=$RUN_REQ_ARCH && make")
+	fi
+	want=${RUN_REQ_ARCH:-$(arch_canonical "$(uname -m)")} || want=""
+	if [ -n "$want" ] && arch_pick_build "$want"; then return; fi
+	if [ -z "$want" ]; then
+		ARCH_ERRORS+=("run_tests: no configured build here or in $SRCDIR, and no vmtick arch is native to $(uname -m): pass --arch or --build")
 		return 1
 	fi
-	for d in "$PWD" "$SRCDIR"; do
-		if a=$(arch_config_value "$d" ARCH); then
-			# shellcheck disable=SC2034 # a global the other runner files read
-			RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$a
-			return
-		fi
-	done
-	ARCH_ERRORS+=("run_tests: no configured build here or in $SRCDIR: run ./configure && make, or pass --arch/--build")
+	ARCH_ERRORS+=("run_tests: no build configured for $want; looked in: $(arch_build_candidates "$want" | tr '\n' ' ')")
+	ARCH_ERRORS+=("run_tests: make one: mkdir -p build/$want-gcc && cd build/$want-gcc && ../../configure --arch=$want && make (make run and make check do this)")
 	return 1
 }
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# JUnit XML for CI systems: one testsuite per run, one testcase per test, the log as system-out.
+# JUnit XML for CI dashboards: a testsuite per QEMU run, a testcase per guest check, the run's outcome on its suite.
 # shellcheck shell=bash
+
+JUNIT_RUN_CASE=run # the testcase that carries a run's own outcome when its checks do not
 
 # Text XML 1.0 accepts: valid UTF-8 without control characters other than tab and newlines.
 junit_clean() {
@@ -11,79 +13,172 @@ junit_clean() {
 	fi | LC_ALL=C tr -d '\000-\010\013\014\016-\037\177'
 }
 
-junit_attr() { # text
-	local s
-	s=$(printf '%s' "$1" | junit_clean)
+# Escape already clean text for an attribute, without a fork: result in JUNIT_ESC.
+junit_esc() { # text
+	local s=$1
 	s=${s//&/"&amp;"}
 	s=${s//</"&lt;"}
 	s=${s//>/"&gt;"}
 	s=${s//\"/"&quot;"}
 	s=${s//$'\t'/"&#9;"}
 	s=${s//$'\r'/"&#13;"}
-	echo "${s//$'\n'/"&#10;"}"
+	JUNIT_ESC=${s//$'\n'/"&#10;"}
 }
 
-# A file as CDATA; "]]>" inside it is split across two sections.
+# Clean and escape any text for an attribute.
+junit_attr() { # text
+	junit_esc "$(printf '%s' "$1" | junit_clean)"
+	echo "$JUNIT_ESC"
+}
+
+# A clean file as CDATA; "]]>" inside it is split across two sections.
 junit_cdata() { # file
 	printf '<![CDATA['
-	junit_clean <"$1" | sed 's/]]>/]]]]><![CDATA[>/g'
+	sed 's/]]>/]]]]><![CDATA[>/g' "$1"
 	printf ']]>'
 }
 
-junit_testcase() { # test classname
-	local t=$1 log="$LOGDIR/$1.log" fails
-	report_read "$t"
-	printf '    <testcase name="%s" classname="%s" time="%s">\n' \
-		"$(junit_attr "$t")" "$(junit_attr "$2")" "$R_SECS"
-	case $R_OUTCOME in
-	PASS) ;;
-	SKIP) printf '      <skipped message="%s"/>\n' "$(junit_attr "$R_MSG")" ;;
-	FAIL)
-		fails=$(grep -a '^FAIL: ' "$log" | tr -d '\r')
-		printf '      <failure type="FAIL" message="%s">%s</failure>\n' \
-			"$(junit_attr "$R_MSG")" "$(junit_attr "${fails:-$R_MSG}")"
-		;;
-	*)
-		printf '      <error type="%s" message="%s">%s</error>\n' \
-			"$R_OUTCOME" "$(junit_attr "$R_MSG")" "$(junit_attr "$R_OUTCOME: $R_MSG")"
-		;;
-	esac
-	printf '      <system-out>'
-	[ ! -r "$log" ] || junit_cdata "$log"
-	printf '</system-out>\n'
-	echo '    </testcase>'
+junit_property() { # name value
+	printf '      <property name="%s" value="%s"/>\n' "$1" "$(junit_attr "$2")"
 }
 
-# Write the whole report. FAIL is a <failure>; TIMEOUT, CRASH and ERROR
-# (the test did not run to its end) are <error>s; SKIP is <skipped>.
-junit_write() { # file total-usec [cfg-error]
-	local file=$1 usec=$2 cfgerr=${3:-} suite="vmtick.${RUN_ARCH:-unknown}" t n fails errors secs
-	n=${#REPORT_DONE[@]}
-	fails=${REPORT_COUNT[FAIL]}
-	errors=$((REPORT_COUNT[TIMEOUT] + REPORT_COUNT[CRASH] + REPORT_COUNT[ERROR]))
-	if [ -n "$cfgerr" ]; then n=$((n + 1)) errors=$((errors + 1)); fi
-	secs=$(printf '%d.%03d' $((usec / 1000000)) $((usec % 1000000 / 1000)))
+# The first line of QEMU's --version, once per report.
+junit_qemu_version() {
+	local qemu=${QEMU:-$(arch_default_qemu "${RUN_ARCH:-x86_64}")} v=""
+	if command -v "$qemu" >/dev/null 2>&1; then
+		v=$(timeout 10 "$qemu" --version </dev/null 2>/dev/null | head -n 1)
+	fi
+	echo "${v:-unknown (no $qemu --version)}"
+}
+
+# One testcase per PASS/FAIL/SKIP line of the guest, in JUNIT_CASES; counts in J_N J_F J_SK.
+junit_checks() { # clean-log classname
+	local line tag msg cls
+	junit_esc "$2"
+	cls=$JUNIT_ESC
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		'PASS: '* | 'FAIL: '* | 'SKIP: '*) ;;
+		*) continue ;;
+		esac
+		tag=${line%%: *}
+		junit_esc "${line#*: }"
+		msg=$JUNIT_ESC
+		J_N=$((J_N + 1))
+		case $tag in
+		PASS) JUNIT_CASES+="    <testcase name=\"$msg\" classname=\"$cls\" time=\"0\"/>"$'\n' ;;
+		FAIL)
+			J_F=$((J_F + 1))
+			JUNIT_CASES+="    <testcase name=\"$msg\" classname=\"$cls\" time=\"0\">"$'\n'
+			JUNIT_CASES+="      <failure type=\"FAIL\" message=\"$msg\"/>"$'\n    </testcase>\n'
+			;;
+		SKIP)
+			J_SK=$((J_SK + 1))
+			JUNIT_CASES+="    <testcase name=\"$msg\" classname=\"$cls\" time=\"0\">"$'\n'
+			JUNIT_CASES+="      <skipped message=\"$msg\"/>"$'\n    </testcase>\n'
+			;;
+		esac
+	done < <(tail -n +2 "$1")
+}
+
+# The run's own testcase, when its checks do not tell its outcome: it did not
+# end normally, failed without a failing check, or was skipped by the runner.
+# Appended to JUNIT_CASES.
+junit_run_case() { # classname
+	local cls kind="" msg
+	cls=$(junit_attr "$1")
+	msg=$(junit_attr "$R_MSG")
+	case $R_OUTCOME in
+	PASS) ((J_N == 0)) || return 0 ;;
+	FAIL) ((J_F == 0)) || return 0; kind=failure J_F=$((J_F + 1)) ;;
+	SKIP) ((J_N == 0)) || return 0; kind=skipped J_SK=$((J_SK + 1)) ;;
+	*) kind=error J_E=$((J_E + 1)) ;;
+	esac
+	J_N=$((J_N + 1))
+	JUNIT_CASES+="    <testcase name=\"$JUNIT_RUN_CASE\" classname=\"$cls\" time=\"$R_SECS\">"$'\n'
+	case $kind in
+	skipped) JUNIT_CASES+="      <skipped message=\"$msg\"/>"$'\n' ;;
+	?*) JUNIT_CASES+="      <$kind type=\"$R_OUTCOME\" message=\"$msg\">$R_OUTCOME: $msg</$kind>"$'\n' ;;
+	esac
+	JUNIT_CASES+="    </testcase>"$'\n'
+}
+
+# One QEMU run as a testsuite; adds its counts to JT_N JT_F JT_E JT_SK.
+junit_suite() { # test qemu-version host-kernel
+	local t=$1 log="$LOGDIR/$1.log" clean="$RUN_TMP/$1.junit" cls cmd="" accel
+	local J_N=0 J_F=0 J_E=0 J_SK=0 JUNIT_CASES=""
+	report_read "$t"
+	cls="vmtick.${RUN_ARCH:-unknown}.$t"
+	if [ -r "$log" ]; then junit_clean <"$log" >"$clean"; else : >"$clean"; fi
+	IFS= read -r cmd <"$clean"
+	[[ $cmd != 'not started: '* ]] || cmd=""
+	accel=$R_ACCEL
+	if [ -z "$accel" ] && [[ $cmd =~ \ -accel\ ([a-z]+) ]]; then accel=${BASH_REMATCH[1]}; fi
+	junit_checks "$clean" "$cls"
+	junit_run_case "$cls"
+	printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
+		"$(junit_attr "$t")" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$R_START" "$(junit_attr "$(uname -n)")"
+	echo '    <properties>'
+	junit_property outcome "$R_OUTCOME"
+	junit_property message "$R_MSG"
+	junit_property arch "${RUN_ARCH:-}"
+	junit_property accelerator "${accel:-none (QEMU did not start)}"
+	junit_property qemu_version "$2"
+	junit_property host_kernel "$3"
+	junit_property command "$cmd"
+	junit_property log "$log"
+	echo '    </properties>'
+	printf '%s' "$JUNIT_CASES"
+	printf '    <system-out>'
+	junit_cdata "$clean"
+	printf '</system-out>\n'
+	echo '  </testsuite>'
+	JT_N=$((JT_N + J_N)) JT_F=$((JT_F + J_F)) JT_E=$((JT_E + J_E)) JT_SK=$((JT_SK + J_SK))
+}
+
+# The whole report: <testsuites> around one suite per finished (or
+# interrupted) run. FAIL is a <failure>; TIMEOUT, CRASH, ERROR and
+# INTERRUPTED are <error>s; SKIP is <skipped message="reason">.
+junit_write() { # file total-usec
+	local file=$1 usec=$2 t qv hk body="$RUN_TMP/junit.body" JT_N=0 JT_F=0 JT_E=0 JT_SK=0
+	qv=$(junit_qemu_version)
+	hk=$(uname -sr)
+	for t in "${REPORT_DONE[@]}"; do
+		junit_suite "$t" "$qv" "$hk"
+	done >"$body"
+	# (a redirected loop runs in this shell: the totals are set)
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		printf '<testsuites name="vmtick" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s">\n' \
-			"$n" "$fails" "$errors" "${REPORT_COUNT[SKIP]}" "$secs"
-		printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
-			"$suite" "$n" "$fails" "$errors" "${REPORT_COUNT[SKIP]}" "$secs" \
-			"$(date -u +%Y-%m-%dT%H:%M:%S)" "$(junit_attr "$(uname -n)")"
+		printf '<testsuites name="vmtick.%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s">\n' \
+			"$(junit_attr "${RUN_ARCH:-unknown}")" "$JT_N" "$JT_F" "$JT_E" "$JT_SK" \
+			"$(printf '%d.%03d' $((usec / 1000000)) $((usec % 1000000 / 1000)))"
+		cat "$body"
+		echo '</testsuites>'
+	} >"$file"
+}
+
+# A run that could not start: one suite with one errored testcase.
+junit_write_fatal() { # file message
+	local file=$1 msg
+	msg=$(junit_attr "$2")
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		printf '<testsuites name="vmtick.%s" tests="1" failures="0" errors="1" skipped="0" time="0">\n' \
+			"$(junit_attr "${RUN_ARCH:-unknown}")"
+		printf '  <testsuite name="run_tests" tests="1" failures="0" errors="1" skipped="0" time="0" timestamp="%s" hostname="%s">\n' \
+			"$(run_utc_now)" "$(junit_attr "$(uname -n)")"
 		echo '    <properties>'
-		printf '      <property name="arch" value="%s"/>\n' "$(junit_attr "${RUN_ARCH:-}")"
-		printf '      <property name="build" value="%s"/>\n' "$(junit_attr "${RUN_BUILD:-}")"
+		junit_property outcome ERROR
+		junit_property message "$2"
+		junit_property arch "${RUN_ARCH:-}"
+		junit_property accelerator "none (nothing started)"
+		junit_property qemu_version "$(junit_qemu_version)"
+		junit_property host_kernel "$(uname -sr)"
 		echo '    </properties>'
-		if [ -n "$cfgerr" ]; then
-			printf '    <testcase name="unittests.cfg" classname="%s" time="0">\n' "$suite"
-			printf '      <error type="ERROR" message="%s"/>\n' "$(junit_attr "$cfgerr")"
-			echo '    </testcase>'
-		fi
-		for t in "${REPORT_DONE[@]}"; do
-			junit_testcase "$t" "$suite"
-		done
-		echo '    <system-out/>'
-		echo '    <system-err/>'
+		echo '    <testcase name="start" classname="vmtick.run_tests" time="0">'
+		printf '      <error type="ERROR" message="%s">ERROR: %s</error>\n' "$msg" "$msg"
+		echo '    </testcase>'
 		echo '  </testsuite>'
 		echo '</testsuites>'
 	} >"$file"

@@ -17,7 +17,8 @@ shell pattern ('selftest-*'). Without TEST or -g, every entry outside the
   -j N           run tests in parallel on N CPU slots (a test takes min(smp, N))
   -t             TAP version 13 on stdout instead of the outcome lines
   --junit FILE   also write JUnit XML to FILE
-  --arch ARCH    use the build configured for ARCH (x86_64, i386, aarch64)
+  --tap-file FILE  also write TAP version 13 to FILE
+  --arch ARCH    use the build for ARCH (x86_64, i386, aarch64; arm64, i686)
   --build DIR    use the build in DIR (also BUILD_DIR=DIR)
   --default-bios x86: boot with QEMU's default BIOS instead of qboot
   -h             this help
@@ -37,7 +38,7 @@ main_is_number() { # text
 }
 
 main_parse_args() { # args...
-	RUN_JOBS=1 RUN_TAP=0 RUN_LIST=0 RUN_VERBOSE=0 RUN_ALL=0 RUN_JUNIT=""
+	RUN_JOBS=1 RUN_TAP=0 RUN_LIST=0 RUN_VERBOSE=0 RUN_ALL=0 RUN_JUNIT="" RUN_TAP_FILE=""
 	RUN_REQ_ARCH="" RUN_REQ_BUILD=${BUILD_DIR:-}
 	MAIN_NAMES=() MAIN_GROUPS=()
 	while (($#)); do
@@ -50,13 +51,13 @@ main_parse_args() { # args...
 		--default-bios)
 			# shellcheck disable=SC2034 # a global the other runner files read
 			FIRMWARE=default ;;
-		-g | -j | --arch | --build | --junit)
+		-g | -j | --group | --jobs | --arch | --build | --junit | --tap-file)
 			(($# >= 2)) || main_usage_error "$1 needs a value"
 			main_option "$1" "$2"
 			shift
 			;;
 		-g?* | -j?*) main_option "${1:0:2}" "${1:2}" ;;
-		--arch=* | --build=* | --junit=* | --group=* | --jobs=*) main_option "${1%%=*}" "${1#*=}" ;;
+		--arch=* | --build=* | --junit=* | --tap-file=* | --group=* | --jobs=*) main_option "${1%%=*}" "${1#*=}" ;;
 		--) shift; MAIN_NAMES+=("$@"); break ;;
 		-*) main_usage_error "unknown option '$1'" ;;
 		*) MAIN_NAMES+=("$1") ;;
@@ -66,22 +67,26 @@ main_parse_args() { # args...
 }
 
 main_option() { # option value
+	[ -n "$2" ] || main_usage_error "$1 needs a value"
 	case $1 in
-	-g | --group) MAIN_GROUPS+=("$2") ;;
+	-g | --group)
+		[[ $2 =~ ^[A-Za-z0-9_.+-]+$ ]] || main_usage_error "-g: '$2' is not a group name (letters, digits, _ . + -)"
+		MAIN_GROUPS+=("$2")
+		;;
 	-j | --jobs)
 		[[ $2 =~ ^[1-9][0-9]*$ ]] || main_usage_error "-j wants a positive number, not '$2'"
 		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_JOBS=$2
 		;;
 	--arch)
-		cfg_in_list "$2" "${CFG_ARCHES[@]}" || main_usage_error "unknown arch '$2' (${CFG_ARCHES[*]})"
 		# shellcheck disable=SC2034 # a global the other runner files read
-		RUN_REQ_ARCH=$2
+		RUN_REQ_ARCH=$(arch_canonical "$2") || main_usage_error "--arch: unknown arch '$2' (${CFG_ARCHES[*]}, or arm64, i686)"
 		;;
 	--build)
 		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_REQ_BUILD=$2 ;;
 	--junit) RUN_JUNIT=$2 ;;
+	--tap-file) RUN_TAP_FILE=$2 ;;
 	esac
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ] && [[ $1 == --arch || $1 == --build ]]; then
 		main_usage_error "$1 means nothing to a standalone test"
@@ -99,55 +104,46 @@ main_check_env() {
 	if [ -n "${TIMEOUT_FACTOR:-}" ] && ! main_is_number "$TIMEOUT_FACTOR"; then
 		main_usage_error "TIMEOUT_FACTOR must be a positive number, not '$TIMEOUT_FACTOR'"
 	fi
+	case ${FIRMWARE:-qboot} in
+	qboot | default | seabios) ;;
+	*) [ -r "$FIRMWARE" ] || main_usage_error "FIRMWARE must be qboot, default or a readable ROM file, not '$FIRMWARE'" ;;
+	esac
 	# shellcheck disable=SC2034 # a global the other runner files read
 	RUN_FORCED_ACCEL=${ACCEL:-}
 }
 
-# The run cannot start (cfg error, no build): say so in every format, count it as one failure.
-main_fatal() { # message
+# An output file named by an option must be writable before any test runs.
+main_check_output() { # option file
+	local dir
+	dir=$(dirname -- "$2")
+	if [ -d "$2" ]; then
+		main_fatal "${RUN_PROG:-run_tests.sh}: $1 $2: is a directory"
+	elif [ ! -d "$dir" ] || [ ! -w "$dir" ] || { [ -e "$2" ] && [ ! -w "$2" ]; }; then
+		main_fatal "${RUN_PROG:-run_tests.sh}: $1 $2: cannot write there (directory $dir missing or not writable)"
+	fi
+}
+
+# The run cannot start (cfg error, no build, nothing selected, no log
+# directory): say so in every format, count it as one failure, exit 4.
+# With -l only the message.
+main_fatal() { # message...
 	local m
 	for m in "$@"; do echo "$m" >&2; done
-	if [ "$RUN_TAP" = 1 ]; then
+	if ((RUN_LIST)); then exit 4; fi
+	if [ "$RUN_TAP" = 1 ]; then TAP_FDS=(1); fi
+	if [ -n "$RUN_TAP_FILE" ] && [ -w "$(dirname -- "$RUN_TAP_FILE")" ] && exec {m}>"$RUN_TAP_FILE"; then
+		TAP_FDS+=("$m")
+	fi
+	if ((${#TAP_FDS[@]})); then
 		tap_begin
 		tap_bail "$1"
 	fi
-	if [ -n "$RUN_JUNIT" ]; then junit_write "$RUN_JUNIT" 0 "$*"; fi
+	if [ -n "$RUN_JUNIT" ] && [ ! -d "$RUN_JUNIT" ] && [ -w "$(dirname -- "$RUN_JUNIT")" ]; then
+		junit_write_fatal "$RUN_JUNIT" "$*"
+	fi
+	if ((RUN_TAP)); then exec >&2; fi
 	echo "0 passed, 1 failed, 0 skipped"
 	exit 4
-}
-
-# Fill MAIN_SELECTED with the tests to run, in cfg order.
-main_select() {
-	local t p g matched want
-	local -A used=()
-	MAIN_SELECTED=()
-	for p in "${MAIN_NAMES[@]}"; do
-		matched=0
-		for t in "${CFG_NAMES[@]}"; do
-			# shellcheck disable=SC2053 # p is a pattern on purpose: names may be globs.
-			if [[ $t == $p ]]; then matched=1 used[$t]=1; fi
-		done
-		((matched)) || main_fatal "run_tests: no test in $RUN_CFG_SHOWN matches '$p'"
-	done
-	for t in "${CFG_NAMES[@]}"; do
-		want=${used[$t]:-0}
-		if ((!want)); then
-			if ((${#MAIN_NAMES[@]} == 0 && ${#MAIN_GROUPS[@]} == 0)); then want=1; fi
-			for g in "${MAIN_GROUPS[@]}"; do
-				if cfg_has_group "$t" "$g"; then want=1; fi
-			done
-			if ((want)) && ((!RUN_ALL)) && cfg_has_group "$t" nodefault &&
-				! cfg_in_list nodefault "${MAIN_GROUPS[@]}"; then
-				want=0
-			fi
-		fi
-		((want)) || continue
-		if ! cfg_has_arch "$t" "$RUN_ARCH"; then
-			((!RUN_VERBOSE)) || echo "not run: $t is for ${CFG_ARCH[$t]}, this build is $RUN_ARCH" >&2
-			continue
-		fi
-		MAIN_SELECTED+=("$t")
-	done
 }
 
 main_list() {
@@ -165,17 +161,25 @@ main_list() {
 	done
 }
 
-# Keep one generation of logs: logs/ becomes logs.old/.
+# Keep one generation of logs: logs/ becomes logs.old/. A log directory that
+# cannot be made or written is an error naming it, before any test starts.
 main_logs() {
+	local why
 	case $LOGDIR in
 	/*) ;;
 	*) LOGDIR=$PWD/$LOGDIR ;;
 	esac
 	if [ -z "${RUN_KERNEL_OVERRIDE:-}" ] && [ -e "$LOGDIR" ]; then
-		rm -rf -- "${LOGDIR:?}.old"
-		mv -- "$LOGDIR" "$LOGDIR.old"
+		rm -rf -- "${LOGDIR:?}.old" 2>/dev/null
+		why=$(mv -- "$LOGDIR" "$LOGDIR.old" 2>&1) ||
+			main_fatal "${RUN_PROG:-run_tests.sh}: cannot move the log directory $LOGDIR to $LOGDIR.old: ${why##*: }"
 	fi
-	mkdir -p -- "$LOGDIR"
+	why=$(mkdir -p -- "$LOGDIR" 2>&1) ||
+		main_fatal "${RUN_PROG:-run_tests.sh}: cannot create the log directory $LOGDIR: ${why##*: }"
+	if [ ! -w "$LOGDIR" ] || ! why=$(: 2>&1 >"$LOGDIR/.vmtick-write-test"); then
+		main_fatal "${RUN_PROG:-run_tests.sh}: cannot write in the log directory $LOGDIR${why:+: ${why##*: }}"
+	fi
+	rm -f -- "$LOGDIR/.vmtick-write-test"
 }
 
 main_cleanup() {
@@ -183,10 +187,32 @@ main_cleanup() {
 	if [ -n "${RUN_TMP:-}" ]; then rm -rf -- "$RUN_TMP"; fi
 }
 
-main_interrupted() { # status
-	echo "${RUN_PROG:-run_tests.sh}: interrupted, stopping the running tests" >&2
+# The trap only notes the signal: run_all stops starting and reaping tests,
+# and main_interrupted finishes the reports.
+main_signal() { # status
+	RUN_SIGNAL=${RUN_SIGNAL:-$1}
+}
+
+# Stop what runs, report each unfinished test as INTERRUPTED, keep the rest.
+main_interrupted() {
+	local t sig running=" ${RUN_PID_NAME[*]} "
+	local -A finished=()
+	sig=$(run_signal_name "$RUN_SIGNAL")
+	echo "${RUN_PROG:-run_tests.sh}: interrupted by $sig, stopping the running tests" >&2
 	run_stop_all
-	exit "$1"
+	for t in "${REPORT_DONE[@]}"; do finished[$t]=1; done
+	for t in "${MAIN_SELECTED[@]}"; do
+		[ -z "${finished[$t]:-}" ] || continue
+		if [ -s "$RUN_TMP/$t.result" ]; then
+			: # it ended before it could be stopped
+		elif [[ $running == *" $t "* ]]; then
+			run_write_result "$t" INTERRUPTED 0 "stopped by the runner on $sig before it ended"
+		else
+			echo "not started: the run was interrupted by $sig" >"$LOGDIR/$t.log"
+			run_write_result "$t" INTERRUPTED 0 "not started: the run was interrupted by $sig"
+		fi
+		report_finished "$t"
+	done
 }
 
 # The figures of this run (RESULT lines) as logs/results.json (docs/bench.md).
@@ -213,7 +239,8 @@ main_banner() {
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then return; fi
 	if [ -z "${ACCEL:-}" ] && [ -n "$RUN_KVM_PROBLEM" ]; then accel="tcg (no KVM: $RUN_KVM_PROBLEM)"; fi
 	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator $accel, logs in $LOGDIR"
-	if ((RUN_TAP)); then echo "# $line"; else echo "$line"; fi
+	tap_out "# $line"
+	if ((!RUN_TAP)); then echo "$line"; fi
 }
 
 main() { # args...
@@ -235,22 +262,37 @@ main() { # args...
 		main_list
 		exit 0
 	fi
+	RUN_SIGNAL=""
 	trap main_cleanup EXIT
-	trap 'main_interrupted 130' INT
-	trap 'main_interrupted 143' TERM
-	trap 'main_interrupted 129' HUP
+	trap 'main_signal 130' INT
+	trap 'main_signal 143' TERM
+	trap 'main_signal 129' HUP
 	if [ -z "${RUN_TMP:-}" ]; then RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/vmtick.XXXXXX"); fi
 	main_logs
+	main_open_outputs
 	report_init
-	if ((RUN_TAP)); then tap_begin; fi
+	tap_begin
 	main_banner
 	start=$(run_usec)
 	run_all "${MAIN_SELECTED[@]}"
-	if ((RUN_TAP)); then tap_end; fi
+	if [ -n "$RUN_SIGNAL" ]; then main_interrupted; fi
+	tap_end
 	if [ -n "$RUN_JUNIT" ]; then junit_write "$RUN_JUNIT" $(($(run_usec) - start)); fi
 	main_results_json
-	if ((${#MAIN_SELECTED[@]} == 0)); then echo "no test selected for $RUN_ARCH" >&2; fi
 	report_counts
 	status=$(report_exit_status)
-	exit "$status"
+	exit "${RUN_SIGNAL:-$status}"
+}
+
+# Where TAP goes (stdout with -t, the --tap-file), checked before any test runs.
+main_open_outputs() {
+	local fd
+	TAP_FDS=()
+	if ((RUN_TAP)); then TAP_FDS+=(1); fi
+	if [ -n "$RUN_TAP_FILE" ]; then
+		main_check_output --tap-file "$RUN_TAP_FILE"
+		exec {fd}>"$RUN_TAP_FILE"
+		TAP_FDS+=("$fd")
+	fi
+	if [ -n "$RUN_JUNIT" ]; then main_check_output --junit "$RUN_JUNIT"; fi
 }

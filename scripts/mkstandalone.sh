@@ -13,7 +13,8 @@ Usage: $0 [--build DIR] [--out DIR] [--cfg FILE] [TEST...]
 
 Writes OUT/TEST (default OUT: DIR/standalone) for every entry of FILE (default:
 unittests.cfg of the source tree) that runs on DIR's arch (default DIR: .), or
-only for the TESTs named. Each script takes run_tests.sh's -v, -t and --junit.
+only for the TESTs named. Each script takes run_tests.sh's -v, -t, --junit and
+--tap-file, and logs to logs/ beside itself (or LOGDIR).
 USAGE
 }
 
@@ -43,7 +44,7 @@ write_script() { # test kernel arch out
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Standalone vmtick test '$t' ($arch), made by scripts/mkstandalone.sh from unittests.cfg: needs bash 5.1 and QEMU.
-# Takes run_tests.sh's options -v, -t, --junit FILE and its environment (QEMU, ACCEL, TIMEOUT, ...); logs go to ./logs.
+# Takes run_tests.sh's options -v, -t, --junit FILE, --tap-file FILE and its environment (QEMU, ACCEL, TIMEOUT, ...); logs go to logs/ beside this script, or LOGDIR.
 set -u
 if ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); then
 	echo "$t: needs bash 5.1 or later (this is \$BASH_VERSION)" >&2
@@ -60,6 +61,7 @@ SRCDIR=\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)
 RUN_PROG=$t
 RUN_ARCH=$arch
 RUN_BUILD=
+LOGDIR=\${LOGDIR:-\$SRCDIR/logs}
 RUN_TMP=\$(mktemp -d "\${TMPDIR:-/tmp}/vmtick.XXXXXX") || exit 4
 trap 'rm -rf -- "\$RUN_TMP"' EXIT
 RUN_CFG=\$RUN_TMP/unittests.cfg
@@ -82,11 +84,17 @@ build=. out="" cfg=$SRCDIR/unittests.cfg
 names=()
 while (($#)); do
 	case $1 in
-	--build) build=$2; shift ;;
-	--out) out=$2; shift ;;
-	--cfg) cfg=$2; shift ;;
+	--build | --out | --cfg)
+		if (($# < 2)) || [ -z "$2" ]; then die "$1 needs a value (see -h)"; fi
+		case $1 in
+		--build) build=$2 ;;
+		--out) out=$2 ;;
+		--cfg) cfg=$2 ;;
+		esac
+		shift
+		;;
 	-h | --help) usage; exit 0 ;;
-	-*) usage >&2; exit 4 ;;
+	-*) die "unknown option '$1' (see -h)" ;;
 	*) names+=("$1") ;;
 	esac
 	shift
@@ -99,7 +107,7 @@ if ! cfg_parse "$cfg"; then
 fi
 arch=$(arch_config_value "$build" ARCH) || die "no config.mak with ARCH in '$build'"
 if ((${#names[@]} == 0)); then names=("${CFG_NAMES[@]}"); fi
-mkdir -p -- "$out"
+if ! mkdir -p -- "$out" 2>/dev/null || [ ! -w "$out" ]; then die "cannot write the scripts to $out"; fi
 n=0
 for t in "${names[@]}"; do
 	[ -n "${CFG_WHERE[$t]:-}" ] || die "no test '$t' in $cfg"

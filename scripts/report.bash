@@ -2,11 +2,14 @@
 # What the user sees: one line per finished test, the RESULT figures, the counts and the exit status.
 # shellcheck shell=bash
 
-declare -gA REPORT_COUNT=([PASS]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRASH]=0 [ERROR]=0)
+declare -gA REPORT_COUNT=([PASS]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRASH]=0 [ERROR]=0 [INTERRUPTED]=0)
+# The outcomes that count as failed, in the order the breakdown lists them.
+REPORT_FAILED_OUTCOMES=(FAIL TIMEOUT CRASH ERROR INTERRUPTED)
 declare -ga REPORT_DONE=()      # tests in the order they finished
 REPORT_COLOUR=0
 
-# Worst outcome -> exit status (PASS and SKIP are 0).
+# Worst outcome -> exit status (PASS and SKIP are 0). INTERRUPTED has none:
+# an interrupted run exits with its signal's status (128 + n).
 report_status_of() { # outcome
 	case $1 in
 	FAIL) echo 1 ;;
@@ -21,12 +24,15 @@ report_init() {
 	if [ -t 1 ] && [ -z "${NO_COLOR:-}" ] && [ "$RUN_TAP" = 0 ]; then REPORT_COLOUR=1; fi
 }
 
-# The result file written by run_write_result: outcome, microseconds, message.
-report_read() { # test -> R_OUTCOME R_USEC R_MSG R_SECS
+# The result file written by run_write_result: outcome, microseconds,
+# message, accelerator (empty if QEMU never started), start time (UTC).
+report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_SECS
 	{
 		IFS= read -r R_OUTCOME
 		IFS= read -r R_USEC
 		IFS= read -r R_MSG
+		IFS= read -r R_ACCEL
+		IFS= read -r R_START
 	} <"$RUN_TMP/$1.result"
 	R_SECS=$(printf '%d.%02d' $((R_USEC / 1000000)) $((R_USEC % 1000000 / 10000)))
 }
@@ -67,15 +73,18 @@ report_finished() { # test
 	REPORT_COUNT[$R_OUTCOME]=$((REPORT_COUNT[$R_OUTCOME] + 1))
 	REPORT_DONE+=("$t")
 	report_results "$t"
-	if [ "$RUN_TAP" = 1 ]; then
-		tap_test "$t"
-	else
-		report_line "$t"
-	fi
+	tap_test "$t"
+	if [ "$RUN_TAP" = 0 ]; then report_line "$t"; fi
 }
 
 report_failed() {
-	echo $((REPORT_COUNT[FAIL] + REPORT_COUNT[TIMEOUT] + REPORT_COUNT[CRASH] + REPORT_COUNT[ERROR]))
+	local o n=0
+	for o in "${REPORT_FAILED_OUTCOMES[@]}"; do n=$((n + REPORT_COUNT[$o])); done
+	echo "$n"
+}
+
+report_count_line() {
+	echo "${REPORT_COUNT[PASS]} passed, $(report_failed) failed, ${REPORT_COUNT[SKIP]} skipped"
 }
 
 report_exit_status() {
@@ -90,13 +99,13 @@ report_exit_status() {
 # The closing lines: a breakdown of the failures, then exactly "N passed, N failed, N skipped".
 report_counts() {
 	local o detail="" counts
-	counts="${REPORT_COUNT[PASS]} passed, $(report_failed) failed, ${REPORT_COUNT[SKIP]} skipped"
-	for o in FAIL TIMEOUT CRASH ERROR; do
+	counts=$(report_count_line)
+	for o in "${REPORT_FAILED_OUTCOMES[@]}"; do
 		if ((REPORT_COUNT[$o] > 0)); then detail+="${detail:+, }${REPORT_COUNT[$o]} $o"; fi
 	done
 	if [ "$RUN_TAP" = 1 ]; then
-		# stdout stays pure TAP; the plain line goes to stderr for people and CI logs.
-		echo "# $counts"
+		# stdout stays pure TAP (tap_end wrote the counts as a comment); the
+		# plain line goes to stderr for people and CI logs.
 		[ -z "$detail" ] || echo "failed: $detail" >&2
 		echo "$counts" >&2
 	else

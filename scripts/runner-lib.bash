@@ -3,7 +3,7 @@
 # shellcheck shell=bash
 
 # shellcheck disable=SC2034 # read by scripts/mkstandalone.sh
-RUNNER_LIBS=(cfg arch runner report tap junit main)
+RUNNER_LIBS=(cfg arch runner report tap junit select main)
 # shellcheck source=scripts/cfg.bash
 . "$SRCDIR/scripts/cfg.bash"
 # shellcheck source=scripts/arch.bash
@@ -16,5 +16,7 @@ RUNNER_LIBS=(cfg arch runner report tap junit main)
 . "$SRCDIR/scripts/tap.bash"
 # shellcheck source=scripts/junit.bash
 . "$SRCDIR/scripts/junit.bash"
+# shellcheck source=scripts/select.bash
+. "$SRCDIR/scripts/select.bash"
 # shellcheck source=scripts/main.bash
 . "$SRCDIR/scripts/main.bash"

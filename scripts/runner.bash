@@ -85,8 +85,15 @@ run_usec() {
 	echo "${t:-$(($(date +%s) * 1000000))}"
 }
 
-run_write_result() { # test outcome usec message
-	printf '%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" >"$RUN_TMP/$1.result"
+# The result file report_read reads. accel is empty when QEMU never started.
+run_write_result() { # test outcome usec message [accel start-time]
+	local start=${6:-}
+	if [ -z "$start" ]; then start=$(run_utc_now); fi
+	printf '%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "${5:-}" "$start" >"$RUN_TMP/$1.result"
+}
+
+run_utc_now() {
+	date -u +%Y-%m-%dT%H:%M:%S
 }
 
 # Signal a process group that is not our child (its job is gone), wait up to
@@ -104,8 +111,9 @@ run_kill_group() { # pgid
 # Run one test to completion; meant to run in the background. The result goes
 # to $RUN_TMP/TEST.result, the log to $LOGDIR/TEST.log.
 run_test() { # test
-	local t=$1 log="$LOGDIR/$1.log" err="$RUN_TMP/$1.err" start st tmo tpid=""
+	local t=$1 log="$LOGDIR/$1.log" err="$RUN_TMP/$1.err" start st tmo tpid="" when
 	start=$(run_usec)
+	when=$(run_utc_now)
 	run_prepare "$t"
 	if [ -n "$PREP_OUTCOME" ]; then
 		printf 'not started: %s\n' "$PREP_MSG" >"$log"
@@ -133,7 +141,7 @@ run_test() { # test
 	start=$(($(run_usec) - start))
 	run_classify "$st" "$log" "$err" "$tmo" "$start"
 	cat "$err" >>"$log"
-	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG"
+	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$PREP_ACCEL" "$when"
 }
 
 # Wait for QEMU. Under KVM a guest that crashes the virtual CPU can leave
@@ -165,9 +173,30 @@ run_qemu_message() { # errfile
 	echo "${errors:-$all}"
 }
 
+# How QEMU's status reaches the runner: QEMU runs under timeout, which dies
+# by the same signal when QEMU does, so bash's wait gives 128 + n for death
+# by signal n, and (code << 1) | 1 for a guest exit through the testdev.
+# These overlap (137 is SIGKILL or guest code 68), so only the exit codes of
+# lib/report.h count as guest exits; any other status above 128 is a signal.
+RUN_ST_PASS=1   # EXIT_PASS (0)
+RUN_ST_FAIL=3   # EXIT_FAIL (1)
+RUN_ST_SKIP=155 # EXIT_SKIP (77), also 128 + SIGPROF: a SKIP only with an all-skipped SUMMARY
+RUN_ST_SIGNAL=128
+
+run_signal_name() { # status
+	local n
+	n=$(kill -l $(($1 - RUN_ST_SIGNAL)) 2>/dev/null) && echo "SIG$n" || echo "signal $(($1 - RUN_ST_SIGNAL))"
+}
+
+# Whether the SUMMARY line says every check was skipped (EXIT_SKIP's meaning).
+run_all_skipped() { # summary
+	[[ $1 =~ ^([0-9]+)\ tests,\ 0\ unexpected\ failures,\ ([0-9]+)\ skipped ]] &&
+		((BASH_REMATCH[1] > 0 && BASH_REMATCH[1] == BASH_REMATCH[2]))
+}
+
 # Map QEMU's exit status and the guest's output to an outcome (docs/runner.md).
 run_classify() { # status log errfile timeout usec
-	local st=$1 tmo=$4 usec=$5 line summary="" firstfail="" firstskip="" last="" spoke=0 qmsg code
+	local st=$1 tmo=$4 usec=$5 line summary="" firstfail="" firstskip="" last="" spoke=0 qmsg
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -181,25 +210,27 @@ run_classify() { # status log errfile timeout usec
 		fi
 	done < <(tail -n +2 "$2")
 	qmsg=$(run_qemu_message "$3")
-	code=$((st >> 1))
 	RUN_OUTCOME=CRASH
 	if grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
 	elif ((st == 124 || (st == 137 && usec >= ${tmo%.*} * 1000000))); then
 		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"
+	elif ((st > RUN_ST_SIGNAL)) && ! { ((st == RUN_ST_SKIP)) && run_all_skipped "$summary"; }; then
+		# Death by signal is a crash whatever the guest printed before it.
+		RUN_MSG="QEMU killed by $(run_signal_name "$st") (status $st)${summary:+ after SUMMARY: $summary}${qmsg:+: $qmsg}"
+		[ -n "$summary" ] || RUN_MSG+="${last:+; last output: $last}"
+	elif ((st == 0)) && [[ $qmsg == *'terminating on signal'* ]]; then
+		RUN_MSG="QEMU was stopped by a signal: $qmsg"
 	elif [ -n "$summary" ]; then
-		# The guest reported: odd statuses above 128 are its exit codes, not signals.
 		run_classify_summary "$st" "$summary" "$firstfail" "$firstskip"
 	elif ((st >= 125 && st <= 127)); then
 		RUN_OUTCOME=ERROR RUN_MSG="could not start QEMU (status $st)${qmsg:+: $qmsg}"
-	elif ((st > 128)); then
-		RUN_MSG="QEMU killed by SIG$(kill -l $((st - 128)) 2>/dev/null || echo $((st - 128)))${qmsg:+: $qmsg}"
 	elif ((st == 1)) && ((!spoke)); then
 		RUN_OUTCOME=ERROR RUN_MSG=${qmsg:-"QEMU exited with status 1 before the guest printed anything"}
 	elif ((st == 0)); then
 		RUN_MSG="QEMU exited by itself without a guest report (reset or triple fault?)${last:+; last output: $last}"
 	elif ((st & 1)); then
-		RUN_MSG="guest exited with code $code without a SUMMARY line${last:+; last output: $last}"
+		RUN_MSG="guest exited with code $((st >> 1)) without a SUMMARY line${last:+; last output: $last}"
 	else
 		RUN_MSG="QEMU exit status $st without a SUMMARY line${qmsg:+: $qmsg}"
 	fi
@@ -209,15 +240,15 @@ run_classify_summary() { # status summary firstfail firstskip
 	local st=$1 summary=$2 fails
 	fails=$(sed -n 's/.*, \([0-9][0-9]*\) unexpected failures.*/\1/p' <<<"$summary")
 	case $st in
-	1)
+	"$RUN_ST_PASS")
 		if ((${fails:-0} > 0)); then
 			RUN_OUTCOME=FAIL RUN_MSG="$summary (but the guest exited with code 0)"
 		else
 			RUN_OUTCOME=PASS RUN_MSG=$summary
 		fi
 		;;
-	3) RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
-	155) RUN_OUTCOME=SKIP RUN_MSG=${4:-$summary} ;;
+	"$RUN_ST_FAIL") RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
+	"$RUN_ST_SKIP") RUN_OUTCOME=SKIP RUN_MSG=${4:-$summary} ;;
 	0) RUN_OUTCOME=CRASH RUN_MSG="QEMU exited by itself after the SUMMARY (reset?): $summary" ;;
 	*)
 		if ((st & 1)); then
@@ -230,10 +261,11 @@ run_classify_summary() { # status summary firstfail firstskip
 }
 
 # Wait for one running test, free its slots and hand it to report_finished.
+# A signal (main_signal) makes wait return without a pid.
 run_reap() {
 	local pid="" t
 	wait -n -p pid "${!RUN_PID_NAME[@]}"
-	[ -n "$pid" ] || return 0
+	[ -n "${pid:-}" ] || return 0
 	t=${RUN_PID_NAME[$pid]}
 	RUN_USED=$((RUN_USED - RUN_PID_SLOTS[$pid]))
 	unset "RUN_PID_NAME[$pid]" "RUN_PID_SLOTS[$pid]"
@@ -244,19 +276,21 @@ run_reap() {
 }
 
 # Run tests in order; a test holds min(smp, RUN_JOBS) of the RUN_JOBS slots.
+# After a signal (RUN_SIGNAL) nothing more starts or is waited for.
 run_all() { # tests...
 	local t w pid
 	for t in "$@"; do
 		w=$(run_smp "$t")
 		((w <= RUN_JOBS)) || w=$RUN_JOBS
-		while ((RUN_USED + w > RUN_JOBS)); do run_reap; done
+		while ((RUN_USED + w > RUN_JOBS)) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
+		[ -z "$RUN_SIGNAL" ] || return 0
 		run_test "$t" &
 		pid=$!
 		RUN_PID_NAME[$pid]=$t
 		RUN_PID_SLOTS[$pid]=$w
 		RUN_USED=$((RUN_USED + w))
 	done
-	while ((${#RUN_PID_NAME[@]})); do run_reap; done
+	while ((${#RUN_PID_NAME[@]})) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
 }
 
 # Stop every running test and whatever it started; used by the traps.

@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# TAP version 13 on stdout: one test point per test, the guest's report lines as an indented subtest.
+# TAP version 13 (stdout with -t, a file with --tap-file): one test point per test, the guest's report lines as an indented subtest.
 # shellcheck shell=bash
 
 TAP_N=0
+declare -ga TAP_FDS=()  # where TAP goes; empty: nowhere
+
+tap_out() { # lines...
+	local fd
+	for fd in "${TAP_FDS[@]}"; do printf '%s\n' "$@" >&"$fd"; done
+}
 
 tap_begin() {
-	echo "TAP version 13"
+	tap_out "TAP version 13"
 }
 
 # A '#' in a description would start a directive.
@@ -33,33 +39,32 @@ tap_subtest() { # test
 		esac
 	done < <(tail -n +2 "$LOGDIR/$1.log")
 	((k > 0)) || return 0
-	printf '# Subtest: %s\n%s    1..%d\n' "$1" "$body" "$k"
+	tap_out "# Subtest: $1" "$body    1..$k"
 }
 
 # Called with R_OUTCOME, R_MSG, R_USEC set by report_read.
 tap_test() { # test
-	local t=$1 name
+	local t=$1 name point
+	((${#TAP_FDS[@]})) || return 0
 	TAP_N=$((TAP_N + 1))
 	name=$(tap_escape "$t")
 	tap_subtest "$t"
 	case $R_OUTCOME in
-	PASS) echo "ok $TAP_N - $name" ;;
-	SKIP) echo "ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
-	*) echo "not ok $TAP_N - $name" ;;
+	PASS) point="ok $TAP_N - $name" ;;
+	SKIP) point="ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
+	*) point="not ok $TAP_N - $name" ;;
 	esac
-	echo "  ---"
-	echo "  outcome: $R_OUTCOME"
-	echo "  message: $(tap_yaml_str "$R_MSG")"
-	echo "  duration_ms: $((R_USEC / 1000))"
-	echo "  log: $(tap_yaml_str "$LOGDIR/$t.log")"
-	echo "  ..."
+	tap_out "$point" "  ---" "  outcome: $R_OUTCOME" "  message: $(tap_yaml_str "$R_MSG")" \
+		"  duration_ms: $((R_USEC / 1000))" "  log: $(tap_yaml_str "$LOGDIR/$t.log")" "  ..."
 }
 
+# The plan (a run cut short by a signal still has one: its unfinished tests
+# are 'not ok' INTERRUPTED points) and the counts as a comment.
 tap_end() {
-	echo "1..$TAP_N"
+	tap_out "1..$TAP_N" "# $(report_count_line)"
 }
 
-# A run that cannot start at all (cfg error, no build).
+# A run that cannot start at all (cfg error, no build, nothing selected).
 tap_bail() { # reason
-	echo "Bail out! $1"
+	tap_out "Bail out! $1"
 }
