@@ -435,6 +435,55 @@ standalone() {
 }
 
 # --- the real selftest kernel ----------------------------------------------------
+# A real QEMU stopped from outside: SIGKILL is a CRASH, the runner's SIGTERM an
+# interrupted run with its reports. The kernel is copied to a path of this
+# test's own, so that only its QEMU is looked up and killed.
+real_wait_for() { # file pattern
+	local i
+	for ((i = 0; i < 300; i++)); do
+		grep -qs -- "$2" "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+real_signals() { # build
+	local d=$WORK/realsig pid st qemu
+	mkdir -p "$d/rb/x86"
+	cp "$1/config.mak" "$d/rb/" && cp "$1/x86/selftest.flat" "$d/rb/x86/"
+	printf '%s\n' '[mode-pass]' 'file = selftest.flat' '[mode-hang]' 'file = selftest.flat' 'test_args = mode=hang' \
+		'timeout = 60' '[later]' 'file = selftest.flat' >"$d/r.cfg"
+	cd "$d" || return
+	UNITTESTS_CFG=r.cfg "$RUNNER" --build rb -j 1 mode-hang >out.txt 2>&1 &
+	pid=$!
+	real_wait_for logs/mode-hang.log 'hanging on purpose'
+	qemu=$(pgrep -f "^qemu-system-x86_64 .*-kernel $d/rb/x86/selftest.flat")
+	[ -z "$qemu" ] || kill -KILL "$qemu"
+	wait "$pid"
+	st=$?
+	ok "real: QEMU killed by SIGKILL is CRASH (exit 3)" equals "$st" 3
+	ok "real: QEMU killed by SIGKILL says so" has_match out.txt '^CRASH +mode-hang .*QEMU killed by SIGKILL \(status 137\)'
+	rm -rf logs
+	set -m
+	UNITTESTS_CFG=r.cfg "$RUNNER" --build rb -j 1 --junit i.xml --tap-file i.tap >out.txt 2>&1 &
+	pid=$!
+	set +m
+	real_wait_for logs/mode-hang.log 'hanging on purpose'
+	kill -TERM "$pid"
+	wait "$pid"
+	st=$?
+	ok "real: SIGTERM: exit 143" equals "$st" 143
+	ok "real: SIGTERM: no QEMU left" not pgrep -f "^qemu-system-x86_64 .*-kernel $d/rb/x86/selftest.flat"
+	ok "real: SIGTERM: JUnit valid" xsd_valid i.xml
+	ok "real: SIGTERM: junitparser reads it" junitparser_reads i.xml i.seen
+	ok "real: SIGTERM: finished test kept" has_match i.seen '^suite mode-pass outcome=PASS '
+	ok "real: SIGTERM: running test INTERRUPTED" has_match i.seen '^suite mode-hang outcome=INTERRUPTED '
+	ok "real: SIGTERM: test not started INTERRUPTED" has_match i.seen '^suite later outcome=INTERRUPTED '
+	prove --exec cat i.tap >prove.txt 2>&1
+	ok "real: SIGTERM: prove reads the TAP (3 points, 2 failed)" has_match prove.txt 'Tests: 3 Failed: 2\)'
+	cd "$TOP" || return
+}
+
 real_kernels() {
 	local d=$WORK/real st t build=${RUNNER_TEST_BUILD:-$TOP}
 	case $build in /*) ;; *) build=$TOP/$build ;; esac
@@ -446,7 +495,6 @@ real_kernels() {
 	cd "$d" || return
 	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$build" -t --junit junit.xml >tap.txt 2>err.txt
 	st=$?
-	cp tap.txt /tmp/vmtick-real.tap 2>/dev/null
 	ok "real: exit status 4 (ERROR is the worst)" equals "$st" 4
 	ok "real: mode-pass PASS" has_match tap.txt '^ok [0-9]+ - mode-pass$'
 	ok "real: mode-fail FAIL" has_match tap.txt '^not ok [0-9]+ - mode-fail$' 
@@ -460,6 +508,16 @@ real_kernels() {
 	prove --exec cat tap.txt >prove.txt 2>&1
 	ok "real: prove accepts the TAP" has_match prove.txt 'Tests: 6 Failed: 4\)'
 	ok "real: JUnit validates" xsd_valid junit.xml
+	ok "real: junitparser reads the JUnit" junitparser_reads junit.xml junit.seen
+	ok "real: JUnit case per guest check (FAIL)" has_line junit.seen \
+		'case mode-fail/mode=fail: a check that fails on purpose failure mode=fail: a check that fails on purpose'
+	ok "real: JUnit SKIP reason" has_line junit.seen \
+		'case mode-skip/mode=skip: nothing to check on purpose skipped mode=skip: nothing to check on purpose'
+	ok "real: JUnit run outcome on the suite" has_match junit.seen '^suite mode-hang outcome=TIMEOUT .*accelerator=(kvm|tcg)$'
+	ok "real: JUnit QEMU version" has_match junit.xml '<property name="qemu_version" value="QEMU emulator version [0-9]'
+	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$build" -g vmexit >out.txt 2>err.txt
+	ok "real: unknown group is exit 4" equals "$?" 4
+	real_signals "$build"
 	"$TOP/scripts/mkstandalone.sh" --build "$build" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
 	mkdir -p other && cd other || return
 	for t in mode-pass:0:PASS mode-fail:1:FAIL mode-skip:0:SKIP mode-hang:2:TIMEOUT mode-crash:3:CRASH bad-qemu-option:4:ERROR; do
@@ -467,6 +525,8 @@ real_kernels() {
 		st=$?
 		ok "real standalone: ${t%%:*} ${t#*:}" equals "$st:$(awk 'NR == 1 { print $1 }' out.txt)" "${t#*:}"
 	done
+	ok "real standalone: logs beside the scripts" has_match "$d/sa/logs/mode-pass.log" '^qemu-system-x86_64 '
+	ok "real standalone: no logs/ where it ran" not_exists logs
 	cd "$TOP" || return
 }
 
