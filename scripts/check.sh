@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # `make check`: host tests, every arch built with gcc and clang, and the default suite run on each.
 # `make run` (--run): only the default suite, for the arches this host runs natively, built with gcc.
+# Each suite leaves its JUnit and TAP in logs/reports/ (LABEL.xml, LABEL.tap), for any CI to collect.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+# shellcheck disable=SC2034 # read by arch_build_dir
+SRCDIR=$top
+# shellcheck source=scripts/arch.bash
+. "$top/scripts/arch.bash"
+reports=logs/reports
 jobs=${CHECK_JOBS:-2}
 fuzz_seconds=${FUZZ_SECONDS:-5}
 total_pass=0 total_fail=0 total_skip=0
@@ -40,7 +46,8 @@ must() { # label command...
 }
 
 build() { # arch cc
-	local dir=build/$1-$2
+	local dir
+	dir=$(arch_build_dir "$1" "$2")
 	mkdir -p "$dir" &&
 		(cd "$dir" && "$top/configure" --arch="$1" --cc="$2" >/dev/null && make -s -j"$jobs")
 }
@@ -50,9 +57,20 @@ suite() { # label build-dir [runner args...]
 	shift 2
 	out=$(mktemp)
 	step "run_tests.sh $label"
-	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j "$jobs" "$@" | tee "$out"
+	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j "$jobs" \
+		--junit "$reports/$label.xml" --tap-file "$reports/$label.tap" "$@" | tee "$out"
 	count "$out" "$label"
 	rm -f "$out"
+	if [ ! -s "$reports/$label.xml" ] || [ ! -s "$reports/$label.tap" ]; then
+		failures+=("$label: no JUnit or TAP in $reports")
+		total_fail=$((total_fail + 1))
+	fi
+}
+
+# The runner's own tests, their TAP kept with the suites'.
+runner_tests() {
+	env RUNNER_TEST_BUILD="$(arch_build_dir x86_64 gcc)" tests/runner/run.sh | tee "$reports/runner-tests.tap"
+	return "${PIPESTATUS[0]}"
 }
 
 # The closing line and the exit status: 0 only when nothing failed.
@@ -72,13 +90,16 @@ host_arches() {
 	esac
 }
 
+rm -rf -- "$reports"
+mkdir -p -- "$reports"
 if [ "${1:-}" = --run ]; then
 	read -r -a arches <<<"$(host_arches)"
 	[ "${#arches[@]}" -gt 0 ] || { echo "run: no vmtick arch runs natively on $(uname -m)" >&2; exit 2; }
 	for arch in "${arches[@]}"; do
 		step "build $arch with gcc"
 		must "build $arch-gcc" build "$arch" gcc
-		[ -f "build/$arch-gcc/config.mak" ] && suite "$arch" "build/$arch-gcc"
+		dir=$(arch_build_dir "$arch" gcc)
+		[ -f "$dir/config.mak" ] && suite "$arch" "$dir"
 	done
 	finish
 	exit
@@ -102,17 +123,17 @@ for arch in "${arches[@]}"; do
 done
 
 step "runner self-tests (fake QEMU and the real x86_64 selftest)"
-must "runner self-tests" env RUNNER_TEST_BUILD=build/x86_64-gcc tests/runner/run.sh
+must "runner self-tests" runner_tests
 
 for arch in "${arches[@]}"; do
-	[ -f "build/$arch-gcc/config.mak" ] || continue
-	suite "$arch-gcc" "build/$arch-gcc"
-	suite "$arch-clang-selftest" "build/$arch-clang" -g selftest
+	[ -f "$(arch_build_dir "$arch" gcc)/config.mak" ] || continue
+	suite "$arch-gcc" "$(arch_build_dir "$arch" gcc)"
+	suite "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
 done
 # The default accelerator is KVM where it works: run the x86 selftests under TCG too.
 if [ -c /dev/kvm ]; then
 	for arch in x86_64 i386; do
-		ACCEL=tcg suite "$arch-gcc-tcg-selftest" "build/$arch-gcc" -g selftest
+		ACCEL=tcg suite "$arch-gcc-tcg-selftest" "$(arch_build_dir "$arch" gcc)" -g selftest
 	done
 fi
 

@@ -13,6 +13,8 @@ packages=(
 	libcmocka-dev libfdt-dev
 	libxml2-utils gnuplot-nox strace python3 perl shellcheck
 )
+# JUnit read as a CI dashboard reads it, in the runner's own tests.
+packages+=(python3-junitparser)
 
 missing=()
 for p in "${packages[@]}"; do

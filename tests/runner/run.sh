@@ -542,5 +542,6 @@ jobs_slots
 accel
 standalone
 [ "${1:-}" = --fake-only ] || real_kernels
-echo "$PASSED passed, $FAILED failed"
+echo "1..$((PASSED + FAILED))"
+echo "# $PASSED passed, $FAILED failed"
 ((FAILED == 0))
