@@ -308,9 +308,10 @@ options() {
 # The one build layout: <source>/build/ARCH-CC, found by --arch (and its
 # aliases) and, with no config.mak around, for the host's arch.
 build_layout() {
-	local d=$WORK/layout native
+	local d=$WORK/layout native sub=x86
 	native=$(uname -m)
 	[ "$native" != arm64 ] || native=aarch64
+	[ "$native" != aarch64 ] || sub=arm
 	mkdir -p "$d/tree" "$d/elsewhere"
 	ln -s "$RUNNER" "$d/tree/run_tests.sh"
 	ln -s "$TOP/scripts" "$d/tree/scripts"
@@ -326,7 +327,7 @@ build_layout() {
 	ok "layout: --arch arm64 finds build/aarch64-clang" has_match <(UNITTESTS_CFG=$d/l.cfg "$d/tree/run_tests.sh" --arch arm64 -l -v 2>&1) \
 		"-kernel $d/tree/build/aarch64-clang/arm/pass.flat"
 	ok "layout: no config.mak around: the host arch's build" has_match <(UNITTESTS_CFG=$d/l.cfg "$d/tree/run_tests.sh" -l -v 2>&1) \
-		"-kernel $d/tree/build/$native-gcc/x86/pass.flat"
+		"-kernel $d/tree/build/$native-gcc/$sub/pass.flat"
 	rm -rf "$d/tree/build/i386-gcc"
 	UNITTESTS_CFG=$d/l.cfg "$d/tree/run_tests.sh" --arch i386 >out.txt 2>err.txt
 	ok "layout: a missing build is exit 4" equals "$?" 4
