@@ -165,6 +165,7 @@ nothing_selected() {
 	cd "$d" || return
 	nothing() { # description expected-message runner-args...
 		local what=$1 msg=$2
+		rm -f "$d/none-argv.txt"
 		shift 2
 		UNITTESTS_CFG=t.cfg QEMU=$FAKE FAKE_QEMU_ARGV=$d/none-argv.txt "$RUNNER" --build build "$@" >none.txt 2>none-err.txt
 		st=$?
@@ -273,6 +274,7 @@ options() {
 	cd "$d" || return
 	bad_option() { # description expected-message [env=value...] -- runner-args...
 		local what=$1 msg=$2 envs=()
+		rm -f "$d/opt-argv.txt"
 		shift 2
 		while [ "$1" != -- ]; do envs+=("$1") && shift; done
 		shift
