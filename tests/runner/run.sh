@@ -14,6 +14,9 @@ FAKE=$HERE/fake-qemu
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vmtick-runner-test.XXXXXX")
 trap 'rm -rf -- "$WORK"' EXIT
 PASSED=0 FAILED=0
+# How long a hanging fake QEMU sleeps: a number of this run's own, so that
+# looking for leftover processes never sees another run's.
+export FAKE_QEMU_SLEEP=1000.$$
 
 ok() { # description command...
 	local what=$1
@@ -110,7 +113,7 @@ CFG
 	ok "fake: log starts with the command line" has_match logs/pass.log "^$FAKE -machine pc .*-append '10000 [0-9]+\.[0-9]{9} s=[0-9]+ ns=[0-9]{19} cpus=[0-9]+'$"
 	ok "fake: log has QEMU's stderr" has_match logs/badopt.log 'invalid option'
 	ok "fake: RESULT lines collected" has_line logs/results.txt "pass fake.figure 42 ns"
-	ok "fake: no QEMU child left after a timeout" no_process "sleep 1000"
+	ok "fake: no QEMU child left after a timeout" no_process "sleep $FAKE_QEMU_SLEEP"
 	ok "fake: JUnit is well-formed" xmllint --noout junit.xml
 	ok "fake: JUnit matches the CI schema" xsd_valid junit.xml
 	ok "fake: JUnit counts (guest checks plus the runs that ended badly)" \
@@ -252,7 +255,7 @@ interrupted() {
 		interrupt_run "${sig%:*}"
 		ok "interrupt ${sig%:*}: exit status ${sig#*:}" equals "$st" "${sig#*:}"
 		ok "interrupt ${sig%:*}: says so" has_match err.txt "interrupted by SIG${sig%:*}"
-		ok "interrupt ${sig%:*}: no QEMU left" no_process "sleep 1000"
+		ok "interrupt ${sig%:*}: no QEMU left" no_process "sleep $FAKE_QEMU_SLEEP"
 		ok "interrupt ${sig%:*}: JUnit written and valid" xsd_valid i.xml
 		ok "interrupt ${sig%:*}: junitparser reads it" junitparser_reads i.xml i.seen
 		ok "interrupt ${sig%:*}: the finished test kept" has_match i.seen '^suite pass outcome=PASS tests=1 '
