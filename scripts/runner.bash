@@ -4,7 +4,7 @@
 
 RUN_KILL_AFTER=5                 # seconds between SIGTERM and SIGKILL for a timed-out QEMU
 RUN_DEFAULT_TIMEOUT=90
-declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=()
+declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=() RUN_STARTED=()
 RUN_USED=0
 
 run_smp() { # test
@@ -284,6 +284,7 @@ run_all() { # tests...
 		((w <= RUN_JOBS)) || w=$RUN_JOBS
 		while ((RUN_USED + w > RUN_JOBS)) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
 		[ -z "$RUN_SIGNAL" ] || return 0
+		RUN_STARTED[$t]=$(run_usec)
 		run_test "$t" &
 		pid=$!
 		RUN_PID_NAME[$pid]=$t
