@@ -133,9 +133,12 @@ run_test() { # test
 	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${ARCH_CMD[@]}" </dev/null >>"$log" 2>"$err" &
 	tpid=$!
 	echo "$tpid" >"$RUN_TMP/$t.pgid"
-	run_watch "$tpid" "$err"
-	# (bash would report a QEMU killed by a signal on stderr; the log says it)
-	wait "$tpid" 2>/dev/null
+	# bash reports a job killed by a signal on stderr as soon as it notices,
+	# which can be during the watch: the outcome line says it instead.
+	{
+		run_watch "$tpid" "$err"
+		wait "$tpid"
+	} 2>/dev/null
 	st=$?
 	rm -f "$RUN_TMP/$t.pgid"
 	start=$(($(run_usec) - start))

@@ -223,6 +223,7 @@ signal_crash() {
 	ok "signal: the guest's skip code is still SKIP" has_match out.txt '^SKIP +skip '
 	ok "signal: the guest's pass code is still PASS" has_match out.txt '^PASS +pass '
 	ok "signal: counts" last_line_is out.txt "1 passed, 6 failed, 1 skipped"
+	ok "signal: no job notices from bash" not has_match out.txt 'line [0-9]+: +[0-9]+ (Killed|Segmentation fault|Bus error)'
 	cd "$TOP" || return
 }
 
