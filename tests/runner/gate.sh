@@ -88,9 +88,11 @@ signal_crash() {
 
 # --- an interrupted run keeps its reports --------------------------------------------
 # Starts the runner in the background (job control on, so that SIGINT is not
-# ignored as it is for a non-interactive shell's background jobs), sends SIG
-# once 'hang' runs, and leaves the status in st.
-interrupt_run() { # signal
+# ignored as it is for a non-interactive shell's background jobs, and the
+# runner leads its own process group), sends SIG once 'hang' runs, to the
+# runner or to its whole group (as a CI job's timeout does), and leaves the
+# status in st.
+interrupt_run() { # signal pid|group
 	local pid i
 	rm -rf logs logs.old i.xml i.tap
 	set -m
@@ -101,32 +103,35 @@ interrupt_run() { # signal
 		grep -qs 'INFO: hanging' logs/hang.log && break
 		sleep 0.1
 	done
-	kill -s "$1" "$pid"
+	if [ "$2" = group ]; then kill -s "$1" -- "-$pid"; else kill -s "$1" "$pid"; fi
 	wait "$pid"
 	st=$?
 }
 
 interrupted() {
-	local d=$WORK/intr st sig
+	local d=$WORK/intr st c sig status what
 	make_build "$d/build" x86_64
 	printf '%s\n' '[pass]' 'file = pass.flat' '[hang]' 'file = hang.flat' 'timeout = 60' '[later]' 'file = pass.flat' >"$d/i.cfg"
 	cd "$d" || return
-	for sig in TERM:143 INT:130 HUP:129; do
-		interrupt_run "${sig%:*}"
-		ok "interrupt ${sig%:*}: exit status ${sig#*:}" equals "$st" "${sig#*:}"
-		ok "interrupt ${sig%:*}: says so" has_match err.txt "interrupted by SIG${sig%:*}"
-		ok "interrupt ${sig%:*}: no QEMU left" no_process "sleep $FAKE_QEMU_SLEEP"
-		ok "interrupt ${sig%:*}: JUnit written and valid" xsd_valid i.xml
-		ok "interrupt ${sig%:*}: junitparser reads it" junitparser_reads i.xml i.seen
-		ok "interrupt ${sig%:*}: the finished test kept" has_match i.seen '^suite pass outcome=PASS tests=1 '
-		ok "interrupt ${sig%:*}: the running test INTERRUPTED" \
-			has_line i.seen "case hang/run error stopped by the runner on SIG${sig%:*} before it ended"
-		ok "interrupt ${sig%:*}: the test not started INTERRUPTED" \
-			has_line i.seen "case later/run error not started: the run was interrupted by SIG${sig%:*}"
+	for c in TERM:143:pid INT:130:pid HUP:129:pid TERM:143:group; do
+		IFS=: read -r sig status what <<<"$c"
+		interrupt_run "$sig" "$what"
+		what="interrupt $sig${what/#pid/}"
+		what=${what/%group/ to the group}
+		ok "$what: exit status $status" equals "$st" "$status"
+		ok "$what: says so" has_match err.txt "interrupted by SIG$sig"
+		ok "$what: no QEMU left" no_process "sleep $FAKE_QEMU_SLEEP"
+		ok "$what: JUnit written and valid" xsd_valid i.xml
+		ok "$what: junitparser reads it" junitparser_reads i.xml i.seen
+		ok "$what: the finished test kept" has_match i.seen '^suite pass outcome=PASS tests=1 '
+		ok "$what: the running test INTERRUPTED" \
+			has_line i.seen "case hang/run error stopped by the runner on SIG$sig before it ended"
+		ok "$what: the test not started INTERRUPTED" \
+			has_line i.seen "case later/run error not started: the run was interrupted by SIG$sig"
 		prove --exec cat i.tap >prove.txt 2>&1
-		ok "interrupt ${sig%:*}: TAP complete (prove: 3 points, 2 failed)" has_match prove.txt 'i.tap \(Wstat: 0 Tests: 3 Failed: 2\)'
-		ok "interrupt ${sig%:*}: TAP marks them" has_line i.tap '  outcome: INTERRUPTED'
-		ok "interrupt ${sig%:*}: counts" last_line_is out.txt "1 passed, 2 failed, 0 skipped"
+		ok "$what: TAP complete (prove: 3 points, 2 failed)" has_match prove.txt 'i.tap \(Wstat: 0 Tests: 3 Failed: 2\)'
+		ok "$what: TAP marks them" has_line i.tap '  outcome: INTERRUPTED'
+		ok "$what: counts" last_line_is out.txt "1 passed, 2 failed, 0 skipped"
 	done
 	cd "$TOP" || return
 }
