@@ -89,6 +89,8 @@ fi
 
 step "host tests (cmocka, ASan+UBSan)"
 must "host tests" make -s -C tests check
+step "host tools (tests/tools: bench-compare, the doc test's parser)"
+must "host tools" python3 -m unittest discover -s tests/tools -p 'test_*.py'
 step "fuzzers (${fuzz_seconds} s each)"
 must "fuzzers" make -s -C tests fuzz FUZZ_SECONDS="$fuzz_seconds"
 
