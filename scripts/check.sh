@@ -106,6 +106,9 @@ done
 step "runner self-tests (fake QEMU and the real x86_64 selftest)"
 must "runner self-tests" env RUNNER_TEST_BUILD=build/x86_64-gcc tests/runner/run.sh
 
+step "doc test (every command README.md and docs/*.md show, in a fresh copy)"
+must "doc test" tests/doc/run.py
+
 for arch in "${arches[@]}"; do
 	[ -f "build/$arch-gcc/config.mak" ] || continue
 	suite "$arch-gcc" "build/$arch-gcc"
