@@ -27,7 +27,9 @@ The convention (also in README.md, "Commands in these pages"):
   first, then docs/*.md by name; the copy is kept between commands, so a
   build one command makes serves the next, as for a reader. Commands in
   running text (`like this`) are not run: show a command a reader should
-  type in a block.
+  type in a block. A command already run with the same text (comments
+  aside) and the same expected status is not run again: "same ... as
+  FILE:LINE".
 
 Without PAGE arguments: README.md and docs/*.md. --list prints what would
 run and what is skipped, running nothing. Exit status: 0 when every command
@@ -39,6 +41,7 @@ commands boot guests whose checks depend on timing.
 import argparse
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -81,6 +84,11 @@ def run_command(command, cwd, timeout):
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         return None, out
+
+
+def strip_comment(cmd):
+    """The command without a trailing comment (two spaces, then #), to spot repeats."""
+    return re.split(r"\s{2,}#", cmd, maxsplit=1)[0].strip()
 
 
 def collect(paths):
@@ -131,13 +139,19 @@ def main():
     failed = 0
     try:
         fresh_copy(tree)
-        print(f"doc-test: {len(runnable)} commands in {tree}")
+        print(f"doc-test: {len(runnable)} commands in {tree}", flush=True)
+        done = {}
         for b, no, cmd in runnable:
+            key = (strip_comment(cmd), b.exit)
+            if key in done:
+                print(f"same {b.where(no)}: as {done[key]}", flush=True)
+                continue
+            done[key] = b.where(no)
             t0 = time.monotonic()
             status, out = run_command(cmd, tree, args.timeout)
             took = time.monotonic() - t0
             if status == b.exit:
-                print(f"ok   {b.where(no)} ({took:.1f} s): {cmd}")
+                print(f"ok   {b.where(no)} ({took:.1f} s): {cmd}", flush=True)
                 continue
             failed += 1
             what = f"timed out after {args.timeout} s" if status is None else \
@@ -145,6 +159,7 @@ def main():
             print(f"FAIL {b.where(no)}: {what}: {cmd}")
             for line in out.splitlines()[-OUTPUT_TAIL:]:
                 print(f"     | {line}")
+            sys.stdout.flush()
     finally:
         if args.keep:
             print(f"doc-test: the copy is kept in {tree}")
