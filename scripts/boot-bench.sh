@@ -24,11 +24,12 @@ runs=7
 while getopts n:h opt; do
 	case $opt in
 	n)
-		[[ $OPTARG =~ ^[1-9][0-9]*$ ]] && [ "$OPTARG" -le 1000 ] ||
+		if ! [[ $OPTARG =~ ^[1-9][0-9]{0,3}$ ]] || [ "$OPTARG" -gt 1000 ]; then
 			die "-n wants a number of boots in 1..1000, not '$OPTARG'"
+		fi
 		runs=$OPTARG
 		;;
-	h) sed -n '3,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	h) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "see -h" ;;
 	esac
 done
