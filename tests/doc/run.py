@@ -144,12 +144,15 @@ def main():
         for b, no, cmd in runnable:
             key = (strip_comment(cmd), b.exit)
             if key in done:
-                print(f"same {b.where(no)}: as {done[key]}", flush=True)
+                first, passed = done[key]
+                print(f"same {b.where(no)}: as {first}" + ("" if passed else " (which FAILED)"),
+                      flush=True)
+                failed += not passed
                 continue
-            done[key] = b.where(no)
             t0 = time.monotonic()
             status, out = run_command(cmd, tree, args.timeout)
             took = time.monotonic() - t0
+            done[key] = (b.where(no), status == b.exit)
             if status == b.exit:
                 print(f"ok   {b.where(no)} ({took:.1f} s): {cmd}", flush=True)
                 continue

@@ -87,3 +87,26 @@ class Reading(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Running(unittest.TestCase):
+    """tests/doc/run.py on a page of its own: statuses, file:line, skips, repeats."""
+
+    def test_a_failing_command_is_named_by_file_and_line(self):
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            page = os.path.join(d, "page.md")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write("Text.\n\n    true\n    false   # fails\n    true\n\n"
+                        "<!-- doc-test: exit 1 (expected) -->\n\n    false\n\n"
+                        "<!-- doc-test: skip not here -->\n\n    false\n")
+            r = subprocess.run([sys.executable, os.path.join(TOP, "tests", "doc", "run.py"), page],
+                               capture_output=True, text=True, check=False)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(f"FAIL {page}:4: exit 1, want 0: false   # fails", r.stdout)
+        self.assertIn(f"ok   {page}:3", r.stdout)
+        self.assertIn(f"same {page}:5: as {page}:3", r.stdout)
+        self.assertIn(f"ok   {page}:9", r.stdout)
+        self.assertIn(f"skip {page}:13: not here", r.stdout)
+        self.assertIn("3 of 4 commands passed, 1 failed, 1 blocks skipped", r.stdout)
