@@ -4,7 +4,7 @@ import os
 import re
 import shutil
 
-# <!-- doc-test: skip REASON -->  or  <!-- doc-test: exit N -->
+# <!-- doc-test: skip REASON -->, <!-- doc-test: exit N -->, <!-- doc-test: expect REGEX -->
 ANNOTATION_RE = re.compile(r"^\s*<!--\s*doc-test:\s*(\S+)\s*(.*?)\s*-->\s*$")
 FENCE_RE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 # fenced blocks in these languages (or none) may hold commands; others never do
@@ -24,6 +24,7 @@ class Block:
         self.language = language  # fenced: the info string; indented: None
         self.skip = None          # the reason, when annotated skip
         self.exit = 0             # the status every command must end with
+        self.expect = None        # a regular expression each command's output must match
         self.error = None         # a bad annotation
 
     def where(self, line=None):
@@ -52,13 +53,14 @@ def logical_lines(numbered):
 def split_blocks(path, text):
     """Every fenced and indented code block of a page, with the annotation before it."""
     lines = text.splitlines()
-    blocks, annotation, i = [], None, 0
+    errors = []
+    blocks, annotation, i = [], [], 0
     prev_blank = True
     while i < len(lines):
         line = lines[i]
         m = ANNOTATION_RE.match(line)
         if m:
-            annotation = (i + 1, m.group(1), m.group(2))
+            annotation.append((i + 1, m.group(1), m.group(2)))
             i += 1
             continue
         f = FENCE_RE.match(line)
@@ -68,7 +70,7 @@ def split_blocks(path, text):
                 body.append((j + 1, lines[j][len(f.group(1)):]))
                 j += 1
             blocks.append((Block(path, i + 2, logical_lines(body), f.group(3)), annotation))
-            annotation, i, prev_blank = None, j + 1, False
+            annotation, i, prev_blank = [], j + 1, False
             continue
         if prev_blank and line.startswith("    ") and line.strip():
             body, j = [], i
@@ -76,19 +78,21 @@ def split_blocks(path, text):
                 body.append((j + 1, lines[j][4:]))
                 j += 1
             blocks.append((Block(path, i + 1, logical_lines(body), None), annotation))
-            annotation, i = None, j
+            annotation, i = [], j
             continue
         if line.strip():
             # an annotation belongs to the block right after it (blank lines allowed)
-            annotation = None
+            for no, verb, rest in annotation:
+                errors.append(f"{path}:{no}: annotation '{verb} {rest}' before no code block")
+            annotation = []
         prev_blank = not line.strip()
         i += 1
     out = []
-    for block, ann in blocks:
-        if ann:
+    for block, anns in blocks:
+        for ann in anns:
             apply_annotation(block, *ann)
         out.append(block)
-    return out
+    return out, errors
 
 
 def apply_annotation(block, line, verb, rest):
@@ -96,9 +100,15 @@ def apply_annotation(block, line, verb, rest):
         block.skip = rest
     elif verb == "exit" and re.fullmatch(r"\d{1,3}( .*)?", rest):
         block.exit = int(rest.split()[0])
+    elif verb == "expect" and rest:
+        try:
+            block.expect = re.compile(rest, re.M)
+        except re.error as e:
+            block.error = f"{block.path}:{line}: expect: bad regular expression: {e}"
     else:
         block.error = (f"{block.path}:{line}: bad annotation '{verb} {rest}'".rstrip() +
-                       ": want <!-- doc-test: skip REASON --> or <!-- doc-test: exit N -->")
+                       ": want <!-- doc-test: skip REASON -->, <!-- doc-test: exit N --> or "
+                       "<!-- doc-test: expect REGEX -->")
 
 
 def first_word(command):
@@ -128,6 +138,6 @@ def command_block(block, top):
 
 def page_commands(path, text, top):
     """(command blocks, annotation errors) of one page."""
-    blocks = split_blocks(path, text)
-    errors = [b.error for b in blocks if b.error]
-    return [b for b in blocks if command_block(b, top) or b.skip or b.exit], errors
+    blocks, errors = split_blocks(path, text)
+    errors += [b.error for b in blocks if b.error]
+    return [b for b in blocks if command_block(b, top) or b.skip or b.exit or b.expect], errors

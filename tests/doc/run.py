@@ -22,6 +22,12 @@ The convention (also in README.md, "Commands in these pages"):
       <!-- doc-test: exit N -->        every command of the block exits with N
                                        (e.g. 1: QEMU's status for a guest that
                                        passed through the testdev chardev)
+      <!-- doc-test: expect REGEX -->  the output of every command of the block
+                                       matches REGEX (Python, a line anchored by
+                                       ^ and $): QEMU's own errors exit with 1
+                                       too, so a raw QEMU block says what a pass
+                                       prints
+  Several annotations may precede one block.
 - Commands run one by one in bash (pipefail) from the top of a fresh copy
   of the tree (the files git knows, as they are in the work tree), README.md
   first, then docs/*.md by name; the copy is kept between commands, so a
@@ -142,7 +148,7 @@ def main():
         print(f"doc-test: {len(runnable)} commands in {tree}", flush=True)
         done = {}
         for b, no, cmd in runnable:
-            key = (strip_comment(cmd), b.exit)
+            key = (strip_comment(cmd), b.exit, b.expect and b.expect.pattern)
             if key in done:
                 first, passed = done[key]
                 print(f"same {b.where(no)}: as {first}" + ("" if passed else " (which FAILED)"),
@@ -152,13 +158,18 @@ def main():
             t0 = time.monotonic()
             status, out = run_command(cmd, tree, args.timeout)
             took = time.monotonic() - t0
-            done[key] = (b.where(no), status == b.exit)
-            if status == b.exit:
+            good = status == b.exit and (b.expect is None or b.expect.search(out))
+            done[key] = (b.where(no), good)
+            if good:
                 print(f"ok   {b.where(no)} ({took:.1f} s): {cmd}", flush=True)
                 continue
             failed += 1
-            what = f"timed out after {args.timeout} s" if status is None else \
-                f"exit {status}, want {b.exit}"
+            if status is None:
+                what = f"timed out after {args.timeout} s"
+            elif status != b.exit:
+                what = f"exit {status}, want {b.exit}"
+            else:
+                what = f"no output line matches '{b.expect.pattern}'"
             print(f"FAIL {b.where(no)}: {what}: {cmd}")
             for line in out.splitlines()[-OUTPUT_TAIL:]:
                 print(f"     | {line}")

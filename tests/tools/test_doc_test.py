@@ -100,7 +100,10 @@ class Running(unittest.TestCase):
             with open(page, "w", encoding="utf-8") as f:
                 f.write("Text.\n\n    true\n    false   # fails\n    true\n\n"
                         "<!-- doc-test: exit 1 (expected) -->\n\n    false\n\n"
-                        "<!-- doc-test: skip not here -->\n\n    false\n")
+                        "<!-- doc-test: skip not here -->\n\n    false\n\n"
+                        "<!-- doc-test: expect ^bye$ -->\n    echo hello\n\n"
+                        "<!-- doc-test: exit 3 -->\n<!-- doc-test: expect ^hello$ -->\n\n"
+                        "    echo hello; exit 3\n")
             r = subprocess.run([sys.executable, os.path.join(TOP, "tests", "doc", "run.py"), page],
                                capture_output=True, text=True, check=False)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
@@ -109,4 +112,10 @@ class Running(unittest.TestCase):
         self.assertIn(f"same {page}:5: as {page}:3", r.stdout)
         self.assertIn(f"ok   {page}:9", r.stdout)
         self.assertIn(f"skip {page}:13: not here", r.stdout)
-        self.assertIn("3 of 4 commands passed, 1 failed, 1 blocks skipped", r.stdout)
+        self.assertIn(f"FAIL {page}:16: no output line matches '^bye$': echo hello", r.stdout)
+        self.assertIn(f"ok   {page}:21", r.stdout)
+        self.assertIn("4 of 6 commands passed, 2 failed, 1 blocks skipped", r.stdout)
+
+    def test_an_annotation_before_no_block_is_an_error(self):
+        _, errors = pages.page_commands("P.md", "<!-- doc-test: skip why -->\n\nText.\n", TOP)
+        self.assertEqual(errors, ["P.md:1: annotation 'skip why' before no code block"])
