@@ -55,7 +55,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import doctest as pages  # noqa: E402  (tests/doc/doctest.py, not the standard module)
+import mdblocks as pages  # noqa: E402  (tests/doc/mdblocks.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_TIMEOUT = 600

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The doc test's reading of Markdown (tests/doc/doctest.py): which blocks are commands, their lines, the annotations."""
+"""The doc test's reading of Markdown (tests/doc/mdblocks.py): which blocks are commands, their lines, the annotations."""
 import os
 import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "tests", "doc"))
-import doctest as pages  # noqa: E402  (tests/doc/doctest.py)
+import mdblocks as pages  # noqa: E402  (tests/doc/mdblocks.py)
 
 PAGE = """# A page
 
