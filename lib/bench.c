@@ -209,6 +209,25 @@ static bool start_row(const struct bench_config *c, const struct bench *b, struc
 	return true;
 }
 
+/*
+ * The empty loop of n iterations, timed BASELINE_RUNS times: the median.
+ * One timing alone can carry a one-off cost (the first timed batch after
+ * the warm-ups of all rows took 16-50 us more under TCG, and a host
+ * interrupt can land anywhere); with few batches (batches=1) nothing else
+ * would reject it, and a baseline above the batch makes a false "no more
+ * than an empty iteration" failure.
+ */
+#define BASELINE_RUNS 3
+
+static u64 time_baseline(unsigned long n)
+{
+	u64 t[BASELINE_RUNS];
+
+	for (unsigned i = 0; i < BASELINE_RUNS; i++)
+		t[i] = time_loop(bench_empty_loop, n, NULL);
+	return median_of(t, BASELINE_RUNS);
+}
+
 /* One batch of the row, with its empty-loop baseline right before it. */
 static void row_batch(const struct bench *b, struct bench_result *r, struct row_state *st)
 {
@@ -217,7 +236,7 @@ static void row_batch(const struct bench *b, struct bench_result *r, struct row_
 
 	enter(b);
 	/* the baseline sees the same conditions as the batch */
-	st->empty[i] = b->kind == BENCH_TIMED_LOOP ? time_loop(bench_empty_loop, r->n, NULL) : 0;
+	st->empty[i] = b->kind == BENCH_TIMED_LOOP ? time_baseline(r->n) : 0;
 	st->ops[i] = run_batch(b, r->n);
 	leave(b);
 	st->last = arch_counter() - t0;

@@ -226,14 +226,26 @@ static void format_string(struct out *o, struct spec *sp, const char *s)
 	put_field(o, sp, "", 0, s, sp->prec < 0 ? strlen(s) : strnlen(s, sp->prec));
 }
 
-/* Reads a decimal field, saturating at INT_MAX. */
-static int read_number(const char **fmt)
+/*
+ * A width or precision written in the format: false (all its digits read)
+ * when it is beyond INT_MAX, which C leaves undefined and glibc reports as
+ * an error (EOVERFLOW).
+ */
+static bool read_number(const char **fmt, int *out)
 {
+	bool fits = true;
 	int n = 0;
 
-	for (; isdigit(**fmt); (*fmt)++)
-		n = n > (INT_MAX_ - 9) / 10 ? INT_MAX_ : n * 10 + (**fmt - '0');
-	return n;
+	for (; isdigit(**fmt); (*fmt)++) {
+		int digit = **fmt - '0';
+
+		if (n > (INT_MAX_ - digit) / 10)
+			fits = false;
+		else
+			n = n * 10 + digit;
+	}
+	*out = n;
+	return fits;
 }
 
 static unsigned int read_flags(const char **fmt)
@@ -249,8 +261,11 @@ static unsigned int read_flags(const char **fmt)
 	return flags;
 }
 
-/* Width, then precision: '*' takes an int argument; a negative width means '-'. */
-static void read_width_prec(const char **fmt, struct spec *sp, va_list *ap)
+/*
+ * Width, then precision: '*' takes an int argument; a negative width means
+ * '-'. False when a number in the format is beyond INT_MAX.
+ */
+static bool read_width_prec(const char **fmt, struct spec *sp, va_list *ap)
 {
 	sp->width = 0;
 	if (**fmt == '*') {
@@ -260,21 +275,21 @@ static void read_width_prec(const char **fmt, struct spec *sp, va_list *ap)
 			sp->flags |= FLAG_LEFT;
 			sp->width = sp->width == -INT_MAX_ - 1 ? INT_MAX_ : -sp->width;
 		}
-	} else {
-		sp->width = read_number(fmt);
+	} else if (!read_number(fmt, &sp->width)) {
+		return false;
 	}
 	sp->prec = -1;
 	if (**fmt != '.')
-		return;
+		return true;
 	(*fmt)++;
 	if (**fmt == '*') {
 		(*fmt)++;
 		sp->prec = va_arg(*ap, int);
 		if (sp->prec < 0)
 			sp->prec = -1;
-	} else {
-		sp->prec = read_number(fmt);
+		return true;
 	}
+	return read_number(fmt, &sp->prec);
 }
 
 static enum length read_length(const char **fmt)
@@ -305,20 +320,23 @@ static enum length read_length(const char **fmt)
 	return length;
 }
 
-/* Parses the specification after '%'; returns false if the format ends inside it. */
-static bool read_spec(const char **fmt, struct spec *sp, va_list *ap)
+enum spec_status { SPEC_OK, SPEC_UNFINISHED, SPEC_OVERFLOW };
+
+/* Parses the specification after '%'. */
+static enum spec_status read_spec(const char **fmt, struct spec *sp, va_list *ap)
 {
 	sp->flags = read_flags(fmt);
-	read_width_prec(fmt, sp, ap);
+	if (!read_width_prec(fmt, sp, ap))
+		return SPEC_OVERFLOW;
 	sp->length = read_length(fmt);
 	sp->conv = **fmt;
 	if (!sp->conv)
-		return false;
+		return SPEC_UNFINISHED;
 	(*fmt)++;
 	/* C: '-' overrides '0', and so does a precision; like glibc, %s and %c pad with spaces. */
 	if ((sp->flags & FLAG_LEFT) || sp->prec >= 0 || sp->conv == 'c' || sp->conv == 's')
 		sp->flags &= ~FLAG_ZERO;
-	return true;
+	return SPEC_OK;
 }
 
 /* Converts one argument; returns false for an unknown conversion. */
@@ -361,6 +379,7 @@ static bool convert(struct out *o, struct spec *sp, va_list *ap)
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { .buf = buf, .size = size, .len = 0 };
+	enum spec_status status = SPEC_OK;
 	struct spec sp;
 	const char *start;
 	va_list args;
@@ -372,15 +391,19 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			continue;
 		}
 		start = fmt++;
+		status = read_spec(&fmt, &sp, &args);
+		/* Like glibc: stop, keeping what was written before it. */
+		if (status == SPEC_OVERFLOW)
+			break;
 		/* Unknown or unfinished specifications are printed as written. */
-		if (!read_spec(&fmt, &sp, &args) || !convert(&o, &sp, &args))
+		if (status != SPEC_OK || !convert(&o, &sp, &args))
 			put_string(&o, start, fmt - start);
 	}
 	va_end(args);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
-	/* C: a length that does not fit in int is an error. */
-	return o.len > (u64)INT_MAX_ ? -1 : (int)o.len;
+	/* C: a length that does not fit in int is an error, and so is such a width. */
+	return o.len > (u64)INT_MAX_ || status == SPEC_OVERFLOW ? -1 : (int)o.len;
 }
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)

@@ -3,28 +3,54 @@
 # Benchmark: median time from QEMU start to exit for the selftest kernel, per arch, accelerator and firmware.
 #
 # Usage: scripts/boot-bench.sh [-n RUNS] [BUILD_DIR...]
-# Default builds: the in-tree build and build/*-gcc. Each row is one
-# configuration, all measured in this one run (the machines are noisy:
-# compare rows, not runs). Targets on the development machine: <= 0.25 s
-# under KVM with qboot, <= 0.1 s under TCG, <= 64 KiB per .flat.
+#   -n RUNS    boots per configuration, 1..1000 (default 7); the median is shown
+#   BUILD_DIR  configured builds (default: the in-tree build and every build/ARCH-CC
+#              that make run and make check create)
+# Each row is one configuration, all measured in this one run (the machines
+# are noisy: compare rows, not runs). A configuration whose guest did not
+# pass is a row that says so, and the exit status is then 1. Targets on the
+# development machine: <= 0.25 s under KVM with qboot, <= 0.1 s under TCG,
+# <= 64 KiB per .flat. Exit status: 0; 1 when a boot did not pass; 2 for
+# bad arguments or a build without its selftest kernel.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/arch.bash
 . "$top/scripts/arch.bash"
 
+die() { echo "boot-bench: $*" >&2; exit 2; }
+
 runs=7
-if [ "${1:-}" = -n ]; then
-	[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "boot-bench: -n wants a positive number" >&2; exit 2; }
-	runs=$2
-	shift 2
-fi
-builds=("$@")
+while getopts n:h opt; do
+	case $opt in
+	n)
+		if ! [[ $OPTARG =~ ^[1-9][0-9]{0,3}$ ]] || [ "$OPTARG" -gt 1000 ]; then
+			die "-n wants a number of boots in 1..1000, not '$OPTARG'"
+		fi
+		runs=$OPTARG
+		;;
+	h) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+	*) die "see -h" ;;
+	esac
+done
+shift $((OPTIND - 1))
+builds=()
+for b in "$@"; do
+	arch_config_value "$b" ARCH >/dev/null || die "$b: not a configured build (no config.mak with ARCH)"
+	builds+=("$b")
+done
 if [ "${#builds[@]}" -eq 0 ]; then
 	[ -f "$top/config.mak" ] && builds+=("$top")
-	for d in "$top"/build/*-gcc; do [ -f "$d/config.mak" ] && builds+=("$d"); done
+	for d in "$top"/build/*-gcc "$top"/build/*-clang; do
+		[ -f "$d/config.mak" ] && builds+=("$d")
+	done
 fi
-[ "${#builds[@]}" -gt 0 ] || { echo "boot-bench: no configured build found" >&2; exit 2; }
+[ "${#builds[@]}" -gt 0 ] || die "no configured build: run make run, or ./configure && make, or name one"
+for b in "${builds[@]}"; do
+	arch=$(arch_config_value "$b" ARCH)
+	[ -f "$b/$(arch_testdir "$arch")/selftest.flat" ] ||
+		die "$b/$(arch_testdir "$arch")/selftest.flat not built (make -C $b)"
+done
 
 now_ns() { date +%s%N; }
 
@@ -41,31 +67,37 @@ boot_once() { # arch accel kernel
 	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e9 }'
 }
 
-row() { # arch accel firmware kernel
+row() { # arch accel firmware kernel build-label
 	local times=() t i
 	for ((i = 0; i < runs; i++)); do
 		t=$(FIRMWARE=$3 boot_once "$1" "$2" "$4")
-		[ "$t" = FAIL ] && { printf '%-8s %-5s %-8s %s\n' "$1" "$2" "$3" "guest did not pass"; return; }
+		if [ "$t" = FAIL ]; then
+			printf '%-8s %-5s %-8s %s\n' "$1" "$2" "$3" "FAIL: the guest did not pass (boot $((i + 1)) of $runs)"
+			return 1
+		fi
 		times+=("$t")
 	done
-	printf '%s\n' "${times[@]}" | sort -n | awk -v a="$1" -v c="$2" -v f="$3" -v s="$(stat -c %s "$4")" '
+	printf '%s\n' "${times[@]}" | sort -n | awk -v a="$1" -v c="$2" -v f="$3" -v s="$(stat -c %s "$4")" -v b="$5" '
 		{ v[NR] = $1 }
-		END { printf "%-8s %-5s %-8s %8.3f %8.3f %8.3f %9d\n", a, c, f, v[int((NR + 1) / 2)], v[1], v[NR], s }'
+		END { printf "%-8s %-5s %-8s %8.3f %8.3f %8.3f %9d  %s\n", a, c, f, v[int((NR + 1) / 2)], v[1], v[NR], s, b }'
 }
 
-printf '%-8s %-5s %-8s %8s %8s %8s %9s\n' arch accel firmware median_s min_s max_s flat_B
+printf '%-8s %-5s %-8s %8s %8s %8s %9s  %s\n' arch accel firmware median_s min_s max_s flat_B build
+failed=0
 for b in "${builds[@]}"; do
-	arch=$(arch_config_value "$b" ARCH) || continue
+	arch=$(arch_config_value "$b" ARCH)
 	kernel=$b/$(arch_testdir "$arch")/selftest.flat
-	[ -f "$kernel" ] || { echo "boot-bench: $kernel not built" >&2; continue; }
+	label=${b#"$top"/}
+	[ "$b" = "$top" ] && label="(in-tree)"
 	if [ -z "$(arch_kvm_problem "$arch")" ]; then
-		row "$arch" kvm qboot "$kernel"
-		row "$arch" kvm default "$kernel"
+		row "$arch" kvm qboot "$kernel" "$label" || failed=1
+		row "$arch" kvm default "$kernel" "$label" || failed=1
 	fi
 	if [ "$arch" = aarch64 ]; then
-		row "$arch" tcg none "$kernel"
+		row "$arch" tcg none "$kernel" "$label" || failed=1
 	else
-		row "$arch" tcg qboot "$kernel"
+		row "$arch" tcg qboot "$kernel" "$label" || failed=1
 	fi
 done
 echo "($runs runs each; $(date -u +%FT%TZ); $(nproc) host CPUs)"
+exit $failed

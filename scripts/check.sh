@@ -110,6 +110,8 @@ fi
 
 step "host tests (cmocka, ASan+UBSan)"
 must "host tests" make -s -C tests check
+step "host tools (tests/tools: bench-compare, the doc test's parser)"
+must "host tools" python3 -m unittest discover -s tests/tools -p 'test_*.py'
 step "fuzzers (${fuzz_seconds} s each)"
 must "fuzzers" make -s -C tests fuzz FUZZ_SECONDS="$fuzz_seconds"
 
@@ -124,6 +126,9 @@ done
 
 step "runner self-tests (fake QEMU and the real x86_64 selftest)"
 must "runner self-tests" runner_tests
+
+step "doc test (every command README.md and docs/*.md show, in a fresh copy)"
+must "doc test" tests/doc/run.py
 
 for arch in "${arches[@]}"; do
 	[ -f "$(arch_build_dir "$arch" gcc)/config.mak" ] || continue

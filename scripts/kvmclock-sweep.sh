@@ -5,9 +5,10 @@
 # Usage: scripts/kvmclock-sweep.sh [-n MAX_VCPUS] [-l LOOPS] [-o OUTDIR] [-f png|svg] [KERNEL]
 #   -n  largest vCPU count; the sweep doubles from 1 and ends with it (default 16)
 #   -l  reads per vCPU per mode (default 200; every read traps or worse under nested KVM)
-#   -o  where sweep.tsv, sweep.gp and the plot go (default ./kvmclock-sweep)
-#   -f  plot format (default png)
-#   KERNEL  x86_64 kvmclock_test.flat (default: x86/kvmclock_test.flat of the in-tree build)
+#   -o  where sweep.tsv, sweep.gp (the gnuplot script: edit and rerun it),
+#       the plot and each boot's log go (default ./kvmclock-sweep)
+#   -f  plot format: png or svg (default png)
+#   KERNEL  x86_64 kvmclock_test.flat (default: the in-tree build's, else build/x86_64-gcc's)
 # Environment: QEMU (qemu-system-x86_64), QEMU_CPU (host,-arch-capabilities),
 # TIMEOUT per run in seconds (300).
 #
@@ -17,7 +18,11 @@
 # and the forced-adjusted/raw ratio the original kvmclock work quoted (about
 # 10-15x at 4 vCPUs, 50x at 64). Rows with more vCPUs than host CPUs are
 # marked: there a per-read figure includes the time a vCPU waited for a
-# host CPU. The machines are shared: compare rows of one run, not runs.
+# host CPU. A boot whose guest did not pass is a FAIL row in the table (its
+# status and log named) and a FAIL label in the plot; the sweep goes on and
+# exits 1. The machines are shared: compare rows of one run, not runs.
+# Exit status: 0; 1 when a boot failed; 2 for bad arguments, a missing
+# kernel, KVM or gnuplot, or when the test skips.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,25 +44,33 @@ while getopts n:l:o:f:h opt; do
 	l) positive -l "$OPTARG"; loops=$OPTARG ;;
 	o) out=$OPTARG ;;
 	f) [[ $OPTARG =~ ^(png|svg)$ ]] || die "-f wants png or svg"; format=$OPTARG ;;
-	h) sed -n '3,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	h) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "see -h" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || die "one kernel at most (see -h)"
-kernel=${1:-$top/x86/kvmclock_test.flat}
-[ -f "$kernel" ] || die "$kernel not built (./configure --arch=x86_64 && make)"
+if [ $# -eq 1 ]; then
+	kernel=$1
+elif [ -f "$top/x86/kvmclock_test.flat" ] && grep -q '^ARCH *:\?= *x86_64' "$top/config.mak" 2>/dev/null; then
+	kernel=$top/x86/kvmclock_test.flat
+else
+	kernel=$top/build/x86_64-gcc/x86/kvmclock_test.flat
+fi
+[ -f "$kernel" ] || die "$kernel not built (make run, or ./configure --arch=x86_64 && make)"
 [ -w /dev/kvm ] || die "/dev/kvm not usable: kvmclock needs KVM"
 command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
 [ "$max" -le 255 ] || die "-n: the test supports at most 255 vCPUs"
-mkdir -p "$out" || die "cannot create $out"
+mkdir -p "$out" 2>/dev/null || die "-o $out: cannot create it"
+[ -w "$out" ] || die "-o $out: not writable"
 
 counts=()
 for ((n = 1; n < max; n *= 2)); do counts+=("$n"); done
 counts+=("$max")
 host_cpus=$(nproc)
 
-# One boot; prints "name value" for each RESULT line of the perf phase, or fails with the log.
+# One boot: "name value" for each RESULT line of the perf phase; status 1,
+# with why in fail_note, when the guest did not pass.
 run_once() { # vcpus
 	local log=$out/smp$1.log status
 	timeout "$timeout_s" "$qemu" -machine pc -accel kvm -cpu "$cpu" -m 256 -smp "$1" \
@@ -69,8 +82,8 @@ run_once() { # vcpus
 	case $status in
 	1) ;;
 	155) die "the test skipped: $(grep -m1 '^SKIP' "$log")" ;;
-	124) die "-smp $1 timed out after $timeout_s s (log: $log)" ;;
-	*) tail -5 "$log" >&2; die "-smp $1 did not pass (status $status, log: $log)" ;;
+	124) echo "timed out after $timeout_s s, log $log" >"$out/.fail"; return 1 ;;
+	*) echo "status $status, log $log" >"$out/.fail"; return 1 ;;
 	esac
 	awk '/^RESULT: kvmclock\.perf\./ { sub(/^kvmclock\.perf\./, "", $2); print $2, $3 }' "$log"
 }
@@ -78,11 +91,21 @@ run_once() { # vcpus
 tsv=$out/sweep.tsv
 printf '# kvmclock read cost per read, mean over vCPUs; %s reads per vCPU per mode; host CPUs %s; %s\n' \
 	"$loops" "$host_cpus" "$(date -u +%Y-%m-%dT%H:%MZ)" >"$tsv"
-printf '# vcpus\trdtsc_cyc\traw_cyc\tstable_cyc\tadjusted_cyc\traw_ns\tadjusted_ns\tadj_over_raw\tstable_over_raw\n' >>"$tsv"
+printf '# vcpus\trdtsc_cyc\traw_cyc\tstable_cyc\tadjusted_cyc\traw_ns\tadjusted_ns\tadj_over_raw\tstable_over_raw\tstatus\n' >>"$tsv"
 printf '%6s %11s %11s %11s %11s %10s %10s %8s %8s\n' vcpus rdtsc_cyc raw_cyc stable_cyc \
 	adjusted_cyc raw_ns adj_ns adj/raw st/raw
+failed=()
 for n in "${counts[@]}"; do
-	results=$(run_once "$n") || exit 2
+	rm -f "$out/.fail"
+	if ! results=$(run_once "$n"); then
+		# no note: run_once died (the test skipped), and said why
+		[ -f "$out/.fail" ] || exit 2
+		failed+=("$n")
+		printf '%d\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\tFAIL\n' "$n" >>"$tsv"
+		printf '%6s FAIL: the guest did not pass (%s)\n' "$n" "$(cat "$out/.fail")"
+		rm -f "$out/.fail"
+		continue
+	fi
 	row=$(awk -v n="$n" '
 		{ v[$1] = $2 }
 		END {
@@ -92,34 +115,52 @@ for n in "${counts[@]}"; do
 				v["raw.ns_per_read"], v["adjusted.ns_per_read"],
 				v["adjusted_over_raw"], v["stable_aware_over_raw"]
 		}' <<<"$results")
-	printf '%s\n' "$row" >>"$tsv"
+	printf '%s\tPASS\n' "$row" >>"$tsv"
 	# shellcheck disable=SC2086 # row is tab-separated numbers
 	printf '%6s %11s %11s %11s %11s %10s %10s %7sx %7sx%s\n' $row \
 		"$([ "$n" -gt "$host_cpus" ] && echo "  (overcommitted)")"
 done
 
-plot=$out/kvmclock-sweep.$format
+# The plot's gnuplot script, kept so it can be edited and rerun (from $out).
+plot=kvmclock-sweep.$format
 terminal="pngcairo size 900,560"
 [ "$format" = svg ] && terminal="svg size 900,560"
-gnuplot 2>"$out/gnuplot.err" <<EOF || die "gnuplot failed: $(cat "$out/gnuplot.err")"
-set terminal $terminal
-set output "$plot"
-set title "kvmclock read cost vs vCPUs ($loops reads per vCPU per mode, $host_cpus host CPUs)"
-set xlabel "vCPUs"
-set ylabel "TSC cycles per read"
-set y2label "forced-adjusted / raw"
-set logscale x 2
-set logscale y
-set y2range [0:*]
-set ytics nomirror
-set y2tics
-set key left top
-set grid
-plot "$tsv" using 1:2 with linespoints title "bare rdtsc (floor)", \
+{
+	echo "# kvmclock-sweep.sh's plot: run 'gnuplot sweep.gp' in this directory to redraw it"
+	echo "set terminal $terminal"
+	echo "set output \"$plot\""
+	echo "set title \"kvmclock read cost vs vCPUs ($loops reads per vCPU per mode, $host_cpus host CPUs)\""
+	echo 'set xlabel "vCPUs"'
+	echo 'set ylabel "TSC cycles per read"'
+	echo 'set y2label "forced-adjusted / raw"'
+	echo 'set logscale x 2'
+	echo 'set logscale y'
+	echo 'set y2range [0:*]'
+	echo 'set ytics nomirror'
+	echo 'set y2tics'
+	echo 'set key left top'
+	echo 'set grid'
+	for n in "${failed[@]}"; do
+		echo "set label \"FAIL\" at first $n, graph 0.05 center textcolor rgb \"red\""
+	done
+	cat <<'GNUPLOT'
+plot "sweep.tsv" using 1:2 with linespoints title "bare rdtsc (floor)", \
      "" using 1:3 with linespoints title "raw", \
      "" using 1:4 with linespoints title "stable-aware", \
      "" using 1:5 with linespoints title "forced-adjusted", \
      "" using 1:8 axes x1y2 with linespoints dashtype 2 title "adjusted/raw (right axis)"
-EOF
+GNUPLOT
+} >"$out/sweep.gp"
 echo "table: $tsv"
-echo "plot:  $plot"
+echo "gnuplot script: $out/sweep.gp"
+if [ "${#failed[@]}" -eq "${#counts[@]}" ]; then
+	echo "kvmclock-sweep: every boot failed: nothing to plot" >&2
+else
+	(cd "$out" && gnuplot sweep.gp) 2>"$out/gnuplot.err" ||
+		die "gnuplot failed: $(cat "$out/gnuplot.err")"
+	echo "plot:  $out/$plot"
+fi
+if [ "${#failed[@]}" -gt 0 ]; then
+	echo "kvmclock-sweep: FAIL at ${failed[*]} vCPUs (logs in $out)" >&2
+	exit 1
+fi

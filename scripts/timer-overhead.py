@@ -287,34 +287,87 @@ def config_arch(d):
         return None
 
 
+# What the guest takes (x86/timer-tick.c, lib/timer_tick.c): hz=1..10000, seconds=1..600.
+HZ_RANGE = (1, 10000)
+SECONDS_RANGE = (1, 600)
+# configure's names for the arches
+ARCH_ALIASES = {"arm64": "aarch64", "i686": "i386", "x86-64": "x86_64"}
+
+
+def in_range(name, lo, hi):
+    """An argparse type: an integer in lo..hi, or a message naming the option."""
+    def check(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is not in {lo}..{hi}")
+        return value
+    check.__name__ = name
+    return check
+
+
+def default_build(arch):
+    """The top directory when it is configured for arch, else build/ARCH-gcc, else build/ARCH-clang."""
+    if config_arch(SRCDIR) == arch:
+        return SRCDIR
+    for cc in ("gcc", "clang"):
+        d = os.path.join(SRCDIR, "build", f"{arch}-{cc}")
+        if config_arch(d) == arch:
+            return d
+    return os.path.join(SRCDIR, "build", f"{arch}-gcc")
+
+
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    ap.add_argument("--arch", default=None, help="x86_64 (default: the top build's), i386, aarch64")
-    ap.add_argument("--build", help="configured build directory (default: top, else build/ARCH)")
+    ap.add_argument("--arch", default=None,
+                    help="x86_64 (default: the top build's), i386, aarch64 (or arm64)")
+    ap.add_argument("--build", help="configured build directory "
+                    "(default: top, else build/ARCH-gcc, else build/ARCH-clang)")
     ap.add_argument("--accel", choices=["kvm", "tcg"], help="default: kvm when usable, else tcg")
     ap.add_argument("--sources", help="comma-separated (default: every source of the arch)")
-    ap.add_argument("--hz", type=int, default=1000)
-    ap.add_argument("--seconds", type=int, default=5, help="ticking time per run (default 5)")
-    ap.add_argument("--runs", type=int, default=3, help="runs per source for the CPU figures (default 3)")
+    ap.add_argument("--hz", type=in_range("--hz", *HZ_RANGE), default=1000,
+                    help="ticks per second, %d..%d (default 1000)" % HZ_RANGE)
+    ap.add_argument("--seconds", type=in_range("--seconds", *SECONDS_RANGE), default=5,
+                    help="ticking time per run, %d..%d (default 5)" % SECONDS_RANGE)
+    ap.add_argument("--runs", type=in_range("--runs", 1, 100), default=3,
+                    help="runs per source for the CPU figures, 1..100 (default 3)")
     ap.add_argument("--strace", action="store_true", help="one more run per source under strace -c -f")
     ap.add_argument("--out", default="timer-overhead.out", help="directory for JSON, chart and logs")
     args = ap.parse_args()
-    args.arch = args.arch or config_arch(SRCDIR) or "x86_64"
+    args.arch = ARCH_ALIASES.get(args.arch, args.arch) or config_arch(SRCDIR) or "x86_64"
     if args.arch not in SOURCES:
-        ap.error(f"unknown arch {args.arch}")
-    if not args.build:
-        args.build = SRCDIR if config_arch(SRCDIR) == args.arch else os.path.join(SRCDIR, "build", args.arch)
+        ap.error(f"--arch {args.arch}: want one of {', '.join(sorted(SOURCES))}")
+    # before anything boots: every source must be one the arch has
+    if args.sources is not None:
+        wanted = args.sources.split(",")
+        known = [BASELINE] + SOURCES[args.arch]
+        bad = [w for w in wanted if w not in known]
+        if bad:
+            ap.error(f"--sources: {', '.join(repr(b) for b in bad)} not a timer source of "
+                     f"{args.arch} (known: {', '.join(known)})")
+        args.sources = wanted
+    else:
+        args.sources = SOURCES[args.arch]
+    if args.build and config_arch(args.build) is None:
+        ap.error(f"--build {args.build}: no configured build there (no config.mak with ARCH)")
+    if args.build and config_arch(args.build) != args.arch:
+        ap.error(f"--build {args.build} is configured for {config_arch(args.build)}, not {args.arch}")
+    args.build = args.build or default_build(args.arch)
     args.kernel = os.path.join(args.build, "arm" if args.arch == "aarch64" else "x86", "timer-tick.flat")
     if not os.path.isfile(args.kernel):
         ap.error(f"no kernel {args.kernel}: configure and make for {args.arch} first")
     if not args.accel:
         args.accel = "tcg" if bash_arch("arch_kvm_problem", args.arch).stdout.strip() else "kvm"
-    args.sources = args.sources.split(",") if args.sources else SOURCES[args.arch]
-    if args.runs < 1 or args.seconds < 1 or args.hz < 1:
-        ap.error("--runs, --seconds and --hz must be positive")
     if args.strace and subprocess.run(["which", "strace"], capture_output=True, check=False).returncode:
         ap.error("--strace: strace is not installed")
-    os.makedirs(args.out, exist_ok=True)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        ap.error(f"--out {args.out}: cannot create it: {e.strerror}")
+    if not os.access(args.out, os.W_OK):
+        ap.error(f"--out {args.out}: not writable")
     return args
 
 

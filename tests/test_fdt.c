@@ -319,6 +319,37 @@ static void test_bad_header(void **state)
 	free(d.blob);
 }
 
+/*
+ * A totalsize smaller than the header is a truncated blob (libfdt says
+ * TRUNCATED too), not a layout error: for every such size, with the
+ * version 17 header the data have and with a version 16 one.
+ */
+#define HEADER_SIZE(version) ((version) >= 17 ? 40u : 36u)
+
+static void test_totalsize_below_header(void **state)
+{
+	static const uint32_t versions[] = { 17, 16 };
+	struct damaged d;
+	struct dt dt;
+
+	load_good(&d);
+	for (size_t v = 0; v < sizeof(versions) / sizeof(versions[0]); v++) {
+		put32(d.blob + 20, versions[v]);
+		put32(d.blob + 24, 16);
+		for (uint32_t total = 0; total < HEADER_SIZE(versions[v]); total++) {
+			int got;
+
+			put32(d.blob + 4, total);
+			got = dt_init(&dt, d.blob, d.size);
+			if (got != DT_ERR_TRUNCATED)
+				fail_msg("version %u, totalsize %u: %s (%d), want %s", versions[v], total,
+					 dt_strerror(got), got, dt_strerror(DT_ERR_TRUNCATED));
+			assert_int_equal(fdt_check_header(d.blob), -FDT_ERR_TRUNCATED);
+		}
+	}
+	free(d.blob);
+}
+
 static void test_bad_structure(void **state)
 {
 	struct damaged d;
@@ -436,7 +467,7 @@ static void test_strerror(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[ARRAY_LEN(machines) + 4];
+	struct CMUnitTest tests[ARRAY_LEN(machines) + 5];
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(machines); i++) {
@@ -445,6 +476,7 @@ int main(void)
 		tests[i].initial_state = (void *)&machines[i];
 	}
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_bad_header);
+	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_totalsize_below_header);
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_bad_structure);
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_bad_values);
 	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_strerror);

@@ -304,6 +304,18 @@ static int run_unchecked(char *buf, size_t size, const char *fmt, ...)
 	return ret;
 }
 
+/* glibc's vsnprintf, likewise unchecked. */
+static int snprintf_unchecked(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 static void test_sprintf_and_huge(void **state)
 {
 	char buf[16];
@@ -314,10 +326,42 @@ static void test_sprintf_and_huge(void **state)
 	assert_int_equal(vt_snprintf(buf, 8, "%1000000d", 5), 1000000);
 	assert_string_equal(buf, "       ");
 	assert_int_equal(vt_snprintf(NULL, 0, "%.1000000d", 5), 1000000);
-	assert_int_equal(run_unchecked(buf, sizeof(buf), "%99999999999d", 5), INT_MAX);
+	/* A width past INT_MAX is an error, as in glibc (test_huge_width_like_glibc). */
+	assert_int_equal(run_unchecked(buf, sizeof(buf), "%99999999999d", 5), -1);
 	/* A length past INT_MAX is an error, yet the buffer is still terminated. */
 	assert_int_equal(run_unchecked(buf, sizeof(buf), "%2147483647d%2147483647d", 1, 2), -1);
 	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+}
+
+/*
+ * Widths and precisions written in the format near and past INT_MAX, as
+ * glibc does them: up to INT_MAX exactly (no clamping of 2147483640 to
+ * INT_MAX), beyond it (however many digits) an error: -1, the output
+ * before that conversion kept and terminated. The parse must not overflow
+ * an int on the way (UBSan would stop the test).
+ */
+static const char *const huge_specs[] = {
+	"%2147483640d",	    "%2147483647d",	"%2147483648d",	 "ab%2147483648dcd",
+	"%99999999999999999999d", "%.2147483640d", "%.2147483648d", "ab%5dcd%.2147483648d",
+	"%-2147483648c",    "%02147483649x",	"%21474836470d",
+};
+
+static void test_huge_width_like_glibc(void **state)
+{
+	char want[16], got[16];
+
+	for (size_t i = 0; i < ARRAY_LEN(huge_specs); i++) {
+		int w, g;
+
+		memset(want, 'x', sizeof(want));
+		memset(got, 'x', sizeof(got));
+		w = snprintf_unchecked(want, sizeof(want), huge_specs[i], 7, 8);
+		g = run_unchecked(got, sizeof(got), huge_specs[i], 7, 8);
+		if (w != g || strcmp(want, got))
+			print_error("\"%s\": glibc %d \"%s\", vmtick %d \"%s\"\n", huge_specs[i], w, want,
+				    g, got), failures++;
+	}
+	assert_clean();
 }
 
 /* Every buffer size from 0 to len + 2: same return, same bytes, nothing written past size. */
@@ -376,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_sprintf_and_huge),
 		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_huge_width_like_glibc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The doc test: runs every command README.md and docs/*.md show, in a fresh copy of the tree, and fails naming file:line.
+
+Usage: tests/doc/run.py [--list] [--keep] [--timeout S] [PAGE.md...]
+
+The convention (also in README.md, "Commands in these pages"):
+- A code block is a fenced block (```) or a block indented by four spaces.
+  It holds commands when its first line starts with a program: one of this
+  tree (./run_tests.sh, scripts/bench-compare), one on PATH (make,
+  qemu-system-x86_64) or cd/for/if/while. Fenced blocks in another language
+  than sh/shell/bash/console (```c, ```text, ```ini) never do: output,
+  code and synopses go there, or in a block whose first word is none.
+- Every line of a command block is a command (a trailing backslash
+  continues it; `#` starts a comment) and must exit with status 0.
+- An HTML comment right before the block (blank lines between allowed)
+  changes that:
+      <!-- doc-test: skip REASON -->   the block is not run; the test lists it
+                                       with REASON (for what cannot run in CI:
+                                       make check itself, minutes-long sweeps,
+                                       synopses with placeholders)
+      <!-- doc-test: exit N -->        every command of the block exits with N
+                                       (e.g. 1: QEMU's status for a guest that
+                                       passed through the testdev chardev)
+      <!-- doc-test: expect REGEX -->  the output of every command of the block
+                                       matches REGEX (Python, a line anchored by
+                                       ^ and $): QEMU's own errors exit with 1
+                                       too, so a raw QEMU block says what a pass
+                                       prints
+  Several annotations may precede one block.
+- Commands run one by one in bash (pipefail) from the top of a fresh copy
+  of the tree (the files git knows, as they are in the work tree), README.md
+  first, then docs/*.md by name; the copy is kept between commands, so a
+  build one command makes serves the next, as for a reader. Commands in
+  running text (`like this`) are not run: show a command a reader should
+  type in a block. A command already run with the same text (comments
+  aside) and the same expected status is not run again: "same ... as
+  FILE:LINE".
+
+Without PAGE arguments: README.md and docs/*.md. --list prints what would
+run and what is skipped, running nothing. Exit status: 0 when every command
+ended as the page says, 1 otherwise (each failure as FILE:LINE: status,
+command and the end of its output), 2 for bad usage or a bad annotation.
+Run it under the timing lock (flock /tmp/vmtick-timing.lock): the pages'
+commands boot guests whose checks depend on timing.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mdblocks as pages  # noqa: E402  (tests/doc/mdblocks.py)
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_TIMEOUT = 600
+OUTPUT_TAIL = 25
+
+
+def default_pages():
+    return ["README.md"] + sorted(os.path.relpath(p, TOP) for p in glob.glob(f"{TOP}/docs/*.md"))
+
+
+def fresh_copy(dest):
+    """The files git knows (tracked, and new ones not ignored), as they are in the work tree."""
+    names = subprocess.run(["git", "-C", TOP, "ls-files", "-z", "-co", "--exclude-standard"],
+                           capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, names):
+        rel = name.decode()
+        src = os.path.join(TOP, rel)
+        if not os.path.isfile(src):
+            continue  # deleted in the work tree
+        os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(dest, rel))
+
+
+def run_command(command, cwd, timeout):
+    """(status, output) of one command line in bash."""
+    try:
+        r = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, timeout=timeout,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           start_new_session=True)
+        return r.returncode, r.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return None, out
+
+
+def strip_comment(cmd):
+    """The command without a trailing comment (two spaces, then #), to spot repeats."""
+    return re.split(r"\s{2,}#", cmd, maxsplit=1)[0].strip()
+
+
+def collect(paths):
+    """Every page's command blocks; annotation errors."""
+    blocks, errors = [], []
+    for path in paths:
+        try:
+            with open(os.path.join(TOP, path), encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            errors.append(f"{path}: {e.strerror}")
+            continue
+        b, e = pages.page_commands(path, text, TOP)
+        blocks += b
+        errors += e
+    return blocks, errors
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="tests/doc/run.py", description=__doc__.splitlines()[0],
+                                 epilog="The convention: the top of this file, and README.md.")
+    ap.add_argument("pages", nargs="*", metavar="PAGE.md",
+                    help="pages to test, relative to the top (default: README.md docs/*.md)")
+    ap.add_argument("--list", action="store_true", help="print the commands and skips; run nothing")
+    ap.add_argument("--keep", action="store_true", help="keep the copy the commands ran in")
+    ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="S",
+                    help="seconds per command (default %(default)s)")
+    args = ap.parse_args()
+    if args.timeout < 1:
+        ap.error(f"--timeout {args.timeout}: want at least 1")
+    blocks, errors = collect(args.pages or default_pages())
+    for e in errors:
+        print(f"doc-test: {e}", file=sys.stderr)
+    if errors:
+        return 2
+
+    skipped = [b for b in blocks if b.skip]
+    for b in skipped:
+        print(f"skip {b.where()}: {b.skip}")
+    runnable = [(b, no, cmd) for b in blocks if not b.skip for no, cmd in b.lines]
+    if args.list:
+        for b, no, cmd in runnable:
+            print(f"run  {b.where(no)}: {cmd}" + (f"  (exit {b.exit})" if b.exit else ""))
+        return 0
+
+    work = tempfile.mkdtemp(prefix="vmtick-doc-test.")
+    tree = os.path.join(work, "vmtick")
+    failed = 0
+    try:
+        fresh_copy(tree)
+        print(f"doc-test: {len(runnable)} commands in {tree}", flush=True)
+        done = {}
+        for b, no, cmd in runnable:
+            key = (strip_comment(cmd), b.exit, b.expect and b.expect.pattern)
+            if key in done:
+                first, passed = done[key]
+                print(f"same {b.where(no)}: as {first}" + ("" if passed else " (which FAILED)"),
+                      flush=True)
+                failed += not passed
+                continue
+            t0 = time.monotonic()
+            status, out = run_command(cmd, tree, args.timeout)
+            took = time.monotonic() - t0
+            good = status == b.exit and (b.expect is None or b.expect.search(out))
+            done[key] = (b.where(no), good)
+            if good:
+                print(f"ok   {b.where(no)} ({took:.1f} s): {cmd}", flush=True)
+                continue
+            failed += 1
+            if status is None:
+                what = f"timed out after {args.timeout} s"
+            elif status != b.exit:
+                what = f"exit {status}, want {b.exit}"
+            else:
+                what = f"no output line matches '{b.expect.pattern}'"
+            print(f"FAIL {b.where(no)}: {what}: {cmd}")
+            for line in out.splitlines()[-OUTPUT_TAIL:]:
+                print(f"     | {line}")
+            sys.stdout.flush()
+    finally:
+        if args.keep:
+            print(f"doc-test: the copy is kept in {tree}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"doc-test: {len(runnable) - failed} of {len(runnable)} commands passed, "
+          f"{failed} failed, {len(skipped)} blocks skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
