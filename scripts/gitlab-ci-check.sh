@@ -13,7 +13,7 @@
 #
 # The pipeline runs in a copy of the work tree (tracked and untracked files
 # that git does not ignore), so the tree itself is never written to. It takes
-# about 2 minutes on 2 CPUs; run it alone, e.g. under
+# about 2.5 minutes on 2 CPUs; run it alone, e.g. under
 # `flock /tmp/vmtick-timing.lock scripts/gitlab-ci-check.sh`.
 #
 # Environment: GITLAB_CI_LOCAL (the tool; else it is installed with npm into
@@ -153,7 +153,7 @@ patterns=()
 for a in "$@"; do
 	case $a in
 	--list) list=1 ;;
-	-h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$a' (--list, -h)" ;;
 	*) patterns+=("$a") ;;
 	esac
