@@ -132,6 +132,7 @@ check_artifacts() {
 	done
 	for dir in "$WORK"/tree/.gitlab-ci-local/artifacts/vmtick-{kvm,tcg}*/; do
 		[ -d "$dir" ] || continue
+		dir=${dir%/}
 		n=$((n + 1))
 		if ! junit_ok "$dir/vmtick-junit.xml"; then
 			echo "$PROG: $dir: vmtick-junit.xml is not JUnit with passing test cases" >&2
