@@ -142,4 +142,13 @@ if [ -c /dev/kvm ]; then
 	done
 fi
 
+# CI glue (docs/ci.md): the GitLab matrix against unittests.cfg, the LAVA test
+# definition's outcome mapping, and the LAVA jobs (schema, this run's consoles).
+step "GitLab matrix, LAVA test definition and jobs"
+must "GitLab matrix" tests/gitlab/matrix-check
+must "LAVA test definition" tests/lava/testdef-check
+lava_logs=()
+for arch in "${arches[@]}"; do lava_logs+=("logs/$arch-gcc"); done
+must "LAVA jobs" tests/lava/jobs-check "${lava_logs[@]}"
+
 finish
