@@ -44,10 +44,18 @@ struct refclock {
 	u64 tolerance_ppb;
 };
 
-/* The reference's count became count at a moment between lo and hi, in clock-under-test ticks. */
+/*
+ * The reference's count became count at a moment between lo and hi, in
+ * clock-under-test ticks. A slow reference moves by one count between two
+ * reads, and [lo, hi] spans both reads: the edge itself lies inside (slack
+ * 0). A fast one moves by many, so only the read that saw count is
+ * bracketed: count was current then, its edge up to one count earlier
+ * (slack 1, which the rate's bound adds in).
+ */
 struct refclock_mark {
 	u64 count;
 	u64 lo, hi;
+	u64 slack;
 };
 
 /* A clock's rate against a reference over one window. */
