@@ -112,6 +112,22 @@ bool refclock_mark(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
 	}
 }
 
+bool refclock_mark_best(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
+			unsigned tries, struct refclock_mark *m)
+{
+	struct refclock_mark next;
+	bool found = false;
+
+	for (unsigned i = 0; i < tries; i++) {
+		if (!refclock_mark(ref, clock, timeout, &next))
+			continue;
+		if (!found || next.hi - next.lo < m->hi - m->lo)
+			*m = next;
+		found = true;
+	}
+	return found;
+}
+
 /*
  * The clock's elapsed ticks E between the two edges lie in
  * [m1.lo - m0.hi, m1.hi - m0.lo], the reference's counts R in
@@ -145,6 +161,51 @@ bool refclock_rate(const struct refclock *ref, u64 clock_hz, const struct refclo
 	rate->bound_ppb = add_sat(rate->bound_ppb, ref->tolerance_ppb);
 	rate->window_ns = ratio_ppb(mul_64x64(counts, 1), mul_64x64(ref_hz, 1));
 	return true;
+}
+
+/* The longest a mark of ref may keep the others unpolled, in ns: tries periods of its count. */
+static u64 longest_mark_ns(const struct refclock *ref, unsigned tries)
+{
+	return ratio_ppb(mul_64x64(tries, 1), mul_64x64(ref->hz(), 1));
+}
+
+static const char *cannot_share(const struct refclock_result *res, size_t n, unsigned tries)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (i != j && longest_mark_ns(res[i].ref, tries) >= res[j].ref->max_poll_ns)
+				return "a reference this slow cannot share a window with one that wraps this fast";
+	return NULL;
+}
+
+static void mark_into(struct refclock_result *r, struct refclock_mark *m, u64 (*clock)(void),
+		      u64 timeout, unsigned tries)
+{
+	if (!r->why && !refclock_mark_best(r->ref, clock, timeout, tries, m))
+		r->why = "its count did not change within the mark timeout";
+}
+
+void refclock_measure(struct refclock_result *res, size_t n, u64 (*clock)(void), u64 clock_hz,
+		      u64 window, unsigned tries)
+{
+	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz, start;
+	const char *why = cannot_share(res, n, tries);
+
+	for (size_t i = 0; i < n; i++)
+		res[i].why = why;
+	if (why)
+		return;
+	for (size_t i = 0; i < n; i++)
+		mark_into(&res[i], &res[i].m0, clock, timeout, tries);
+	start = clock();
+	while (clock() - start < window)
+		for (size_t i = 0; i < n; i++)
+			res[i].ref->read();
+	for (size_t i = 0; i < n; i++)
+		mark_into(&res[i], &res[i].m1, clock, timeout, tries);
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].why && !refclock_rate(res[i].ref, clock_hz, &res[i].m0, &res[i].m1, &res[i].rate))
+			res[i].why = "its marks give no rate (no counts or no time between them)";
 }
 
 const struct refclock *refclock_find(const char *name)

@@ -45,6 +45,16 @@ struct refclock_rate {
 	uint64_t bound_ppb;
 	uint64_t window_ns;
 };
+struct refclock_result {
+	const struct refclock *ref;
+	struct refclock_mark m0, m1;
+	struct refclock_rate rate;
+	const char *why;
+};
+bool refclock_mark_best(const struct refclock *ref, uint64_t (*clock)(void), uint64_t timeout,
+			unsigned tries, struct refclock_mark *m);
+void refclock_measure(struct refclock_result *res, size_t n, uint64_t (*clock)(void), uint64_t clock_hz,
+		      uint64_t window, unsigned tries);
 const struct refclock *const *refclock_table(size_t *n);
 const struct refclock *refclock_find(const char *name);
 bool refclock_mark(const struct refclock *ref, uint64_t (*clock)(void), uint64_t timeout,
@@ -109,17 +119,33 @@ static uint64_t fake_ref_hz(void)
 	return sim.ref_hz;
 }
 
+static uint64_t pit_like_hz(void)
+{
+	return 1193182;
+}
+
+/* Reads nothing useful: only its rate and wrap period matter, to the window-sharing rule. */
+static uint64_t pit_like_read(void)
+{
+	return 0;
+}
+
+#define LONG_POLL_NS (1000 * 1000000000ULL)
 static const struct refclock fast_ref = {
-	"fast", "fake 100 MHz counter", NULL, fake_ref_hz, fake_ref_read, 0, 0,
+	"fast", "fake 100 MHz counter", NULL, fake_ref_hz, fake_ref_read, LONG_POLL_NS, 0,
 };
 static const struct refclock slow_ref = {
-	"slow", "fake 1 Hz seconds", NULL, fake_ref_hz, fake_ref_read, 0, 0,
+	"slow", "fake 1 Hz seconds", NULL, fake_ref_hz, fake_ref_read, LONG_POLL_NS, 0,
 };
 static const struct refclock tolerant_ref = {
-	"tolerant", "fake counter with 500 ppm tolerance", NULL, fake_ref_hz, fake_ref_read, 0, 500000,
+	"tolerant", "fake counter with 500 ppm tolerance", NULL, fake_ref_hz, fake_ref_read, LONG_POLL_NS,
+	500000,
+};
+static const struct refclock pit_like_ref = {
+	"pit-like", "wraps every 55 ms", NULL, pit_like_hz, pit_like_read, 27000000, 0,
 };
 
-static const struct refclock *const table[] = { &fast_ref, &slow_ref, &tolerant_ref };
+static const struct refclock *const table[] = { &fast_ref, &slow_ref, &tolerant_ref, &pit_like_ref };
 
 const struct refclock *const *refclock_table(size_t *n)
 {
@@ -279,6 +305,43 @@ static void test_no_rate(void **state)
 	assert_false(refclock_rate(&fast_ref, CLOCK_HZ, &m1, &m0, &r));
 }
 
+/* The narrowest of several marks under noise, for two references in one window, 1% fast. */
+static void test_measure(void **state)
+{
+	struct refclock_result res[2] = { { .ref = &fast_ref }, { .ref = &tolerant_ref } };
+	struct refclock_mark single, best;
+
+	sim_reset(100000000, 101, 100);
+	sim.jitter_ps = 1500 * PS_PER_US;
+	refclock_measure(res, 2, fake_clock, CLOCK_HZ, CLOCK_HZ / 5, 5);
+	for (int i = 0; i < 2; i++) {
+		assert_null(res[i].why);
+		assert_true(res[i].rate.window_ns >= 190000000 && res[i].rate.window_ns < 400000000);
+		assert_true(res[i].rate.err_ppb - (int64_t)res[i].rate.bound_ppb <= 10000000 &&
+			    10000000 <= res[i].rate.err_ppb + (int64_t)res[i].rate.bound_ppb);
+	}
+	assert_true(res[1].rate.bound_ppb > 500000);
+	/* the narrowest of 20 is no wider than one taken alone, and narrower than a noisy read */
+	assert_true(refclock_mark(&fast_ref, fake_clock, CLOCK_HZ, &single));
+	assert_true(refclock_mark_best(&fast_ref, fake_clock, CLOCK_HZ, 20, &best));
+	assert_true(best.hi - best.lo <= single.hi - single.lo || best.hi - best.lo < 1000000);
+	assert_true(best.hi - best.lo < (75 + 50 + 2 * 1500) * 1000 / 2);
+}
+
+/* A 1 Hz reference keeps a 55 ms one unpolled for seconds: refused, nothing measured. */
+static void test_measure_refuses_mix(void **state)
+{
+	struct refclock_result res[2] = { { .ref = &slow_ref }, { .ref = &pit_like_ref } };
+	uint64_t before;
+
+	sim_reset(1, 1, 1);
+	before = sim.now_ps;
+	refclock_measure(res, 2, fake_clock, CLOCK_HZ, CLOCK_HZ, 1);
+	assert_non_null(res[0].why);
+	assert_non_null(res[1].why);
+	assert_int_equal(sim.now_ps, before);
+}
+
 static void test_find(void **state)
 {
 	assert_ptr_equal(refclock_find("slow"), &slow_ref);
@@ -293,7 +356,8 @@ int main(void)
 		cmocka_unit_test(test_exact_rate),	 cmocka_unit_test(test_one_percent_fast),
 		cmocka_unit_test(test_bound_from_brackets), cmocka_unit_test(test_slow_reference),
 		cmocka_unit_test(test_timeout),		 cmocka_unit_test(test_random_costs),
-		cmocka_unit_test(test_no_rate),		 cmocka_unit_test(test_find),
+		cmocka_unit_test(test_no_rate),		 cmocka_unit_test(test_measure),
+		cmocka_unit_test(test_measure_refuses_mix), cmocka_unit_test(test_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
