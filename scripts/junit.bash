@@ -38,6 +38,12 @@ junit_testcase() { # test classname
 	case $R_OUTCOME in
 	PASS) ;;
 	SKIP) printf '      <skipped message="%s"/>\n' "$(junit_attr "$R_MSG")" ;;
+	KFAIL)
+		# JUnit has no known-failure element: a <skipped> that says so, with the KFAIL lines
+		fails=$(grep -a '^KFAIL: ' "$log" | tr -d '\r')
+		printf '      <skipped type="KFAIL" message="%s">%s</skipped>\n' \
+			"$(junit_attr "known host defect: $R_MSG")" "$(junit_attr "$fails")"
+		;;
 	FAIL)
 		fails=$(grep -a '^FAIL: ' "$log" | tr -d '\r')
 		printf '      <failure type="FAIL" message="%s">%s</failure>\n' \
@@ -55,20 +61,21 @@ junit_testcase() { # test classname
 }
 
 # Write the whole report. FAIL is a <failure>; TIMEOUT, CRASH and ERROR
-# (the test did not run to its end) are <error>s; SKIP is <skipped>.
+# (the test did not run to its end) are <error>s; SKIP and KFAIL are <skipped>.
 junit_write() { # file total-usec [cfg-error]
-	local file=$1 usec=$2 cfgerr=${3:-} suite="vmtick.${RUN_ARCH:-unknown}" t n fails errors secs
+	local file=$1 usec=$2 cfgerr=${3:-} suite="vmtick.${RUN_ARCH:-unknown}" t n fails errors secs skipped
 	n=${#REPORT_DONE[@]}
 	fails=${REPORT_COUNT[FAIL]}
 	errors=$((REPORT_COUNT[TIMEOUT] + REPORT_COUNT[CRASH] + REPORT_COUNT[ERROR]))
+	skipped=$((REPORT_COUNT[SKIP] + REPORT_COUNT[KFAIL]))
 	if [ -n "$cfgerr" ]; then n=$((n + 1)) errors=$((errors + 1)); fi
 	secs=$(printf '%d.%03d' $((usec / 1000000)) $((usec % 1000000 / 1000)))
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
 		printf '<testsuites name="vmtick" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s">\n' \
-			"$n" "$fails" "$errors" "${REPORT_COUNT[SKIP]}" "$secs"
+			"$n" "$fails" "$errors" "$skipped" "$secs"
 		printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
-			"$suite" "$n" "$fails" "$errors" "${REPORT_COUNT[SKIP]}" "$secs" \
+			"$suite" "$n" "$fails" "$errors" "$skipped" "$secs" \
 			"$(date -u +%Y-%m-%dT%H:%M:%S)" "$(junit_attr "$(uname -n)")"
 		echo '    <properties>'
 		printf '      <property name="arch" value="%s"/>\n' "$(junit_attr "${RUN_ARCH:-}")"

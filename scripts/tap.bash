@@ -20,7 +20,7 @@ tap_yaml_str() { # text
 	echo "'${s//\'/\'\'}'"
 }
 
-# The guest's PASS/FAIL/SKIP lines as subtest points, INFO lines as comments.
+# The guest's PASS/FAIL/SKIP/KFAIL lines as subtest points (KFAIL as TODO), INFO lines as comments.
 tap_subtest() { # test
 	local line k=0 body=""
 	while IFS= read -r line; do
@@ -29,6 +29,7 @@ tap_subtest() { # test
 		'PASS: '*) k=$((k + 1)) body+="    ok $k - $(tap_escape "${line#PASS: }")"$'\n' ;;
 		'FAIL: '*) k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#FAIL: }")"$'\n' ;;
 		'SKIP: '*) k=$((k + 1)) body+="    ok $k # SKIP $(tap_escape "${line#SKIP: }")"$'\n' ;;
+		'KFAIL: '*) k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#KFAIL: }") # TODO known host defect"$'\n' ;;
 		'INFO: '*) body+="    # $line"$'\n' ;;
 		esac
 	done < <(tail -n +2 "$LOGDIR/$1.log")
@@ -45,6 +46,7 @@ tap_test() { # test
 	case $R_OUTCOME in
 	PASS) echo "ok $TAP_N - $name" ;;
 	SKIP) echo "ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
+	KFAIL) echo "not ok $TAP_N - $name # TODO known host defect: $(tap_escape "$R_MSG")" ;;
 	*) echo "not ok $TAP_N - $name" ;;
 	esac
 	echo "  ---"
