@@ -106,6 +106,7 @@ static struct options opt = { DEFAULT_LOOPS, "hpet,pmtimer", DEFAULT_WINDOW_MS, 
 struct vcpu_result {
 	u64 warps, stalls;
 	s64 worst;		/* most negative step, cycles */
+	u64 handoffs;		/* reads that followed another vCPU's */
 	u64 min_handoff;	/* smallest step from another vCPU's read, cycles */
 	u32 features;		/* step 1: TSC_FEATURE_* bits */
 	u32 aux_rdtscp, aux_rdpid, aux_msr;
@@ -236,7 +237,7 @@ static void warp_on(void *arg)
 	struct vcpu_result *r = &results[smp_id()];
 	u64 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1 ? FAULT_WARP_CYCLES : 0;
 
-	r->warps = r->stalls = 0;
+	r->warps = r->stalls = r->handoffs = 0;
 	r->worst = 0;
 	r->min_handoff = ~0ull;
 	for (u64 i = 0; i < opt.loops; i++) {
@@ -252,8 +253,10 @@ static void warp_on(void *arg)
 		run->last_cpu = smp_id();
 		turn_unlock(&run->lock);
 		step = (s64)(now - prev);
-		if (step > 0 && prev_cpu != smp_id())
+		if (step > 0 && prev_cpu != smp_id()) {
+			r->handoffs++;
 			r->min_handoff = min(r->min_handoff, (u64)step);
+		}
 		if (step < 0) {
 			r->warps++;
 			r->worst = min(r->worst, step);
@@ -273,6 +276,8 @@ static void warp_report_vcpu(const char *mode, int cpu)
 	report_result(name, "count", "%llu", (unsigned long long)results[cpu].stalls);
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.worst_warp_cycles", mode, cpu);
 	report_result(name, "cycles", "%lld", (long long)results[cpu].worst);
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.handoffs", mode, cpu);
+	report_result(name, "count", "%llu", (unsigned long long)results[cpu].handoffs);
 	if (results[cpu].min_handoff == ~0ull)
 		return;
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.min_handoff_cycles", mode, cpu);
@@ -282,7 +287,7 @@ static void warp_report_vcpu(const char *mode, int cpu)
 static void warp_test_mode(const struct warp_mode *mode, bool invariant)
 {
 	struct warp_run run = { .mode = mode };
-	u64 warps = 0, stalls = 0, handoff = ~0ull;
+	u64 warps = 0, stalls = 0, handoffs = 0, handoff = ~0ull;
 	s64 worst = 0;
 	char name[64];
 
@@ -294,6 +299,7 @@ static void warp_test_mode(const struct warp_mode *mode, bool invariant)
 		stalls += results[i].stalls;
 		worst = min(worst, results[i].worst);
 		handoff = min(handoff, results[i].min_handoff);
+		handoffs += results[i].handoffs;
 		warp_report_vcpu(mode->name, i);
 	}
 	/* an offset between two vCPUs' TSCs smaller than the quickest hand-off cannot show as a warp */
@@ -304,8 +310,9 @@ static void warp_test_mode(const struct warp_mode *mode, bool invariant)
 	report_result(name, "count", "%llu", (unsigned long long)warps);
 	snprintf(name, sizeof(name), "tsc.%s.worst_warp_cycles", mode->name);
 	report_result(name, "cycles", "%lld", (long long)worst);
-	report_info("%s: %llu reads on each of %d vCPUs, %llu stalls", mode->name,
-		    (unsigned long long)opt.loops, cpu_count(), (unsigned long long)stalls);
+	report_info("%s: %llu reads on each of %d vCPUs, %llu after another vCPU's, %llu stalls", mode->name,
+		    (unsigned long long)opt.loops, cpu_count(), (unsigned long long)handoffs,
+		    (unsigned long long)stalls);
 	if (invariant)
 		report(!warps, "%s never goes backwards across %d vCPUs, as the invariant TSC promises "
 		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), (unsigned long long)warps,
