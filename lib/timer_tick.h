@@ -108,5 +108,20 @@ void tick_arch_flush(void);
  */
 bool tick_arch_wake_at(u64 when);
 void tick_arch_wake_cancel(void);
+/*
+ * Call tick_wake() once the counter has reached when (never before), by a
+ * timer other than tick_arch_wake_at()'s: the guard of a source that is
+ * itself the wake-up timer. Returns false when the machine has none.
+ */
+bool tick_arch_guard_at(u64 when);
+void tick_arch_guard_cancel(void);
+/*
+ * Start following the time the host kept this vCPU from running while it
+ * was runnable (x86 under KVM: steal time). Returns NULL, or why the arch
+ * cannot tell (TCG, no steal time): the run is then judged without it.
+ */
+const char *tick_arch_steal_init(void);
+/* This vCPU's steal time so far, ns; cheap enough for an interrupt handler. */
+u64 tick_arch_steal_ns(void);
 
 #endif
