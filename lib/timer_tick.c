@@ -20,11 +20,13 @@
  * Lateness the host's scheduling does not explain, per tick. A tick's
  * lateness is the handler's own time (tens of microseconds under this
  * nested KVM) plus the emulation's latency plus whatever time the vCPU
- * was runnable but not run (steal time, subtracted). The idle host's worst
- * seen is about 1 ms (docs/timers.md); a tick delayed by the guest or the
- * emulation for 20 ms must fail, on an idle host or a busy one.
+ * was runnable but not run (steal time, subtracted). The worst left over
+ * was about 2 ms on an idle host and 8.3 ms beside two busy loops (the
+ * host is itself a guest: its own vCPUs' stolen time is nobody's steal
+ * time here; docs/timers.md). A tick delayed by the guest or the emulation
+ * for 20 ms must fail, on an idle host or a busy one.
  */
-#define TICK_UNEXPLAINED_LATE_MS 10
+#define TICK_UNEXPLAINED_LATE_MS 15
 #define TICK_HZ_MAX	    10000
 #define TICK_SECONDS_MAX    600
 /* 16 MiB of lateness samples at most */
@@ -217,20 +219,27 @@ static u64 account_host(u64 late)
 }
 
 /*
- * The part of a tick's lateness that is its own: a one-shot armed after
- * its slot had passed (its predecessor was late) could not fire before it
- * was armed, so it is late only from then on.
+ * The part of a tick's lateness that is its own, from the moment it could
+ * first have come. A one-shot armed after its slot had passed (its
+ * predecessor was late) could not fire before it was armed. A periodic
+ * source owes an interrupt at the first slot after the previous one: an
+ * interrupt held for many periods is that late, even though the lateness
+ * against its latest slot (what the statistics report) stays below one
+ * period and the expiries in between count as lost.
  */
-static u64 own_lateness(u64 i, u64 now, u64 late)
+static u64 own_lateness(u64 i, u64 now, u64 late, u64 first_due)
 {
-	if (run.src->kind != TICK_ONESHOT || run.armed_at <= slot(i))
+	if (run.src->kind == TICK_PERIODIC)
+		return now > first_due ? now - first_due : 0;
+	if (run.armed_at <= slot(i))
 		return late;
 	return now > run.armed_at ? now - run.armed_at : 0;
 }
 
 static void record(u64 i, u64 now)
 {
-	u64 late, unexplained;
+	/* periodic: the first slot not passed at the previous interrupt */
+	u64 late, unexplained, first_due = slot(run.next_slot);
 
 	if (early(i, now))
 		late = 0;
@@ -239,7 +248,7 @@ static void record(u64 i, u64 now)
 	else
 		late = lateness(now, slot(i));
 	run.late[run.received] = late;
-	unexplained = account_host(own_lateness(i, now, late));
+	unexplained = account_host(own_lateness(i, now, late, first_due));
 	if (unexplained > run.worst_unexplained) {
 		run.worst_unexplained = unexplained;
 		run.worst_unexplained_tick = i;
@@ -401,14 +410,16 @@ static void report_host(u64 hz)
 static void report_checks(u64 hz)
 {
 	u64 lost = run.expected - run.received,
-	    unexplained = lost > run.steal_lost ? lost - run.steal_lost : 0;
+	    unexplained = lost > run.steal_lost ? lost - run.steal_lost : 0,
+	    allowed = TICK_UNEXPLAINED_LOST_MAX + run.expected * run.src->unseen_host_lost_pct / 100;
 
-	report(unexplained <= TICK_UNEXPLAINED_LOST_MAX,
+	report(unexplained <= allowed,
 	       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu explained, "
-	       "%llu unexplained (at most %u)",
+	       "%llu unexplained (at most %llu%s)",
 	       (unsigned long long)lost, (unsigned long long)run.expected,
 	       (unsigned long long)min(lost, run.steal_lost), (unsigned long long)unexplained,
-	       TICK_UNEXPLAINED_LOST_MAX);
+	       (unsigned long long)allowed,
+	       run.src->unseen_host_lost_pct ? ", the emulation thread's share included" : "");
 	report(!run.over_late,
 	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
 	       "by %llu us",

@@ -40,6 +40,14 @@ struct tick_source {
 	const char *what; /* for messages: "LAPIC timer, periodic mode" */
 	enum tick_kind kind;
 	enum tick_wake_use wake_use;
+	/*
+	 * Lost ticks allowed beyond what steal time explains, in percent of
+	 * those expected: nonzero only for a source emulated by a host thread
+	 * other than the vCPU's (QEMU's HPET runs in its main loop), whose
+	 * scheduling delays the guest cannot see. The reason and the figures
+	 * it rests on are written where the source is defined.
+	 */
+	unsigned int unseen_host_lost_pct;
 	/* NULL when the machine has it, else the reason (a SKIP). */
 	const char *(*probe)(void);
 	/*
