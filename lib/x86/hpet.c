@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* HPET discovery, timer 0 in periodic mode routed through the IOAPIC, and timer 1 as a one-shot guard. */
+/* HPET discovery, its main counter as a clock, timer 0 in periodic mode routed through the IOAPIC, and timer 1 as a one-shot guard. */
 #include "hpet.h"
 #include "acpi.h"
 #include "apic.h"
@@ -114,6 +114,25 @@ const char *hpet_find(void)
 		return NULL;
 	hpet.base = 0;
 	return "no ACPI HPET table, and no HPET capabilities register at 0xfed00000";
+}
+
+void hpet_counter_run(void)
+{
+	u32 conf = hpet_read(HPET_GEN_CONF);
+
+	if (!(conf & HPET_GEN_ENABLE_CNF))
+		hpet_write(HPET_GEN_CONF, conf | HPET_GEN_ENABLE_CNF);
+}
+
+u32 hpet_counter_read32(void)
+{
+	return hpet_read(HPET_MAIN_CNT);
+}
+
+/* Rounded to the nearest Hz; QEMU's 10 ns period gives 100 MHz exactly. */
+u64 hpet_counter_hz(void)
+{
+	return (FS_PER_S + hpet.period_fs / 2) / hpet.period_fs;
 }
 
 /* The main counter's low dword, followed across wraps. */
