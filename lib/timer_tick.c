@@ -6,6 +6,7 @@
 #include "argv.h"
 #include "report.h"
 #include "stats.h"
+#include "tick_ref.h"
 
 /*
  * Lost ticks the host's scheduling does not explain. Periodic sources
@@ -488,9 +489,27 @@ static void report_plan(u64 hz, u64 want_hz)
 		    (unsigned long long)ticks_to_ns(period, hz), rate, (unsigned long long)want_hz);
 }
 
+/* The counter's frequency and the schedule's rate against the reference clock. */
+static void check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz)
+{
+	struct tick_ref_plan p = {
+		.source = run.src->name,
+		.counter_hz = hz,
+		.want_hz = want_hz,
+		.slots = run.expected,
+		.span = slot(run.expected - 1) - run.anchor,
+		.received = run.received,
+		/* the period is a whole number of counts: up to one off, plus the calibration */
+		.slack_ppb = NS_PER_S / max(run.plan.period_counts, 1ull) + run.plan.cal.err_ppb,
+	};
+
+	tick_ref_check(ref, &p);
+}
+
 static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
 {
 	const char *why = src->setup(want_hz, &run.plan);
+	struct tick_ref ref;
 	u64 end, span;
 
 	if (why) {
@@ -502,6 +521,8 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	run.late = calloc(run.expected, sizeof(*run.late));
 	run.period = max(tick_counts_to_ticks(&run.plan.cal, run.plan.period_counts), 1ull);
 	report_plan(hz, want_hz);
+	/* the device under test may be a reference too (the HPET): not that one */
+	tick_ref_begin(&ref, src->name, hz);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
 	tick_arch_flush();
 	report_info("phase start");
@@ -536,11 +557,13 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 			    "would have",
 			    src->what);
 	report_info("phase end");
+	tick_ref_end(&ref, hz);
 	report_counts(slot(run.expected - 1) - run.anchor, end - run.anchor, hz);
 	report_lateness(hz);
 	report_host(hz);
 	report_stopped(end, hz);
 	report_checks(hz);
+	check_rates(&ref, want_hz, hz);
 }
 
 /* Interrupts an idle run may take: the wake-up, and a spurious one or two. */
