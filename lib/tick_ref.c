@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The timer-tick engine's cross-check of the counter's frequency and of the tick rate against a reference clock. */
+/* The timer-tick engine's cross-check of the counter's frequency and of the tick rate against a
+ * reference clock. */
 #include "tick_ref.h"
 #include "arch.h"
 #include "report.h"
@@ -13,10 +14,10 @@
 #define TICK_REF_TRIES_FAST 5
 #define TICK_REF_TRIES_SLOW 1
 /* A reference below this rate is slow. */
-#define TICK_REF_SLOW_HZ 1000
+#define TICK_REF_SLOW_HZ   1000
 #define TICK_REF_TIMEOUT_S 2
-#define PPB 1000000000ll
-#define PPM_PER_PPB 1000
+#define PPB		   1000000000ll
+#define PPM_PER_PPB	   1000
 
 static unsigned tries(const struct refclock *ref)
 {
@@ -84,7 +85,8 @@ static s64 plan_ppb(const struct tick_ref_plan *p)
 	return diff * 1000000 / (s64)max(ideal / 1000, 1ull);
 }
 
-/* Ticks per second (thousandths) in the reference's time: the span is err_ppb short or long of it. */
+/* Ticks per second (thousandths) in the reference's time: the span is err_ppb short or long of it.
+ */
 static u64 ref_ticks_per_s_milli(const struct tick_ref_plan *p, s64 err_ppb)
 {
 	u64 span_us = ticks_to_ns(p->span, p->counter_hz) / 1000;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The timer-tick engine's cross-check: the counter's frequency and the tick rate against a reference clock. */
+/* The timer-tick engine's cross-check: the counter's frequency and the tick rate against a
+ * reference clock. */
 #ifndef VMTICK_TICK_REF_H
 #define VMTICK_TICK_REF_H
 

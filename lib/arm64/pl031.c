@@ -6,19 +6,19 @@
 #include "sysreg.h"
 
 /* Registers (PL031 TRM, 3.2) */
-#define RTCDR		0x000	/* data: the current count, seconds */
-#define RTCCR		0x00c	/* control: bit 0 starts the counter (QEMU's always runs) */
-#define RTCPERIPHID0	0xfe0	/* PrimeCell peripheral ID, 4 registers of 8 bits */
-#define RTCPCELLID0	0xff0	/* PrimeCell ID, 4 registers of 8 bits */
-#define RTCCR_START	(1u << 0)
+#define RTCDR	     0x000 /* data: the current count, seconds */
+#define RTCCR	     0x00c /* control: bit 0 starts the counter (QEMU's always runs) */
+#define RTCPERIPHID0 0xfe0 /* PrimeCell peripheral ID, 4 registers of 8 bits */
+#define RTCPCELLID0  0xff0 /* PrimeCell ID, 4 registers of 8 bits */
+#define RTCCR_START  (1u << 0)
 /*
  * The IDs' low bytes, read as one 32-bit value each (TRM 3.3.9, 3.3.10):
  * part number 0x031 and designer 0x41 (ARM) in the low 20 bits; the
  * revision above them differs between models (QEMU's reads 1).
  */
-#define PL031_PERIPH_ID		0x00041031
-#define PL031_PERIPH_ID_MASK	0x000fffff
-#define PRIMECELL_ID		0xb105f00d
+#define PL031_PERIPH_ID	     0x00041031
+#define PL031_PERIPH_ID_MASK 0x000fffff
+#define PRIMECELL_ID	     0xb105f00d
 
 static uintptr_t pl031_base;
 

@@ -13,10 +13,10 @@
  * is scaled from, exactly. Allowed: 500 ppm, and as much again for the
  * host's own clock calibration, as for x86's references.
  */
-#define PL031_TOLERANCE_PPB	1000000
-#define PL031_HZ		1
-#define SECONDS_PER_2_31	(1ull << 31)
-#define NS_PER_S		1000000000ull
+#define PL031_TOLERANCE_PPB 1000000
+#define PL031_HZ	    1
+#define SECONDS_PER_2_31    (1ull << 31)
+#define NS_PER_S	    1000000000ull
 
 static struct {
 	u32 last;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* HPET discovery, its main counter as a clock, timer 0 in periodic mode routed through the IOAPIC, and timer 1 as a one-shot guard. */
+/* HPET discovery, its main counter as a clock, timer 0 in periodic mode routed through the IOAPIC,
+ * and timer 1 as a one-shot guard. */
 #include "hpet.h"
 #include "acpi.h"
 #include "apic.h"
@@ -65,7 +66,7 @@ static struct {
 	u32 last;    /* calibration: last count read */
 	u64 elapsed; /* calibration: counts since it began */
 	struct ioapic_route guard_route;
-	u64 guard_when; /* counter value the guard waits for */
+	u64 guard_when;	  /* counter value the guard waits for */
 	bool guard_ready; /* timer 1 routed and enabled: arming is a comparator write */
 } hpet;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* KVM steal time: one 64-byte area per vCPU registered by MSR_KVM_STEAL_TIME, read with its version protocol. */
+/* KVM steal time: one 64-byte area per vCPU registered by MSR_KVM_STEAL_TIME, read with its version
+ * protocol. */
 #include "steal.h"
 #include "alloc.h"
 #include "arch.h"
@@ -9,7 +10,7 @@
 #include "kvmclock.h"
 #include "processor.h"
 
-#define STEAL_AREA_ALIGN	64
+#define STEAL_AREA_ALIGN 64
 
 /*
  * The layout KVM writes (Documentation/virt/kvm/x86/msr.rst): the host
@@ -69,7 +70,8 @@ const char *steal_init(void)
 	failures = 0;
 	on_cpus(register_this_cpu, NULL);
 	if (failures) {
-		snprintf(why, sizeof(why), "wrmsr MSR_KVM_STEAL_TIME faulted on %u vCPU(s)", failures);
+		snprintf(why, sizeof(why), "wrmsr MSR_KVM_STEAL_TIME faulted on %u vCPU(s)",
+			 failures);
 		return why;
 	}
 	return NULL;

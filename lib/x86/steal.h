@@ -6,10 +6,10 @@
 #include "libc.h"
 
 /* KVM's feature leaf (kvm_cpuid_base() + 1), EAX bit 5: MSR_KVM_STEAL_TIME works. */
-#define KVM_FEATURE_STEAL_TIME	5
-#define MSR_KVM_STEAL_TIME	0x4b564d03
+#define KVM_FEATURE_STEAL_TIME 5
+#define MSR_KVM_STEAL_TIME     0x4b564d03
 /* Bit 0 of the MSR value: the 64-byte aligned area at the address above it is live. */
-#define KVM_MSR_ENABLED		(1u << 0)
+#define KVM_MSR_ENABLED (1u << 0)
 
 /*
  * Register one steal-time area per vCPU, on every vCPU. Returns NULL, or
