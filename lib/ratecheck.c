@@ -38,15 +38,28 @@ struct ratecheck_call {
 	struct refclock_result res[RATECHECK_MAX_REFS];
 };
 
-/* The widest bound among the references that gave a rate (0 when none did). */
-static u64 widest_bound(const struct ratecheck_call *call)
+static u64 magnitude_ppb(s64 v)
 {
-	u64 widest = 0;
+	return v < 0 ? -(u64)v : (u64)v;
+}
 
+/*
+ * A rate settles its check when its error lies outside its bound (the
+ * clock is wrong however wide the brackets) or its bound is usable.
+ * Otherwise the brackets were disturbed and say nothing yet.
+ */
+static bool conclusive(const struct ratecheck *rc, const struct refclock_result *r)
+{
+	return r->why || magnitude_ppb(r->rate.err_ppb) > r->rate.bound_ppb ||
+	       r->rate.bound_ppb <= rc->usable_ppb;
+}
+
+static bool all_conclusive(const struct ratecheck_call *call)
+{
 	for (size_t i = 0; i < call->rc->n; i++)
-		if (!call->res[i].why)
-			widest = max(widest, call->res[i].rate.bound_ppb);
-	return widest;
+		if (!conclusive(call->rc, &call->res[i]))
+			return false;
+	return true;
 }
 
 static void measure_here(void *arg)
@@ -58,7 +71,7 @@ static void measure_here(void *arg)
 		for (size_t i = 0; i < rc->n; i++)
 			call->res[i] = (struct refclock_result){ .ref = rc->refs[i] };
 		refclock_measure(call->res, rc->n, rc->read, rc->hz, rc->window, rc->tries);
-		if (widest_bound(call) <= rc->usable_ppb)
+		if (all_conclusive(call))
 			return;
 	}
 }
@@ -76,7 +89,6 @@ static const char *fmt_ppm(char *buf, size_t size, s64 ppb)
 static bool report_one(const struct ratecheck *rc, int cpu, const struct refclock_result *r)
 {
 	const struct refclock_rate *rate = &r->rate;
-	u64 magnitude = rate->err_ppb < 0 ? -(u64)rate->err_ppb : (u64)rate->err_ppb;
 	char name[80], err[32], bound[32];
 
 	if (r->why)
@@ -91,13 +103,13 @@ static bool report_one(const struct ratecheck *rc, int cpu, const struct refcloc
 	report_info("vcpu %d %s: window %llu ms, brackets %llu and %llu ticks", cpu, r->ref->name,
 		    (unsigned long long)(rate->window_ns / 1000000), (unsigned long long)(r->m0.hi - r->m0.lo),
 		    (unsigned long long)(r->m1.hi - r->m1.lo));
-	if (rate->bound_ppb > rc->usable_ppb)
+	if (!conclusive(rc, r))
 		return report(false,
 			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
 			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound + 1,
 			      (unsigned long long)(rc->usable_ppb / PPB_PER_PPM));
-	return report(magnitude <= rate->bound_ppb,
-		      "%s's rate on vCPU %d against the %s: %s ppm off, within +-%s ppm", rc->clock, cpu,
+	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
+		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm)", rc->clock, cpu,
 		      r->ref->what, err, bound + 1);
 }
 

@@ -28,4 +28,13 @@ u64 hpet_counter_hz(void);
 
 extern const struct tick_source tick_source_hpet;
 
+/*
+ * HPET timer 1 as a one-shot that interrupts at vector once the counter
+ * reaches when (never before: call hpet_guard_expired() from the handler,
+ * which re-arms while it has not). Returns NULL, or why it cannot.
+ */
+const char *hpet_guard_at(u64 when, u8 vector);
+bool hpet_guard_expired(void);
+void hpet_guard_cancel(void);
+
 #endif

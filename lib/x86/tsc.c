@@ -5,9 +5,12 @@
 #include "kvmclock.h"
 #include "pit.h"
 #include "processor.h"
+#include "tsc.h"
 
 /* Hypervisor timing leaf (KVM, VMware): EAX = TSC frequency in kHz. */
 #define CPUID_HV_TIMING_LEAF	0x40000010
+/* Time Stamp Counter and Nominal Core Crystal Clock leaf: TSC = ECX Hz * EBX / EAX. */
+#define CPUID_TSC_CRYSTAL_LEAF	0x15
 #define CALIBRATE_MS		10
 #define CALIBRATE_RUNS		3
 /* Give up on a PIT that never counts down (several seconds at any TSC rate). */
@@ -24,13 +27,25 @@ void arch_bench_fence(void)
 	barrier();
 }
 
-static u64 tsc_hz_from_cpuid(void)
+u64 tsc_hz_from_hv_leaf(void)
 {
 	if (!cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_HYPERVISOR))
 		return 0;
 	if (cpuid(CPUID_HYPERVISOR_BASE).a < CPUID_HV_TIMING_LEAF)
 		return 0;
 	return (u64)cpuid(CPUID_HV_TIMING_LEAF).a * 1000;
+}
+
+u64 tsc_hz_from_crystal_leaf(void)
+{
+	struct cpuid c;
+
+	if (cpuid(0).a < CPUID_TSC_CRYSTAL_LEAF)
+		return 0;
+	c = cpuid(CPUID_TSC_CRYSTAL_LEAF);
+	if (!c.a || !c.b || !c.c)
+		return 0;
+	return (u64)c.c * c.b / c.a;
 }
 
 /* Count TSC cycles while PIT channel 2 counts down CALIBRATE_MS. */
@@ -74,7 +89,7 @@ u64 arch_counter_hz(void)
 	static u64 hz;
 
 	if (!hz)
-		hz = tsc_hz_from_cpuid();
+		hz = tsc_hz_from_hv_leaf();
 	if (!hz)
 		hz = kvmclock_tsc_hz();
 	if (!hz)
