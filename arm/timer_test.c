@@ -29,16 +29,32 @@
  *     of CNTVCT (then CNTPCT) must not be earlier than the previous one,
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
  *     quickest hand-off, below which an offset between vCPUs cannot show.
- * Not here yet: CNTFRQ against an independent clock (PL031) and the EL2
- * view (CNTVOFF); see docs/clocks.md.
+ * And against the PL031 RTC (lib/arm64/pl031.c; SKIP without one):
+ * (step 10 runs before step 9, whose window takes seconds)
+ *  9. freq: CNTVCT's rate on vCPU 0 against the PL031's seconds over
+ *     window_s (lib/ratecheck.c: the bound is the marks' brackets plus
+ *     the RTC's own 1000 ppm tolerance): CNTFRQ must be the rate it keeps.
+ * 10. tod (only with host_time=): the PL031's time of day against the
+ *     host's when QEMU started: later by the boot time and earlier by up
+ *     to 1 s (whole seconds), so -1 s to +threshold s.
+ * Not here yet: the PL031 match interrupt and the EL2 view (CNTVOFF);
+ * see docs/clocks.md.
  *
  * Arguments, key=value:
- *   loops=N     reads per vCPU in step 8 (default 1000)
- *   fault=NAME  test-only, makes a check fail to show it can: tval (TVAL
- *               written as 3D/2 where D is expected), imask (IMASK left
- *               clear in step 5), latch (step 7 never withdraws the
- *               condition, as a latched interrupt would stay), warp (the
- *               last vCPU's counter reads come out 1/10 s early)
+ *   loops=N       reads per vCPU in step 8 (default 1000)
+ *   phases=LIST   which of regs (1-7), counter (8), freq (9), tod (10)
+ *                 to run (default all)
+ *   window_s=N    step 9's window, seconds (default 2)
+ *   host_time=S   the host's time of day when QEMU started, seconds since
+ *                 the epoch, fraction allowed ({host_time}); absent: no
+ *                 step 10
+ *   threshold=S   step 10's upper bound, seconds (default 5)
+ *   fault=NAME    test-only, makes a check fail to show it can: tval (TVAL
+ *                 written as 3D/2 where D is expected), imask (IMASK left
+ *                 clear in step 5), latch (step 7 never withdraws the
+ *                 condition, as a latched interrupt would stay), warp (the
+ *                 last vCPU's counter reads come out 1/10 s early), freq
+ *                 (CNTFRQ taken 0.5% high in step 9)
  * Anything else is a failure.
  */
 #include "libc.h"
@@ -46,6 +62,8 @@
 #include "argv.h"
 #include "atomic.h"
 #include "gic.h"
+#include "pl031.h"
+#include "ratecheck.h"
 #include "report.h"
 #include "setup.h"
 #include "sysreg.h"
@@ -64,13 +82,36 @@ TEST_NAME("timer_test");
 #define QUIET_DIVISOR		10
 #define FIRE_DIVISOR		100
 
-enum fault { FAULT_NONE, FAULT_TVAL, FAULT_IMASK, FAULT_LATCH, FAULT_WARP };
-static const char *const fault_names[] = { "none", "tval", "imask", "latch", "warp" };
+#define NS_PER_S		1000000000ull
+#define DEFAULT_WINDOW_S	2
+#define MAX_WINDOW_S		60
+#define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)
+/* a 1 Hz reference: one mark per end, each window measured again when disturbed */
+#define RATE_TRIES		1
+#define RATE_WINDOWS		3
+#define RATE_USABLE_PPB		4000000
+#define FAULT_FREQ_PPM		5000
+
+enum fault { FAULT_NONE, FAULT_TVAL, FAULT_IMASK, FAULT_LATCH, FAULT_WARP, FAULT_FREQ };
+static const char *const fault_names[] = { "none", "tval", "imask", "latch", "warp", "freq" };
+
+enum phase {
+	PHASE_REGS = 1 << 0,
+	PHASE_COUNTER = 1 << 1,
+	PHASE_FREQ = 1 << 2,
+	PHASE_TOD = 1 << 3,
+	PHASE_ALL = (1 << 4) - 1,
+};
+static const char *const phase_names[] = { "regs", "counter", "freq", "tod" };
 
 static struct {
 	u64 loops;
 	enum fault fault;
-} opt = { DEFAULT_LOOPS, FAULT_NONE };
+	unsigned phases;
+	u64 window_s;
+	u64 host_ns;		/* 0: not given */
+	u64 threshold_ns;
+} opt = { DEFAULT_LOOPS, FAULT_NONE, PHASE_ALL, DEFAULT_WINDOW_S, 0, DEFAULT_THRESHOLD_NS };
 
 static const char *const kind_names[] = { [TIMER_VIRT] = "virt", [TIMER_PHYS] = "phys" };
 
@@ -369,32 +410,118 @@ static void check_counter(enum timer_kind k)
 	       (unsigned long long)opt.loops, (unsigned long long)handoffs);
 }
 
+/* ---- 9, 10. against the PL031 --------------------------------------------- */
+
+static u64 read_cntvct(void)
+{
+	return timer_count(TIMER_VIRT);
+}
+
+static void check_freq(void)
+{
+	struct ratecheck rc = {
+		.clock = "cntvct",
+		.read = read_cntvct,
+		.hz = timer_freq(),
+		.tries = RATE_TRIES,
+		.windows = RATE_WINDOWS,
+		.usable_ppb = RATE_USABLE_PPB,
+	};
+
+	if (opt.fault == FAULT_FREQ)
+		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+	rc.window = rc.hz * opt.window_s;
+	report_prefix_push("freq");
+	if (ratecheck_set_refs(&rc, "pl031"))
+		report_abort("no pl031 in this arch's reference clocks");
+	if (rc.n)
+		ratecheck_run(&rc, 0);
+	report_prefix_pop();
+}
+
+static void check_tod(void)
+{
+	const char *why = pl031_find();
+	s64 offset_s;
+
+	report_prefix_push("tod");
+	if (why) {
+		report_skip("PL031: %s", why);
+	} else {
+		offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NS_PER_S);
+		report_result("timer.pl031.tod_offset_s", "s", "%lld", (long long)offset_s);
+		report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NS_PER_S),
+		       "PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", (long long)offset_s,
+		       (unsigned long long)(opt.threshold_ns / NS_PER_S));
+	}
+	report_prefix_pop();
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
-static void parse_args(int argc, char **argv)
+static void parse_phases(const char *v)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		size_t f;
+	opt.phases = 0;
+	while (*v) {
+		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v), p;
 
-		if ((v = arg_value(argv[i], "loops"))) {
-			if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
-				report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
-		} else if ((v = arg_value(argv[i], "fault"))) {
-			for (f = 0; f < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[f]); f++)
-				;
-			if (f == ARRAY_SIZE(fault_names))
-				report_abort("fault: '%s' is not none, tval, imask, latch or warp", v);
-			opt.fault = (enum fault)f;
-		} else {
-			report_abort("unknown argument '%s' (loops= fault=)", argv[i]);
-		}
+		for (p = 0; p < ARRAY_SIZE(phase_names); p++)
+			if (strlen(phase_names[p]) == len && !memcmp(phase_names[p], v, len))
+				break;
+		if (p == ARRAY_SIZE(phase_names))
+			report_abort("phases: '%.*s' is not regs, counter, freq or tod", (int)len, v);
+		opt.phases |= 1u << p;
+		v += len + (v[len] == ',');
 	}
+	if (!opt.phases)
+		report_abort("phases: empty list");
+}
+
+static void parse_one(const char *arg)
+{
+	const char *v;
+	size_t f;
+
+	if ((v = arg_value(arg, "loops"))) {
+		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
+			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
+	} else if ((v = arg_value(arg, "window_s"))) {
+		if (parse_u64("window_s", v, &opt.window_s) || !opt.window_s || opt.window_s > MAX_WINDOW_S)
+			report_abort("window_s: '%s' must be 1 to %d", v, MAX_WINDOW_S);
+	} else if ((v = arg_value(arg, "host_time"))) {
+		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
+			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
+	} else if ((v = arg_value(arg, "threshold"))) {
+		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
+			report_abort("threshold: '%s' is not a number of seconds", v);
+	} else if ((v = arg_value(arg, "phases"))) {
+		parse_phases(v);
+	} else if ((v = arg_value(arg, "fault"))) {
+		for (f = 0; f < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[f]); f++)
+			;
+		if (f == ARRAY_SIZE(fault_names))
+			report_abort("fault: '%s' is not none, tval, imask, latch, warp or freq", v);
+		opt.fault = (enum fault)f;
+	} else {
+		report_abort("unknown argument '%s' (loops= phases= window_s= host_time= threshold= fault=)", arg);
+	}
+}
+
+static void check_regs(void)
+{
+	if (!gic_version() || !timer_irq(TIMER_VIRT) || !timer_irq(TIMER_PHYS)) {
+		report_skip("no GIC or no timer PPIs: the timers' registers and interrupts are not checked");
+		return;
+	}
+	install_irq_handler(timer_irq(TIMER_VIRT), timer_irq_handler);
+	install_irq_handler(timer_irq(TIMER_PHYS), timer_irq_handler);
+	on_cpus(timers_on, NULL);
 }
 
 int main(int argc, char **argv)
 {
-	parse_args(argc, argv);
+	for (int i = 1; i < argc; i++)
+		parse_one(argv[i]);
 	if (cpu_count() > NR_CPUS)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), NR_CPUS);
 	tick_d = timer_freq() / D_PER_SECOND;
@@ -402,14 +529,18 @@ int main(int argc, char **argv)
 		report_abort("CNTFRQ_EL0 is %llu: no counter frequency", (unsigned long long)timer_freq());
 	report_info("CNTFRQ %llu Hz, running at EL%u", (unsigned long long)timer_freq(), boot_el());
 	report_result("timer.cntfrq_hz", "Hz", "%llu", (unsigned long long)timer_freq());
-	if (!gic_version() || !timer_irq(TIMER_VIRT) || !timer_irq(TIMER_PHYS)) {
-		report_skip("no GIC or no timer PPIs: only the counters are checked");
-	} else {
-		install_irq_handler(timer_irq(TIMER_VIRT), timer_irq_handler);
-		install_irq_handler(timer_irq(TIMER_PHYS), timer_irq_handler);
-		on_cpus(timers_on, NULL);
+	if (opt.phases & PHASE_REGS)
+		check_regs();
+	if (opt.phases & PHASE_COUNTER) {
+		check_counter(TIMER_VIRT);
+		check_counter(TIMER_PHYS);
 	}
-	check_counter(TIMER_VIRT);
-	check_counter(TIMER_PHYS);
+	/* first: the host's time of day is from before QEMU started, and step 9 takes seconds */
+	if ((opt.phases & PHASE_TOD) && opt.host_ns)
+		check_tod();
+	else if (opt.phases & PHASE_TOD)
+		report_info("tod: no host_time given, not checked");
+	if (opt.phases & PHASE_FREQ)
+		check_freq();
 	return report_summary();
 }
