@@ -34,8 +34,11 @@
  *     measured again) on vCPU 0 and on the last vCPU; each coarser
  *     statement must agree with the finest within its own resolution.
  *     No statement at all: SKIP.
- * RESULT lines: tsc.invariant, tsc.<mode>.vcpuN.{warps,stalls,worst_warp_cycles}
- * and totals, tsc.freq.<leaf>_hz, tsc.rate.vcpuN.<ref>.{err,bound}_ppm.
+ * RESULT lines: tsc.invariant, tsc.<mode>.vcpuN.{warps,stalls,worst_warp_cycles,
+ * handoffs,min_handoff_cycles} and totals, tsc.freq.<leaf>_hz,
+ * tsc.rate.vcpuN.<ref>.{err,bound}_ppm. The quickest hand-off is the
+ * warp check's resolution: an offset between two vCPUs' TSCs smaller
+ * than it cannot show.
  *
  * Arguments, key=value:
  *   loops=N       reads per vCPU in each warp run (default 1000)
