@@ -30,25 +30,17 @@
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
  *     quickest hand-off, below which an offset between vCPUs cannot show.
  * And against the PL031 RTC (lib/arm64/pl031.c; SKIP without one):
- * (step 10 runs before step 9, whose window takes seconds)
  *  9. freq: CNTVCT's rate on vCPU 0 against the PL031's seconds over
  *     window_s (lib/ratecheck.c: the bound is the marks' brackets plus
  *     the RTC's own 1000 ppm tolerance): CNTFRQ must be the rate it keeps.
- * 10. tod (only with host_time=): the PL031's time of day against the
- *     host's when QEMU started: later by the boot time and earlier by up
- *     to 1 s (whole seconds), so -1 s to +threshold s.
- * Not here yet: the PL031 match interrupt and the EL2 view (CNTVOFF);
- * see docs/clocks.md.
+ * The PL031 itself (time of day, match interrupt) is arm/pl031_test.c.
+ * Not here yet: the EL2 view (CNTVOFF); see docs/clocks.md.
  *
  * Arguments, key=value:
  *   loops=N       reads per vCPU in step 8 (default 1000)
- *   phases=LIST   which of regs (1-7), counter (8), freq (9), tod (10)
- *                 to run (default all)
+ *   phases=LIST   which of regs (1-7), counter (8), freq (9) to run
+ *                 (default all)
  *   window_s=N    step 9's window, seconds (default 2)
- *   host_time=S   the host's time of day when QEMU started, seconds since
- *                 the epoch, fraction allowed ({host_time}); absent: no
- *                 step 10
- *   threshold=S   step 10's upper bound, seconds (default 5)
  *   fault=NAME    test-only, makes a check fail to show it can: tval (TVAL
  *                 written as 3D/2 where D is expected), imask (IMASK left
  *                 clear in step 5), latch (step 7 never withdraws the
@@ -82,10 +74,8 @@ TEST_NAME("timer_test");
 #define QUIET_DIVISOR		10
 #define FIRE_DIVISOR		100
 
-#define NS_PER_S		1000000000ull
 #define DEFAULT_WINDOW_S	2
 #define MAX_WINDOW_S		60
-#define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)
 /* a 1 Hz reference: one mark per end, each window measured again when disturbed */
 #define RATE_TRIES		1
 #define RATE_WINDOWS		3
@@ -99,19 +89,16 @@ enum phase {
 	PHASE_REGS = 1 << 0,
 	PHASE_COUNTER = 1 << 1,
 	PHASE_FREQ = 1 << 2,
-	PHASE_TOD = 1 << 3,
-	PHASE_ALL = (1 << 4) - 1,
+	PHASE_ALL = (1 << 3) - 1,
 };
-static const char *const phase_names[] = { "regs", "counter", "freq", "tod" };
+static const char *const phase_names[] = { "regs", "counter", "freq" };
 
 static struct {
 	u64 loops;
 	enum fault fault;
 	unsigned phases;
 	u64 window_s;
-	u64 host_ns;		/* 0: not given */
-	u64 threshold_ns;
-} opt = { DEFAULT_LOOPS, FAULT_NONE, PHASE_ALL, DEFAULT_WINDOW_S, 0, DEFAULT_THRESHOLD_NS };
+} opt = { DEFAULT_LOOPS, FAULT_NONE, PHASE_ALL, DEFAULT_WINDOW_S };
 
 static const char *const kind_names[] = { [TIMER_VIRT] = "virt", [TIMER_PHYS] = "phys" };
 
@@ -410,7 +397,7 @@ static void check_counter(enum timer_kind k)
 	       (unsigned long long)opt.loops, (unsigned long long)handoffs);
 }
 
-/* ---- 9, 10. against the PL031 --------------------------------------------- */
+/* ---- 9. against the PL031 --------------------------------------------- */
 
 static u64 read_cntvct(void)
 {
@@ -439,24 +426,6 @@ static void check_freq(void)
 	report_prefix_pop();
 }
 
-static void check_tod(void)
-{
-	const char *why = pl031_find();
-	s64 offset_s;
-
-	report_prefix_push("tod");
-	if (why) {
-		report_skip("PL031: %s", why);
-	} else {
-		offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NS_PER_S);
-		report_result("timer.pl031.tod_offset_s", "s", "%lld", (long long)offset_s);
-		report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NS_PER_S),
-		       "PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", (long long)offset_s,
-		       (unsigned long long)(opt.threshold_ns / NS_PER_S));
-	}
-	report_prefix_pop();
-}
-
 /* ---- main ------------------------------------------------------------------ */
 
 static void parse_phases(const char *v)
@@ -469,7 +438,7 @@ static void parse_phases(const char *v)
 			if (strlen(phase_names[p]) == len && !memcmp(phase_names[p], v, len))
 				break;
 		if (p == ARRAY_SIZE(phase_names))
-			report_abort("phases: '%.*s' is not regs, counter, freq or tod", (int)len, v);
+			report_abort("phases: '%.*s' is not regs, counter or freq", (int)len, v);
 		opt.phases |= 1u << p;
 		v += len + (v[len] == ',');
 	}
@@ -488,12 +457,6 @@ static void parse_one(const char *arg)
 	} else if ((v = arg_value(arg, "window_s"))) {
 		if (parse_u64("window_s", v, &opt.window_s) || !opt.window_s || opt.window_s > MAX_WINDOW_S)
 			report_abort("window_s: '%s' must be 1 to %d", v, MAX_WINDOW_S);
-	} else if ((v = arg_value(arg, "host_time"))) {
-		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
-			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
-	} else if ((v = arg_value(arg, "threshold"))) {
-		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
-			report_abort("threshold: '%s' is not a number of seconds", v);
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
 	} else if ((v = arg_value(arg, "fault"))) {
@@ -503,7 +466,7 @@ static void parse_one(const char *arg)
 			report_abort("fault: '%s' is not none, tval, imask, latch, warp or freq", v);
 		opt.fault = (enum fault)f;
 	} else {
-		report_abort("unknown argument '%s' (loops= phases= window_s= host_time= threshold= fault=)", arg);
+		report_abort("unknown argument '%s' (loops= phases= window_s= fault=)", arg);
 	}
 }
 
@@ -535,11 +498,6 @@ int main(int argc, char **argv)
 		check_counter(TIMER_VIRT);
 		check_counter(TIMER_PHYS);
 	}
-	/* first: the host's time of day is from before QEMU started, and step 9 takes seconds */
-	if ((opt.phases & PHASE_TOD) && opt.host_ns)
-		check_tod();
-	else if (opt.phases & PHASE_TOD)
-		report_info("tod: no host_time given, not checked");
 	if (opt.phases & PHASE_FREQ)
 		check_freq();
 	return report_summary();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The PL031 real-time clock (ARM DDI 0224): base from the device tree, RTCDR read as seconds. */
 #include "pl031.h"
+#include "gic.h"
 #include "processor.h"
 #include "setup.h"
 #include "sysreg.h"
@@ -72,4 +73,57 @@ const char *pl031_find(void)
 u32 pl031_seconds(void)
 {
 	return readl(pl031_base + RTCDR);
+}
+
+/* ---- the match interrupt (TRM 3.3.2-3.3.8) ---- */
+
+#define RTCMR	     0x004 /* match: the interrupt is raised when RTCDR equals it */
+#define RTCIMSC	     0x010 /* interrupt mask set/clear: bit 0 set lets it out */
+#define RTCRIS	     0x014 /* raw interrupt status */
+#define RTCMIS	     0x018 /* masked interrupt status: RTCRIS & RTCIMSC */
+#define RTCICR	     0x01c /* interrupt clear: writing bit 0 clears it */
+#define RTCINTR	     (1u << 0)
+/* The tree's interrupt specifier: type (0: SPI), number, flags (GIC binding) */
+#define DT_IRQ_CELLS	3
+#define DT_IRQ_TYPE_SPI 0
+
+unsigned pl031_irq(void)
+{
+	int node = dt_find_compatible(&boot_dt, -1, "arm,pl031");
+	u32 cells[DT_IRQ_CELLS];
+
+	if (node < 0 || dt_read_cells(&boot_dt, node, "interrupts", cells, DT_IRQ_CELLS) < DT_IRQ_CELLS ||
+	    cells[0] != DT_IRQ_TYPE_SPI)
+		return 0;
+	return GIC_FIRST_SPI + cells[1];
+}
+
+void pl031_set_match(u32 seconds)
+{
+	writel(seconds, pl031_base + RTCMR);
+}
+
+void pl031_irq_unmask(void)
+{
+	writel(RTCINTR, pl031_base + RTCIMSC);
+}
+
+void pl031_irq_mask(void)
+{
+	writel(0, pl031_base + RTCIMSC);
+}
+
+bool pl031_irq_raw(void)
+{
+	return readl(pl031_base + RTCRIS) & RTCINTR;
+}
+
+bool pl031_irq_masked_status(void)
+{
+	return readl(pl031_base + RTCMIS) & RTCINTR;
+}
+
+void pl031_irq_clear(void)
+{
+	writel(RTCINTR, pl031_base + RTCICR);
 }
