@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* pvclock arithmetic with no arch code in it, so the host unit tests build it as it is (tests/test_pvclock.c). */
+/* pvclock arithmetic, the version protocol and the clamp, with no arch code in them, so the host unit tests build them as they are. */
 #include "pvclock.h"
+#include "atomic.h"
 
 u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift)
 {
@@ -45,3 +46,87 @@ u64 pvclock_wall_ns(const struct pvclock_wall_clock *wc, u64 system_ns)
 {
 	return (u64)wc->sec * PVCLOCK_NSEC_PER_SEC + wc->nsec + system_ns;
 }
+
+u64 pvclock_read(const struct pvclock_vcpu_time_info *ti, u64 (*counter)(void),
+		 struct pvclock_vcpu_time_info *copy)
+{
+	u32 version;
+	u64 now;
+
+	do {
+		version = READ_ONCE(ti->version);
+		smp_rmb();
+		copy->version = version;
+		copy->tsc_timestamp = READ_ONCE(ti->tsc_timestamp);
+		copy->system_time = READ_ONCE(ti->system_time);
+		copy->tsc_to_system_mul = READ_ONCE(ti->tsc_to_system_mul);
+		copy->tsc_shift = READ_ONCE(ti->tsc_shift);
+		copy->flags = READ_ONCE(ti->flags);
+		now = counter();
+		smp_rmb();
+#ifdef PVCLOCK_FAULT_NO_RECHECK
+	} while (version & 1);
+#else
+	} while ((version & 1) || version != READ_ONCE(ti->version));
+#endif
+	return pvclock_time_at(copy, now);
+}
+
+void pvclock_read_wall(const struct pvclock_wall_clock *wc, struct pvclock_wall_clock *copy)
+{
+	u32 version;
+
+	do {
+		version = READ_ONCE(wc->version);
+		smp_rmb();
+		copy->version = version;
+		copy->sec = READ_ONCE(wc->sec);
+		copy->nsec = READ_ONCE(wc->nsec);
+		smp_rmb();
+	} while ((version & 1) || version != READ_ONCE(wc->version));
+}
+
+u64 pvclock_last_load(pvclock_last_t *last)
+{
+#ifdef __i386__
+	/* a plain 8-byte load is not atomic on i386: compare with 0, write back 0 or nothing */
+	u64 v = 0;
+
+	atomic_cmpxchg(last, &v, 0);
+	return v;
+#else
+	return atomic_load(last);
+#endif
+}
+
+void pvclock_last_reset(pvclock_last_t *last)
+{
+	u64 old = pvclock_last_load(last);
+
+	while (!atomic_cmpxchg(last, &old, 0))
+		;
+}
+
+#ifdef PVCLOCK_FAULT_NO_CMPXCHG
+/* The fault: between the load and the store another caller's larger value can be overwritten. */
+u64 pvclock_clamp(pvclock_last_t *last, u64 now)
+{
+	u64 prev = pvclock_last_load(last);
+
+	if (now <= prev)
+		return prev;
+	WRITE_ONCE(*last, now);
+	return now;
+}
+#else
+u64 pvclock_clamp(pvclock_last_t *last, u64 now)
+{
+	u64 prev = pvclock_last_load(last);
+
+	do {
+		if (now <= prev)
+			return prev;
+	} while (!atomic_cmpxchg(last, &prev, now));
+	return now;
+}
+#endif

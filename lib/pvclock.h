@@ -62,4 +62,35 @@ u64 pvclock_time_at(const struct pvclock_vcpu_time_info *ti, u64 tsc);
 /* Time of day in ns since the epoch: the wall clock (boot time) plus system time now. */
 u64 pvclock_wall_ns(const struct pvclock_wall_clock *wc, u64 system_ns);
 
+/*
+ * The version protocol, reader side: the host makes version odd, updates
+ * the fields, makes it even again. *copy gets the fields as they were
+ * between two reads of one even version, and counter() (the TSC, with
+ * fences: never older than the tsc_timestamp copied) is read inside that
+ * window too. Returns the clock at that counter value.
+ * Test-only build flag: -DPVCLOCK_FAULT_NO_RECHECK drops the second
+ * version read (a torn copy is then accepted; tests/test_pvclock_protocol.c
+ * must fail).
+ */
+u64 pvclock_read(const struct pvclock_vcpu_time_info *ti, u64 (*counter)(void),
+		 struct pvclock_vcpu_time_info *copy);
+/* The same protocol for the wall clock: a consistent copy of *wc. */
+void pvclock_read_wall(const struct pvclock_wall_clock *wc, struct pvclock_wall_clock *copy);
+
+/* The shared last value: 8-byte aligned, as i386's cmpxchg8b wants it atomic. */
+typedef u64 pvclock_last_t __attribute__((aligned(8)));
+
+/*
+ * The clamp that makes a clock monotonic across vCPUs whose raw clocks
+ * disagree: returns max(now, the largest value any caller got from
+ * *last), updating *last with compare-and-swap so no concurrent caller's
+ * larger value is lost. Test-only build flag: -DPVCLOCK_FAULT_NO_CMPXCHG
+ * makes it a plain load and store (a lost update; the host test must
+ * fail).
+ */
+u64 pvclock_clamp(pvclock_last_t *last, u64 now);
+/* An atomic load of *last (a locked cmpxchg8b on i386), and setting it back to 0. */
+u64 pvclock_last_load(pvclock_last_t *last);
+void pvclock_last_reset(pvclock_last_t *last);
+
 #endif

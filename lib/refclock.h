@@ -44,10 +44,18 @@ struct refclock {
 	u64 tolerance_ppb;
 };
 
-/* The reference's count became count at a moment between lo and hi, in clock-under-test ticks. */
+/*
+ * The reference's count became count at a moment between lo and hi, in
+ * clock-under-test ticks. A slow reference moves by one count between two
+ * reads, and [lo, hi] spans both reads: the edge itself lies inside (slack
+ * 0). A fast one moves by many, so only the read that saw count is
+ * bracketed: count was current then, its edge up to one count earlier
+ * (slack 1, which the rate's bound adds in).
+ */
 struct refclock_mark {
 	u64 count;
 	u64 lo, hi;
+	u64 slack;
 };
 
 /* A clock's rate against a reference over one window. */
@@ -79,5 +87,34 @@ bool refclock_mark(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
  */
 bool refclock_rate(const struct refclock *ref, u64 clock_hz, const struct refclock_mark *m0,
 		   const struct refclock_mark *m1, struct refclock_rate *rate);
+
+/*
+ * The narrowest of tries marks: a mark whose bracket a descheduled vCPU or
+ * a slow exit widened is simply not kept. False when none came in time.
+ */
+bool refclock_mark_best(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
+			unsigned tries, struct refclock_mark *m);
+
+/* One reference's part in refclock_measure(). */
+struct refclock_result {
+	const struct refclock *ref;	/* set by the caller */
+	struct refclock_mark m0, m1;
+	struct refclock_rate rate;
+	const char *why;		/* NULL when rate holds a measurement, else why not */
+};
+
+/*
+ * Measure clock (nominally clock_hz) against n references over one window
+ * of about window ticks of clock: refclock_mark_best() of each reference,
+ * every reference polled until the window has passed, refclock_mark_best()
+ * of each again, and the rate. References are not polled while another
+ * one is being marked, so a slow one (the RTC, seconds) cannot share a
+ * call with one that wraps fast (the PIT, 55 ms): such a call sets every
+ * why and measures nothing. Each wait for a mark gives up after
+ * REFCLOCK_MARK_TIMEOUT_S.
+ */
+#define REFCLOCK_MARK_TIMEOUT_S 2
+void refclock_measure(struct refclock_result *res, size_t n, u64 (*clock)(void), u64 clock_hz,
+		      u64 window, unsigned tries);
 
 #endif

@@ -12,7 +12,8 @@ static struct spinlock prefix_lock;
 static char prefix[PREFIX_MAX];
 static size_t prefix_start[PREFIX_DEPTH];
 static unsigned prefix_depth;
-static unsigned n_tests, n_failures, n_skipped;
+static unsigned n_tests, n_failures, n_skipped, n_known;
+static const char *known_kinds;
 
 void report_prefix_push(const char *p)
 {
@@ -70,6 +71,57 @@ bool report(bool pass, const char *fmt, ...)
 	return pass;
 }
 
+void report_known_defects(const char *kinds)
+{
+	known_kinds = kinds;
+}
+
+/* Whether the part of defect before '/' is one of the comma-separated known_kinds. */
+static bool defect_is_known(const char *defect)
+{
+	const char *slash = strchr(defect, '/');
+	size_t kind_len = slash ? (size_t)(slash - defect) : strlen(defect);
+	const char *k = known_kinds;
+
+	while (k && *k) {
+		const char *comma = strchr(k, ',');
+		size_t len = comma ? (size_t)(comma - k) : strlen(k);
+
+		if (len == kind_len && !memcmp(k, defect, len))
+			return true;
+		k += len + (comma != NULL);
+	}
+	return false;
+}
+
+bool report_kfail(bool pass, const char *defect, const char *fmt, ...)
+{
+	bool known = defect_is_known(defect);
+	char msg[640];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (pass || !known) {
+		report(pass, "%s", msg);
+		if (pass && known)
+			report_info("the known defect %s did not show here", defect);
+		return pass;
+	}
+	atomic_inc(&n_tests);
+	atomic_inc(&n_known);
+	spin_lock(&prefix_lock);
+	printf("KFAIL: %s%s (known defect of this host: %s)\n", prefix, msg, defect);
+	spin_unlock(&prefix_lock);
+	return false;
+}
+
+unsigned report_known_failures(void)
+{
+	return atomic_load(&n_known);
+}
+
 void report_skip(const char *fmt, ...)
 {
 	va_list ap;
@@ -111,13 +163,17 @@ int report_summary(void)
 	unsigned tests = atomic_load(&n_tests);
 	unsigned failures = atomic_load(&n_failures);
 	unsigned skipped = atomic_load(&n_skipped);
+	unsigned known = atomic_load(&n_known);
+	char known_part[40] = "";
 
 	if (!tests) {
 		printf("FAIL: the test reported nothing\n");
 		failures = 1;
 	}
-	printf("SUMMARY: %u tests, %u unexpected failures, %u skipped\n",
-	       tests, failures, skipped);
+	if (known)
+		snprintf(known_part, sizeof(known_part), ", %u known failures", known);
+	printf("SUMMARY: %u tests, %u unexpected failures, %u skipped%s\n",
+	       tests, failures, skipped, known_part);
 	if (failures)
 		return EXIT_FAIL;
 	if (skipped == tests)

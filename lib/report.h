@@ -24,13 +24,32 @@ enum {
  *   "FAIL: prefix: message"    report() with a false condition
  *   "SKIP: prefix: reason"     report_skip()
  *   "INFO: prefix: message"    report_info()
+ *   "KFAIL: prefix: message (known defect of this host: ID)"  report_kfail()
  *   "RESULT: test.name value unit"  report_result(), machine-readable figures
- *   "SUMMARY: N tests, F unexpected failures, S skipped"   report_summary()
+ *   "SUMMARY: N tests, F unexpected failures, S skipped[, K known failures]"
+ *                                   report_summary(); the last part only when K > 0
  */
 bool report(bool pass, const char *fmt, ...) __printf(2, 3);
 void report_skip(const char *fmt, ...) __printf(1, 2);
 void report_info(const char *fmt, ...) __printf(1, 2);
 /* A figure: name is dotted (e.g. "kvmclock.raw.cycles_per_read"), value printed with %llu or as fixed point. */
+/*
+ * A check that a known host defect makes fail. The host says which defects
+ * it has (report_known_defects(), from the test's arguments): a failing
+ * check whose defect is listed is a KFAIL line, counted apart and not a
+ * failure (the exit code stays EXIT_PASS when nothing else failed); on
+ * any other host it is an ordinary FAIL. A pass is a PASS wherever it
+ * happens, with an INFO line when the host was said to have the defect.
+ * defect is "host-kind/what", e.g. "kvm-pvm/tsc-adjust" (docs/clocks.md).
+ */
+bool report_kfail(bool pass, const char *defect, const char *fmt, ...) __printf(3, 4);
+/*
+ * The host kinds whose defects apply to this run, comma-separated (e.g.
+ * "kvm-pvm"); a defect "kind/what" is known when kind is in the list.
+ * The list is kept, not copied. NULL or "" (the default): none.
+ */
+void report_known_defects(const char *kinds);
+unsigned report_known_failures(void);
 void report_result(const char *name, const char *unit, const char *fmt, ...) __printf(3, 4);
 void report_prefix_push(const char *prefix);
 void report_prefix_pushf(const char *fmt, ...) __printf(1, 2);

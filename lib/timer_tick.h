@@ -40,6 +40,14 @@ struct tick_source {
 	const char *what; /* for messages: "LAPIC timer, periodic mode" */
 	enum tick_kind kind;
 	enum tick_wake_use wake_use;
+	/*
+	 * Lost ticks allowed beyond what steal time explains, in percent of
+	 * those expected: nonzero only for a source emulated by a host thread
+	 * other than the vCPU's (QEMU's HPET runs in its main loop), whose
+	 * scheduling delays the guest cannot see. The reason and the figures
+	 * it rests on are written where the source is defined.
+	 */
+	unsigned int unseen_host_lost_pct;
 	/* NULL when the machine has it, else the reason (a SKIP). */
 	const char *(*probe)(void);
 	/*
@@ -108,5 +116,20 @@ void tick_arch_flush(void);
  */
 bool tick_arch_wake_at(u64 when);
 void tick_arch_wake_cancel(void);
+/*
+ * Call tick_wake() once the counter has reached when (never before), by a
+ * timer other than tick_arch_wake_at()'s: the guard of a source that is
+ * itself the wake-up timer. Returns false when the machine has none.
+ */
+bool tick_arch_guard_at(u64 when);
+void tick_arch_guard_cancel(void);
+/*
+ * Start following the time the host kept this vCPU from running while it
+ * was runnable (x86 under KVM: steal time). Returns NULL, or why the arch
+ * cannot tell (TCG, no steal time): the run is then judged without it.
+ */
+const char *tick_arch_steal_init(void);
+/* This vCPU's steal time so far, ns; cheap enough for an interrupt handler. */
+u64 tick_arch_steal_ns(void);
 
 #endif

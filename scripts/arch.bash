@@ -9,6 +9,12 @@ ARCH_X86_KVM_CPU="host,-arch-capabilities"
 # PVM, a KVM that virtualises without VMX/SVM, runs only 64-bit guests.
 ARCH_KVM_PVM=/sys/module/kvm_pvm
 
+# The host kind whose known defects a guest may report as KFAIL rather than
+# FAIL (the {host_kind} placeholder; docs/clocks.md lists the defects).
+arch_host_kind() {
+	if [ -d "$ARCH_KVM_PVM" ]; then echo kvm-pvm; else echo none; fi
+}
+
 # Value of KEY in DIR/config.mak ("KEY := value"), read as data.
 arch_config_value() { # dir key
 	local line re="^$2[[:blank:]]*:?=[[:blank:]]*(.*)$"

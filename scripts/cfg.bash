@@ -4,7 +4,7 @@
 
 CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout)
 CFG_ARCHES=(x86_64 i386 aarch64)
-CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus)
+CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus host_kind)
 
 # Per test, keyed by section name. CFG_NAMES keeps the file's order.
 declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
@@ -108,6 +108,9 @@ cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
 		v=${v//\{host_time\}/$sec.${usec}000}
 		if [[ $v == *'{host_cpus}'* ]]; then
 			v=${v//\{host_cpus\}/$(cfg_host_cpus)}
+		fi
+		if [[ $v == *'{host_kind}'* ]]; then
+			v=${v//\{host_kind\}/$(arch_host_kind)}
 		fi
 	fi
 	# shellcheck disable=SC2034 # a global the other runner files read

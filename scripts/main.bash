@@ -219,11 +219,12 @@ main_interrupted() {
 	done
 }
 
-# The figures of this run (RESULT lines) as logs/results.json (docs/bench.md).
+# The figures of this run (RESULT lines) and its known failures (KFAIL lines)
+# as logs/results.json (docs/bench.md).
 main_results_json() {
 	local logs=() r
-	for r in "$LOGDIR"/*.results; do
-		[ -s "$r" ] && logs+=("${r%.results}.log")
+	for r in "$LOGDIR"/*.log; do
+		if [ -s "${r%.log}.results" ] || grep -qa '^KFAIL: ' "$r"; then logs+=("$r"); fi
 	done
 	((${#logs[@]})) || return 0
 	# a standalone script carries no copy of the converter

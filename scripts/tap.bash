@@ -26,7 +26,7 @@ tap_yaml_str() { # text
 	echo "'${s//\'/\'\'}'"
 }
 
-# The guest's PASS/FAIL/SKIP lines as subtest points, INFO lines as comments.
+# The guest's PASS/FAIL/SKIP/KFAIL lines as subtest points (KFAIL as TODO), INFO lines as comments.
 tap_subtest() { # test
 	local line k=0 body=""
 	while IFS= read -r line; do
@@ -35,6 +35,7 @@ tap_subtest() { # test
 		'PASS: '*) k=$((k + 1)) body+="    ok $k - $(tap_escape "${line#PASS: }")"$'\n' ;;
 		'FAIL: '*) k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#FAIL: }")"$'\n' ;;
 		'SKIP: '*) k=$((k + 1)) body+="    ok $k # SKIP $(tap_escape "${line#SKIP: }")"$'\n' ;;
+		'KFAIL: '*) k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#KFAIL: }") # TODO known host defect"$'\n' ;;
 		'INFO: '*) body+="    # $line"$'\n' ;;
 		esac
 	done < <(tail -n +2 "$LOGDIR/$1.log")
@@ -52,6 +53,7 @@ tap_test() { # test
 	case $R_OUTCOME in
 	PASS) point="ok $TAP_N - $name" ;;
 	SKIP) point="ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
+	KFAIL) point="not ok $TAP_N - $name # TODO known host defect: $(tap_escape "$R_MSG")" ;;
 	*) point="not ok $TAP_N - $name" ;;
 	esac
 	tap_out "$point" "  ---" "  outcome: $R_OUTCOME" "  message: $(tap_yaml_str "$R_MSG")" \

@@ -4,10 +4,12 @@
 #include "apic.h"
 #include "arch.h"
 #include "desc.h"
+#include "hpet.h"
 #include "ioapic.h"
 #include "pit.h"
 #include "processor.h"
 #include "report.h"
+#include "steal.h"
 
 #define APIC_TIMER_COUNT_MAX 0xffffffffull
 /* Where a CPU or hypervisor may state the APIC timer's clock. */
@@ -213,6 +215,14 @@ static void wake_irq(struct ex_regs *regs)
 	apic_eoi();
 }
 
+/* HPET timer 1, the guard of the LAPIC sources: edge-triggered through the IOAPIC. */
+static void guard_irq(struct ex_regs *regs)
+{
+	if (hpet_guard_expired())
+		tick_wake();
+	apic_eoi();
+}
+
 void tick_arch_init(void)
 {
 	struct tick_cal cal;
@@ -222,6 +232,7 @@ void tick_arch_init(void)
 	pit_quiesce();
 	handle_exception(TIMER_TICK_VECTOR, tick_irq);
 	handle_exception(TIMER_WAKE_VECTOR, wake_irq);
+	handle_exception(TIMER_GUARD_VECTOR, guard_irq);
 	/* without TSC-deadline the wake-up is a one-shot count: calibrate now, not mid-run */
 	if (!apic_timer_has_tsc_deadline())
 		apic_timer_calibrate(&cal);
@@ -278,4 +289,28 @@ void tick_arch_wake_cancel(void)
 	if (at.wake_by_deadline)
 		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
 	lapic_stop();
+}
+
+const char *tick_arch_steal_init(void)
+{
+	return steal_init();
+}
+
+u64 tick_arch_steal_ns(void)
+{
+	return steal_ns();
+}
+
+bool tick_arch_guard_at(u64 when)
+{
+	const char *why = hpet_guard_at(when, TIMER_GUARD_VECTOR);
+
+	if (why)
+		report_info("no guard timer (HPET timer 1): %s", why);
+	return !why;
+}
+
+void tick_arch_guard_cancel(void)
+{
+	hpet_guard_cancel();
 }

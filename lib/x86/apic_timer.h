@@ -8,6 +8,7 @@
 /* Vectors of the timer-tick kernels: the source under test, and the wake-up that ends a run. */
 #define TIMER_TICK_VECTOR 0x60
 #define TIMER_WAKE_VECTOR 0x61
+#define TIMER_GUARD_VECTOR 0x62
 
 /*
  * The LAPIC timer's clock (divide by 1) against the TSC, measured once

@@ -29,7 +29,7 @@ static struct kvmclock_area *areas;
 static bool stable_bit_valid;
 /* The latest value any forced-adjusted read returned; its own line, as every vCPU writes it. */
 static struct {
-	u64 value;
+	pvclock_last_t value;
 } __aligned(CACHE_LINE_SIZE) last;
 
 u32 kvmclock_kvm_features(void)
@@ -115,30 +115,19 @@ void kvmclock_exit(void)
 		on_cpus(unregister_this_cpu, NULL);
 }
 
-/*
- * The version protocol: the host makes version odd, updates, makes it
- * even. A copy taken between two reads of the same even version is
- * whole. The TSC is read inside the window and ordered (lfence) so it is
- * never older than the tsc_timestamp just read.
- */
+/* The counter pvclock_read() samples: lfence on both sides keeps it inside the version window. */
+static u64 tsc_ordered(void)
+{
+	return rdtsc_ordered();
+}
+
 static u64 read_area(const struct pvclock_vcpu_time_info *ti, u8 *flags)
 {
 	struct pvclock_vcpu_time_info copy;
-	u32 version;
-	u64 tsc;
+	u64 now = pvclock_read(ti, tsc_ordered, &copy);
 
-	do {
-		version = READ_ONCE(ti->version);
-		smp_rmb();
-		copy.tsc_timestamp = ti->tsc_timestamp;
-		copy.system_time = ti->system_time;
-		copy.tsc_to_system_mul = ti->tsc_to_system_mul;
-		copy.tsc_shift = ti->tsc_shift;
-		*flags = ti->flags;
-		tsc = rdtsc_ordered();
-		smp_rmb();
-	} while ((version & 1) || version != READ_ONCE(ti->version));
-	return pvclock_time_at(&copy, tsc);
+	*flags = copy.flags;
+	return now;
 }
 
 u64 kvmclock_read_raw(void)
@@ -148,37 +137,15 @@ u64 kvmclock_read_raw(void)
 	return read_area(&this_area()->ti, &flags);
 }
 
-/* Atomic 64-bit load: on i386 only a locked cmpxchg8b is (compare with 0, write back 0 or nothing). */
-static u64 load_last(void)
-{
-#ifdef __x86_64__
-	return atomic_load(&last.value);
-#else
-	u64 v = 0;
-
-	atomic_cmpxchg(&last.value, &v, 0);
-	return v;
-#endif
-}
-
 void kvmclock_reset_last(void)
 {
-	u64 old = load_last();
-
-	while (!atomic_cmpxchg(&last.value, &old, 0))
-		;
+	pvclock_last_reset(&last.value);
 }
 
 /* Never return less than any vCPU returned before: the shared cache line is the price. */
 static u64 clamp_to_last(u64 now)
 {
-	u64 prev = load_last();
-
-	do {
-		if (now <= prev)
-			return prev;
-	} while (!atomic_cmpxchg(&last.value, &prev, now));
-	return now;
+	return pvclock_clamp(&last.value, now);
 }
 
 u64 kvmclock_read_adjusted(void)
@@ -222,15 +189,7 @@ bool kvmclock_host_stable(void)
 
 void kvmclock_snapshot(struct pvclock_vcpu_time_info *out)
 {
-	const struct pvclock_vcpu_time_info *ti = &this_area()->ti;
-	u32 version;
-
-	do {
-		version = READ_ONCE(ti->version);
-		smp_rmb();
-		*out = *ti;
-		smp_rmb();
-	} while ((version & 1) || version != READ_ONCE(ti->version));
+	pvclock_read(&this_area()->ti, tsc_ordered, out);
 }
 
 u64 kvmclock_tsc_hz(void)
@@ -260,21 +219,19 @@ u64 kvmclock_tsc_hz(void)
 	return copy.version ? pvclock_tsc_khz(copy.tsc_to_system_mul, copy.tsc_shift) * 1000 : 0;
 }
 
-u64 kvmclock_wall_ns(void)
+u64 kvmclock_boot_wall_ns(void)
 {
 	struct pvclock_wall_clock *wc = &this_area()->wc, copy;
-	u32 version;
 
 	/* KVM writes the boot time of day into wc when the MSR is written, under the same protocol */
 	wrmsr(MSR_KVM_WALL_CLOCK_NEW, (uintptr_t)wc);
-	do {
-		version = READ_ONCE(wc->version);
-		smp_rmb();
-		copy.sec = wc->sec;
-		copy.nsec = wc->nsec;
-		smp_rmb();
-	} while ((version & 1) || version != READ_ONCE(wc->version));
-	return pvclock_wall_ns(&copy, kvmclock_read_raw());
+	pvclock_read_wall(wc, &copy);
+	return pvclock_wall_ns(&copy, 0);
+}
+
+u64 kvmclock_wall_ns(void)
+{
+	return kvmclock_boot_wall_ns() + kvmclock_read_raw();
 }
 
 static void snapshot_on(void *out)

@@ -67,6 +67,8 @@ void kvmclock_print_params(void);
  * protocol and added to this vCPU's raw clock.
  */
 u64 kvmclock_wall_ns(void);
+/* The same wall clock alone: the time of day at which this vCPU's clock read 0. */
+u64 kvmclock_boot_wall_ns(void);
 /*
  * The TSC frequency in Hz (1 kHz resolution) that KVM scales this vCPU's
  * clock with; 0 without kvmclock. Registers a scratch area for the moment

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* PIT channel 0 in rate-generator mode as a periodic tick source, routed through the IOAPIC. */
+/* PIT channel 0 in rate-generator mode as a periodic tick source, routed through the IOAPIC; channel 2 for measuring. */
 #include "pit.h"
 #include "apic.h"
 #include "apic_timer.h"
@@ -9,9 +9,16 @@
 #include "report.h"
 
 #define PIT_CH0_DATA 0x40
+#define PIT_CH2_DATA 0x42
 #define PIT_MODE_CMD 0x43
+/* NMI status and control (port 0x61): channel 2's gate and output, and the speaker */
+#define PIT_CH2_GATE_PORT 0x61
+#define PIT_GATE2	  0x01
+#define PIT_SPEAKER	  0x02
+#define PIT_OUT2	  0x20
 /* Mode/command register fields */
 #define PIT_CMD_CH0    (0u << 6)
+#define PIT_CMD_CH2    (2u << 6)
 #define PIT_CMD_LATCH  (0u << 4)
 #define PIT_CMD_LOHI   (3u << 4)
 #define PIT_CMD_MODE0  (0u << 1) /* interrupt on terminal count: one edge */
@@ -123,6 +130,58 @@ static void pit_stop(void)
 {
 	pit_quiesce();
 	ioapic_mask(pit.route.gsi);
+}
+
+/* Port 0x61 as channel 2's first use found it; 0xffff: not saved. */
+static u16 ch2_saved_gate = 0xffff;
+
+static void ch2_program(u8 mode, u16 reload)
+{
+	u8 gate = inb(PIT_CH2_GATE_PORT);
+
+	if (ch2_saved_gate == 0xffff)
+		ch2_saved_gate = gate;
+	/* gate low while loading: in mode 0 the count starts on the gate's rising edge */
+	outb((gate & ~PIT_SPEAKER) & ~PIT_GATE2, PIT_CH2_GATE_PORT);
+	outb(PIT_CMD_CH2 | PIT_CMD_LOHI | mode | PIT_CMD_BINARY, PIT_MODE_CMD);
+	outb((u8)reload, PIT_CH2_DATA);
+	outb((u8)(reload >> 8), PIT_CH2_DATA);
+	outb((gate & ~PIT_SPEAKER) | PIT_GATE2, PIT_CH2_GATE_PORT);
+}
+
+void pit_ch2_run(void)
+{
+	/* a reload of 0 is 65536: the longest period */
+	ch2_program(PIT_CMD_MODE2, 0);
+}
+
+u16 pit_ch2_count(void)
+{
+	u16 lo, hi;
+
+	outb(PIT_CMD_CH2 | PIT_CMD_LATCH, PIT_MODE_CMD);
+	lo = inb(PIT_CH2_DATA);
+	hi = inb(PIT_CH2_DATA);
+	return (u16)(lo | hi << 8);
+}
+
+void pit_ch2_oneshot(u16 count)
+{
+	ch2_program(PIT_CMD_MODE0, count);
+}
+
+/* In mode 0 OUT2 goes high at terminal count and stays high. */
+bool pit_ch2_done(void)
+{
+	return inb(PIT_CH2_GATE_PORT) & PIT_OUT2;
+}
+
+void pit_ch2_stop(void)
+{
+	if (ch2_saved_gate == 0xffff)
+		return;
+	outb((u8)ch2_saved_gate, PIT_CH2_GATE_PORT);
+	ch2_saved_gate = 0xffff;
 }
 
 const struct tick_source tick_source_pit = {

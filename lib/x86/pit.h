@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The 8254 PIT's channel 0 as a tick source (ISA IRQ 0 via the IOAPIC), silenced otherwise. */
+/* The 8254 PIT: channel 0 as a tick source (ISA IRQ 0 via the IOAPIC), channel 2 as a clock and a one-shot delay. */
 #ifndef VMTICK_X86_PIT_H
 #define VMTICK_X86_PIT_H
 
@@ -13,6 +13,20 @@
  * interrupt is masked everywhere.
  */
 void pit_quiesce(void);
+
+/*
+ * Channel 2 (gated by port 0x61, speaker off) never interrupts, so it is
+ * free for measuring. Free-running: a rate generator over 65536 counts,
+ * read by latching (it counts down, wrapping every 55 ms; the caller
+ * follows the wraps). One-shot: counts count down once; pit_ch2_done()
+ * says when it reached zero. pit_ch2_stop() closes the gate and restores
+ * port 0x61's other bits as pit_ch2_* found them.
+ */
+void pit_ch2_run(void);
+u16 pit_ch2_count(void);
+void pit_ch2_oneshot(u16 count);
+bool pit_ch2_done(void);
+void pit_ch2_stop(void);
 
 extern const struct tick_source tick_source_pit;
 

@@ -3,19 +3,14 @@
 #include "arch.h"
 #include "io.h"
 #include "kvmclock.h"
+#include "pit.h"
 #include "processor.h"
+#include "tsc.h"
 
 /* Hypervisor timing leaf (KVM, VMware): EAX = TSC frequency in kHz. */
 #define CPUID_HV_TIMING_LEAF	0x40000010
-#define PIT_HZ			1193182
-#define PIT_CH2_DATA		0x42
-#define PIT_MODE_CMD		0x43
-#define PIT_CH2_GATE_PORT	0x61
-#define PIT_GATE2		0x01
-#define PIT_SPEAKER		0x02
-#define PIT_OUT2		0x20
-/* channel 2, lobyte/hibyte access, mode 0 (interrupt on terminal count), binary */
-#define PIT_CMD_CH2_MODE0	0xb0
+/* Time Stamp Counter and Nominal Core Crystal Clock leaf: TSC = ECX Hz * EBX / EAX. */
+#define CPUID_TSC_CRYSTAL_LEAF	0x15
 #define CALIBRATE_MS		10
 #define CALIBRATE_RUNS		3
 /* Give up on a PIT that never counts down (several seconds at any TSC rate). */
@@ -32,7 +27,7 @@ void arch_bench_fence(void)
 	barrier();
 }
 
-static u64 tsc_hz_from_cpuid(void)
+u64 tsc_hz_from_hv_leaf(void)
 {
 	if (!cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_HYPERVISOR))
 		return 0;
@@ -41,24 +36,33 @@ static u64 tsc_hz_from_cpuid(void)
 	return (u64)cpuid(CPUID_HV_TIMING_LEAF).a * 1000;
 }
 
+u64 tsc_hz_from_crystal_leaf(void)
+{
+	struct cpuid c;
+
+	if (cpuid(0).a < CPUID_TSC_CRYSTAL_LEAF)
+		return 0;
+	c = cpuid(CPUID_TSC_CRYSTAL_LEAF);
+	if (!c.a || !c.b || !c.c)
+		return 0;
+	return (u64)c.c * c.b / c.a;
+}
+
 /* Count TSC cycles while PIT channel 2 counts down CALIBRATE_MS. */
 static u64 tsc_hz_from_pit(void)
 {
-	u32 count = PIT_HZ * CALIBRATE_MS / 1000;
-	u8 gate = inb(PIT_CH2_GATE_PORT);
 	u64 t0, t1;
 
-	outb((gate & ~PIT_SPEAKER) & ~PIT_GATE2, PIT_CH2_GATE_PORT);
-	outb(PIT_CMD_CH2_MODE0, PIT_MODE_CMD);
-	outb((u8)count, PIT_CH2_DATA);
-	outb((u8)(count >> 8), PIT_CH2_DATA);
+	pit_ch2_oneshot(PIT_HZ * CALIBRATE_MS / 1000);
 	t0 = rdtsc_ordered();
-	outb((gate & ~PIT_SPEAKER) | PIT_GATE2, PIT_CH2_GATE_PORT);
-	while (!(inb(PIT_CH2_GATE_PORT) & PIT_OUT2))
-		if (rdtsc() - t0 > PIT_WAIT_CYCLES)
+	while (!pit_ch2_done()) {
+		if (rdtsc() - t0 > PIT_WAIT_CYCLES) {
+			pit_ch2_stop();
 			return 0;
+		}
+	}
 	t1 = rdtsc_ordered();
-	outb(gate, PIT_CH2_GATE_PORT);
+	pit_ch2_stop();
 	return (t1 - t0) * 1000 / CALIBRATE_MS;
 }
 
@@ -85,7 +89,7 @@ u64 arch_counter_hz(void)
 	static u64 hz;
 
 	if (!hz)
-		hz = tsc_hz_from_cpuid();
+		hz = tsc_hz_from_hv_leaf();
 	if (!hz)
 		hz = kvmclock_tsc_hz();
 	if (!hz)

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pl031_test: the PL031 real-time clock a guest boots its time of day
+ * from, and its match interrupt.
+ *
+ * Why: an arm64 guest without a paravirtual clock takes the date from the
+ * PL031 (Linux's rtc-pl031 at boot, hwclock), and its alarm wakes it from
+ * suspend. A clock set from the wrong time zone or never started, or an
+ * alarm that fires early, late, or forever, is the hypervisor's bug.
+ *
+ * What it checks (phases=):
+ *  1. tod (only with host_time=): RTCDR against the host's time of day
+ *     when QEMU started: later by the boot time and earlier by up to 1 s
+ *     (whole seconds), so -1 s to +threshold s.
+ *  2. match: with the interrupt unmasked, RTCMR = RTCDR + 2 raises its
+ *     SPI once, not before RTCDR reaches RTCMR and not a second after;
+ *     in the handler RTCRIS and RTCMIS are set, and clearing (RTCICR)
+ *     drops RTCRIS.
+ *  3. mask: with the interrupt masked, a match sets RTCRIS but not
+ *     RTCMIS, and no interrupt is taken.
+ * RESULT lines: pl031.tod_offset_s, pl031.match_late_s.
+ *
+ * Arguments, key=value:
+ *   host_time=S   the host's time of day when QEMU started ({host_time});
+ *                 absent: no step 1
+ *   threshold=S   step 1's upper bound, seconds (default 5)
+ *   phases=LIST   which of tod, match, mask to run (default all)
+ *   fault=NAME    test-only: unmasked (step 3 leaves the interrupt
+ *                 unmasked), noclear (the handler masks but does not
+ *                 clear), early (RTCMR set 2 s nearer than step 2 expects)
+ * Anything else is a failure. SKIP without a PL031.
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "gic.h"
+#include "pl031.h"
+#include "report.h"
+#include "setup.h"
+#include "sysreg.h"
+
+TEST_NAME("pl031_test");
+
+#define NS_PER_S		1000000000ull
+#define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)
+#define MATCH_AHEAD_S		2
+/* how long to wait for the match: ahead plus two seconds, in seconds of the counter */
+#define MATCH_WAIT_S		(MATCH_AHEAD_S + 2)
+
+enum phase { PHASE_TOD = 1 << 0, PHASE_MATCH = 1 << 1, PHASE_MASK = 1 << 2, PHASE_ALL = (1 << 3) - 1 };
+static const char *const phase_names[] = { "tod", "match", "mask" };
+enum fault { FAULT_NONE, FAULT_UNMASKED, FAULT_NOCLEAR, FAULT_EARLY };
+static const char *const fault_names[] = { "none", "unmasked", "noclear", "early" };
+/* fault=early: RTCMR set this much nearer than the check expects, as an alarm firing early would look */
+#define FAULT_EARLY_S		2
+
+static struct {
+	u64 host_ns;
+	u64 threshold_ns;
+	unsigned phases;
+	enum fault fault;
+} opt = { 0, DEFAULT_THRESHOLD_NS, PHASE_ALL, FAULT_NONE };
+
+/* What the handler saw. */
+static struct {
+	u32 count;
+	u32 at;			/* RTCDR */
+	bool raw, masked;
+} seen;
+
+static void pl031_handler(struct pt_regs *regs, unsigned irq)
+{
+	seen.at = pl031_seconds();
+	seen.raw = pl031_irq_raw();
+	seen.masked = pl031_irq_masked_status();
+	/* the line is a level: quiet it, or it is taken again at once */
+	pl031_irq_mask();
+	if (opt.fault != FAULT_NOCLEAR)
+		pl031_irq_clear();
+	atomic_inc(&seen.count);
+}
+
+/* Wait for an interrupt or MATCH_WAIT_S of the counter; true if one came. */
+static bool wait_irq(void)
+{
+	u64 end = arch_counter() + MATCH_WAIT_S * arch_counter_hz();
+
+	while (!atomic_load(&seen.count) && arch_counter() < end)
+		cpu_relax();
+	return atomic_load(&seen.count) != 0;
+}
+
+static void check_tod(void)
+{
+	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NS_PER_S);
+
+	report_result("pl031.tod_offset_s", "s", "%lld", (long long)offset_s);
+	report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NS_PER_S),
+	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", (long long)offset_s,
+	       (unsigned long long)(opt.threshold_ns / NS_PER_S));
+}
+
+static void check_match(void)
+{
+	u32 match;
+	bool came;
+
+	memset(&seen, 0, sizeof(seen));
+	pl031_irq_clear();
+	match = pl031_seconds() + MATCH_AHEAD_S;
+	pl031_set_match(opt.fault == FAULT_EARLY ? match - FAULT_EARLY_S : match);
+	pl031_irq_unmask();
+	local_irq_enable();
+	came = wait_irq();
+	local_irq_disable();
+	if (!came) {
+		pl031_irq_mask();
+		report(false, "match: no interrupt within %d s of RTCMR = now + %d", MATCH_WAIT_S, MATCH_AHEAD_S);
+		return;
+	}
+	report_result("pl031.match_late_s", "s", "%lld", (long long)seen.at - (long long)match);
+	report(seen.count == 1 && seen.at >= match && seen.at <= match + 1 && seen.raw && seen.masked,
+	       "match: one interrupt (%u) at RTCDR %+lld s from RTCMR, RTCRIS %d and RTCMIS %d in the handler",
+	       seen.count, (long long)seen.at - (long long)match, seen.raw, seen.masked);
+	report(!pl031_irq_raw(), "match: RTCICR clears RTCRIS (now %d)", pl031_irq_raw());
+	pl031_irq_clear();
+}
+
+static void check_mask(void)
+{
+	u32 match = pl031_seconds() + 1;
+	bool raw, masked, taken;
+
+	memset(&seen, 0, sizeof(seen));
+	pl031_irq_clear();
+	pl031_set_match(match);
+	if (opt.fault == FAULT_UNMASKED)
+		pl031_irq_unmask();
+	else
+		pl031_irq_mask();
+	local_irq_enable();
+	while (pl031_seconds() <= match && !seen.count)
+		cpu_relax();
+	taken = atomic_load(&seen.count) != 0;
+	local_irq_disable();
+	raw = pl031_irq_raw() || seen.raw;
+	masked = pl031_irq_masked_status() || seen.masked;
+	pl031_irq_mask();
+	pl031_irq_clear();
+	report(raw && !masked && !taken, "mask: a masked match sets RTCRIS (%d), not RTCMIS (%d), takes none (%s)",
+	       raw, masked, taken ? "one taken" : "none");
+}
+
+static void parse_list(const char *v, const char *const *names, size_t n, unsigned *bits)
+{
+	*bits = 0;
+	while (*v) {
+		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v), i;
+
+		for (i = 0; i < n && (strlen(names[i]) != len || memcmp(names[i], v, len)); i++)
+			;
+		if (i == n)
+			report_abort("phases: '%.*s' is not tod, match or mask", (int)len, v);
+		*bits |= 1u << i;
+		v += len + (v[len] == ',');
+	}
+	if (!*bits)
+		report_abort("phases: empty list");
+}
+
+static void parse_one(const char *arg)
+{
+	const char *v;
+	size_t f;
+
+	if ((v = arg_value(arg, "host_time"))) {
+		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
+			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
+	} else if ((v = arg_value(arg, "threshold"))) {
+		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
+			report_abort("threshold: '%s' is not a number of seconds", v);
+	} else if ((v = arg_value(arg, "phases"))) {
+		parse_list(v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
+	} else if ((v = arg_value(arg, "fault"))) {
+		for (f = 0; f < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[f]); f++)
+			;
+		if (f == ARRAY_SIZE(fault_names))
+			report_abort("fault: '%s' is not none, unmasked, noclear or early", v);
+		opt.fault = (enum fault)f;
+	} else {
+		report_abort("unknown argument '%s' (host_time= threshold= phases= fault=)", arg);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *why;
+	unsigned irq;
+
+	for (int i = 1; i < argc; i++)
+		parse_one(argv[i]);
+	why = pl031_find();
+	if (why) {
+		report_skip("PL031: %s", why);
+		return report_summary();
+	}
+	/* first: the host's time of day is from before QEMU started, and the match steps take seconds */
+	if ((opt.phases & PHASE_TOD) && opt.host_ns)
+		check_tod();
+	else if (opt.phases & PHASE_TOD)
+		report_info("tod: no host_time given, not checked");
+	if (!(opt.phases & (PHASE_MATCH | PHASE_MASK)))
+		return report_summary();
+	irq = pl031_irq();
+	if (!gic_version() || !irq) {
+		report_skip("match: %s", gic_version() ? "the device tree names no PL031 interrupt" : "no GIC");
+		return report_summary();
+	}
+	install_irq_handler(irq, pl031_handler);
+	gic_set_trigger(irq, GIC_TRIGGER_LEVEL);
+	gic_enable_irq(irq);
+	if (opt.phases & PHASE_MATCH)
+		check_match();
+	if (opt.phases & PHASE_MASK)
+		check_mask();
+	gic_disable_irq(irq);
+	return report_summary();
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Runs refclock_measure() on a chosen vCPU, retries disturbed windows, and reports each reference's verdict. */
+#include "ratecheck.h"
+#include "arch.h"
+#include "report.h"
+#include "stats.h"
+
+#define PPB_PER_PPM 1000
+
+int ratecheck_set_refs(struct ratecheck *rc, const char *list)
+{
+	char name[16];
+
+	rc->n = 0;
+	while (*list) {
+		size_t len = strchr(list, ',') ? (size_t)(strchr(list, ',') - list) : strlen(list);
+		const struct refclock *ref;
+		const char *why;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, list);
+		ref = len < sizeof(name) ? refclock_find(name) : NULL;
+		if (!ref || rc->n == RATECHECK_MAX_REFS) {
+			printf("refs: '%s' is %s\n", name, ref ? "one too many" : "not a reference clock here");
+			return -1;
+		}
+		why = ref->probe();
+		if (why)
+			report_skip("rate against the %s: %s", ref->what, why);
+		else
+			rc->refs[rc->n++] = ref;
+		list += len + (list[len] == ',');
+	}
+	return 0;
+}
+
+struct ratecheck_call {
+	const struct ratecheck *rc;
+	struct refclock_result res[RATECHECK_MAX_REFS];
+};
+
+static u64 magnitude_ppb(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
+
+/*
+ * A rate settles its check when its error lies outside its bound (the
+ * clock is wrong however wide the brackets) or its bound is usable.
+ * Otherwise the brackets were disturbed and say nothing yet.
+ */
+static bool conclusive(const struct ratecheck *rc, const struct refclock_result *r)
+{
+	return r->why || magnitude_ppb(r->rate.err_ppb) > r->rate.bound_ppb ||
+	       r->rate.bound_ppb <= rc->usable_ppb;
+}
+
+static bool all_conclusive(const struct ratecheck_call *call)
+{
+	for (size_t i = 0; i < call->rc->n; i++)
+		if (!conclusive(call->rc, &call->res[i]))
+			return false;
+	return true;
+}
+
+static void measure_here(void *arg)
+{
+	struct ratecheck_call *call = arg;
+	const struct ratecheck *rc = call->rc;
+
+	for (unsigned w = 0; w < rc->windows; w++) {
+		for (size_t i = 0; i < rc->n; i++)
+			call->res[i] = (struct refclock_result){ .ref = rc->refs[i] };
+		refclock_measure(call->res, rc->n, rc->read, rc->hz, rc->window, rc->tries);
+		if (all_conclusive(call))
+			return;
+	}
+}
+
+/* "+12.345" from ppb, in ppm with three decimals. */
+static const char *fmt_ppm(char *buf, size_t size, s64 ppb)
+{
+	char digits[24];
+
+	snprintf(buf, size, "%s%s", ppb < 0 ? "-" : "+",
+		 fmt_milli(digits, sizeof(digits), ppb < 0 ? -(u64)ppb : (u64)ppb));
+	return buf;
+}
+
+static bool report_one(const struct ratecheck *rc, int cpu, const struct refclock_result *r)
+{
+	const struct refclock_rate *rate = &r->rate;
+	char name[80], err[32], bound[32];
+
+	if (r->why)
+		return report(false, "%s's rate on vCPU %d against the %s: not measured: %s", rc->clock, cpu,
+			      r->ref->what, r->why);
+	fmt_ppm(err, sizeof(err), rate->err_ppb);
+	fmt_ppm(bound, sizeof(bound), (s64)rate->bound_ppb);
+	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.err_ppm", rc->clock, cpu, r->ref->name);
+	report_result(name, "ppm", "%s", err);
+	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.bound_ppm", rc->clock, cpu, r->ref->name);
+	report_result(name, "ppm", "%s", bound + 1);
+	report_info("vcpu %d %s: window %llu ms, brackets %llu and %llu ticks", cpu, r->ref->name,
+		    (unsigned long long)(rate->window_ns / 1000000), (unsigned long long)(r->m0.hi - r->m0.lo),
+		    (unsigned long long)(r->m1.hi - r->m1.lo));
+	if (!conclusive(rc, r))
+		return report(false,
+			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
+			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound + 1,
+			      (unsigned long long)(rc->usable_ppb / PPB_PER_PPM));
+	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
+		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm)", rc->clock, cpu,
+		      r->ref->what, err, bound + 1);
+}
+
+unsigned ratecheck_run(const struct ratecheck *rc, int cpu)
+{
+	struct ratecheck_call call = { .rc = rc };
+	unsigned failed = 0;
+
+	on_cpu(cpu, measure_here, &call);
+	for (size_t i = 0; i < rc->n; i++)
+		failed += !report_one(rc, cpu, &call.res[i]);
+	return failed;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A clock's rate checked against reference clocks on one vCPU, reported as checks and RESULT lines. */
+#ifndef VMTICK_RATECHECK_H
+#define VMTICK_RATECHECK_H
+
+#include "refclock.h"
+
+#define RATECHECK_MAX_REFS 4
+
+struct ratecheck {
+	const char *clock;	/* for RESULT names and messages: "kvmclock" */
+	u64 (*read)(void);	/* the clock under test */
+	u64 hz;			/* its nominal rate */
+	u64 window;		/* the measurement window, in its ticks */
+	unsigned tries;		/* marks per end, the narrowest kept */
+	unsigned windows;	/* measurements at most, while a bound is wider than usable_ppb */
+	/*
+	 * A bound wider than this means the host disturbed every bracket
+	 * kept (a descheduled vCPU): measure again rather than accept it.
+	 * When even the last window's bound is wider, the check fails.
+	 */
+	u64 usable_ppb;
+	const struct refclock *refs[RATECHECK_MAX_REFS];
+	size_t n;
+};
+
+/*
+ * Fill rc's references from a comma-separated list of refclock names,
+ * probing each: 0, or -1 after printing which name is unknown. A
+ * reference the machine lacks is left out after a SKIP line saying why.
+ */
+int ratecheck_set_refs(struct ratecheck *rc, const char *list);
+
+/*
+ * Measure on vCPU cpu (all references in one window) and report, per
+ * reference: RESULT <clock>.rate.vcpu<cpu>.<ref>.err_ppm and .bound_ppm,
+ * and one check that |err| <= bound. Returns the number of failed checks.
+ */
+unsigned ratecheck_run(const struct ratecheck *rc, int cpu);
+
+#endif

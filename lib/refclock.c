@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Reference clocks, arch-neutral part: marking a reference's count change and the rate between two marks. */
+#include "refclock.h"
+
+#define PPB_PER_UNIT 1000000000ull
+
+/*
+ * The rate math multiplies two 64-bit values (elapsed ticks by a
+ * frequency): exact 128-bit products and quotients, built from 32-bit
+ * halves so that i386 needs no 128-bit type.
+ */
+struct u128 {
+	u64 hi, lo;
+};
+
+static struct u128 mul_64x64(u64 a, u64 b)
+{
+	u64 a_lo = (u32)a, a_hi = a >> 32, b_lo = (u32)b, b_hi = b >> 32;
+	u64 ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+
+	return (struct u128){ hh + (lh >> 32) + (hl >> 32) + (mid >> 32), (mid << 32) | (u32)ll };
+}
+
+static bool u128_less(struct u128 a, struct u128 b)
+{
+	return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+static struct u128 u128_sub(struct u128 a, struct u128 b)
+{
+	return (struct u128){ a.hi - b.hi - (a.lo < b.lo), a.lo - b.lo };
+}
+
+static struct u128 u128_shr(struct u128 a, unsigned n)
+{
+	if (!n)
+		return a;
+	if (n >= 64)
+		return (struct u128){ 0, a.hi >> (n - 64) };
+	return (struct u128){ a.hi >> n, (a.lo >> n) | (a.hi << (64 - n)) };
+}
+
+/*
+ * num / den in ppb (num * 10^9 / den, to the nearest), saturated at
+ * U64_MAX. Both are first shifted until den fits 33 bits: what that drops
+ * is below one part in 2^32 of den, under a ppb of the result.
+ */
+static u64 ratio_ppb(struct u128 num, struct u128 den)
+{
+	unsigned shift = 0;
+	u64 n, d;
+
+	while (u128_shr(den, shift).hi || u128_shr(den, shift).lo >> 33)
+		shift++;
+	num = u128_shr(num, shift);
+	d = u128_shr(den, shift).lo;
+	if (!d || num.hi || num.lo / d >= ~0ull / PPB_PER_UNIT)
+		return ~0ull;
+	n = num.lo;
+	/* n % d < 2^33, so its product with 10^9 (and d / 2 more) fits 64 bits */
+	return n / d * PPB_PER_UNIT + (n % d * PPB_PER_UNIT + d / 2) / d;
+}
+
+/* (measured - nominal) / nominal in ppb, saturated at S64_MAX either way. */
+static s64 relative_ppb(struct u128 measured, struct u128 nominal)
+{
+	u64 max = ~0ull >> 1, ppb;
+
+	if (u128_less(measured, nominal)) {
+		ppb = ratio_ppb(u128_sub(nominal, measured), nominal);
+		return -(s64)(ppb > max ? max : ppb);
+	}
+	ppb = ratio_ppb(u128_sub(measured, nominal), nominal);
+	return (s64)(ppb > max ? max : ppb);
+}
+
+static u64 add_sat(u64 a, u64 b)
+{
+	return a + b < a ? ~0ull : a + b;
+}
+
+/*
+ * Reads go clock, reference, clock, reference, clock...: each reference
+ * read is bracketed by the clock reads before and after it. When the count
+ * moved by one, it changed after the previous reference read began (after
+ * the clock read before it) and before the current one ended.
+ */
+bool refclock_mark(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
+		   struct refclock_mark *m)
+{
+	u64 start = clock();
+	u64 before_prev = start;
+	u64 prev = ref->read();
+	u64 before = clock();
+
+	for (;;) {
+		u64 count = ref->read();
+		u64 after = clock();
+
+		if (count != prev) {
+			m->count = count;
+			m->hi = after;
+			m->slack = count - prev == 1 ? 0 : 1;
+			m->lo = m->slack ? before : before_prev;
+			return true;
+		}
+		if (after - start > timeout)
+			return false;
+		before_prev = before;
+		before = after;
+	}
+}
+
+bool refclock_mark_best(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
+			unsigned tries, struct refclock_mark *m)
+{
+	struct refclock_mark next;
+	bool found = false;
+
+	for (unsigned i = 0; i < tries; i++) {
+		if (!refclock_mark(ref, clock, timeout, &next))
+			continue;
+		if (!found || next.hi - next.lo < m->hi - m->lo)
+			*m = next;
+		found = true;
+	}
+	return found;
+}
+
+/*
+ * The clock's elapsed ticks E between the two edges lie in
+ * [m1.lo - m0.hi, m1.hi - m0.lo], the reference's counts R in
+ * [R - m0.slack, R + m1.slack]. The estimate takes the brackets'
+ * midpoints and R as read:
+ *   err = (E_mid / clock_hz) / (R / ref_hz) - 1
+ * and the bound is how far the extremes (longest E over fewest counts,
+ * shortest E over most) lie from it, one ppb added for rounding, plus the
+ * reference's own tolerance. Taking the extremes rather than W / E keeps
+ * the bound exact for a clock far off too (4x fast: the bound grows 4x).
+ */
+bool refclock_rate(const struct refclock *ref, u64 clock_hz, const struct refclock_mark *m0,
+		   const struct refclock_mark *m1, struct refclock_rate *rate)
+{
+	u64 counts = m1->count - m0->count;
+	u64 ref_hz = ref->hz();
+	u64 twice_mid;
+	s64 hi, lo;
+
+	if (m1->count <= m0->count || counts <= m0->slack || m1->lo <= m0->hi || !clock_hz ||
+	    !ref_hz)
+		return false;
+	/* (m1.lo + m1.hi) - (m0.lo + m0.hi), without adding two large values */
+	twice_mid = (m1->lo - m0->lo) + (m1->hi - m0->hi);
+	rate->err_ppb = relative_ppb(mul_64x64(twice_mid, ref_hz), mul_64x64(2 * counts, clock_hz));
+	hi = relative_ppb(mul_64x64(m1->hi - m0->lo, ref_hz),
+			  mul_64x64(counts - m0->slack, clock_hz));
+	lo = relative_ppb(mul_64x64(m1->lo - m0->hi, ref_hz),
+			  mul_64x64(counts + m1->slack, clock_hz));
+	rate->bound_ppb = add_sat((u64)max(hi - rate->err_ppb, rate->err_ppb - lo), 1);
+	rate->bound_ppb = add_sat(rate->bound_ppb, ref->tolerance_ppb);
+	rate->window_ns = ratio_ppb(mul_64x64(counts, 1), mul_64x64(ref_hz, 1));
+	return true;
+}
+
+/* The longest a mark of ref may keep the others unpolled, in ns: tries periods of its count. */
+static u64 longest_mark_ns(const struct refclock *ref, unsigned tries)
+{
+	return ratio_ppb(mul_64x64(tries, 1), mul_64x64(ref->hz(), 1));
+}
+
+static const char *cannot_share(const struct refclock_result *res, size_t n, unsigned tries)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (i != j && longest_mark_ns(res[i].ref, tries) >= res[j].ref->max_poll_ns)
+				return "a reference this slow cannot share a window with one that wraps this fast";
+	return NULL;
+}
+
+static void mark_into(struct refclock_result *r, struct refclock_mark *m, u64 (*clock)(void),
+		      u64 timeout, unsigned tries)
+{
+	if (!r->why && !refclock_mark_best(r->ref, clock, timeout, tries, m))
+		r->why = "its count did not change within the mark timeout";
+}
+
+void refclock_measure(struct refclock_result *res, size_t n, u64 (*clock)(void), u64 clock_hz,
+		      u64 window, unsigned tries)
+{
+	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz, start;
+	const char *why = cannot_share(res, n, tries);
+
+	for (size_t i = 0; i < n; i++)
+		res[i].why = why;
+	if (why)
+		return;
+	for (size_t i = 0; i < n; i++)
+		mark_into(&res[i], &res[i].m0, clock, timeout, tries);
+	start = clock();
+	while (clock() - start < window)
+		for (size_t i = 0; i < n; i++)
+			res[i].ref->read();
+	for (size_t i = 0; i < n; i++)
+		mark_into(&res[i], &res[i].m1, clock, timeout, tries);
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].why && !refclock_rate(res[i].ref, clock_hz, &res[i].m0, &res[i].m1, &res[i].rate))
+			res[i].why = "its marks give no rate (no counts or no time between them)";
+}
+
+const struct refclock *refclock_find(const char *name)
+{
+	size_t n;
+	const struct refclock *const *table = refclock_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(table[i]->name, name))
+			return table[i];
+	return NULL;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The timer-tick engine's inside, shared by its run (lib/timer_tick.c) and its reports
+ * (lib/tick_report.c). */
+#ifndef VMTICK_TICK_ENGINE_H
+#define VMTICK_TICK_ENGINE_H
+
+#include "timer_tick.h"
+
+struct tick_ref;
+
+/*
+ * Lost ticks the host's scheduling does not explain. Periodic sources
+ * coalesce expiries their vCPU was not running for (QEMU's HPET and the
+ * LAPIC timer skip missed periods); steal time says how long that was,
+ * and every period it covers may cost one tick (see account_host()). What
+ * is left must be none but the odd one: the tick in flight when the run
+ * ends.
+ */
+#define TICK_UNEXPLAINED_LOST_MAX 1
+/*
+ * Lateness the host's scheduling does not explain, per tick. A tick's
+ * lateness is the handler's own time (tens of microseconds under this
+ * nested KVM) plus the emulation's latency plus whatever time the vCPU
+ * was runnable but not run (steal time, subtracted). The worst left over
+ * was about 2 ms on an idle host and 8.3 ms beside two busy loops (the
+ * host is itself a guest: its own vCPUs' stolen time is nobody's steal
+ * time here; docs/timers.md). A tick delayed by the guest or the emulation
+ * for 20 ms must fail, on an idle host or a busy one.
+ */
+#define TICK_UNEXPLAINED_LATE_MS 15
+/*
+ * A tick that has not come this long after its slot is counted lost: the
+ * run ends then, even for a periodic source that still owes ticks.
+ */
+#define TICK_GRACE_MS 50
+#define NS_PER_S      1000000000ull
+#define MS_PER_S      1000ull
+
+/*
+ * Faults the checks exist to catch, injected on purpose so that anyone can
+ * watch each check fail (docs/timers.md). Never in unittests.cfg's defaults.
+ */
+enum tick_fault {
+	FAULT_NONE,
+	FAULT_DROP10,  /* one interrupt in ten not counted */
+	FAULT_HOLD50,  /* the interrupt halfway through held 50 ms */
+	FAULT_FREQ1,   /* the counter's frequency taken 1 % high */
+	FAULT_FREQ5,   /* the counter's frequency taken 5 % high */
+	FAULT_STOP100, /* a one-shot source not re-armed after 100 ticks */
+};
+
+struct tick_run {
+	const struct tick_source *src;
+	enum tick_fault fault;
+	struct tick_plan plan;
+	u64 err_fx; /* plan.cal.err_ppb as a 0.32 fraction */
+	u64 *late;  /* counter ticks, one per received tick */
+	u64 expected;
+	volatile u64 received;
+	u64 interrupts; /* taken during the run, counted or not (drop10) */
+	u64 last_at;	/* counter value of the last tick counted */
+	u64 period;	/* counter ticks, for the host accounting */
+	/* host accounting (steal time), see account_host() */
+	bool has_steal;
+	u64 steal_start, steal_prev, steal_lost;
+	u64 worst_unexplained, worst_unexplained_tick, over_late;
+	u64 anchor;   /* counter value the schedule starts from */
+	u64 armed_at; /* one-shot: when the pending slot was armed */
+	u64 stop_at;
+	u64 cal_window; /* counter ticks */
+	u64 counter_hz;
+	u64 next_slot; /* periodic: the first slot not yet passed */
+	u64 early, worst_early, ahead, stray;
+	volatile u64 woke_at;
+	enum { GUARD_NONE, GUARD_WAKE, GUARD_OTHER } guard;
+	volatile bool running, done;
+};
+
+/* The one run this kernel makes. */
+extern struct tick_run tick_run;
+
+/* Counter value of slot i of the schedule. */
+u64 tick_slot(u64 i);
+
+/* ---- the reports (lib/tick_report.c) ---- */
+
+/* The source's clock as measured, against its period: what the schedule is built from. */
+void tick_report_plan(u64 hz, u64 want_hz);
+/* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
+void tick_report_counts(u64 span, u64 phase, u64 hz);
+void tick_report_lateness(u64 hz);
+/* What the host's scheduling explains: steal time over the run, and the ticks it may have cost. */
+void tick_report_host(u64 hz);
+/* A source that stopped: a failure of its own, with the last tick seen. */
+void tick_report_stopped(u64 end, u64 hz);
+/* Lost, late and early ticks against their bounds. */
+void tick_report_checks(u64 hz);
+/* The counter's frequency and the schedule's rate against the reference clock. */
+void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz);
+/* RESULT: timer_tick.SOURCE.NAME value unit */
+void tick_result(const char *name, const char *unit, u64 value);
+
+#endif

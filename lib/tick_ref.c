@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The timer-tick engine's cross-check of the counter's frequency and of the tick rate against a
+ * reference clock. */
+#include "tick_ref.h"
+#include "arch.h"
+#include "report.h"
+#include "stats.h"
+
+/*
+ * Marks per end, the narrowest kept: a fast reference (HPET, PM timer)
+ * gives one every read, so several cost nothing and drop a bracket a
+ * descheduled vCPU widened; a slow one (1 Hz) costs a second each.
+ */
+#define TICK_REF_TRIES_FAST 5
+#define TICK_REF_TRIES_SLOW 1
+/* A reference below this rate is slow. */
+#define TICK_REF_SLOW_HZ   1000
+#define TICK_REF_TIMEOUT_S 2
+#define PPB		   1000000000ll
+#define PPM_PER_PPB	   1000
+
+static unsigned tries(const struct refclock *ref)
+{
+	return ref->hz() < TICK_REF_SLOW_HZ ? TICK_REF_TRIES_SLOW : TICK_REF_TRIES_FAST;
+}
+
+static void mark(struct tick_ref *r, struct refclock_mark *m, u64 counter_hz)
+{
+	static char why[96];
+
+	if (r->why)
+		return;
+	if (!refclock_mark_best(r->ref, arch_counter, TICK_REF_TIMEOUT_S * counter_hz,
+				tries(r->ref), m)) {
+		snprintf(why, sizeof(why), "the %s did not move in %u s", r->ref->what,
+			 TICK_REF_TIMEOUT_S);
+		r->why = why;
+	}
+}
+
+void tick_ref_begin(struct tick_ref *r, const char *avoid, u64 counter_hz)
+{
+	size_t n;
+	const struct refclock *const *t = refclock_table(&n);
+
+	r->ref = NULL;
+	r->why = "the machine has none of the arch's reference clocks";
+	for (size_t i = 0; i < n && !r->ref; i++) {
+		if (!strcmp(t[i]->name, avoid))
+			continue;
+		if (!t[i]->probe()) {
+			r->ref = t[i];
+			r->why = NULL;
+		}
+	}
+	if (r->ref)
+		report_info("reference clock: %s (marks before and after the run)", r->ref->what);
+	mark(r, &r->m0, counter_hz);
+}
+
+void tick_ref_end(struct tick_ref *r, u64 counter_hz)
+{
+	mark(r, &r->m1, counter_hz);
+}
+
+static void result_ppm(const char *source, const char *name, s64 ppb)
+{
+	char full[96];
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
+	report_result(full, "ppm", "%lld.%03lld", (long long)(ppb / PPM_PER_PPB),
+		      (long long)((ppb < 0 ? -ppb : ppb) % PPM_PER_PPB));
+}
+
+/* How far span differs from slots periods at want_hz of a counter at counter_hz, in ppb. */
+static s64 plan_ppb(const struct tick_ref_plan *p)
+{
+	u64 ideal = p->slots / p->want_hz * p->counter_hz +
+		    (p->slots % p->want_hz) * p->counter_hz / p->want_hz;
+	s64 diff = (s64)p->span - (s64)ideal;
+
+	if (!ideal)
+		return 0;
+	/* ppb in two steps: the difference can be 5 % of a 10-minute span */
+	return diff * 1000000 / (s64)max(ideal / 1000, 1ull);
+}
+
+/* Ticks per second (thousandths) in the reference's time: the span is err_ppb short or long of it.
+ */
+static u64 ref_ticks_per_s_milli(const struct tick_ref_plan *p, s64 err_ppb)
+{
+	u64 span_us = ticks_to_ns(p->span, p->counter_hz) / 1000;
+	u64 real_us = span_us * (u64)PPB / (u64)(PPB + err_ppb);
+
+	return real_us ? p->received * (u64)PPB / real_us : 0;
+}
+
+void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
+{
+	struct refclock_rate rate;
+	s64 sched_err;
+	u64 sched_bound;
+	char buf[24], full[96];
+
+	if (r->why) {
+		report_skip("counter frequency and tick rate not checked: %s", r->why);
+		return;
+	}
+	if (!refclock_rate(r->ref, p->counter_hz, &r->m0, &r->m1, &rate)) {
+		report(false, "the %s gave no rate: counts %llu to %llu", r->ref->what,
+		       (unsigned long long)r->m0.count, (unsigned long long)r->m1.count);
+		return;
+	}
+	report(rate.err_ppb <= (s64)rate.bound_ppb && -rate.err_ppb <= (s64)rate.bound_ppb,
+	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
+	       "(bound +-%llu ppm)",
+	       (unsigned long long)p->counter_hz, r->ref->what,
+	       (unsigned long long)(rate.window_ns / 1000000), (long long)(rate.err_ppb / 1000),
+	       (unsigned long long)(rate.bound_ppb / 1000));
+	/*
+	 * The schedule lasts span counter ticks, each really 1 + err long:
+	 * its rate against want_hz is off by err minus the plan's own error.
+	 */
+	sched_err = rate.err_ppb - plan_ppb(p);
+	sched_bound = rate.bound_ppb + p->slack_ppb;
+	fmt_milli(buf, sizeof(buf), ref_ticks_per_s_milli(p, rate.err_ppb));
+	report(sched_err <= (s64)sched_bound && -sched_err <= (s64)sched_bound,
+	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
+	       "%s ticks per second in its time",
+	       (unsigned long long)p->want_hz, r->ref->what, (long long)(sched_err / 1000),
+	       (unsigned long long)(sched_bound / 1000), buf);
+	result_ppm(p->source, "counter_err", rate.err_ppb);
+	result_ppm(p->source, "counter_bound", (s64)rate.bound_ppb);
+	result_ppm(p->source, "schedule_err", sched_err);
+	snprintf(full, sizeof(full), "timer_tick.%s.ticks_per_s_ref", p->source);
+	report_result(full, "Hz", "%s", buf);
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The timer-tick engine's reports: counts, lateness, host accounting, checks against their bounds,
+ * RESULT lines. */
+#include "tick_engine.h"
+#include "report.h"
+#include "stats.h"
+#include "tick_ref.h"
+
+/* RESULT: timer_tick.SOURCE.NAME value unit */
+void tick_result(const char *name, const char *unit, u64 value)
+{
+	char full[96];
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", tick_run.src->name, name);
+	report_result(full, unit, "%llu", (unsigned long long)value);
+}
+
+static void result_milli(const char *name, const char *unit, u64 thousandths)
+{
+	char full[96], buf[24];
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", tick_run.src->name, name);
+	report_result(full, unit, "%s", fmt_milli(buf, sizeof(buf), thousandths));
+}
+
+void tick_report_lateness(u64 hz)
+{
+	struct stats st;
+	u64 min_ns, med_ns, p99_ns, max_ns;
+
+	stats_compute(tick_run.late, tick_run.received, &st);
+	min_ns = ticks_to_ns(st.min, hz);
+	med_ns = ticks_to_ns(st.median, hz);
+	p99_ns = ticks_to_ns(st.p99, hz);
+	max_ns = ticks_to_ns(st.max, hz);
+	report_info("lateness: min %llu ns, median %llu ns, p99 %llu ns, max %llu ns",
+		    (unsigned long long)min_ns, (unsigned long long)med_ns,
+		    (unsigned long long)p99_ns, (unsigned long long)max_ns);
+	tick_result("late_min", "ns", min_ns);
+	tick_result("late_median", "ns", med_ns);
+	tick_result("late_p99", "ns", p99_ns);
+	tick_result("late_max", "ns", max_ns);
+}
+
+/* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
+void tick_report_counts(u64 span, u64 phase, u64 hz)
+{
+	u64 span_ns = max(ticks_to_ns(span, hz), 1ull),
+	    rate = tick_run.received * MS_PER_S * NS_PER_S / span_ns;
+	char buf[24];
+
+	report_info("%llu of %llu ticks in %llu ms: %s per second",
+		    (unsigned long long)tick_run.received, (unsigned long long)tick_run.expected,
+		    (unsigned long long)(span_ns / 1000000), fmt_milli(buf, sizeof(buf), rate));
+	tick_result("ticks_expected", "ticks", tick_run.expected);
+	tick_result("ticks_received", "ticks", tick_run.received);
+	result_milli("ticks_per_s", "Hz", rate);
+	tick_result("phase", "us", ticks_to_ns(phase, hz) / 1000);
+}
+
+/* What the host's scheduling explains: steal time over the run, and the ticks it may have cost. */
+void tick_report_host(u64 hz)
+{
+	u64 steal;
+
+	if (!tick_run.has_steal)
+		return;
+	steal = tick_arch_steal_ns() - tick_run.steal_start;
+	report_info("steal time over the run: %llu us, explaining up to %llu lost tick(s)",
+		    (unsigned long long)(steal / 1000), (unsigned long long)tick_run.steal_lost);
+	tick_result("steal", "us", steal / 1000);
+	tick_result("steal_lost", "ticks", tick_run.steal_lost);
+}
+
+void tick_report_checks(u64 hz)
+{
+	u64 lost = tick_run.expected - tick_run.received,
+	    unexplained = lost > tick_run.steal_lost ? lost - tick_run.steal_lost : 0,
+	    allowed = TICK_UNEXPLAINED_LOST_MAX +
+		      tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
+
+	report(unexplained <= allowed,
+	       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu explained, "
+	       "%llu unexplained (at most %llu%s)",
+	       (unsigned long long)lost, (unsigned long long)tick_run.expected,
+	       (unsigned long long)min(lost, tick_run.steal_lost), (unsigned long long)unexplained,
+	       (unsigned long long)allowed,
+	       tick_run.src->unseen_host_lost_pct ? ", the emulation thread's share included" : "");
+	report(!tick_run.over_late,
+	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
+	       "by %llu us",
+	       TICK_UNEXPLAINED_LATE_MS, (unsigned long long)tick_run.over_late,
+	       (unsigned long long)tick_run.worst_unexplained_tick,
+	       (unsigned long long)(ticks_to_ns(tick_run.worst_unexplained, hz) / 1000));
+	if (tick_run.plan.cal.err_ppb)
+		report(!tick_run.early,
+		       "no tick early beyond the calibration's error (%llu ppb of the distance it "
+		       "was scheduled over): "
+		       "%llu early, the worst by %llu ns",
+		       (unsigned long long)tick_run.plan.cal.err_ppb,
+		       (unsigned long long)tick_run.early,
+		       (unsigned long long)ticks_to_ns(tick_run.worst_early, hz));
+	else
+		report(!tick_run.early,
+		       "no tick before its deadline: %llu early, the worst by %llu ns",
+		       (unsigned long long)tick_run.early,
+		       (unsigned long long)ticks_to_ns(tick_run.worst_early, hz));
+	if (tick_run.ahead)
+		report_info("%llu tick(s) before their slot in the calibrated schedule, within its "
+			    "error",
+			    (unsigned long long)tick_run.ahead);
+	if (tick_run.stray)
+		report_info("%llu interrupt(s) outside the run, ignored",
+			    (unsigned long long)tick_run.stray);
+	tick_result("early", "ticks", tick_run.early);
+	tick_result("lost", "ticks", lost);
+	tick_result("lost_unexplained", "ticks", unexplained);
+	tick_result("late_unexplained_max", "ns", ticks_to_ns(tick_run.worst_unexplained, hz));
+}
+
+/*
+ * A source that stopped ends the run by the guard (or its own wake-up):
+ * that is a failure of its own, with the last tick seen, not a lost-tick
+ * count among others.
+ */
+void tick_report_stopped(u64 end, u64 hz)
+{
+	u64 since = end - (tick_run.received ? tick_run.last_at : tick_run.anchor);
+
+	if (tick_run.received == tick_run.expected || since < hz * TICK_GRACE_MS / MS_PER_S)
+		return;
+	if (tick_run.received)
+		report(false,
+		       "the source stopped: the last tick seen was interrupt %llu of %llu, %llu ms "
+		       "into the run; none in the %llu ms after it",
+		       (unsigned long long)tick_run.interrupts,
+		       (unsigned long long)tick_run.expected,
+		       (unsigned long long)(ticks_to_ns(tick_run.last_at - tick_run.anchor, hz) /
+					    1000000),
+		       (unsigned long long)(ticks_to_ns(since, hz) / 1000000));
+	else
+		report(false, "the source never ticked: no interrupt in the %llu ms of the run",
+		       (unsigned long long)(ticks_to_ns(since, hz) / 1000000));
+}
+
+/* The source's clock as measured, against its period: what the schedule is built from. */
+void tick_report_plan(u64 hz, u64 want_hz)
+{
+	const struct tick_plan *p = &tick_run.plan;
+	u64 period = tick_counts_to_ticks(&p->cal, p->period_counts);
+	char rate[24];
+
+	fmt_milli(rate, sizeof(rate), hz * MS_PER_S / max(period, 1ull));
+	report_info("source clock %llu Hz against the counter (+-%llu ppb); period %llu counts = "
+		    "%llu ns: %s Hz for hz=%llu",
+		    (unsigned long long)tick_ticks_to_counts(&p->cal, hz),
+		    (unsigned long long)p->cal.err_ppb, (unsigned long long)p->period_counts,
+		    (unsigned long long)ticks_to_ns(period, hz), rate, (unsigned long long)want_hz);
+}
+
+/* The counter's frequency and the schedule's rate against the reference clock. */
+void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz)
+{
+	struct tick_ref_plan p = {
+		.source = tick_run.src->name,
+		.counter_hz = hz,
+		.want_hz = want_hz,
+		.slots = tick_run.expected,
+		.span = tick_slot(tick_run.expected - 1) - tick_run.anchor,
+		.received = tick_run.received,
+		/* the period is a whole number of counts: up to one off, plus the calibration */
+		.slack_ppb = NS_PER_S / max(tick_run.plan.period_counts, 1ull) +
+			     tick_run.plan.cal.err_ppb,
+	};
+
+	tick_ref_check(ref, &p);
+}

@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tsc_test: the time stamp counter as every vCPU sees it - whether it ever
+ * goes backwards between vCPUs, what RDTSCP and RDPID say about each vCPU,
+ * and whether it runs at the frequency CPUID states.
+ *
+ * Why: the TSC is the clock under every other clock a guest has (kvmclock
+ * and Hyper-V's page scale it, the TSC-deadline timer counts it), and a
+ * guest kernel trusts it without a paravirtual correction when the CPU
+ * says it is invariant. A hypervisor that offsets one vCPU's TSC from the
+ * others, keeps one TSC_AUX for all vCPUs or states a frequency the
+ * counter does not keep breaks a guest that did nothing wrong.
+ *
+ * What it checks, in order (phases=):
+ *  1. cpuid: the invariant-TSC bit (CPUID 0x80000007 EDX[8]) and the
+ *     RDTSCP and RDPID bits read the same on every vCPU (a guest reads
+ *     them once, on its boot CPU, and applies them to all).
+ *  2. warps: the vCPUs take turns under the fair lock (lib/x86/turn_lock.c);
+ *     each read is compared with the one before it, made by whichever vCPU
+ *     had the lock last. Earlier is a warp, equal a stall. Once with
+ *     rdtsc (fenced, so it cannot run ahead of the lock), once with rdtscp
+ *     where offered. With the invariant bit set the guest may treat the
+ *     TSC as one clock, so a warp fails; without it the counts are
+ *     information (the TSC is then not promised to be synchronised).
+ *  3. aux: every vCPU writes its own value to IA32_TSC_AUX, then every
+ *     vCPU reads it back through RDTSCP and, where CPUID offers it, RDPID,
+ *     and the two must give its own value (a hypervisor that keeps one
+ *     TSC_AUX for the whole VM shows every vCPU the last write).
+ *  4. freq: the TSC frequency stated by CPUID 0x15 (crystal Hz * EBX /
+ *     EAX), 0x40000010 (hypervisor leaf, kHz) and 0x16 (base MHz), the
+ *     finest first: the finest is measured against the reference clocks
+ *     of refs= (lib/ratecheck.c: marks bracketed by TSC reads, a bound
+ *     from the brackets and the reference's tolerance, disturbed windows
+ *     measured again) on vCPU 0 and on the last vCPU; each coarser
+ *     statement must agree with the finest within its own resolution.
+ *     No statement at all: SKIP.
+ * RESULT lines: tsc.invariant, tsc.<mode>.vcpuN.{warps,stalls,worst_warp_cycles,
+ * handoffs,min_handoff_cycles} and totals, tsc.freq.<leaf>_hz,
+ * tsc.rate.vcpuN.<ref>.{err,bound}_ppm. The quickest hand-off is the
+ * warp check's resolution: an offset between two vCPUs' TSCs smaller
+ * than it cannot show.
+ *
+ * Arguments, key=value:
+ *   loops=N       reads per vCPU in each warp run (default 1000)
+ *   refs=LIST     reference clocks for step 4 (default hpet,pmtimer)
+ *   window_ms=N   step 4's window (default 150)
+ *   phases=LIST   which of cpuid,warps,aux,freq to run (default all)
+ *   fault=NAME    test-only, makes a check fail to show it can:
+ *                 warp (the last vCPU's reads come out 1,000,000 cycles
+ *                 early, as if its TSC were offset), aux (every vCPU
+ *                 writes vCPU 0's TSC_AUX value, as a VM-wide MSR would
+ *                 leave it), freq (the stated frequency is taken 0.5% too
+ *                 high), invtsc (the last vCPU sees the invariant bit
+ *                 flipped)
+ * Anything else is a failure. Example: -append "loops=2000 refs=hpet"
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "desc.h"
+#include "layout.h"
+#include "processor.h"
+#include "ratecheck.h"
+#include "report.h"
+#include "tsc_cpuid.h"
+#include "turn_lock.h"
+
+#define DEFAULT_LOOPS		1000
+#define MAX_LOOPS		100000000ull
+#define DEFAULT_WINDOW_MS	150
+#define MAX_WINDOW_MS		10000
+#define NS_PER_MS		1000000ull
+#define RATE_TRIES		5
+#define RATE_WINDOWS		3
+/* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
+#define RATE_USABLE_PPB		4000000
+#define CACHE_LINE_SIZE		64
+/* TSC_AUX values: distinct per vCPU, and not the vCPU id firmware may have left there */
+#define AUX_BASE		0x5a000
+/* fault=warp: about 0.5 ms at 2 GHz, well above a hand-off even under kvm-pvm (~100,000 cycles) */
+#define FAULT_WARP_CYCLES	1000000
+/* fault=freq: +0.5%, more than the 0.1% the references tolerate plus the brackets */
+#define FAULT_FREQ_PPM		5000
+
+enum phase {
+	PHASE_CPUID = 1 << 0,
+	PHASE_WARPS = 1 << 1,
+	PHASE_AUX = 1 << 2,
+	PHASE_FREQ = 1 << 3,
+	PHASE_ALL = (1 << 4) - 1,
+};
+
+enum fault { FAULT_NONE, FAULT_WARP, FAULT_AUX, FAULT_FREQ, FAULT_INVTSC };
+
+static const char *const phase_names[] = { "cpuid", "warps", "aux", "freq" };
+static const char *const fault_names[] = { "none", "warp", "aux", "freq", "invtsc" };
+
+struct options {
+	u64 loops;
+	const char *refs;
+	u64 window_ms;
+	unsigned phases;
+	enum fault fault;
+};
+
+static struct options opt = { DEFAULT_LOOPS, "hpet,pmtimer", DEFAULT_WINDOW_MS, PHASE_ALL, FAULT_NONE };
+
+/* What one vCPU found, alone on its cache line. */
+struct vcpu_result {
+	u64 warps, stalls;
+	s64 worst;		/* most negative step, cycles */
+	u64 handoffs;		/* reads that followed another vCPU's */
+	u64 min_handoff;	/* smallest step from another vCPU's read, cycles */
+	u32 features;		/* step 1: TSC_FEATURE_* bits */
+	u32 aux_rdtscp, aux_rdpid, aux_msr;
+	int aux_rdpid_vector;
+} __aligned(CACHE_LINE_SIZE);
+
+static struct vcpu_result results[MAX_CPUS];
+
+/* ---- arguments ----------------------------------------------------------- */
+
+/* Index of word in names[], or -1. */
+static int name_index(const char *const *names, unsigned n, const char *word, size_t len)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], word, len))
+			return (int)i;
+	return -1;
+}
+
+static void parse_phases(const char *v)
+{
+	opt.phases = 0;
+	while (*v) {
+		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
+		int i = name_index(phase_names, ARRAY_SIZE(phase_names), v, len);
+
+		if (i < 0)
+			report_abort("phases: '%.*s' is not cpuid, warps, aux or freq", (int)len, v);
+		opt.phases |= 1u << i;
+		v += len + (v[len] == ',');
+	}
+	if (!opt.phases)
+		report_abort("phases: empty list");
+}
+
+static void parse_one(const char *arg)
+{
+	const char *v;
+	int i;
+
+	if ((v = arg_value(arg, "loops"))) {
+		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
+			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
+	} else if ((v = arg_value(arg, "window_ms"))) {
+		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms || opt.window_ms > MAX_WINDOW_MS)
+			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
+	} else if ((v = arg_value(arg, "refs"))) {
+		opt.refs = v;
+	} else if ((v = arg_value(arg, "phases"))) {
+		parse_phases(v);
+	} else if ((v = arg_value(arg, "fault"))) {
+		i = name_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v));
+		if (i < 0)
+			report_abort("fault: '%s' is not none, warp, aux, freq or invtsc", v);
+		opt.fault = (enum fault)i;
+	} else {
+		report_abort("unknown argument '%s' (loops= refs= window_ms= phases= fault=)", arg);
+	}
+}
+
+/* ---- 1. CPUID ------------------------------------------------------------ */
+
+static void features_on(void *unused)
+{
+	u32 f = tsc_features();
+
+	if (opt.fault == FAULT_INVTSC && smp_id() == cpu_count() - 1)
+		f ^= TSC_FEATURE_INVARIANT;
+	results[smp_id()].features = f;
+}
+
+static void cpuid_test(void)
+{
+	u32 f0;
+
+	report_prefix_push("cpuid");
+	on_cpus(features_on, NULL);
+	f0 = results[0].features;
+	for (int i = 1; i < cpu_count(); i++)
+		report(results[i].features == f0,
+		       "vCPU %d's TSC feature bits (invariant, rdtscp, rdpid) are vCPU 0's: %s%s%s vs %s%s%s", i,
+		       tsc_feature_word(results[i].features, TSC_FEATURE_INVARIANT),
+		       tsc_feature_word(results[i].features, TSC_FEATURE_RDTSCP),
+		       tsc_feature_word(results[i].features, TSC_FEATURE_RDPID),
+		       tsc_feature_word(f0, TSC_FEATURE_INVARIANT), tsc_feature_word(f0, TSC_FEATURE_RDTSCP),
+		       tsc_feature_word(f0, TSC_FEATURE_RDPID));
+	report_info("invariant TSC %s, RDTSCP %s, RDPID %s",
+		    f0 & TSC_FEATURE_INVARIANT ? "stated" : "not stated",
+		    f0 & TSC_FEATURE_RDTSCP ? "offered" : "not offered",
+		    f0 & TSC_FEATURE_RDPID ? "offered" : "not offered");
+	report_result("tsc.invariant", "bool", "%u", !!(f0 & TSC_FEATURE_INVARIANT));
+	if (cpu_count() == 1)
+		report_skip("one vCPU: no other vCPU's feature bits to compare");
+	report_prefix_pop();
+}
+
+/* ---- 2. warps ------------------------------------------------------------ */
+
+static u64 read_rdtsc(void)
+{
+	return rdtsc_ordered();
+}
+
+static u64 read_rdtscp(void)
+{
+	return rdtscp(NULL);
+}
+
+static const struct warp_mode {
+	const char *name;
+	u32 needs;		/* TSC_FEATURE_* the mode needs, or 0 */
+	u64 (*read)(void);
+} warp_modes[] = {
+	{ "rdtsc", 0, read_rdtsc },
+	{ "rdtscp", TSC_FEATURE_RDTSCP, read_rdtscp },
+};
+
+struct warp_run {
+	const struct warp_mode *mode;
+	struct turn_lock lock;
+	u64 last;		/* the latest read, under lock */
+	int last_cpu;		/* who made it */
+};
+
+static void warp_on(void *arg)
+{
+	struct warp_run *run = arg;
+	struct vcpu_result *r = &results[smp_id()];
+	u64 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1 ? FAULT_WARP_CYCLES : 0;
+
+	r->warps = r->stalls = r->handoffs = 0;
+	r->worst = 0;
+	r->min_handoff = ~0ull;
+	for (u64 i = 0; i < opt.loops; i++) {
+		u64 prev, now;
+		int prev_cpu;
+		s64 step;
+
+		turn_lock(&run->lock);
+		prev = run->last;
+		prev_cpu = run->last_cpu;
+		now = run->mode->read() - skew;
+		run->last = now;
+		run->last_cpu = smp_id();
+		turn_unlock(&run->lock);
+		step = (s64)(now - prev);
+		if (step > 0 && prev_cpu != smp_id()) {
+			r->handoffs++;
+			r->min_handoff = min(r->min_handoff, (u64)step);
+		}
+		if (step < 0) {
+			r->warps++;
+			r->worst = min(r->worst, step);
+		} else if (step == 0) {
+			r->stalls++;
+		}
+	}
+}
+
+static void warp_report_vcpu(const char *mode, int cpu)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.warps", mode, cpu);
+	report_result(name, "count", "%llu", (unsigned long long)results[cpu].warps);
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.stalls", mode, cpu);
+	report_result(name, "count", "%llu", (unsigned long long)results[cpu].stalls);
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.worst_warp_cycles", mode, cpu);
+	report_result(name, "cycles", "%lld", (long long)results[cpu].worst);
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.handoffs", mode, cpu);
+	report_result(name, "count", "%llu", (unsigned long long)results[cpu].handoffs);
+	if (results[cpu].min_handoff == ~0ull)
+		return;
+	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.min_handoff_cycles", mode, cpu);
+	report_result(name, "cycles", "%llu", (unsigned long long)results[cpu].min_handoff);
+}
+
+static void warp_test_mode(const struct warp_mode *mode, bool invariant)
+{
+	struct warp_run run = { .mode = mode };
+	u64 warps = 0, stalls = 0, handoffs = 0, handoff = ~0ull;
+	s64 worst = 0;
+	char name[64];
+
+	turn_lock_init(&run.lock);
+	run.last = mode->read();
+	on_cpus(warp_on, &run);
+	for (int i = 0; i < cpu_count(); i++) {
+		warps += results[i].warps;
+		stalls += results[i].stalls;
+		worst = min(worst, results[i].worst);
+		handoff = min(handoff, results[i].min_handoff);
+		handoffs += results[i].handoffs;
+		warp_report_vcpu(mode->name, i);
+	}
+	/* an offset between two vCPUs' TSCs smaller than the quickest hand-off cannot show as a warp */
+	if (handoff != ~0ull)
+		report_info("%s: quickest hand-off %llu cycles: smaller offsets between vCPUs cannot show",
+			    mode->name, (unsigned long long)handoff);
+	snprintf(name, sizeof(name), "tsc.%s.warps", mode->name);
+	report_result(name, "count", "%llu", (unsigned long long)warps);
+	snprintf(name, sizeof(name), "tsc.%s.worst_warp_cycles", mode->name);
+	report_result(name, "cycles", "%lld", (long long)worst);
+	report_info("%s: %llu reads on each of %d vCPUs, %llu after another vCPU's, %llu stalls", mode->name,
+		    (unsigned long long)opt.loops, cpu_count(), (unsigned long long)handoffs,
+		    (unsigned long long)stalls);
+	if (invariant)
+		report(!warps, "%s never goes backwards across %d vCPUs, as the invariant TSC promises "
+		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), (unsigned long long)warps,
+		       (long long)worst);
+	else
+		report_info("%s went backwards %llu times across %d vCPUs (worst %lld cycles); the TSC "
+			    "is not stated invariant, so this is not a failure", mode->name,
+			    (unsigned long long)warps, cpu_count(), (long long)worst);
+}
+
+static void warp_test(void)
+{
+	u32 f = tsc_features();
+
+	report_prefix_push("warps");
+	if (cpu_count() == 1)
+		report_info("one vCPU: the reads only check that the TSC never goes backwards on it");
+	if (!(f & TSC_FEATURE_INVARIANT))
+		report_skip("the invariant-TSC bit is clear: warps are counted, not checked");
+	for (unsigned i = 0; i < ARRAY_SIZE(warp_modes); i++) {
+		if (warp_modes[i].needs & ~f)
+			report_skip("%s: CPUID does not offer it", warp_modes[i].name);
+		else
+			warp_test_mode(&warp_modes[i], f & TSC_FEATURE_INVARIANT);
+	}
+	report_prefix_pop();
+}
+
+/* ---- 3. TSC_AUX ---------------------------------------------------------- */
+
+static u32 aux_value(int cpu)
+{
+	return AUX_BASE + (u32)cpu;
+}
+
+static void aux_write_on(void *unused)
+{
+	wrmsr(MSR_TSC_AUX, aux_value(opt.fault == FAULT_AUX ? 0 : smp_id()));
+}
+
+static void aux_read_on(void *unused)
+{
+	struct vcpu_result *r = &results[smp_id()];
+
+	rdtscp(&r->aux_rdtscp);
+	r->aux_msr = (u32)rdmsr(MSR_TSC_AUX);
+	if (tsc_features() & TSC_FEATURE_RDPID)
+		r->aux_rdpid_vector = rdpid_safe(&r->aux_rdpid);
+}
+
+static void aux_test(void)
+{
+	u32 f = tsc_features();
+
+	report_prefix_push("aux");
+	if (!(f & TSC_FEATURE_RDTSCP)) {
+		report_skip("CPUID offers no RDTSCP (and so no TSC_AUX)");
+		report_prefix_pop();
+		return;
+	}
+	/* every write before any read: a VM-wide value shows as the last write on every vCPU */
+	on_cpus(aux_write_on, NULL);
+	on_cpus(aux_read_on, NULL);
+	for (int i = 0; i < cpu_count(); i++) {
+		const struct vcpu_result *r = &results[i];
+
+		report(r->aux_rdtscp == aux_value(i) && r->aux_msr == aux_value(i),
+		       "vCPU %d: RDTSCP gives its own TSC_AUX %#x (got %#x, RDMSR %#x)", i, aux_value(i),
+		       r->aux_rdtscp, r->aux_msr);
+		if (!(f & TSC_FEATURE_RDPID))
+			continue;
+		if (r->aux_rdpid_vector != EXC_NONE)
+			report(false, "vCPU %d: RDPID raised vector %d though CPUID offers it", i,
+			       r->aux_rdpid_vector);
+		else
+			report(r->aux_rdpid == aux_value(i), "vCPU %d: RDPID gives its own TSC_AUX %#x (got %#x)", i,
+			       aux_value(i), r->aux_rdpid);
+	}
+	if (!(f & TSC_FEATURE_RDPID))
+		report_skip("CPUID offers no RDPID: TSC_AUX read through RDTSCP only");
+	report_prefix_pop();
+}
+
+/* ---- 4. frequency -------------------------------------------------------- */
+
+static void freq_check_coarser(const struct tsc_freq_statement *finest, const struct tsc_freq_statement *s)
+{
+	u64 diff = s->hz > finest->hz ? s->hz - finest->hz : finest->hz - s->hz;
+
+	report(diff <= s->resolution_hz,
+	       "CPUID %s's %llu Hz agrees with %s's %llu Hz within its resolution of %llu Hz (off by %llu)",
+	       s->leaf, (unsigned long long)s->hz, finest->leaf, (unsigned long long)finest->hz,
+	       (unsigned long long)s->resolution_hz, (unsigned long long)diff);
+}
+
+static void freq_test(void)
+{
+	struct tsc_freq_statement st[TSC_FREQ_MAX_STATEMENTS];
+	size_t n = tsc_freq_statements(st);
+	char name[64];
+	struct ratecheck rc = {
+		.clock = "tsc",
+		.read = read_rdtsc,
+		.window = 0,
+		.tries = RATE_TRIES,
+		.windows = RATE_WINDOWS,
+		.usable_ppb = RATE_USABLE_PPB,
+	};
+
+	report_prefix_push("freq");
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "tsc.freq.%s_hz", st[i].name);
+		report_result(name, "Hz", "%llu", (unsigned long long)st[i].hz);
+		report_info("CPUID %s states %llu Hz (resolution %llu Hz)", st[i].leaf,
+			    (unsigned long long)st[i].hz, (unsigned long long)st[i].resolution_hz);
+	}
+	if (!n) {
+		report_skip("CPUID states no TSC frequency (no leaf 0x15 crystal, 0x16 or 0x40000010)");
+		report_prefix_pop();
+		return;
+	}
+	if (ratecheck_set_refs(&rc, opt.refs))
+		report_abort("bad refs argument '%s'", opt.refs);
+	rc.hz = st[0].hz;
+	if (opt.fault == FAULT_FREQ)
+		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+	rc.window = rc.hz / 1000 * opt.window_ms;
+	if (!rc.n) {
+		report(false, "no reference clock to measure the TSC's rate against (refs=%s)", opt.refs);
+	} else {
+		report_info("measuring against CPUID %s's %llu Hz", st[0].leaf, (unsigned long long)rc.hz);
+		ratecheck_run(&rc, 0);
+		if (cpu_count() > 1)
+			ratecheck_run(&rc, cpu_count() - 1);
+	}
+	for (size_t i = 1; i < n; i++)
+		freq_check_coarser(&st[0], &st[i]);
+	report_prefix_pop();
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		parse_one(argv[i]);
+	if (cpu_count() > MAX_CPUS)
+		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), MAX_CPUS);
+	if (!cpu_has(CPUID_FEATURES, 'd', CPUID_1_EDX_TSC)) {
+		report_skip("CPUID offers no TSC");
+		return report_summary();
+	}
+	if (opt.phases & PHASE_CPUID)
+		cpuid_test();
+	if (opt.phases & PHASE_WARPS)
+		warp_test();
+	if (opt.phases & PHASE_AUX)
+		aux_test();
+	if (opt.phases & PHASE_FREQ)
+		freq_test();
+	return report_summary();
+}
