@@ -82,7 +82,7 @@ junit_checks() { # clean-log classname
 			# JUnit has no known failure: a <skipped> that says so (a known host defect, docs/clocks.md)
 			J_SK=$((J_SK + 1))
 			JUNIT_CASES+="    <testcase name=\"$msg\" classname=\"$cls\" time=\"0\">"$'\n'
-			JUNIT_CASES+="      <skipped message=\"known host defect (KFAIL): $msg\"/>"$'\n    </testcase>\n'
+			JUNIT_CASES+="      <skipped type=\"KFAIL\" message=\"known host defect: $msg\"/>"$'\n    </testcase>\n'
 			;;
 		esac
 	done < <(tail -n +2 "$1")
