@@ -65,8 +65,11 @@ struct tick_run {
 	/* host accounting (steal time), see account_host() */
 	bool has_steal;
 	u64 steal_start, steal_prev, steal_lost;
-	u64 steal_capped; /* steal time beyond the time between ticks, not counted */
-	u64 prev_at;	  /* counter value of the previous interrupt (the anchor at first) */
+	u64 steal_carry; /* steal time beyond the time between ticks, for the next interval */
+	/* the tick whose lateness waits for the steal time published by the next one */
+	bool pend_valid;
+	u64 pend_tick, pend_late, pend_stolen;
+	u64 prev_at; /* counter value of the previous interrupt (the anchor at first) */
 	u64 worst_unexplained, worst_unexplained_tick, over_late;
 	u64 anchor;   /* counter value the schedule starts from */
 	u64 armed_at; /* one-shot: when the pending slot was armed */
