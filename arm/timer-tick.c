@@ -6,7 +6,7 @@
  * (shared with x86/timer-tick.c); lib/arm64/tick.c is the arm64 half.
  *
  * What it checks: the source can be set up; at most one tick is lost and
- * none is late by more than 15 ms (TCG has no steal time: the entries run
+ * none is late by more than 19 ms (TCG has no steal time: the entries run
  * under -icount, where the host cannot delay guest time); no tick arrives
  * before its slot in the schedule, at all: both timers compare against the
  * counter the schedule is kept in, so there is no calibration error to
@@ -35,7 +35,7 @@
  *              seconds (the baseline)
  *   hz=N       ticks per second, 1..10000 (default 1000)
  *   seconds=N  length of the run, 1..600 (default 10)
- *   fault=F    test-only, to watch a check fail: drop10, hold50, freq1,
+ *   fault=F    test-only, to watch a check fail: drop10, hold20, hold50, freq1,
  *              freq5, stop100 (docs/timers.md)
  */
 #include "libc.h"

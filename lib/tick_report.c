@@ -68,6 +68,11 @@ void tick_report_host(u64 hz)
 	steal = tick_arch_steal_ns() - tick_run.steal_start;
 	report_info("steal time over the run: %llu us, explaining up to %llu lost tick(s)",
 		    (unsigned long long)(steal / 1000), (unsigned long long)tick_run.steal_lost);
+	if (tick_run.steal_carry)
+		report_info(
+			"steal time beyond the time the ticks took, not counted for lost ticks: "
+			"%llu us",
+			(unsigned long long)(ticks_to_ns(tick_run.steal_carry, hz) / 1000));
 	tick_result("steal", "us", steal / 1000);
 	tick_result("steal_lost", "ticks", tick_run.steal_lost);
 }

@@ -29,7 +29,10 @@ enum tick_kind {
 	TICK_NONE,
 };
 
-/* Whether the source is the timer that tick_arch_wake_at() also uses (it then gets no guard). */
+/*
+ * Whether the source is the timer that tick_arch_wake_at() also uses: its
+ * guard is then tick_arch_guard_at()'s second timer, not the wake-up.
+ */
 enum tick_wake_use {
 	TICK_OWN_TIMER,
 	TICK_SHARES_WAKE_TIMER,
