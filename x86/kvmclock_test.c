@@ -112,7 +112,7 @@
 #define WALL_ROUNDING_NS	NS_PER_MS
 #define WALL_DRIFT_PPM		1000
 #define DEFAULT_REFS		"hpet,pmtimer"
-#define DEFAULT_WINDOW_MS	150
+#define DEFAULT_WINDOW_MS	100
 #define MAX_WINDOW_MS		60000
 #define RATE_TRIES		5
 #define RATE_WINDOWS		3
