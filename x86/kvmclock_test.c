@@ -88,8 +88,8 @@
  *                 pit, and rtc alone: whole seconds, use window_ms=5000)
  *   window_ms=N   step 3's window (default 100)
  *   fault=NAME    test-only: inject a fault the checks must catch -
- *                 rate4x (conversion shift 2 too large), fast5pct (every
- *                 read 5% high), tod_stale2s, tod_ahead1s (time of day
+ *                 rate4x (conversion shift 2 too large), fast5pct and
+ *                 fast1pct (every read 5% / 1% high), tod_stale2s, tod_ahead1s (time of day
  *                 2 s behind / 1 s ahead), noclamp (step 6 without the
  *                 clamp); each must make its check fail
  * Anything else, or a value that is not a number, is a failure.
@@ -153,6 +153,7 @@ enum fault {
 	FAULT_NONE,
 	FAULT_RATE4X,
 	FAULT_FAST5PCT,
+	FAULT_FAST1PCT,
 	FAULT_TOD_STALE2S,
 	FAULT_TOD_AHEAD1S,
 	FAULT_NOCLAMP,
@@ -160,7 +161,8 @@ enum fault {
 
 static const char *const fault_names[] = {
 	[FAULT_NONE] = "none",		   [FAULT_RATE4X] = "rate4x",
-	[FAULT_FAST5PCT] = "fast5pct",	   [FAULT_TOD_STALE2S] = "tod_stale2s",
+	[FAULT_FAST5PCT] = "fast5pct",	   [FAULT_FAST1PCT] = "fast1pct",
+	[FAULT_TOD_STALE2S] = "tod_stale2s",
 	[FAULT_TOD_AHEAD1S] = "tod_ahead1s", [FAULT_NOCLAMP] = "noclamp",
 };
 
@@ -316,7 +318,8 @@ static int parse_fault(struct options *o, const char *v)
 			return 0;
 		}
 	}
-	printf("fault: '%s' is not one of rate4x fast5pct tod_stale2s tod_ahead1s noclamp none\n", v);
+	printf("fault: '%s' is not one of rate4x fast5pct fast1pct tod_stale2s tod_ahead1s noclamp none\n",
+	       v);
 	return -1;
 }
 
@@ -388,6 +391,8 @@ static u64 clock_under_test(void)
 		return pvclock_time_at(&ti, rdtsc_ordered());
 	case FAULT_FAST5PCT:
 		return kvmclock_read_raw() / 20 * 21;
+	case FAULT_FAST1PCT:
+		return kvmclock_read_raw() / 100 * 101;
 	default:
 		return kvmclock_read_raw();
 	}
