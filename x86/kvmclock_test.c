@@ -39,7 +39,7 @@
  *     count of the reference's resolution per end (10 ns HPET, 279 ns PM
  *     timer, 838 ns PIT: under 20 ppm) plus the reference's 1000 ppm
  *     tolerance (lib/x86/refclock.c: QEMU's devices follow the host's
- *     CLOCK_MONOTONIC, kvmclock the unslewed TSC): 1900-2600 ppm here,
+ *     CLOCK_MONOTONIC, kvmclock the unslewed TSC): 1900-2800 ppm here,
  *     idle or loaded. A clock 1% fast is four times further off, one
  *     read 5% fast twenty times. A window whose bound exceeds
  *     RATE_USABLE_PPB (4000 ppm) without the error lying outside it had
