@@ -100,17 +100,14 @@ static bool report_one(const struct ratecheck *rc, int cpu, const struct refcloc
 	report_result(name, "ppm", "%s", err);
 	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.bound_ppm", rc->clock, cpu, r->ref->name);
 	report_result(name, "ppm", "%s", bound + 1);
-	report_info("vcpu %d %s: window %llu ms, brackets %llu and %llu ticks", cpu, r->ref->name,
-		    (unsigned long long)(rate->window_ns / 1000000), (unsigned long long)(r->m0.hi - r->m0.lo),
-		    (unsigned long long)(r->m1.hi - r->m1.lo));
 	if (!conclusive(rc, r))
 		return report(false,
 			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
 			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound + 1,
 			      (unsigned long long)(rc->usable_ppb / PPB_PER_PPM));
 	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
-		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm)", rc->clock, cpu,
-		      r->ref->what, err, bound + 1);
+		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm, %llu ms)", rc->clock,
+		      cpu, r->ref->what, err, bound + 1, (unsigned long long)(rate->window_ns / 1000000));
 }
 
 unsigned ratecheck_run(const struct ratecheck *rc, int cpu)

@@ -57,7 +57,12 @@ static const struct acpi_rsdp *scan_rsdp(uintptr_t start, uintptr_t end)
  */
 static const struct acpi_rsdp *find_rsdp(void)
 {
-	return scan_rsdp(RSDP_SEARCH_START, RSDP_SEARCH_END);
+	/* scanned once: 8192 candidates take tens of ms where guest code is emulated */
+	static const struct acpi_rsdp *rsdp;
+
+	if (!rsdp)
+		rsdp = scan_rsdp(RSDP_SEARCH_START, RSDP_SEARCH_END);
+	return rsdp;
 }
 
 const struct acpi_header *acpi_find_table(const char *sig)
