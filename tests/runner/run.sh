@@ -524,6 +524,7 @@ real_kernels() {
 	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$build" -g vmexit >out.txt 2>err.txt
 	ok "real: unknown group is exit 4" equals "$?" 4
 	real_signals "$build"
+	real_lifecycle "$build"
 	"$TOP/scripts/mkstandalone.sh" --build "$build" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
 	mkdir -p other && cd other || return
 	for t in mode-pass:0:PASS mode-fail:1:FAIL mode-skip:0:SKIP mode-hang:2:TIMEOUT mode-crash:3:CRASH bad-qemu-option:4:ERROR; do
@@ -533,6 +534,39 @@ real_kernels() {
 	done
 	ok "real standalone: logs beside the scripts" has_match "$d/sa/logs/mode-pass.log" '^qemu-system-x86_64 '
 	ok "real standalone: no logs/ where it ran" not_exists logs
+	cd "$TOP" || return
+}
+
+# Host events (docs/lifecycle.md) with the real x86 lifecycle kernel under
+# KVM: a refused migration and an unexpected request are ERRORs with the
+# reason, and neither leaves a QEMU or the private directory behind.
+real_lifecycle() { # build
+	local d=$WORK/lc st
+	if [ ! -r "$1/x86/lifecycle.flat" ] || [ ! -w /dev/kvm ]; then
+		echo "# real lifecycle: skipped (no x86/lifecycle.flat or no KVM)"
+		return
+	fi
+	mkdir -p "$d/tmp" && cd "$d" || return
+	TMPDIR=$d/tmp UNITTESTS_CFG=$HERE/lifecycle.cfg "$RUNNER" --build "$1" >out.txt 2>err.txt
+	st=$?
+	ok "real lifecycle: exit status 4" equals "$st" 4
+	ok "real lifecycle: unexpected request is an ERROR naming it" has_match out.txt \
+		"^ERROR +lc-unexpected \\([0-9.]+ s\\) the guest asked for event 1 'save'; the cfg's event 1 is 'pause'$"
+	ok "real lifecycle: refused migration is an ERROR with QEMU's message" has_match out.txt \
+		'^ERROR +lc-blocked \([0-9.]+ s\) QMP migrate: State blocked by non-migratable CPU device \(invtsc flag\)$'
+	ok "real lifecycle: events the guest never asked for are an ERROR" has_match out.txt \
+		"^ERROR +lc-unused \\([0-9.]+ s\\) the guest passed after 1 of the cfg's 2 events$"
+	ok "real lifecycle: a pause passes" has_match out.txt '^PASS +lc-pause '
+	ok "real lifecycle: the log keeps both QEMU command lines" has_match logs/lc-blocked.log \
+		'^lifecycle: qemu 1: qemu-system-x86_64 .* -incoming defer$'
+	ok "real lifecycle: no QEMU left" no_process "$1/x86/lifecycle.flat"
+	ok "real lifecycle: private directories removed" equals "$(ls "$d/tmp")" ""
+	"$TOP/scripts/mkstandalone.sh" --build "$1" --cfg "$HERE/lifecycle.cfg" --out "$d/sa" lc-pause lc-blocked >/dev/null
+	"$d/sa/lc-pause" >sa.txt 2>&1
+	ok "real lifecycle standalone: pause passes" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 0:PASS
+	TMPDIR=$d/tmp "$d/sa/lc-blocked" >sa.txt 2>&1
+	ok "real lifecycle standalone: refused migration ERROR" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 4:ERROR
+	ok "real lifecycle standalone: nothing left" equals "$(ls "$d/tmp")" ""
 	cd "$TOP" || return
 }
 
