@@ -24,9 +24,11 @@ static bool parse_dec(const char *s, u64 *out)
 	if (!*s)
 		return false;
 	for (; *s; s++) {
-		if (!isdigit(*s) || v > (~0ull - 9) / 10)
+		u64 digit = (u64)(*s - '0');
+
+		if (!isdigit(*s) || v > (~0ull - digit) / 10)
 			return false;
-		v = v * 10 + (u64)(*s - '0');
+		v = v * 10 + digit;
 	}
 	*out = v;
 	return true;

@@ -286,7 +286,10 @@ class Events:
     def _retire_current(self):
         """The source QEMU has handed the guest on: quit it and wait for it."""
         old = self.guest.current
-        self.guest.qmp.command('quit')
+        try:
+            self.guest.qmp.command('quit')
+        except LifecycleError:
+            pass        # QEMU may close the connection before it answers
         self.guest.qmp.close()
         old.wait(QMP_TIMEOUT)
 
