@@ -360,6 +360,8 @@ cfg_errors() {
 	check_cfg "bad arch" '^bad\.cfg:3: arch: unknown arch .sparc.' $'[a]\nfile = pass.flat\narch = x86_64 sparc'
 	check_cfg "unbalanced quote" '^bad\.cfg:3: qemu_params: unterminated' $'[a]\nfile = pass.flat\nqemu_params = -cpu \'max'
 	check_cfg "unknown placeholder" '^bad\.cfg:3: test_args: unknown placeholder .host_tim.' $'[a]\nfile = pass.flat\ntest_args = {host_tim}'
+	check_cfg "bad event" '^bad\.cfg:3: events: bad event .exec:cat.' $'[a]\nfile = pass.flat\nevents = pause=1 exec:cat'
+	check_cfg "empty events" '^bad\.cfg:3: events: empty list' $'[a]\nfile = pass.flat\nevents ='
 	check_cfg "duplicate section" '^bad\.cfg:3: \[a\] already defined at bad\.cfg:1' $'[a]\nfile = pass.flat\n[a]\nfile = pass.flat'
 	ok "cfg: counts line after an error" last_line_is out.txt "0 passed, 1 failed, 0 skipped"
 	UNITTESTS_CFG=bad.cfg "$RUNNER" --build build -t >tap.txt 2>/dev/null
