@@ -127,12 +127,14 @@ main_check_output() { # option file
 # directory): say so in every format, count it as one failure, exit 4.
 # With -l only the message.
 main_fatal() { # message...
-	local m
+	local m fd
 	for m in "$@"; do echo "$m" >&2; done
 	if ((RUN_LIST)); then exit 4; fi
+	TAP_FDS=()
 	if [ "$RUN_TAP" = 1 ]; then TAP_FDS=(1); fi
-	if [ -n "$RUN_TAP_FILE" ] && [ -w "$(dirname -- "$RUN_TAP_FILE")" ] && exec {m}>"$RUN_TAP_FILE"; then
-		TAP_FDS+=("$m")
+	if [ -n "$RUN_TAP_FILE" ] && [ ! -d "$RUN_TAP_FILE" ] && [ -w "$(dirname -- "$RUN_TAP_FILE")" ] &&
+		exec {fd}>"$RUN_TAP_FILE"; then
+		TAP_FDS+=("$fd")
 	fi
 	if ((${#TAP_FDS[@]})); then
 		tap_begin
@@ -195,7 +197,7 @@ main_signal() { # status
 
 # Stop what runs, report each unfinished test as INTERRUPTED, keep the rest.
 main_interrupted() {
-	local t sig running=" ${RUN_PID_NAME[*]} "
+	local t sig started running=" ${RUN_PID_NAME[*]} "
 	local -A finished=()
 	sig=$(run_signal_name "$RUN_SIGNAL")
 	echo "${RUN_PROG:-run_tests.sh}: interrupted by $sig, stopping the running tests" >&2
@@ -206,7 +208,9 @@ main_interrupted() {
 		if [ -s "$RUN_TMP/$t.result" ]; then
 			: # it ended before it could be stopped
 		elif [[ $running == *" $t "* ]]; then
-			run_write_result "$t" INTERRUPTED 0 "stopped by the runner on $sig before it ended"
+			started=${RUN_STARTED[$t]}
+			run_write_result "$t" INTERRUPTED $(($(run_usec) - started)) \
+				"stopped by the runner on $sig before it ended"
 		else
 			echo "not started: the run was interrupted by $sig" >"$LOGDIR/$t.log"
 			run_write_result "$t" INTERRUPTED 0 "not started: the run was interrupted by $sig"

@@ -7,7 +7,7 @@ RUN_DEFAULT_TIMEOUT=90
 # Entries with host events run under scripts/lifecycle.py (docs/lifecycle.md),
 # with Debian's Python: the helper needs nothing but the standard library.
 RUN_PYTHON=/usr/bin/python3
-declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=()
+declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=() RUN_STARTED=()
 RUN_USED=0
 
 run_smp() { # test
@@ -148,9 +148,12 @@ run_test() { # test
 	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${RUN_CMD[@]}" </dev/null >>"$log" 2>"$err" &
 	tpid=$!
 	echo "$tpid" >"$RUN_TMP/$t.pgid"
-	run_watch "$tpid" "$err"
-	# (bash would report a QEMU killed by a signal on stderr; the log says it)
-	wait "$tpid" 2>/dev/null
+	# bash reports a job killed by a signal on stderr as soon as it notices,
+	# which can be during the watch: the outcome line says it instead.
+	{
+		run_watch "$tpid" "$err"
+		wait "$tpid"
+	} 2>/dev/null
 	st=$?
 	rm -f "$RUN_TMP/$t.pgid"
 	start=$(($(run_usec) - start))
@@ -303,6 +306,7 @@ run_all() { # tests...
 		((w <= RUN_JOBS)) || w=$RUN_JOBS
 		while ((RUN_USED + w > RUN_JOBS)) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
 		[ -z "$RUN_SIGNAL" ] || return 0
+		RUN_STARTED[$t]=$(run_usec)
 		run_test "$t" &
 		pid=$!
 		RUN_PID_NAME[$pid]=$t
