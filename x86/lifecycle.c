@@ -53,10 +53,11 @@ static u64 read_tsc(void)
 }
 
 /*
- * As measured on QEMU 7.2 with KVM (docs/lifecycle.md): QEMU stores
- * kvmclock when the VM stops and restores the value when it runs again,
- * so kvmclock does not see a stop; the TSC offset is not touched by a
- * pause, and a migration carries the TSC value, which KVM... (see below).
+ * As measured on QEMU 7.2 with KVM (docs/lifecycle.md): QEMU reads
+ * kvmclock when the VM stops and writes the value back before it runs
+ * again, so kvmclock does not see a stop; the TSC runs on through a pause
+ * (its offset is not touched) and through a save/restore (it has advanced
+ * by the time the state sat on disk).
  */
 static const struct lc_clock clocks[] = {
 	{ "TSC", read_tsc, 0, { [LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS } },
