@@ -27,11 +27,9 @@ static u64 faulty_read(const struct lc_clock *c, enum lc_phase ph)
 	return v;
 }
 
-/* One read of every clock on this vCPU, against the read before it. */
-static void sample(struct lc_cpu *me)
+/* One read of every clock on this vCPU, against the read before it; ph is never LC_FINISHED. */
+static void sample(struct lc_cpu *me, enum lc_phase ph)
 {
-	enum lc_phase ph = lc.phase;
-
 	for (unsigned i = 0; i < lc.arch->nclocks; i++) {
 		u64 v = faulty_read(&lc.arch->clocks[i], ph);
 
@@ -121,7 +119,7 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 		arm_oneshots(me);
 	if (ph == LC_AFTER)
 		periodic_faults(me);
-	sample(me);
+	sample(me, ph);
 }
 
 static void stop_timers(void)

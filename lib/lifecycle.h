@@ -97,6 +97,7 @@ struct lc_done {
 	u64 duration_ns;	/* the guest was stopped: QEMU's STOP to RESUME */
 	u64 qmp_downtime_ns;	/* query-migrate's downtime (0 for a pause) */
 	u64 total_ns;		/* request seen to answer sent */
+	u64 overhead_ns;	/* pause: QEMU's stop and cont work, which a frozen clock may see */
 	u64 host_req_ns;	/* host time of day when the request was seen */
 	u64 host_ns;		/* host time of day when the answer was sent */
 };

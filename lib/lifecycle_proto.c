@@ -44,6 +44,7 @@ static u64 *fact_slot(struct lc_done *d, const char *key, size_t len)
 		{ "duration_ns", offsetof(struct lc_done, duration_ns) },
 		{ "qmp_downtime_ns", offsetof(struct lc_done, qmp_downtime_ns) },
 		{ "total_ns", offsetof(struct lc_done, total_ns) },
+		{ "overhead_ns", offsetof(struct lc_done, overhead_ns) },
 		{ "host_req_ns", offsetof(struct lc_done, host_req_ns) },
 		{ "host_ns", offsetof(struct lc_done, host_ns) },
 	};

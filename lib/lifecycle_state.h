@@ -28,9 +28,12 @@
  */
 #define LC_STAMP_SLACK_NS	10000000ull
 /*
- * A frozen clock still moves by the time QEMU takes between reading it,
- * after the vCPUs stopped, and writing it back, before they run again:
- * 13-28 ms measured here under kvm-pvm (docs/lifecycle.md).
+ * A frozen clock still moves by the time QEMU takes between stopping the
+ * vCPUs and reading it, and between writing it back and restarting them.
+ * For a pause the runner measures that (overhead_ns: stop command to STOP
+ * event plus the cont command's round trip) and it is added; this is the
+ * rest, and the whole of it for save/restore and migration, where the
+ * runner cannot see those steps (7-28 ms measured, docs/lifecycle.md).
  */
 #define LC_FROZEN_SLACK_NS	50000000ull
 /* The time of day moves against the host's by at most this much over an event. */

@@ -263,12 +263,19 @@ class Events:
     def do_pause(self, secs):
         qmp = self.guest.qmp
         qmp.events.clear()
+        sent = time.time_ns()
         qmp.command('stop')
         stop = qmp.wait_event(lambda e: e['event'] == 'STOP')
+        # QEMU stops the vCPUs, then reads kvmclock, then sends STOP
+        overhead = event_time(stop) - sent
         time.sleep(secs)
+        sent = time.time_ns()
         qmp.command('cont')
+        # it writes kvmclock back and restarts the vCPUs before it answers
+        overhead += time.time_ns() - sent
         resume = qmp.wait_event(lambda e: e['event'] == 'RESUME')
-        return {'duration_ns': event_time(resume) - event_time(stop), 'qmp_downtime_ns': 0}
+        return {'duration_ns': event_time(resume) - event_time(stop), 'qmp_downtime_ns': 0,
+                'overhead_ns': max(0, overhead)}
 
     def _migrate_out(self, uri):
         """Migrate the current QEMU to uri; return (STOP event, query-migrate)."""
@@ -318,7 +325,7 @@ class Events:
         self._retire_current()
         resume = self._adopt(proc, qmp)
         return {'duration_ns': event_time(resume) - event_time(stop),
-                'qmp_downtime_ns': info.get('downtime', 0) * 1000000}
+                'qmp_downtime_ns': info.get('downtime', 0) * 1000000, 'overhead_ns': 0}
 
     def do_save(self, secs):
         state = os.path.join(self.guest.dir, 'state')
@@ -335,7 +342,7 @@ class Events:
         self.guest.say(f'saved state: {os.path.getsize(state)} bytes')
         os.unlink(state)
         return {'duration_ns': event_time(resume) - event_time(stop),
-                'qmp_downtime_ns': info.get('downtime', 0) * 1000000}
+                'qmp_downtime_ns': info.get('downtime', 0) * 1000000, 'overhead_ns': 0}
 
 
 class FileWriter:

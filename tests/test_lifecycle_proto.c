@@ -18,7 +18,7 @@
 #include "../lib/lifecycle.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define FACTS " duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 " \
+#define FACTS " duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 overhead_ns=4000 " \
 	      "host_req_ns=1796094540152458000 host_ns=1796094541154572000"
 
 static void good_lines(void **state)
@@ -31,9 +31,10 @@ static void good_lines(void **state)
 	assert_int_equal(d.duration_ns, 1001216000ull);
 	assert_int_equal(d.qmp_downtime_ns, 0);
 	assert_int_equal(d.total_ns, 1002114000ull);
+	assert_int_equal(d.overhead_ns, 4000);
 	assert_int_equal(d.host_req_ns, 1796094540152458000ull);
 	assert_int_equal(d.host_ns, 1796094541154572000ull);
-	assert_true(lc_parse_done("LIFECYCLE-DONE migrate 9999 host_ns=5 total_ns=4 host_req_ns=3 "
+	assert_true(lc_parse_done("LIFECYCLE-DONE migrate 9999 host_ns=5 overhead_ns=0 total_ns=4 host_req_ns=3 "
 				  "qmp_downtime_ns=2 duration_ns=18446744073709551615", &d));
 	assert_int_equal(d.kind, LC_MIGRATE);
 	assert_int_equal(d.seq, 9999);
@@ -57,11 +58,11 @@ static void bad_lines(void **state)
 		"LIFECYCLE-DONE pause 1" FACTS " duration_ns=1",
 		"LIFECYCLE-DONE pause 1" FACTS " bogus_ns=1",
 		"LIFECYCLE-DONE pause 1" FACTS " junk",
-		"LIFECYCLE-DONE pause 1 duration_ns=-1 qmp_downtime_ns=0 total_ns=1 host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns= qmp_downtime_ns=0 total_ns=1 host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns=18446744073709551616 qmp_downtime_ns=0 total_ns=1 "
+		"LIFECYCLE-DONE pause 1 duration_ns=-1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 host_ns=1",
+		"LIFECYCLE-DONE pause 1 duration_ns= qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 host_ns=1",
+		"LIFECYCLE-DONE pause 1 duration_ns=18446744073709551616 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 "
 		"host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns=1 qmp_downtime_ns=0 total_ns=1 host_req_ns=1 "
+		"LIFECYCLE-DONE pause 1 duration_ns=1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 "
 		"host_ns=100000000000000000000000000000000000000000000000",
 		"LIFECYCLE-DONE pause 1 a b c d e f g h i j",
 	};
