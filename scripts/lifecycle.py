@@ -237,7 +237,8 @@ class Events:
         """Check a request line against the cfg; return the event to perform."""
         m = REQUEST_RE.match(text)
         if not m:
-            raise LifecycleError(f"the guest's request '{text[:60]}' is malformed (want KIND SEQ)")
+            shown = ''.join(c if c.isprintable() else '?' for c in text[:60])
+            raise LifecycleError(f"the guest's request '{shown}' is malformed (want KIND SEQ)")
         kind, seq = m.group(1), int(m.group(2))
         if seq != self.done + 1:
             raise LifecycleError(f'the guest asked for event {seq}, the next one is {self.done + 1}')
@@ -252,13 +253,12 @@ class Events:
     def perform(self, kind, secs, t_req):
         facts = getattr(self, 'do_' + kind)(secs)
         self.done += 1
-        facts['total_ns'] = time.time_ns() - t_req
-        facts['host_req_ns'] = t_req
-        facts['host_ns'] = time.time_ns()
-        line = f'{DONE} {kind} {self.done} ' + ' '.join(f'{k}={v}' for k, v in facts.items())
         self.guest.say(f"event {self.done} {kind}: stopped {facts['duration_ns'] / 1e6:.1f} ms, "
                        f"QMP downtime {facts['qmp_downtime_ns'] / 1e6:.1f} ms")
-        self.guest.tell(line)
+        facts['host_req_ns'] = t_req
+        facts['host_ns'] = time.time_ns()       # as close to the write as can be
+        facts['total_ns'] = facts['host_ns'] - t_req
+        self.guest.tell(f'{DONE} {kind} {self.done} ' + ' '.join(f'{k}={v}' for k, v in facts.items()))
 
     def do_pause(self, secs):
         qmp = self.guest.qmp
