@@ -334,7 +334,6 @@ real_kernels() {
 	ok "real: JUnit QEMU version" has_match junit.xml '<property name="qemu_version" value="QEMU emulator version [0-9]'
 	UNITTESTS_CFG=$HERE/selftest-modes.cfg "$RUNNER" --build "$build" -g vmexit >out.txt 2>err.txt
 	ok "real: unknown group is exit 4" equals "$?" 4
-	real_lifecycle "$build"
 	"$TOP/scripts/mkstandalone.sh" --build "$build" --cfg "$HERE/selftest-modes.cfg" --out "$d/sa" >/dev/null
 	mkdir -p other && cd other || return
 	for t in mode-pass:0:PASS mode-fail:1:FAIL mode-skip:0:SKIP mode-hang:2:TIMEOUT mode-crash:3:CRASH bad-qemu-option:4:ERROR; do
@@ -345,6 +344,7 @@ real_kernels() {
 	ok "real standalone: logs beside the scripts" has_match "$d/sa/logs/mode-pass.log" '^qemu-system-x86_64 '
 	ok "real standalone: no logs/ where it ran" not_exists logs
 	real_signals "$build"
+	real_lifecycle "$build"
 }
 
 # Host events (docs/lifecycle.md) with the real x86 lifecycle kernel under
