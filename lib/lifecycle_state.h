@@ -20,7 +20,7 @@
  * (measured, docs/lifecycle.md); a storm replays them all.
  */
 #define LC_CATCHUP_MAX		16
-/* Periodic rate after the event against the rate before it, parts per thousand. */
+/* Periodic rate after the event against nominal or the rate before it, parts per thousand. */
 #define LC_RATE_TOL_PPT		100
 /*
  * Slack on the time stamps the host gives: QEMU stamps STOP after the

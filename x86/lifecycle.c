@@ -16,7 +16,7 @@
  *  - the LAPIC timer: on vCPUs whose turn it is, a TSC-deadline one-shot
  *    armed as the request goes out fires after its deadline and within
  *    0.5 s of the runner's answer; on the others it ticks periodically at
- *    100 Hz across the event and keeps its rate after it (within 10%),
+ *    100 Hz across the event and keeps its rate after it (within 10% of nominal or of the rate before),
  *    with no more catch-up ticks (closer than half a period) than the
  *    bound (default 16) plus those the vCPU's own delays explain. Turns alternate per event.
  * Each event prints its figures as RESULT lines: host-measured stop,
