@@ -91,7 +91,8 @@ static void arm_oneshots(struct lc_cpu *me)
 		t->deadline = arch_counter() + ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
 		lc.arch->oneshot_at(s, t->deadline);
 		if (lc.fault == LC_FAULT_REARM)
-			lc.arch->oneshot_at(s, t->deadline + ns_to_ticks(LC_FAULT_REARM_NS, arch_counter_hz()));
+			lc.arch->oneshot_at(
+				s, t->deadline + ns_to_ticks(LC_FAULT_REARM_NS, arch_counter_hz()));
 	}
 	me->oneshot_armed = true;
 }
@@ -107,7 +108,8 @@ static void periodic_faults(struct lc_cpu *me)
 		t->faulted = true;
 		if (lc.fault == LC_FAULT_RATE)
 			lc.arch->periodic(s, t->period * 2);
-		for (u64 n = 0; lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
+		for (u64 n = 0;
+		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
 			lc_timer_fired(s, arch_counter());
 	}
 }
@@ -311,8 +313,10 @@ static bool parse_args(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if ((v = arg_value(argv[i], "events"))) {
 			if (!parse_events(v)) {
-				printf("events: '%s' is not a list of pause, save, migrate (each KIND or KIND*N, "
-				       "at most %zu in all)\n", v, ARRAY_SIZE(lc.events));
+				printf("events: '%s' is not a list of pause, save, migrate (each "
+				       "KIND or KIND*N, "
+				       "at most %zu in all)\n",
+				       v, ARRAY_SIZE(lc.events));
 				return false;
 			}
 		} else if ((v = arg_value(argv[i], "fault"))) {
@@ -324,7 +328,8 @@ static bool parse_args(int argc, char **argv)
 			if (parse_u64("catchup", v, &lc.catchup_max))
 				return false;
 		} else {
-			printf("unknown argument '%s' (events=LIST fault=NAME catchup=N)\n", argv[i]);
+			printf("unknown argument '%s' (events=LIST fault=NAME catchup=N)\n",
+			       argv[i]);
 			return false;
 		}
 	}
@@ -355,7 +360,8 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 		return report_summary();
 	}
 	if (lc.fault != LC_FAULT_NONE)
-		report_info("test-only fault '%s' injected: checks are expected to fail", fault_names[lc.fault]);
+		report_info("test-only fault '%s' injected: checks are expected to fail",
+			    fault_names[lc.fault]);
 	on_cpus(init_on, NULL);
 	for (lc.seq = 1; lc.seq <= lc.nevents; lc.seq++)
 		run_event(lc.events[lc.seq - 1]);

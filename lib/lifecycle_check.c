@@ -8,7 +8,8 @@ void lc_result_ms(const char *what, const char *figure, u64 ns)
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what, figure);
+	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
+		 figure);
 	report_result(name, "ms", "%llu.%03llu", (unsigned long long)ns / 1000000,
 		      (unsigned long long)ns / 1000 % 1000);
 }
@@ -17,7 +18,8 @@ static void result_count(const char *what, const char *figure, u64 n)
 {
 	char name[64];
 
-	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what, figure);
+	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
+		 figure);
 	report_result(name, "ticks", "%llu", (unsigned long long)n);
 }
 
@@ -56,7 +58,8 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	step_ns = ticks_to_ns(during, hz);
 	/* a vCPU descheduled next to the stop adds what the window before saw, on either side */
 	allow_ns = d->duration_ns + 2 * base_ns + LC_STAMP_SLACK_NS;
-	report(!back, "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
+	report(!back,
+	       "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
 	       c->name, cpu_back, (unsigned long long)back,
 	       (unsigned long long)ticks_to_ns(lc.cpu[cpu_back].worst_back[i], hz));
 	report(step_ns <= allow_ns,
@@ -70,20 +73,23 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
 	frozen_ns = 2 * base_ns + LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS + d->overhead_ns;
 	if (d->duration_ns < 2 * frozen_ns) {
-		report_info("%s: a stop of %llu ms is too short to tell a running clock from a frozen one "
-			    "(which may move by %llu ms)",
+		report_info("%s: a stop of %llu ms is too short to tell a running clock from a "
+			    "frozen one (which may move by %llu ms)",
 			    c->name, (unsigned long long)d->duration_ns / 1000000,
 			    (unsigned long long)frozen_ns / 1000000);
 	} else if (sem == LC_RUNS) {
 		report(step_ns + LC_STAMP_SLACK_NS >= d->duration_ns,
-		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us - %llu us",
+		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
+		       "- %llu us",
 		       c->name, (unsigned long long)step_ns / 1000,
-		       (unsigned long long)d->duration_ns / 1000, (unsigned long long)LC_STAMP_SLACK_NS / 1000);
+		       (unsigned long long)d->duration_ns / 1000,
+		       (unsigned long long)LC_STAMP_SLACK_NS / 1000);
 	} else {
 		report(step_ns <= frozen_ns,
-		       "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + %llu us "
-		       "+ %llu us QEMU spent stopping and restarting the vCPUs",
-		       c->name, (unsigned long long)step_ns / 1000, (unsigned long long)base_ns / 1000,
+		       "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
+		       "%llu us + %llu us QEMU spent stopping and restarting the vCPUs",
+		       c->name, (unsigned long long)step_ns / 1000,
+		       (unsigned long long)base_ns / 1000,
 		       (unsigned long long)(LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / 1000,
 		       (unsigned long long)d->overhead_ns / 1000);
 	}
@@ -97,15 +103,20 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 	u64 grace = ns_to_ticks(LC_WINDOW_NS, arch_counter_hz());
 
 	if (!t->fired_at) {
-		report(false, "vCPU %d %s one-shot armed before the event fired (not within %llu ms of the answer)",
+		report(false,
+		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
+		       "the answer)",
 		       cpu, name, (unsigned long long)LC_WINDOW_NS / 1000000);
 		return;
 	}
 	report(t->fired_at >= t->deadline && t->fired_at <= answered + grace,
-	       "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, and within "
+	       "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
+	       "and within "
 	       "%llu ms of the answer",
-	       cpu, name, t->fired_at >= t->deadline ? (long long)counter_ns(t->fired_at - t->deadline) / 1000 :
-						      -(long long)counter_ns(t->deadline - t->fired_at) / 1000,
+	       cpu, name,
+	       t->fired_at >= t->deadline
+		       ? (long long)counter_ns(t->fired_at - t->deadline) / 1000
+		       : -(long long)counter_ns(t->deadline - t->fired_at) / 1000,
 	       (unsigned long long)LC_WINDOW_NS / 1000000);
 	if (!cpu)
 		lc_result_ms(name, "oneshot_late", counter_ns(t->fired_at - t->deadline));
@@ -139,7 +150,8 @@ static u64 explained_catchup(int cpu, const struct lc_timer *t)
 /* Whether rate (parts per thousand of nominal) is within the tolerance of ref. */
 static bool rate_near(u64 rate, u64 ref)
 {
-	return rate * 1000 >= ref * (1000 - LC_RATE_TOL_PPT) && rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
+	return rate * 1000 >= ref * (1000 - LC_RATE_TOL_PPT) &&
+	       rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
 }
 
 static void check_periodic(int cpu, unsigned slot)
@@ -156,10 +168,12 @@ static void check_periodic(int cpu, unsigned slot)
 	 * the host as much before the event as after it.
 	 */
 	report(before && (rate_near(after, 1000) || rate_near(after, before)),
-	       "vCPU %d %s periodic rate after the event %llu.%01llu%% of nominal, within %u%% of nominal "
+	       "vCPU %d %s periodic rate after the event %llu.%01llu%% of nominal, within %u%% of "
+	       "nominal "
 	       "or of the rate before, %llu.%01llu%%",
-	       cpu, name, (unsigned long long)after / 10, (unsigned long long)after % 10, LC_RATE_TOL_PPT / 10,
-	       (unsigned long long)before / 10, (unsigned long long)before % 10);
+	       cpu, name, (unsigned long long)after / 10, (unsigned long long)after % 10,
+	       LC_RATE_TOL_PPT / 10, (unsigned long long)before / 10,
+	       (unsigned long long)before % 10);
 	report(catchup <= allowed,
 	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
 	       "(bound %llu + %llu the vCPU's own delays explain)",
@@ -192,8 +206,10 @@ void lc_check_tod(u64 tod_req, u64 tod_done)
 	s64 moved = after - before;
 
 	report(moved <= (s64)LC_TOD_SLACK_NS && moved >= -(s64)LC_TOD_SLACK_NS,
-	       "time of day follows the host's: offset to it %lld us before the event, %lld us after "
+	       "time of day follows the host's: offset to it %lld us before the event, %lld us "
+	       "after "
 	       "(moved by at most %llu ms)",
-	       (long long)before / 1000, (long long)after / 1000, (unsigned long long)LC_TOD_SLACK_NS / 1000000);
+	       (long long)before / 1000, (long long)after / 1000,
+	       (unsigned long long)LC_TOD_SLACK_NS / 1000000);
 	lc_result_ms("tod", "moved", (u64)(moved < 0 ? -moved : moved));
 }

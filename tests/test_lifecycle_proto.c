@@ -34,8 +34,10 @@ static void good_lines(void **state)
 	assert_int_equal(d.overhead_ns, 4000);
 	assert_int_equal(d.host_req_ns, 1796094540152458000ull);
 	assert_int_equal(d.host_ns, 1796094541154572000ull);
-	assert_true(lc_parse_done("LIFECYCLE-DONE migrate 9999 host_ns=5 overhead_ns=0 total_ns=4 host_req_ns=3 "
-				  "qmp_downtime_ns=2 duration_ns=18446744073709551615", &d));
+	assert_true(lc_parse_done(
+		"LIFECYCLE-DONE migrate 9999 host_ns=5 overhead_ns=0 total_ns=4 host_req_ns=3 "
+		"qmp_downtime_ns=2 duration_ns=18446744073709551615",
+		&d));
 	assert_int_equal(d.kind, LC_MIGRATE);
 	assert_int_equal(d.seq, 9999);
 	assert_int_equal(d.duration_ns, UINT64_MAX);
@@ -58,11 +60,15 @@ static void bad_lines(void **state)
 		"LIFECYCLE-DONE pause 1" FACTS " duration_ns=1",
 		"LIFECYCLE-DONE pause 1" FACTS " bogus_ns=1",
 		"LIFECYCLE-DONE pause 1" FACTS " junk",
-		"LIFECYCLE-DONE pause 1 duration_ns=-1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns= qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns=18446744073709551616 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 "
+		"LIFECYCLE-DONE pause 1 duration_ns=-1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 "
 		"host_req_ns=1 host_ns=1",
-		"LIFECYCLE-DONE pause 1 duration_ns=1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 host_req_ns=1 "
+		"LIFECYCLE-DONE pause 1 duration_ns= qmp_downtime_ns=0 total_ns=1 overhead_ns=0 "
+		"host_req_ns=1 host_ns=1",
+		"LIFECYCLE-DONE pause 1 duration_ns=18446744073709551616 qmp_downtime_ns=0 "
+		"total_ns=1 overhead_ns=0 "
+		"host_req_ns=1 host_ns=1",
+		"LIFECYCLE-DONE pause 1 duration_ns=1 qmp_downtime_ns=0 total_ns=1 overhead_ns=0 "
+		"host_req_ns=1 "
 		"host_ns=100000000000000000000000000000000000000000000000",
 		"LIFECYCLE-DONE pause 1 a b c d e f g h i j",
 	};

@@ -16,9 +16,10 @@
  *  - the LAPIC timer: on vCPUs whose turn it is, a TSC-deadline one-shot
  *    armed as the request goes out fires after its deadline and within
  *    0.5 s of the runner's answer; on the others it ticks periodically at
- *    100 Hz across the event and keeps its rate after it (within 10% of nominal or of the rate before),
- *    with no more catch-up ticks (closer than half a period) than the
- *    bound (default 16) plus those the vCPU's own delays explain. Turns alternate per event.
+ *    100 Hz across the event and keeps its rate after it (within 10%
+ *    of nominal or of the rate before), with no more catch-up ticks
+ *    (closer than half a period) than the bound (default 16) plus those
+ *    the vCPU's own delays explain. Turns alternate per event.
  * Each event prints its figures as RESULT lines: host-measured stop,
  * QMP downtime, each clock's step, one-shot lateness, catch-up ticks.
  *
@@ -60,9 +61,11 @@ static u64 read_tsc(void)
  * by the time the state sat on disk).
  */
 static const struct lc_clock clocks[] = {
-	{ "TSC", read_tsc, 0, { [LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS } },
-	{ "kvmclock", kvmclock_read_raw, 1000000000ull,
-	  { [LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN } },
+	{"TSC", read_tsc, 0, {[LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS}},
+	{"kvmclock",
+	 kvmclock_read_raw,
+	 1000000000ull,
+	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
 };
 
 static void timer_irq(struct ex_regs *regs)
