@@ -7,6 +7,8 @@
 
 /* Console: write len bytes; callers serialise whole lines (see printf). */
 void arch_console_write(const char *buf, size_t len);
+/* Console input: the next received character, or -1 when none is waiting (polled, never blocks). */
+int arch_console_getc(void);
 
 /*
  * Leave the guest: the testdev chardev first (QEMU then exits with status

@@ -2,13 +2,13 @@
 # Reads unittests.cfg into arrays, checks every line, splits and expands values; never evaluates them.
 # shellcheck shell=bash
 
-CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout)
+CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout events)
 CFG_ARCHES=(x86_64 i386 aarch64)
 CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus host_kind)
 
 # Per test, keyed by section name. CFG_NAMES keeps the file's order.
 declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
-	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_WHERE=()
+	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_WHERE=()
 declare -ga CFG_NAMES=()
 CFG_ERRORS=0
 # Messages of the last failed cfg_parse, one "file:line: message" each.
@@ -154,6 +154,15 @@ cfg_check_value() { # where section key value
 		[[ $v =~ ^[0-9]+(\.[0-9]+)?$ && ! $v =~ ^0+(\.0+)?$ ]] ||
 			cfg_error "$where" "timeout: '$v' is not a positive number of seconds"
 		;;
+	events)
+		# docs/lifecycle.md; scripts/lifecycle.py checks the same, for standalone use
+		cfg_split_words "$v"
+		((${#CFG_WORDS[@]})) || cfg_error "$where" "events: empty list"
+		for w in "${CFG_WORDS[@]}"; do
+			[[ $w =~ ^((pause|save)=[0-9]{1,3}(\.[0-9]{1,3})?|save|migrate|pingpong=([1-9][0-9]?|100))$ ]] ||
+				cfg_error "$where" "events: bad event '$w' (pause=SECONDS, save[=SECONDS], migrate, pingpong=N with N 1..100)"
+		done
+		;;
 	esac
 	: "$name"
 }
@@ -176,6 +185,9 @@ cfg_store() { # section key value
 	timeout)
 		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_TIMEOUT[$1]=$3 ;;
+	events)
+		# shellcheck disable=SC2034 # a global the other runner files read
+		CFG_EVENTS[$1]=$3 ;;
 	esac
 }
 

@@ -158,7 +158,7 @@ main_list() {
 			echo "    ($PREP_OUTCOME: $PREP_MSG)"
 		else
 			run_build_cmd "$t"
-			echo "    $(run_quote_cmd "${ARCH_CMD[@]}")"
+			echo "    $(run_quote_cmd "${RUN_CMD[@]}")"
 		fi
 	done
 }

@@ -35,6 +35,7 @@ entry_text() { # test
 	if [ -n "${CFG_GROUPS[$t]+set}" ]; then echo "groups = ${CFG_GROUPS[$t]}"; fi
 	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
 	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
+	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
 }
 
 write_script() { # test kernel arch out
@@ -73,8 +74,15 @@ VMTICK_CFG_END
 base64 -d >"\$RUN_KERNEL_OVERRIDE" <<'VMTICK_KERNEL_END' || exit 4
 $(base64 -w 76 "$kernel")
 VMTICK_KERNEL_END
-main "\$@"
 TAIL
+		if [ -n "${CFG_EVENTS[$t]:-}" ]; then
+			# the helper that performs the entry's events (docs/lifecycle.md)
+			echo "RUN_LIFECYCLE_PY=\$RUN_TMP/lifecycle.py"
+			echo "cat >\"\$RUN_LIFECYCLE_PY\" <<'VMTICK_LIFECYCLE_END'"
+			cat "$SRCDIR/scripts/lifecycle.py"
+			echo 'VMTICK_LIFECYCLE_END'
+		fi
+		echo 'main "$@"'
 	} >"$out.tmp"
 	chmod +x "$out.tmp"
 	mv -f "$out.tmp" "$out"

@@ -4,6 +4,9 @@
 
 RUN_KILL_AFTER=5                 # seconds between SIGTERM and SIGKILL for a timed-out QEMU
 RUN_DEFAULT_TIMEOUT=90
+# Entries with host events run under scripts/lifecycle.py (docs/lifecycle.md),
+# with Debian's Python: the helper needs nothing but the standard library.
+RUN_PYTHON=/usr/bin/python3
 declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=() RUN_STARTED=()
 RUN_USED=0
 
@@ -50,7 +53,15 @@ run_prepare() { # test
 		PREP_OUTCOME=ERROR PREP_MSG="kernel $PREP_KERNEL not found (not built? run make)"
 	elif ! command -v "$qemu" >/dev/null 2>&1; then
 		PREP_OUTCOME=ERROR PREP_MSG="QEMU binary '$qemu' not found (install it or set QEMU=)"
+	elif [ -n "${CFG_EVENTS[$t]:-}" ] && [ ! -x "$RUN_PYTHON" ]; then
+		PREP_OUTCOME=ERROR PREP_MSG="events need $RUN_PYTHON for scripts/lifecycle.py, which is not installed"
 	fi
+}
+
+# The helper that performs an entry's events: the source tree's, or the
+# copy a standalone script unpacks.
+run_lifecycle_helper() {
+	echo "${RUN_LIFECYCLE_PY:-$SRCDIR/scripts/lifecycle.py}"
 }
 
 # Expand placeholders (the host time is read now) and build ARCH_CMD.
@@ -65,6 +76,10 @@ run_build_cmd() { # test
 	cfg_expand "${CFG_ARGS[$t]:-}"
 	args=$CFG_EXPANDED
 	arch_qemu_cmd "$RUN_ARCH" "$PREP_ACCEL" "$(run_smp "$t")" "$PREP_KERNEL" "$args" "${params[@]}"
+	RUN_CMD=("${ARCH_CMD[@]}")
+	if [ -n "${CFG_EVENTS[$t]:-}" ]; then
+		RUN_CMD=("$RUN_PYTHON" "$(run_lifecycle_helper)" --events "${CFG_EVENTS[$t]}" -- "${ARCH_CMD[@]}")
+	fi
 }
 
 # One line a POSIX shell reads back as the same words.
@@ -122,7 +137,7 @@ run_test() { # test
 	fi
 	tmo=$(run_timeout "$t")
 	run_build_cmd "$t"
-	run_quote_cmd "${ARCH_CMD[@]}" >"$log"
+	run_quote_cmd "${RUN_CMD[@]}" >"$log"
 	# Ctrl-C reaches the whole foreground group: leave it to the main shell,
 	# which stops this job with SIGTERM. timeout ends when QEMU does, or
 	# SIGKILLs it RUN_KILL_AFTER s later.
@@ -130,7 +145,7 @@ run_test() { # test
 	trap 'if [ -n "$tpid" ]; then kill -TERM -- "-$tpid" 2>/dev/null; wait "$tpid"; fi; exit 143' TERM
 	# timeout makes itself a process-group leader: killing the group also
 	# reaches anything QEMU started. stdin must not be the terminal.
-	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${ARCH_CMD[@]}" </dev/null >>"$log" 2>"$err" &
+	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${RUN_CMD[@]}" </dev/null >>"$log" 2>"$err" &
 	tpid=$!
 	echo "$tpid" >"$RUN_TMP/$t.pgid"
 	# bash reports a job killed by a signal on stderr as soon as it notices,
@@ -199,7 +214,7 @@ run_all_skipped() { # summary
 
 # Map QEMU's exit status and the guest's output to an outcome (docs/runner.md).
 run_classify() { # status log errfile timeout usec
-	local st=$1 tmo=$4 usec=$5 line summary="" firstfail="" firstskip="" last="" spoke=0 qmsg
+	local st=$1 tmo=$4 usec=$5 line summary="" firstfail="" firstskip="" last="" spoke=0 qmsg lcmsg
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -213,8 +228,12 @@ run_classify() { # status log errfile timeout usec
 		fi
 	done < <(tail -n +2 "$2")
 	qmsg=$(run_qemu_message "$3")
+	lcmsg=$(sed -n 's/^lifecycle: ERROR: //p' "$3" | head -n 1)
 	RUN_OUTCOME=CRASH
-	if grep -qs 'KVM internal error' "$3"; then
+	if [ -n "$lcmsg" ]; then
+		# scripts/lifecycle.py could not perform an event: it says why, QEMU's words included
+		RUN_OUTCOME=ERROR RUN_MSG=$lcmsg
+	elif grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
 	elif ((st == 124 || (st == 137 && usec >= ${tmo%.*} * 1000000))); then
 		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"

@@ -9,6 +9,8 @@
 #define UARTFR			0x018
 #define UARTCR			0x030
 #define UARTFR_BUSY		(1 << 3)
+#define UARTDR_DATA		0xff	/* the received character; error flags above it */
+#define UARTFR_RXFE		(1 << 4)
 #define UARTFR_TXFF		(1 << 5)
 #define UARTCR_UARTEN		(1 << 0)
 #define UARTCR_TXE		(1 << 8)
@@ -42,6 +44,13 @@ void arch_console_write(const char *buf, size_t len)
 			cpu_relax();
 		writel((u8)buf[i], uart_base + UARTDR);
 	}
+}
+
+int arch_console_getc(void)
+{
+	if (!uart_base || (readl(uart_base + UARTFR) & UARTFR_RXFE))
+		return -1;
+	return (int)(readl(uart_base + UARTDR) & UARTDR_DATA);
 }
 
 /* Wait until the last character has left, before the machine is switched off. */

@@ -7,6 +7,7 @@
 #include "serial.h"
 
 #define UART_THR	0	/* transmit holding register */
+#define UART_RBR	0	/* receive buffer register */
 #define UART_IER	1
 #define UART_FCR	2
 #define UART_LCR	3
@@ -16,6 +17,7 @@
 #define UART_DLM	1
 #define UART_LCR_8N1	0x03
 #define UART_LCR_DLAB	0x80
+#define UART_LSR_DR	0x01	/* data ready */
 #define UART_LSR_THRE	0x20
 #define UART_MCR_DTR_RTS 0x03
 #define UART_DIVISOR_115200 1
@@ -49,6 +51,13 @@ void arch_console_write(const char *buf, size_t len)
 			serial_putc(COM1_BASE, '\r');
 		serial_putc(COM1_BASE, buf[i]);
 	}
+}
+
+int arch_console_getc(void)
+{
+	if (!(inb(COM1_BASE + UART_LSR) & UART_LSR_DR))
+		return -1;
+	return inb(COM1_BASE + UART_RBR);
 }
 
 void arch_exit(int code)

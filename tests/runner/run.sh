@@ -169,6 +169,8 @@ cfg_errors() {
 	check_cfg "bad arch" '^bad\.cfg:3: arch: unknown arch .sparc.' $'[a]\nfile = pass.flat\narch = x86_64 sparc'
 	check_cfg "unbalanced quote" '^bad\.cfg:3: qemu_params: unterminated' $'[a]\nfile = pass.flat\nqemu_params = -cpu \'max'
 	check_cfg "unknown placeholder" '^bad\.cfg:3: test_args: unknown placeholder .host_tim.' $'[a]\nfile = pass.flat\ntest_args = {host_tim}'
+	check_cfg "bad event" '^bad\.cfg:3: events: bad event .exec:cat.' $'[a]\nfile = pass.flat\nevents = pause=1 exec:cat'
+	check_cfg "empty events" '^bad\.cfg:3: events: empty list' $'[a]\nfile = pass.flat\nevents ='
 	check_cfg "duplicate section" '^bad\.cfg:3: \[a\] already defined at bad\.cfg:1' $'[a]\nfile = pass.flat\n[a]\nfile = pass.flat'
 	ok "cfg: counts line after an error" last_line_is out.txt "0 passed, 1 failed, 0 skipped"
 	UNITTESTS_CFG=bad.cfg "$RUNNER" --build build -t >tap.txt 2>/dev/null
@@ -342,6 +344,40 @@ real_kernels() {
 	ok "real standalone: logs beside the scripts" has_match "$d/sa/logs/mode-pass.log" '^qemu-system-x86_64 '
 	ok "real standalone: no logs/ where it ran" not_exists logs
 	real_signals "$build"
+	real_lifecycle "$build"
+}
+
+# Host events (docs/lifecycle.md) with the real x86 lifecycle kernel under
+# KVM: a refused migration and an unexpected request are ERRORs with the
+# reason, and neither leaves a QEMU or the private directory behind.
+real_lifecycle() { # build
+	local d=$WORK/lc st
+	if [ ! -r "$1/x86/lifecycle.flat" ] || [ ! -w /dev/kvm ]; then
+		echo "# real lifecycle: skipped (no x86/lifecycle.flat or no KVM)"
+		return
+	fi
+	mkdir -p "$d/tmp" && cd "$d" || return
+	TMPDIR=$d/tmp UNITTESTS_CFG=$HERE/lifecycle.cfg "$RUNNER" --build "$1" >out.txt 2>err.txt
+	st=$?
+	ok "real lifecycle: exit status 4" equals "$st" 4
+	ok "real lifecycle: unexpected request is an ERROR naming it" has_match out.txt \
+		"^ERROR +lc-unexpected \\([0-9.]+ s\\) the guest asked for event 1 'save'; the cfg's event 1 is 'pause'$"
+	ok "real lifecycle: refused migration is an ERROR with QEMU's message" has_match out.txt \
+		'^ERROR +lc-blocked \([0-9.]+ s\) QMP migrate: State blocked by non-migratable CPU device \(invtsc flag\)$'
+	ok "real lifecycle: events the guest never asked for are an ERROR" has_match out.txt \
+		"^ERROR +lc-unused \\([0-9.]+ s\\) the guest passed after 1 of the cfg's 2 events$"
+	ok "real lifecycle: a pause passes" has_match out.txt '^PASS +lc-pause '
+	ok "real lifecycle: the log keeps both QEMU command lines" has_match logs/lc-blocked.log \
+		'^lifecycle: qemu 1: qemu-system-x86_64 .* -incoming defer$'
+	ok "real lifecycle: no QEMU left" no_process "$1/x86/lifecycle.flat"
+	ok "real lifecycle: private directories removed" equals "$(ls "$d/tmp")" ""
+	"$TOP/scripts/mkstandalone.sh" --build "$1" --cfg "$HERE/lifecycle.cfg" --out "$d/sa" lc-pause lc-blocked >/dev/null
+	"$d/sa/lc-pause" >sa.txt 2>&1
+	ok "real lifecycle standalone: pause passes" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 0:PASS
+	TMPDIR=$d/tmp "$d/sa/lc-blocked" >sa.txt 2>&1
+	ok "real lifecycle standalone: refused migration ERROR" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 4:ERROR
+	ok "real lifecycle standalone: nothing left" equals "$(ls "$d/tmp")" ""
+	cd "$TOP" || return
 }
 
 # --- known host defects: KFAIL is not a failure, and never hides one -----------

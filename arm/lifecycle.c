@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lifecycle: the generic counter and the virtual and physical timers
+ * across host events - pause, save/restore, live migration - that the
+ * runner performs when the guest asks (docs/lifecycle.md).
+ *
+ * What it checks, for each event, on every vCPU (lib/lifecycle.c):
+ *  - CNTVCT and CNTPCT never go backwards, and their largest step over
+ *    the event is no more than the time QEMU says the guest was stopped
+ *    plus what the window before the event saw;
+ *  - each counter does what QEMU does to it while the guest is stopped,
+ *    as measured here (the table below): under TCG both follow QEMU's
+ *    virtual clock, which stands still while the VM is stopped and is
+ *    carried across save/restore and migration;
+ *  - the timers: each vCPU has both, one armed as a one-shot (by CVAL)
+ *    as the request goes out, which must fire after its deadline and
+ *    within 0.5 s of the runner's answer, the other ticking at 100 Hz
+ *    (re-armed from its interrupt at CVAL + period, so a counter that
+ *    jumped would show as a storm of catch-up ticks), which must keep its
+ *    rate (within 10% of nominal or of the rate before) with no more
+ *    catch-up ticks than the bound (default 16) plus those the vCPU's own
+ *    delays explain. The roles swap with every event.
+ * No time-of-day check: the arm64 reference clock (PL031) is another
+ * test's. RESULT lines as on x86.
+ *
+ * Arguments: as x86/lifecycle.c (events=LIST catchup=N fault=NAME).
+ */
+#include "libc.h"
+#include "arch.h"
+#include "gic.h"
+#include "lifecycle.h"
+#include "sysreg.h"
+#include "timer.h"
+
+/* Slot i of lib/lifecycle.h is timer kind i. */
+static_assert(TIMER_VIRT == 0 && TIMER_PHYS == 1, "slots are timer kinds");
+
+static u64 period_of[LC_MAX_CPUS][LC_MAX_SLOTS];
+
+static u64 read_virt(void)
+{
+	isb();
+	return timer_count(TIMER_VIRT);
+}
+
+static u64 read_phys(void)
+{
+	isb();
+	return timer_count(TIMER_PHYS);
+}
+
+/* Measured under TCG on QEMU 7.2 (docs/lifecycle.md). */
+static const struct lc_clock clocks[] = {
+	{"CNTVCT",
+	 read_virt,
+	 0,
+	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+	{"CNTPCT",
+	 read_phys,
+	 0,
+	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+};
+
+static enum timer_kind kind_of_irq(unsigned irq)
+{
+	return irq == timer_irq(TIMER_VIRT) ? TIMER_VIRT : TIMER_PHYS;
+}
+
+static void timer_interrupt(struct pt_regs *regs, unsigned irq)
+{
+	enum timer_kind k = kind_of_irq(irq);
+
+	if (lc_timer_fired(k, read_virt()) == LC_ROLE_PERIODIC)
+		timer_set_cval(k, timer_get_cval(k) + period_of[smp_id()][k]);
+	else
+		timer_stop(k);
+}
+
+static const char *probe(void)
+{
+	if (!gic_version())
+		return "no GIC in the device tree to take the timers' interrupts";
+	if (!timer_freq())
+		return "CNTFRQ_EL0 is 0";
+	for (enum timer_kind k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
+		if (!timer_irq(k))
+			return "the device tree names no interrupt for a timer";
+		install_irq_handler(timer_irq(k), timer_interrupt);
+	}
+	return NULL;
+}
+
+/* PPIs are per CPU: each vCPU enables its own. */
+static void init_cpu(void)
+{
+	for (enum timer_kind k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
+		timer_stop(k);
+		gic_enable_irq(timer_irq(k));
+	}
+}
+
+/*
+ * Deadlines are CNTVCT values; CNTP compares CNTPCT, so the offset is
+ * added, read physical after virtual: the deadline can only come late.
+ */
+static u64 to_cval(enum timer_kind k, u64 when)
+{
+	u64 v, p;
+
+	if (k == TIMER_VIRT)
+		return when;
+	v = read_virt();
+	p = read_phys();
+	return when + (p - v);
+}
+
+static void oneshot_at(unsigned slot, u64 when)
+{
+	timer_set_cval(slot, to_cval(slot, when));
+}
+
+static void periodic(unsigned slot, u64 period)
+{
+	period_of[smp_id()][slot] = period;
+	timer_set_cval(slot, to_cval(slot, read_virt() + period));
+}
+
+static void stop(unsigned slot)
+{
+	timer_stop(slot);
+}
+
+static void irqs_on(void)
+{
+	local_irq_enable();
+}
+
+static void irqs_off(void)
+{
+	local_irq_disable();
+}
+
+static const struct lc_arch arm_lifecycle = {
+	.name_of_slot = { "vtimer", "ptimer" },
+	.periodic_kind = LC_PERIODIC_REARMED,
+	.nslots = 2,
+	.probe = probe,
+	.init_cpu = init_cpu,
+	.oneshot_at = oneshot_at,
+	.periodic = periodic,
+	.stop = stop,
+	.irqs_on = irqs_on,
+	.irqs_off = irqs_off,
+	.tod_ns = NULL,
+	.clocks = clocks,
+	.nclocks = ARRAY_SIZE(clocks),
+};
+
+int main(int argc, char **argv)
+{
+	return lc_main(argc, argv, &arm_lifecycle);
+}

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The common half of the lifecycle test: every vCPU sampling its clocks and timers across each host event, the handshake, the arguments. */
+#include "lifecycle_state.h"
+#include "arch.h"
+#include "argv.h"
+#include "atomic.h"
+#include "report.h"
+
+static const char *const fault_names[] = {
+	"none", "back", "jump", "flip", "rearm", "rate", "storm", "tod",
+};
+
+struct lc_state lc;
+
+/* ---- sampling ------------------------------------------------------------ */
+
+static u64 faulty_read(const struct lc_clock *c, enum lc_phase ph)
+{
+	u64 v = c->read();
+
+	if (ph < LC_AFTER)
+		return v;
+	if (lc.fault == LC_FAULT_BACK)
+		return v - ns_to_ticks(LC_FAULT_BACK_NS, clock_hz(c));
+	if (lc.fault == LC_FAULT_JUMP)
+		return v + ns_to_ticks(LC_FAULT_JUMP_NS, clock_hz(c));
+	return v;
+}
+
+/* One read of every clock on this vCPU, against the read before it; ph is never LC_FINISHED. */
+static void sample(struct lc_cpu *me, enum lc_phase ph)
+{
+	for (unsigned i = 0; i < lc.arch->nclocks; i++) {
+		u64 v = faulty_read(&lc.arch->clocks[i], ph);
+
+		if (me->reads[i] && v < me->last[i]) {
+			me->backwards[i]++;
+			me->worst_back[i] = max(me->worst_back[i], me->last[i] - v);
+		} else if (me->reads[i]) {
+			me->step[ph][i] = max(me->step[ph][i], v - me->last[i]);
+		}
+		me->last[i] = v;
+		me->reads[i]++;
+	}
+}
+
+enum lc_role lc_timer_fired(unsigned slot, u64 now)
+{
+	struct lc_timer *t = &lc.cpu[smp_id()].t[slot];
+	enum lc_phase ph = min(lc.phase, LC_AFTER);
+
+	if (t->role == LC_ROLE_ONESHOT && !t->fired_at) {
+		t->fired_at = now;
+	} else if (t->role == LC_ROLE_PERIODIC) {
+		t->ticks[ph]++;
+		if (t->last_tick && now - t->last_tick < t->period / LC_EARLY_DIV)
+			t->early[ph]++;
+		t->last_tick = now;
+	}
+	return t->role;
+}
+
+/* The role of each timer alternates with the event, and on x86 (one timer per vCPU) with the vCPU. */
+static enum lc_role role_of(int cpu, unsigned slot)
+{
+	unsigned k = lc.arch->nslots == 1 ? (unsigned)cpu : slot;
+
+	return (k + lc.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
+}
+
+static void start_timers(struct lc_cpu *me)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		t->role = role_of(smp_id(), s);
+		t->period = ns_to_ticks(LC_PERIOD_NS, arch_counter_hz());
+		if (t->role == LC_ROLE_PERIODIC)
+			lc.arch->periodic(s, t->period);
+	}
+}
+
+/* As the request goes out: arm the one-shots for a deadline inside the event. */
+static void arm_oneshots(struct lc_cpu *me)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		if (t->role != LC_ROLE_ONESHOT)
+			continue;
+		t->deadline = arch_counter() + ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
+		lc.arch->oneshot_at(s, t->deadline);
+		if (lc.fault == LC_FAULT_REARM)
+			lc.arch->oneshot_at(
+				s, t->deadline + ns_to_ticks(LC_FAULT_REARM_NS, arch_counter_hz()));
+	}
+	me->oneshot_armed = true;
+}
+
+/* Once the answer is in: the test-only faults on the periodic timers. */
+static void periodic_faults(struct lc_cpu *me)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		if (t->role != LC_ROLE_PERIODIC || t->faulted)
+			continue;
+		t->faulted = true;
+		if (lc.fault == LC_FAULT_RATE)
+			lc.arch->periodic(s, t->period * 2);
+		for (u64 n = 0;
+		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
+			lc_timer_fired(s, arch_counter());
+	}
+}
+
+/* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
+static void step(struct lc_cpu *me, enum lc_phase ph)
+{
+	if (ph >= LC_DURING && !me->oneshot_armed)
+		arm_oneshots(me);
+	if (ph == LC_AFTER)
+		periodic_faults(me);
+	sample(me, ph);
+}
+
+static void stop_timers(void)
+{
+	lc.arch->irqs_off();
+	for (unsigned s = 0; s < lc.arch->nslots; s++)
+		lc.arch->stop(s);
+}
+
+/* What every vCPU does during one event, until the boot vCPU says it is over. */
+static void sampler(struct lc_cpu *me)
+{
+	enum lc_phase ph;
+
+	start_timers(me);
+	lc.arch->irqs_on();
+	while ((ph = lc.phase) != LC_FINISHED) {
+		step(me, ph);
+		cpu_relax();
+	}
+	stop_timers();
+}
+
+static void ap_sampler(void *arg)
+{
+	sampler(&lc.cpu[smp_id()]);
+}
+
+static void set_phase(enum lc_phase ph)
+{
+	lc.phase_start[ph] = arch_counter();
+	smp_mb();
+	lc.phase = ph;
+}
+
+/* ---- the boot vCPU: windows and the handshake ---------------------------- */
+
+/* Sample for ns nanoseconds by the counter. */
+static void boot_window(struct lc_cpu *me, enum lc_phase ph, u64 ns)
+{
+	u64 end = arch_counter() + ns_to_ticks(ns, arch_counter_hz());
+
+	while (arch_counter() < end)
+		step(me, ph);
+}
+
+/*
+ * Ask for the event and sample until the runner's answer is in; the line
+ * is read from the console's input one polled character at a time.
+ */
+static bool request(struct lc_cpu *me, enum lc_event kind, char *line, u64 *first_at, u64 *tod_req)
+{
+	u64 give_up = arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz());
+	size_t len = 0;
+	int c;
+
+	printf("LIFECYCLE-REQUEST: %s %u\n", lc_event_name(kind), lc.seq);
+	/* the host stamps the request when the whole line is in */
+	if (lc.arch->tod_ns)
+		*tod_req = lc.arch->tod_ns();
+	while (arch_counter() < give_up) {
+		step(me, LC_DURING);
+		c = arch_console_getc();
+		if (c < 0 || c == '\r')
+			continue;
+		if (!len)
+			*first_at = arch_counter();
+		if (c == '\n') {
+			line[len] = '\0';
+			return true;
+		}
+		if (len < LC_LINE_MAX - 1)
+			line[len++] = (char)c;
+	}
+	return false;
+}
+
+/* ---- one event ------------------------------------------------------------- */
+
+static void reset_cpus(void)
+{
+	memset(lc.cpu, 0, sizeof(lc.cpu));
+	memset(lc.phase_start, 0, sizeof(lc.phase_start));
+	lc.phase = LC_BEFORE;
+	smp_mb();
+}
+
+static void run_event(enum lc_event kind)
+{
+	struct lc_cpu *me = &lc.cpu[0];
+	char line[LC_LINE_MAX];
+	u64 tod_req = 0, tod_done = 0, answered, first_at = 0;
+
+	reset_cpus();
+	report_prefix_pushf("event %u %s", lc.seq, lc_event_name(kind));
+	set_phase(LC_BEFORE);
+	for (int cpu = 1; cpu < cpu_count(); cpu++)
+		on_cpu_async(cpu, ap_sampler, NULL);
+	start_timers(me);
+	lc.arch->irqs_on();
+	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
+	set_phase(LC_DURING);
+	arm_oneshots(me);
+	if (!request(me, kind, line, &first_at, &tod_req))
+		report_abort("no answer from the runner to event %u in %llu s", lc.seq,
+			     (unsigned long long)LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
+	answered = arch_counter();
+	/*
+	 * The host stamps the answer as it sends it; the line takes a while to
+	 * read one polled character at a time: the time of day is taken back
+	 * to its first character.
+	 */
+	if (lc.arch->tod_ns)
+		tod_done = lc.arch->tod_ns() - counter_ns(arch_counter() - first_at) +
+			   (lc.fault == LC_FAULT_TOD ? LC_FAULT_TOD_NS : 0);
+	if (!lc_parse_done(line, &lc.done) || lc.done.kind != kind || lc.done.seq != lc.seq)
+		report_abort("the runner's answer to event %u (%s) is not one: '%s'", lc.seq,
+			     lc_event_name(kind), line);
+	set_phase(LC_AFTER);
+	boot_window(me, LC_AFTER, LC_WINDOW_NS);
+	set_phase(LC_FINISHED);
+	stop_timers();
+	for (int cpu = 1; cpu < cpu_count(); cpu++)
+		on_cpu_wait(cpu);
+
+	lc_result_ms("host", "stopped", lc.done.duration_ns);
+	lc_result_ms("host", "qmp_downtime", lc.done.qmp_downtime_ns);
+	lc_result_ms("host", "total", lc.done.total_ns);
+	for (unsigned i = 0; i < lc.arch->nclocks; i++)
+		lc_check_clock(i, kind);
+	lc_check_timers(answered);
+	if (lc.arch->tod_ns)
+		lc_check_tod(tod_req, tod_done);
+	report_prefix_pop();
+}
+
+/* ---- arguments -------------------------------------------------------------- */
+
+/* events=KIND[*N],...: the events to ask for, in order. */
+static bool parse_events(const char *list)
+{
+	char word[16];
+
+	lc.nevents = 0;
+	while (*list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		char *star;
+		u64 n = 1;
+		enum lc_event k;
+
+		if (!len || len >= sizeof(word))
+			return false;
+		memcpy(word, list, len);
+		word[len] = '\0';
+		list += len + (list[len] == ',');
+		star = strchr(word, '*');
+		if (star) {
+			*star = '\0';
+			if (parse_u64("events repeat", star + 1, &n) || !n)
+				return false;
+		}
+		for (k = 0; k < LC_NR_EVENTS && strcmp(word, lc_event_name(k)); k++)
+			;
+		if (k == LC_NR_EVENTS || lc.nevents + n > ARRAY_SIZE(lc.events))
+			return false;
+		while (n--)
+			lc.events[lc.nevents++] = k;
+	}
+	return lc.nevents > 0;
+}
+
+static bool parse_fault(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++) {
+		if (!strcmp(name, fault_names[i])) {
+			lc.fault = (enum lc_fault)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool parse_args(int argc, char **argv)
+{
+	const char *v;
+
+	lc.catchup_max = LC_CATCHUP_MAX;
+	for (int i = 1; i < argc; i++) {
+		if ((v = arg_value(argv[i], "events"))) {
+			if (!parse_events(v)) {
+				printf("events: '%s' is not a list of pause, save, migrate (each "
+				       "KIND or KIND*N, "
+				       "at most %zu in all)\n",
+				       v, ARRAY_SIZE(lc.events));
+				return false;
+			}
+		} else if ((v = arg_value(argv[i], "fault"))) {
+			if (!parse_fault(v)) {
+				printf("fault: unknown fault '%s'\n", v);
+				return false;
+			}
+		} else if ((v = arg_value(argv[i], "catchup"))) {
+			if (parse_u64("catchup", v, &lc.catchup_max))
+				return false;
+		} else {
+			printf("unknown argument '%s' (events=LIST fault=NAME catchup=N)\n",
+			       argv[i]);
+			return false;
+		}
+	}
+	if (!lc.nevents)
+		printf("events=LIST is required\n");
+	return lc.nevents > 0;
+}
+
+static void init_on(void *arg)
+{
+	lc.arch->init_cpu();
+}
+
+int lc_main(int argc, char **argv, const struct lc_arch *arch)
+{
+	const char *why;
+
+	lc.arch = arch;
+	if (!report(parse_args(argc, argv), "arguments are valid"))
+		return report_summary();
+	if (cpu_count() > LC_MAX_CPUS) {
+		report(false, "at most %d vCPUs, not %d", LC_MAX_CPUS, cpu_count());
+		return report_summary();
+	}
+	why = arch->probe();
+	if (why) {
+		report_skip("%s", why);
+		return report_summary();
+	}
+	if (lc.fault != LC_FAULT_NONE)
+		report_info("test-only fault '%s' injected: checks are expected to fail",
+			    fault_names[lc.fault]);
+	on_cpus(init_on, NULL);
+	for (lc.seq = 1; lc.seq <= lc.nevents; lc.seq++)
+		run_event(lc.events[lc.seq - 1]);
+	return report_summary();
+}

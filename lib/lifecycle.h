@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Clocks and timers across host events (pause, save/restore, migration): the common half and the hooks each arch provides. */
+#ifndef VMTICK_LIFECYCLE_H
+#define VMTICK_LIFECYCLE_H
+
+#include "libc.h"
+
+#define LC_MAX_CPUS	16
+#define LC_MAX_CLOCKS	2
+/* Timers per vCPU the arch half offers: 1 (x86's LAPIC timer) or 2 (arm64's CNTV and CNTP). */
+#define LC_MAX_SLOTS	2
+
+/* What a clock does while the guest is stopped, as measured on QEMU 7.2 (docs/lifecycle.md). */
+enum lc_semantics {
+	/* advances by the time the guest was stopped */
+	LC_RUNS,
+	/* resumes from where it stopped: the stop is invisible */
+	LC_FROZEN,
+};
+
+enum lc_event {
+	LC_PAUSE,
+	LC_SAVE,
+	LC_MIGRATE,
+	LC_NR_EVENTS,
+};
+
+/* A clock every vCPU samples across each event. */
+struct lc_clock {
+	const char *name;
+	u64 (*read)(void);
+	/* ticks per second; read() counts ns when it is 1000000000 */
+	u64 hz;
+	/* per event kind: what QEMU does to it while the guest is stopped */
+	enum lc_semantics during[LC_NR_EVENTS];
+};
+
+/* A timer's job during one event. */
+enum lc_role {
+	LC_ROLE_IDLE,
+	/* armed once before the event, for a deadline inside it */
+	LC_ROLE_ONESHOT,
+	/* ticking at a fixed period across the event */
+	LC_ROLE_PERIODIC,
+};
+
+/* How a periodic timer of the arch half keeps its period. */
+enum lc_periodic_kind {
+	/* the timer reloads itself (LAPIC periodic mode): missed periods are the hypervisor's to replay */
+	LC_PERIODIC_RELOAD,
+	/*
+	 * re-armed from its interrupt at the last deadline plus a period (an
+	 * absolute schedule): a vCPU that did not run for a while takes the
+	 * periods it missed at once, and that much catch-up is expected
+	 */
+	LC_PERIODIC_REARMED,
+};
+
+struct lc_arch {
+	const char *name_of_slot[LC_MAX_SLOTS];
+	unsigned nslots;
+	enum lc_periodic_kind periodic_kind;
+	/* NULL when the machine has what the test needs, else why not (a SKIP) */
+	const char *(*probe)(void);
+	/* Once per vCPU, on that vCPU: route and enable the timers' interrupts. */
+	void (*init_cpu)(void);
+	/* On the calling vCPU; deadlines and periods in arch_counter() ticks. */
+	void (*oneshot_at)(unsigned slot, u64 when);
+	void (*periodic)(unsigned slot, u64 period);
+	void (*stop)(unsigned slot);
+	/* Interrupts on (and off again), for waiting loops. */
+	void (*irqs_on)(void);
+	void (*irqs_off)(void);
+	/* The guest's time of day in ns since the epoch, or NULL when the arch has no such clock here. */
+	u64 (*tod_ns)(void);
+	const struct lc_clock *clocks;
+	unsigned nclocks;
+};
+
+/*
+ * The arch half's timer interrupt, on the vCPU it came to, with
+ * arch_counter() read on entry. Returns the slot's role, so a periodic
+ * timer that is re-armed by software knows to re-arm.
+ */
+enum lc_role lc_timer_fired(unsigned slot, u64 now);
+
+/* The test: parse arguments, run each event, report. Returns the exit code. */
+int lc_main(int argc, char **argv, const struct lc_arch *arch);
+
+/*
+ * The runner's answer to an event request, as parsed from
+ * "LIFECYCLE-DONE KIND SEQ key=value ..." (docs/lifecycle.md).
+ */
+struct lc_done {
+	enum lc_event kind;
+	unsigned seq;
+	u64 duration_ns;	/* the guest was stopped: QEMU's STOP to RESUME */
+	u64 qmp_downtime_ns;	/* query-migrate's downtime (0 for a pause) */
+	u64 total_ns;		/* request seen to answer sent */
+	u64 overhead_ns;	/* pause: QEMU's stop and cont work, which a frozen clock may see */
+	u64 host_req_ns;	/* host time of day when the request was seen */
+	u64 host_ns;		/* host time of day when the answer was sent */
+};
+
+/* Parse an answer line (without the newline); false when it is not one. */
+bool lc_parse_done(const char *line, struct lc_done *out);
+const char *lc_event_name(enum lc_event kind);
+
+#endif

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The lifecycle test's shared state and bounds, between its sampling half (lib/lifecycle.c) and its checks (lib/lifecycle_check.c). */
+#ifndef VMTICK_LIFECYCLE_STATE_H
+#define VMTICK_LIFECYCLE_STATE_H
+
+#include "lifecycle.h"
+#include "arch.h"
+
+/* Each window (before the event, after it) lasts this long, by the counter. */
+#define LC_WINDOW_NS		500000000ull
+/* A one-shot timer is armed for this long after the request: inside a pause. */
+#define LC_ONESHOT_NS		50000000ull
+/* The periodic timers' period: 100 Hz. */
+#define LC_PERIOD_NS		10000000ull
+/* A tick this much closer than a period to the one before is a catch-up tick. */
+#define LC_EARLY_DIV		2
+/*
+ * Default bound on catch-up ticks beyond those the vCPU's own delays
+ * explain. kvm-pvm replays up to 8 of the 100 periods a 1 s pause misses
+ * (measured, docs/lifecycle.md); a storm replays them all.
+ */
+#define LC_CATCHUP_MAX		16
+/* Periodic rate after the event against nominal or the rate before it, parts per thousand. */
+#define LC_RATE_TOL_PPT		100
+/*
+ * Slack on the time stamps the host gives: QEMU stamps STOP after the
+ * vCPUs have stopped and RESUME before they run, each within this.
+ */
+#define LC_STAMP_SLACK_NS	10000000ull
+/*
+ * A frozen clock still moves by the time QEMU takes between stopping the
+ * vCPUs and reading it, and between writing it back and restarting them.
+ * For a pause the runner measures that (overhead_ns: stop command to STOP
+ * event plus the cont command's round trip) and it is added; this is the
+ * rest, and the whole of it for save/restore and migration, where the
+ * runner cannot see those steps (7-28 ms measured, docs/lifecycle.md).
+ */
+#define LC_FROZEN_SLACK_NS	50000000ull
+/* The time of day moves against the host's by at most this much over an event. */
+#define LC_TOD_SLACK_NS		50000000ull
+/* How long the guest waits for the runner's answer. */
+#define LC_ANSWER_WAIT_NS	300000000000ull
+#define LC_LINE_MAX		256
+/* Test-only faults: how far back (fault=back) or ahead (fault=jump) clocks are set. */
+#define LC_FAULT_BACK_NS	20000000ull
+#define LC_FAULT_JUMP_NS	3000000000ull
+#define LC_FAULT_TOD_NS		1000000000ull
+#define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
+#define NSEC_PER_SEC		1000000000ull
+
+enum lc_phase {
+	LC_BEFORE,	/* the window before the request: the baseline */
+	LC_DURING,	/* request sent, answer not yet read */
+	LC_AFTER,	/* the window after the answer */
+	LC_FINISHED,
+	LC_NR_PHASES = LC_FINISHED,
+};
+
+enum lc_fault {
+	LC_FAULT_NONE,
+	LC_FAULT_BACK,	/* after the event, every clock reads 20 ms behind */
+	LC_FAULT_JUMP,	/* after the event, every clock reads 3 s ahead */
+	LC_FAULT_FLIP,	/* expect the opposite of each clock's measured semantics */
+	LC_FAULT_REARM,	/* the one-shot is re-armed an hour later as the request goes out */
+	LC_FAULT_RATE,	/* after the event the periodic timer is reprogrammed at half rate */
+	LC_FAULT_STORM,	/* after the event, one tick per period the stop lasted, at once */
+	LC_FAULT_TOD,	/* the time of day after the event is 1 s ahead */
+};
+
+
+struct lc_timer {
+	enum lc_role role;
+	u64 period;		/* counter ticks */
+	u64 deadline;
+	u64 fired_at;		/* one-shot: 0 until it fired */
+	u64 last_tick;
+	u32 ticks[LC_NR_PHASES];
+	u32 early[LC_NR_PHASES];
+	/* the wrongly reprogrammed rate of fault=rate and the ticks of fault=storm are in place */
+	bool faulted;
+};
+
+struct lc_cpu {
+	u64 last[LC_MAX_CLOCKS];
+	u64 reads[LC_MAX_CLOCKS];
+	u64 backwards[LC_MAX_CLOCKS];
+	u64 worst_back[LC_MAX_CLOCKS];
+	u64 step[LC_NR_PHASES][LC_MAX_CLOCKS];	/* largest step between two reads */
+	struct lc_timer t[LC_MAX_SLOTS];
+	bool oneshot_armed;
+} __attribute__((aligned(64)));
+
+struct lc_state {
+	const struct lc_arch *arch;
+	enum lc_fault fault;
+	u64 catchup_max;
+	enum lc_event events[64];
+	unsigned nevents;
+	volatile enum lc_phase phase;
+	u64 phase_start[LC_FINISHED + 1];	/* counter */
+	unsigned seq;
+	struct lc_done done;
+	struct lc_cpu cpu[LC_MAX_CPUS];
+};
+
+extern struct lc_state lc;
+
+static inline u64 ticks_to_ns(u64 ticks, u64 hz)
+{
+	return ticks / hz * NSEC_PER_SEC + ticks % hz * NSEC_PER_SEC / hz;
+}
+
+static inline u64 ns_to_ticks(u64 ns, u64 hz)
+{
+	return ns / NSEC_PER_SEC * hz + ns % NSEC_PER_SEC * hz / NSEC_PER_SEC;
+}
+
+static inline u64 clock_hz(const struct lc_clock *c)
+{
+	return c->hz ? c->hz : arch_counter_hz();
+}
+
+static inline u64 counter_ns(u64 ticks)
+{
+	return ticks_to_ns(ticks, arch_counter_hz());
+}
+
+/* The checks of one event, once every vCPU has stopped sampling. */
+void lc_check_clock(unsigned i, enum lc_event kind);
+void lc_check_timers(u64 answered);
+void lc_check_tod(u64 tod_req, u64 tod_done);
+void lc_result_ms(const char *what, const char *figure, u64 ns);
+
+#endif
