@@ -3,6 +3,7 @@
 #include "arch.h"
 #include "apic.h"
 #include "desc.h"
+#include "io.h"
 #include "percpu.h"
 #include "processor.h"
 #include "serial.h"
@@ -37,6 +38,10 @@ struct multiboot_mmap_entry {
 /* The heap stays in the low 3 GiB: the top GiB of the identity map is uncached MMIO. */
 #define HEAP_LIMIT		0xc0000000ull
 #define CMDLINE_MAX		4096
+/* The 8259A PICs' data ports: a write there outside initialisation is OCW1, the interrupt mask. */
+#define PIC_MASTER_DATA		0x21
+#define PIC_SLAVE_DATA		0xa1
+#define PIC_MASK_ALL		0xff
 
 extern char _end[];
 
@@ -104,12 +109,24 @@ static const char *split_progname(char *line, char *name, size_t size)
 	return args;
 }
 
+/*
+ * SeaBIOS leaves the 8259s programmed at vector base 8 with the timer line
+ * open: one of their interrupts would arrive on an exception vector. Every
+ * interrupt here goes through the IOAPIC or the LAPIC, so mask all 16 lines.
+ */
+static void pic_mask_all(void)
+{
+	outb(PIC_MASK_ALL, PIC_MASTER_DATA);
+	outb(PIC_MASK_ALL, PIC_SLAVE_DATA);
+}
+
 void x86_setup(u32 magic, u32 info);
 void x86_setup(u32 magic, u32 info)
 {
 	static char progname[64];
 	const char *args;
 
+	pic_mask_all();
 	serial_init();
 	this_cpu()->exc_vector = EXC_NONE;
 	if (magic != MULTIBOOT_BOOT_MAGIC) {
