@@ -253,6 +253,7 @@ main() { # args...
 	main_parse_args "$@"
 	main_check_env
 	# A standalone script holds exactly the test it was made for: always run it.
+	# shellcheck disable=SC2034 # read by select.bash
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then RUN_ALL=1; fi
 	RUN_CFG=${RUN_CFG:-${UNITTESTS_CFG:-$SRCDIR/unittests.cfg}}
 	RUN_CFG_SHOWN=${RUN_CFG_SHOWN:-$RUN_CFG}

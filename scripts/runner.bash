@@ -314,6 +314,7 @@ run_all() { # tests...
 		((w <= RUN_JOBS)) || w=$RUN_JOBS
 		while ((RUN_USED + w > RUN_JOBS)) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
 		[ -z "$RUN_SIGNAL" ] || return 0
+		# shellcheck disable=SC2034 # read by main.bash (an interrupted test's time)
 		RUN_STARTED[$t]=$(run_usec)
 		run_test "$t" &
 		pid=$!

@@ -3,6 +3,7 @@
 #include "tsc_cpuid.h"
 #include "desc.h"
 #include "processor.h"
+#include "tsc.h"
 
 #define KHZ 1000ull
 #define MHZ 1000000ull
@@ -57,19 +58,14 @@ const char *tsc_feature_word(u32 features, enum tsc_feature bit)
 size_t tsc_freq_statements(struct tsc_freq_statement st[TSC_FREQ_MAX_STATEMENTS])
 {
 	u32 max = max_leaf(CPUID_VENDOR);
+	u64 crystal_hz = tsc_hz_from_crystal_leaf(), hv_hz = tsc_hz_from_hv_leaf();
 	size_t n = 0;
-	struct cpuid c;
 
-	if (max >= CPUID_TSC_CRYSTAL) {
-		c = cpuid(CPUID_TSC_CRYSTAL);
-		/* the crystal (ECX) is 0 where the CPU does not enumerate it */
-		if (c.a && c.b && c.c)
-			st[n++] = (struct tsc_freq_statement){ "leaf15", "0x15", (u64)c.c * c.b / c.a, 1 };
-	}
-	if (cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_HYPERVISOR) &&
-	    max_leaf(CPUID_HYPERVISOR_BASE) >= CPUID_HV_TIMING && cpuid(CPUID_HV_TIMING).a)
-		st[n++] = (struct tsc_freq_statement){ "leaf40000010", "0x40000010",
-						       cpuid(CPUID_HV_TIMING).a * KHZ, KHZ };
+	/* the two leaves lib/x86/tsc.c decodes for the TSC frequency, then 0x16 */
+	if (crystal_hz)
+		st[n++] = (struct tsc_freq_statement){ "leaf15", "0x15", crystal_hz, 1 };
+	if (hv_hz)
+		st[n++] = (struct tsc_freq_statement){ "leaf40000010", "0x40000010", hv_hz, KHZ };
 	if (max >= CPUID_PROC_FREQ && (cpuid(CPUID_PROC_FREQ).a & CPUID_16_EAX_BASE_MHZ))
 		st[n++] = (struct tsc_freq_statement){ "leaf16", "0x16",
 						       (cpuid(CPUID_PROC_FREQ).a & CPUID_16_EAX_BASE_MHZ) * MHZ, MHZ };

@@ -12,12 +12,8 @@
 #define CPUID_STRUCT_EXT_FEATURES	0x00000007
 #define CPUID_7_0_EBX_TSC_ADJUST	BIT(1)
 #define CPUID_7_0_ECX_RDPID		BIT(22)
-/* Time Stamp Counter and Nominal Core Crystal Clock: TSC Hz = ECX * EBX / EAX */
-#define CPUID_TSC_CRYSTAL		0x00000015
 /* Processor Frequency Information: EAX = base frequency, MHz */
 #define CPUID_PROC_FREQ			0x00000016
-/* Hypervisor timing leaf (VMware's, offered by KVM): EAX = TSC kHz */
-#define CPUID_HV_TIMING			0x40000010
 
 enum tsc_feature {
 	TSC_FEATURE_INVARIANT = 1 << 0,
