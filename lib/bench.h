@@ -75,6 +75,12 @@ struct bench_result {
 	u64 total_ps;		/* all batches, empty loop subtracted */
 	u64 overhead_ps;	/* empty loop per operation (what was subtracted) */
 	struct stats op_ps;	/* over batches: picoseconds per operation */
+	/*
+	 * The fastest batch over the fastest empty loop, per operation: host
+	 * disturbance only ever adds time, so the two minima are the least
+	 * disturbed timings of each (0 when the batch was no slower).
+	 */
+	u64 floor_ps;
 };
 
 #define BENCH_MAX_ROWS		32

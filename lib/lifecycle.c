@@ -178,10 +178,15 @@ static bool request(struct lc_cpu *me, enum lc_event kind, char *line, u64 *firs
 	size_t len = 0;
 	int c;
 
-	printf("LIFECYCLE-REQUEST: %s %u\n", lc_event_name(kind), lc.seq);
-	/* the host stamps the request when the whole line is in */
+	/*
+	 * The host stamps the request when the whole line is in and may stop
+	 * the guest at once: the time of day is read before the newline goes
+	 * out, never after it (a read after it can land after a pause).
+	 */
+	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), lc.seq);
 	if (lc.arch->tod_ns)
 		*tod_req = lc.arch->tod_ns();
+	putchar('\n');
 	while (arch_counter() < give_up) {
 		step(me, LC_DURING);
 		c = arch_console_getc();

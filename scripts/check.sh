@@ -17,7 +17,8 @@ fuzz_seconds=${FUZZ_SECONDS:-5}
 total_pass=0 total_fail=0 total_skip=0
 failures=()
 
-step() { printf '\n=== %s\n' "$*"; }
+# A step's header, with the seconds since make check started (where the time goes).
+step() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 # Add a runner's closing "N passed, N failed, N skipped" line to the totals.
 count() { # log label
@@ -76,6 +77,7 @@ runner_tests() {
 # The closing line and the exit status: 0 only when nothing failed.
 finish() {
 	echo
+	echo "took $SECONDS s"
 	for f in "${failures[@]}"; do echo "failed: $f"; done
 	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 	[ "$total_fail" -eq 0 ]
@@ -90,22 +92,31 @@ host_arches() {
 	esac
 }
 
-rm -rf -- "$reports"
-mkdir -p -- "$reports"
-if [ "${1:-}" = --run ]; then
-	read -r -a arches <<<"$(host_arches)"
-	[ "${#arches[@]}" -gt 0 ] || { echo "run: no vmtick arch runs natively on $(uname -m)" >&2; exit 2; }
-	for arch in "${arches[@]}"; do
+# `make run`: the default suite of each arch this host runs natively, built
+# with gcc. `make check` runs exactly this too, as its first suites.
+default_suites() {
+	local arch dir
+	local -a native
+	read -r -a native <<<"$(host_arches)"
+	[ "${#native[@]}" -gt 0 ] || { echo "run: no vmtick arch runs natively on $(uname -m)" >&2; exit 2; }
+	for arch in "${native[@]}"; do
 		step "build $arch with gcc"
 		must "build $arch-gcc" build "$arch" gcc
 		dir=$(arch_build_dir "$arch" gcc)
-		[ -f "$dir/config.mak" ] && suite "$arch" "$dir"
+		[ -f "$dir/config.mak" ] && suite "$arch-gcc" "$dir"
 	done
-	finish
-	exit
-elif [ $# -gt 0 ]; then
+}
+
+if [ $# -gt 0 ] && [ "$1" != --run ]; then
 	echo "check.sh: unknown argument '$1' (only --run)" >&2
 	exit 2
+fi
+rm -rf -- "$reports"
+mkdir -p -- "$reports"
+if [ "${1:-}" = --run ]; then
+	default_suites
+	finish
+	exit
 fi
 
 step "host tests (cmocka, ASan+UBSan)"
@@ -127,12 +138,14 @@ done
 step "runner self-tests (fake QEMU and the real x86_64 selftest)"
 must "runner self-tests" runner_tests
 
+default_suites
 step "doc test (every command README.md and docs/*.md show, in a fresh copy)"
 must "doc test" tests/doc/run.py
 
 for arch in "${arches[@]}"; do
-	[ -f "$(arch_build_dir "$arch" gcc)/config.mak" ] || continue
-	suite "$arch-gcc" "$(arch_build_dir "$arch" gcc)"
+	# the native arches' default suites ran above, as make run runs them
+	[[ " $(host_arches) " == *" $arch "* ]] ||
+		{ [ -f "$(arch_build_dir "$arch" gcc)/config.mak" ] && suite "$arch-gcc" "$(arch_build_dir "$arch" gcc)"; }
 	suite "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
 done
 # The default accelerator is KVM where it works: run the x86 selftests under TCG too.

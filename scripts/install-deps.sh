@@ -12,11 +12,11 @@ packages=(
 	qemu-system-x86 qemu-system-arm
 	libcmocka-dev libfdt-dev
 	libxml2-utils gnuplot-nox strace python3 perl shellcheck
+	# pgrep: the runner finds QEMU's processes to measure a busy host (docs/runner.md)
+	procps
 	# CI glue (docs/ci.md): LAVA's job schema, YAML and JUnit for Debian's python3, rsync for gitlab-ci-local
 	lava-common python3-yaml python3-junitparser rsync
 )
-# JUnit read as a CI dashboard reads it, in the runner's own tests.
-packages+=(python3-junitparser)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -27,6 +27,8 @@ static unsigned skips, fails, results;
 /* a one-off disturbance: SPIKE ticks at the spike_at-th fence (0: none) */
 #define SPIKE 1000000
 static unsigned fences, spike_at;
+/* a busy host: SPIKE ticks at every fence whose number is 1 modulo spike_every (0: none) */
+static unsigned spike_every;
 
 /* --- the platform and report hooks bench.c calls -------------------------- */
 
@@ -45,7 +47,7 @@ u64 arch_counter_hz(void)
 
 void arch_bench_fence(void)
 {
-	if (++fences == spike_at)
+	if (++fences == spike_at || (spike_every && fences % spike_every == 1))
 		now += SPIKE;
 }
 
@@ -226,6 +228,43 @@ static void test_one_batch_spike(void **state)
 	spike_at = 0;
 }
 
+/*
+ * A busy host: disturbances at a steady fraction of all fences, so that
+ * most timings, of the empty loop as of the batches, carry one. A real
+ * cost (100 ticks per operation, a tenth of one disturbance per batch)
+ * must still count as more than an empty iteration: only the least
+ * disturbed timings are compared.
+ */
+static void test_busy_host(void **state)
+{
+	struct bench row = { .name = "op", .what = "op", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 100 };
+	struct bench_result r;
+
+	op_cost = 100;
+	for (spike_every = 2; spike_every <= 9; spike_every++) {
+		run_one(&row, &r, 7, 1000);
+		if (fails || !r.floor_ps)
+			fail_msg("a disturbance at every fence %u: %u failed checks, fastest batch "
+				 "%llu ps over the fastest empty loop (want none failed, > 0)",
+				 spike_every, fails, (unsigned long long)r.floor_ps);
+	}
+	spike_every = 0;
+}
+
+/* The fault the check exists for: an operation that costs nothing (optimised away, never run). */
+static void test_free_operation_fails(void **state)
+{
+	struct bench row = { .name = "op", .what = "op", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 100 };
+	struct bench_result r;
+
+	op_cost = 0;
+	run_one(&row, &r, 7, 1000);
+	assert_int_equal(r.floor_ps, 0);
+	assert_int_equal(fails, 1);
+}
+
 static void test_args(void **state)
 {
 	struct bench_config c;
@@ -250,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_budget_caps),  cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_skip),	     cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_args),	     cmocka_unit_test(test_one_batch_spike),
+		cmocka_unit_test(test_busy_host),    cmocka_unit_test(test_free_operation_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

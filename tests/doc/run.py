@@ -40,7 +40,9 @@ The convention (also in README.md, "Commands in these pages"):
 Without PAGE arguments: README.md and docs/*.md. --list prints what would
 run and what is skipped, running nothing. Exit status: 0 when every command
 ended as the page says, 1 otherwise (each failure as FILE:LINE: status,
-command and the end of its output), 2 for bad usage or a bad annotation.
+command, the runner's non-pass outcome lines and the end of its output; the
+copy's logs/ kept in logs/doc-test/FILE_LINE/), 2 for bad usage or a bad
+annotation.
 Run it under the timing lock (flock /tmp/vmtick-timing.lock): the pages'
 commands boot guests whose checks depend on timing.
 """
@@ -92,6 +94,23 @@ def run_command(command, cwd, timeout):
         return None, out
 
 
+# A runner's outcome line that is not a pass: shown even when the output's end is further down.
+VERDICT = re.compile(r"^(FAIL|TIMEOUT|CRASH|ERROR|INTERRUPTED|failed:) ")
+# Where the copy's logs go when a command fails: they outlive the copy.
+KEPT_LOGS = os.path.join(TOP, "logs", "doc-test")
+
+
+def keep_logs(tree, where):
+    """Copy the copy's log directories (logs/, logs.old/) to KEPT_LOGS/FILE:LINE."""
+    dest = os.path.join(KEPT_LOGS, where.replace("/", "_"))
+    for name in ("logs", "logs.old"):
+        src = os.path.join(tree, name)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(dest, name), dirs_exist_ok=True)
+    if os.path.isdir(dest):
+        print(f"     | (its logs: {os.path.relpath(dest, TOP)}/)")
+
+
 def strip_comment(cmd):
     """The command without a trailing comment (two spaces, then #), to spot repeats."""
     return re.split(r"\s{2,}#", cmd, maxsplit=1)[0].strip()
@@ -140,6 +159,7 @@ def main():
             print(f"run  {b.where(no)}: {cmd}" + (f"  (exit {b.exit})" if b.exit else ""))
         return 0
 
+    shutil.rmtree(KEPT_LOGS, ignore_errors=True)
     work = tempfile.mkdtemp(prefix="vmtick-doc-test.")
     tree = os.path.join(work, "vmtick")
     failed = 0
@@ -171,8 +191,13 @@ def main():
             else:
                 what = f"no output line matches '{b.expect.pattern}'"
             print(f"FAIL {b.where(no)}: {what}: {cmd}")
-            for line in out.splitlines()[-OUTPUT_TAIL:]:
+            lines = out.splitlines()
+            verdicts = [ln for ln in lines[:-OUTPUT_TAIL] if VERDICT.match(ln)]
+            if verdicts:
+                print("     | (the runner's verdicts above the end of the output:)")
+            for line in verdicts + lines[-OUTPUT_TAIL:]:
                 print(f"     | {line}")
+            keep_logs(tree, b.where(no))
             sys.stdout.flush()
     finally:
         if args.keep:

@@ -419,6 +419,34 @@ CFG
 	cd "$TOP" || return
 }
 
+# --- a busy host: a FAIL is run again only when the host held QEMU back ------------
+busy_host() {
+	local d=$WORK/busy st
+	make_build "$d/build" x86_64
+	printf '%s\n' 'busy 2000' 'pause 0.5' "flaky $d/runs-busy" >"$d/build/x86/flaky-busy.flat"
+	printf '%s\n' "flaky $d/runs-quiet" >"$d/build/x86/flaky-quiet.flat"
+	printf '%s\n' 'busy 2000' 'pause 0.5' "out FAIL: always" 'out SUMMARY: 1 tests, 1 unexpected failures, 0 skipped' \
+		'exit 1' >"$d/build/x86/fail-busy.flat"
+	printf '[flaky-busy]\nfile = flaky-busy.flat\n[flaky-quiet]\nfile = flaky-quiet.flat\n[fail-busy]\nfile = fail-busy.flat\n' >"$d/t.cfg"
+	mkdir -p "$d/proc"
+	cd "$d" || return
+	RUN_PROC=$d/proc UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build --junit junit.xml >out.txt 2>err.txt
+	st=$?
+	ok "busy: a FAIL while the host was busy runs again and passes" \
+		has_match out.txt '^PASS +flaky-busy .*\(attempt 2 of 3; attempt 1 FAIL: flaky: late while QEMU.s threads waited 2000 ms for a CPU in [0-9]+ ms'
+	ok "busy: ... two attempts" equals "$(wc -l <runs-busy)" 2
+	ok "busy: ... the first attempt's log kept" has_line logs/flaky-busy.log.1 'FAIL: flaky: late'
+	ok "busy: ... the log says why it ran again" has_match logs/flaky-busy.log '^runner: attempt 1 FAIL while .* run again \(its log: flaky-busy.log.1\)$'
+	ok "busy: ... only the last attempt's checks are reported" has_match junit.xml '<testsuite name="flaky-busy" tests="1" failures="0" '
+	ok "busy: a FAIL on a quiet host is final" has_match out.txt '^FAIL +flaky-quiet .*first FAIL: flaky: late$'
+	ok "busy: ... one attempt" equals "$(wc -l <runs-quiet)" 1
+	ok "busy: a FAIL in every attempt is a FAIL" has_match out.txt '^FAIL +fail-busy .*\(attempt 3 of 3; attempt 1 FAIL: always while .*; attempt 2 FAIL: always while '
+	ok "busy: ... every attempt's log kept" test -s logs/fail-busy.log.2
+	ok "busy: ... exit status 1" equals "$st" 1
+	ok "busy: the log's last line says what the host took" has_match logs/flaky-quiet.log "^runner: QEMU's threads waited [0-9]+ ms for a CPU in [0-9]+ ms, the host's hypervisor stole [0-9]+ ms$"
+	cd "$TOP" || return
+}
+
 ok "shellcheck: runner clean" shellcheck -S style -x -a "$RUNNER" "$TOP/scripts/mkstandalone.sh" "$FAKE" "$HERE/run.sh"
 fake_outcomes
 nothing_selected
@@ -431,6 +459,7 @@ jobs_slots
 accel
 standalone
 known_failures
+busy_host
 [ "${1:-}" = --fake-only ] || real_kernels
 echo "1..$((PASSED + FAILED))"
 echo "# $PASSED passed, $FAILED failed"
