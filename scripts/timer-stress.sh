@@ -9,7 +9,9 @@
 #
 # The busy loops start before each run and are killed (by their PID) after
 # it, whatever way the script ends. Per entry it prints how many runs ended
-# PASS, FAIL and SKIP, and the worst lost_unexplained (ticks) and
+# PASS, FAIL and SKIP, how many of them the runner ran more than once (a
+# FAIL while the host held QEMU back, docs/runner.md "A busy host"; the
+# worst figures are the last attempts'), and the worst lost_unexplained (ticks) and
 # late_unexplained_max (us) of its RESULT lines: what steal time did not
 # explain (docs/timers.md). Run it alone on the machine, under the timing
 # lock if others share it: it is the load. Exit status 0 when no run of any
@@ -88,16 +90,17 @@ for build in "${builds[@]}"; do
 	# outcome lines: "PASS    entry (1.2 s) ..."; RESULT lines: "entry name value unit"
 	cat "$work/$name"/*/outcomes | awk '
 		$1 ~ /^(PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR)$/ { n[$2 " " $1]++; e[$2] = 1 }
-		END { for (k in e) printf "%s %d %d %d\n", k, n[k " PASS"], n[k " FAIL"] + n[k " TIMEOUT"] + n[k " ERROR"], n[k " SKIP"] }' |
+		$1 ~ /^(PASS|FAIL)$/ && / \(attempt [2-9] of / { n[$2 " again"]++ }
+		END { for (k in e) printf "%s %d %d %d %d\n", k, n[k " PASS"], n[k " FAIL"] + n[k " TIMEOUT"] + n[k " ERROR"], n[k " SKIP"], n[k " again"] }' |
 		sort >"$work/$name.counts"
 	cat "$work/$name"/*/results.txt 2>/dev/null | awk '
 		$2 ~ /\.lost_unexplained$/ { if ($3 + 0 > lost[$1]) lost[$1] = $3 + 0; seen[$1] = 1 }
 		$2 ~ /\.late_unexplained_max$/ { if ($3 / 1000 > late[$1]) late[$1] = $3 / 1000; seen[$1] = 1 }
 		END { for (k in seen) printf "%s %d %d\n", k, lost[k], late[k] }' |
 		sort >"$work/$name.worst"
-	printf '%-30s %5s %5s %5s %14s %14s\n' entry pass fail skip "worst lost" "worst late us"
-	join -a 1 "$work/$name.counts" "$work/$name.worst" | while read -r e p f s l t; do
-		printf '%-30s %5d %5d %5d %14s %14s\n' "$e" "$p" "$f" "$s" "${l:--}" "${t:--}"
+	printf '%-30s %5s %5s %5s %7s %14s %14s\n' entry pass fail skip retried "worst lost" "worst late us"
+	join -a 1 "$work/$name.counts" "$work/$name.worst" | while read -r e p f s a l t; do
+		printf '%-30s %5d %5d %5d %7d %14s %14s\n' "$e" "$p" "$f" "$s" "$a" "${l:--}" "${t:--}"
 	done
 	if grep -q . <(awk '$3 > 0' "$work/$name.counts"); then
 		status=1
