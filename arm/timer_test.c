@@ -34,7 +34,7 @@
  *     window_s (lib/ratecheck.c: the bound is the marks' brackets plus
  *     the RTC's own 1000 ppm tolerance): CNTFRQ must be the rate it keeps.
  * The PL031 itself (time of day, match interrupt) is arm/pl031_test.c.
- * Not here yet: the EL2 view (CNTVOFF); see docs/clocks.md.
+ * The EL2 view (the virtual counter offset) is arm/cntvoff_test.c.
  *
  * Arguments, key=value:
  *   loops=N       reads per vCPU in step 8 (default 1000)

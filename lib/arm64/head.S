@@ -99,7 +99,8 @@ secondary_entry:
 
 /*
  * From EL2, configure EL1 as AArch64 with the counter, timers and GICv3
- * system registers open to it, and eret to the caller at EL1 with all
+ * system registers open to it, the virtual counter offset boot_cntvoff
+ * (0 unless the kernel says), and eret to the caller at EL1 with all
  * exceptions masked. A kernel that defines boot_stay_el2 = 1 stays at EL2
  * with VHE (E2H, TGE), where the *_EL1 register names reach EL2's.
  * Clobbers x0-x2; returns at EL1 (or EL2 with VHE).
@@ -135,7 +136,9 @@ el_setup:
 	mrs	x0, cnthctl_el2
 	orr	x0, x0, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
 	msr	cnthctl_el2, x0
-	msr	cntvoff_el2, xzr
+	adr_l	x0, boot_cntvoff
+	ldr	x0, [x0]
+	msr	cntvoff_el2, x0
 	mov	x0, #CPTR_EL2_RES1
 	msr	cptr_el2, x0
 	msr	hstr_el2, xzr

@@ -28,6 +28,15 @@ extern const char test_name[];
 extern const u8 boot_stay_el2;
 #define STAY_AT_EL2 const u8 boot_stay_el2 = 1
 
+/*
+ * The virtual counter offset (CNTVOFF_EL2) start-up sets on every CPU it
+ * drops from EL2 to EL1, as a hypervisor would: CNTVCT = CNTPCT - offset.
+ * 0 unless a kernel says otherwise with BOOT_CNTVOFF(value); no effect
+ * when the CPU starts at EL1 (no EL2: nobody sets an offset).
+ */
+extern const u64 boot_cntvoff;
+#define BOOT_CNTVOFF(value) const u64 boot_cntvoff = (value)
+
 /* The device tree QEMU passed in x0; valid once boot_main() has run. */
 extern struct dt boot_dt;
 
