@@ -239,11 +239,11 @@ main_results_json() {
 
 # One line saying what runs where, so a reader knows the accelerator (TAP: a comment).
 main_banner() {
-	local accel=${ACCEL:-kvm} line
+	local line
 	# a standalone script prints just its outcome line
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then return; fi
-	if [ -z "${ACCEL:-}" ] && [ -n "$RUN_KVM_PROBLEM" ]; then accel="tcg (no KVM: $RUN_KVM_PROBLEM)"; fi
-	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator $accel, logs in $LOGDIR"
+	run_decide_accel ""
+	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator ${PREP_ACCEL:-none ($PREP_MSG)}${PREP_WHY:+ ($PREP_WHY)}, logs in $LOGDIR"
 	tap_out "# $line"
 	if ((!RUN_TAP)); then echo "$line"; fi
 }
@@ -262,7 +262,7 @@ main() { # args...
 	if [ -z "${RUN_KERNEL_OVERRIDE:-}" ]; then
 		arch_find_build || main_fatal "${ARCH_ERRORS[@]}"
 	fi
-	RUN_KVM_PROBLEM=$(arch_kvm_problem "$RUN_ARCH")
+	run_find_kvm
 	main_select
 	if ((RUN_LIST)); then
 		main_list

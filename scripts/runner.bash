@@ -38,31 +38,46 @@ run_timeout() { # test
 	awk -v t="$t" -v f="${TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%g\n", t * f }'
 }
 
-# Decide how a test starts. Sets PREP_OUTCOME/PREP_MSG when it cannot start
-# (SKIP or ERROR), else PREP_ACCEL and PREP_KERNEL.
-run_prepare() { # test
-	local t=$1 want=${CFG_ACCEL[$1]:-} problem=$RUN_KVM_PROBLEM qemu
-	PREP_OUTCOME="" PREP_MSG="" PREP_ACCEL="" PREP_KERNEL=""
+# Whether this host's KVM runs the build's arch: RUN_KVM_PROBLEM says why not (empty: it does).
+run_find_kvm() {
+	RUN_KVM_PROBLEM=$(arch_kvm_problem "$RUN_ARCH")
+}
+
+# The one place the accelerator is decided, for an entry's accel (empty:
+# any) under ACCEL= and this host's KVM: sets PREP_ACCEL and PREP_WHY (why
+# not KVM, when it falls back to TCG), or PREP_OUTCOME/PREP_MSG (SKIP or
+# ERROR) when the entry cannot run. The banner asks it for an entry of
+# no accel.
+run_decide_accel() { # want
+	local want=$1 problem=$RUN_KVM_PROBLEM
+	PREP_OUTCOME="" PREP_MSG="" PREP_ACCEL="" PREP_WHY=""
 	if [ -n "$RUN_FORCED_ACCEL" ]; then
 		if [ -n "$want" ] && [ "$want" != "$RUN_FORCED_ACCEL" ]; then
 			PREP_OUTCOME=SKIP PREP_MSG="test needs accel=$want, ACCEL=$RUN_FORCED_ACCEL was forced"
-			return
-		fi
-		if [ "$RUN_FORCED_ACCEL" = kvm ] && [ -n "$problem" ]; then
+		elif [ "$RUN_FORCED_ACCEL" = kvm ] && [ -n "$problem" ]; then
 			PREP_OUTCOME=ERROR PREP_MSG="ACCEL=kvm but KVM is not usable: $problem"
-			return
+		else
+			PREP_ACCEL=$RUN_FORCED_ACCEL
 		fi
-		PREP_ACCEL=$RUN_FORCED_ACCEL
 	elif [ "$want" = kvm ] && [ -n "$problem" ]; then
 		PREP_OUTCOME=SKIP PREP_MSG="accel=kvm but KVM is not usable: $problem"
-		return
 	elif [ -n "$want" ]; then
 		PREP_ACCEL=$want
 	elif [ -z "$problem" ]; then
 		PREP_ACCEL=kvm
 	else
-		PREP_ACCEL=tcg
+		# shellcheck disable=SC2034 # PREP_WHY: read by main.bash (the banner)
+		PREP_ACCEL=tcg PREP_WHY="no KVM: $problem"
 	fi
+}
+
+# Decide how a test starts. Sets PREP_OUTCOME/PREP_MSG when it cannot start
+# (SKIP or ERROR), else PREP_ACCEL and PREP_KERNEL.
+run_prepare() { # test
+	local t=$1 qemu
+	PREP_KERNEL=""
+	run_decide_accel "${CFG_ACCEL[$1]:-}"
+	[ -z "$PREP_OUTCOME" ] || return 0
 	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$(arch_testdir "$RUN_ARCH")/${CFG_FILE[$t]}}
 	qemu=${QEMU:-$(arch_default_qemu "$RUN_ARCH")}
 	if [ ! -r "$PREP_KERNEL" ]; then
