@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Hyper-V interface detection through CPUID 0x40000000 up (constants: lib/x86/hyperv.h). */
+#include "hyperv.h"
+#include "hv_tsc.h"
+#include "hypervisor.h"
+#include "processor.h"
+#include "report.h"
+
+static const struct {
+	u32 eax, edx;
+	const char *what;
+} feature_names[] = {
+	{ HV_MSR_TIME_REF_COUNT_AVAILABLE, 0, "TIME_REF_COUNT (hv-time)" },
+	{ HV_MSR_REFERENCE_TSC_AVAILABLE, 0, "reference TSC page (hv-time)" },
+	{ HV_MSR_SYNIC_AVAILABLE, 0, "SynIC (hv-synic)" },
+	{ HV_MSR_SYNTIMER_AVAILABLE, 0, "synthetic timers (hv-stimer)" },
+	{ HV_ACCESS_FREQUENCY_MSRS, HV_FEATURE_FREQUENCY_MSRS_AVAILABLE, "frequency MSRs (hv-frequencies)" },
+};
+
+const char *hyperv_probe(struct hyperv_info *hv)
+{
+	static char why[96];
+
+	memset(hv, 0, sizeof(*hv));
+	hv->max_leaf = hypervisor_signature(hv->vendor);
+	if (!hv->max_leaf)
+		return "not under a hypervisor (CPUID.1:ECX[31] clear)";
+	if (hv->max_leaf < HYPERV_CPUID_FEATURES ||
+	    cpuid(HYPERV_CPUID_INTERFACE).a != HYPERV_INTERFACE_HV1) {
+		snprintf(why, sizeof(why), "the hypervisor ('%s', leaves to %#x) offers no Hyper-V interface",
+			 hv->vendor, hv->max_leaf);
+		return why;
+	}
+	hv->features_eax = cpuid(HYPERV_CPUID_FEATURES).a;
+	hv->features_edx = cpuid(HYPERV_CPUID_FEATURES).d;
+	return NULL;
+}
+
+void hyperv_print_features(const struct hyperv_info *hv)
+{
+	report_info("Hyper-V interface from '%s', leaves to %#x, features EAX %#x EDX %#x", hv->vendor,
+		    hv->max_leaf, hv->features_eax, hv->features_edx);
+	for (unsigned i = 0; i < ARRAY_SIZE(feature_names); i++)
+		report_info("  %s: %s", feature_names[i].what,
+			    (hv->features_eax & feature_names[i].eax) == feature_names[i].eax &&
+					    (hv->features_edx & feature_names[i].edx) == feature_names[i].edx
+				    ? "offered"
+				    : "not offered");
+}
+
+bool hyperv_ref_tsc_enable(struct hv_ref_tsc_page *page)
+{
+	/* identity-mapped: the virtual address is the guest-physical one */
+	u64 val = (uintptr_t)page | HV_X64_MSR_REFERENCE_TSC_ENABLE;
+
+	wrmsr(HV_X64_MSR_REFERENCE_TSC, val);
+	return rdmsr(HV_X64_MSR_REFERENCE_TSC) == val;
+}
+
+bool hyperv_frequencies(const struct hyperv_info *hv, u64 *tsc_hz, u64 *apic_hz)
+{
+	*tsc_hz = *apic_hz = 0;
+	if (!(hv->features_eax & HV_ACCESS_FREQUENCY_MSRS) ||
+	    !(hv->features_edx & HV_FEATURE_FREQUENCY_MSRS_AVAILABLE))
+		return false;
+	*tsc_hz = rdmsr(HV_X64_MSR_TSC_FREQUENCY);
+	*apic_hz = rdmsr(HV_X64_MSR_APIC_FREQUENCY);
+	return true;
+}
