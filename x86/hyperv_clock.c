@@ -466,8 +466,8 @@ static void freq_test(void)
 	report_result("hyperv.tsc_frequency", "Hz", "%llu", (unsigned long long)src.tsc_hz);
 	report_result("hyperv.apic_frequency", "Hz", "%llu", (unsigned long long)src.apic_hz);
 	if (!src.tsc_hz || !src.apic_hz) {
-		report_skip("no frequency MSRs (QEMU's hv-frequencies)%s",
-			    opt.backend == BACKEND_MODEL ? " : no CPUID 0x40000010 (+invtsc)" : "");
+		report_skip("%s", opt.backend == BACKEND_MODEL ? "model: no CPUID 0x40000010 frequencies (QEMU offers them "
+			    "with +invtsc)" : "no frequency MSRs (QEMU's hv-frequencies)");
 	} else {
 		rate_run("hyperv.tsc", read_tsc, stated(src.tsc_hz), NULL);
 		rate_run("hyperv.lapic", apic_elapsed, stated(src.apic_hz) / APIC_TIMER_DIVIDER, apic_count_start);
