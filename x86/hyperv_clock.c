@@ -4,53 +4,45 @@
  * hv-frequencies) - the partition reference counter, the reference TSC
  * page and the frequency MSRs - on every vCPU.
  *
- * Why: Windows and Linux guests with Hyper-V enlightenments take their
- * time from the reference TSC page, not from kvmclock. KVM builds the
- * page from kvmclock's parameters and serves HV_X64_MSR_TIME_REF_COUNT
- * as kvmclock / 100, so a page with a wrong scale or offset, a sequence
- * the guest cannot trust, or frequencies the counters do not keep breaks
- * those guests while kvmclock_test stays green.
+ * Why: guests with Hyper-V enlightenments (Windows, Linux on Hyper-V)
+ * take their time from the reference TSC page, not from kvmclock. KVM
+ * builds the page from kvmclock's parameters and serves
+ * HV_X64_MSR_TIME_REF_COUNT as kvmclock / 100: a wrong scale or offset,
+ * an untrustworthy sequence or a stated frequency the counters do not
+ * keep breaks those guests while kvmclock_test stays green.
  *
  * What it checks, in order (phases=):
  *  1. agree: on every vCPU, loops times: TIME_REF_COUNT r0, kvmclock k0,
- *     the page's time p, kvmclock k1, TIME_REF_COUNT r1. TIME_REF_COUNT
- *     never goes backwards on the vCPU, and p lies in [r0 - 2, r1 + 1]
- *     and [k0 / 100 - 2, k1 / 100 + 1] (100 ns units). The bound: KVM's
- *     page is floor(kvmclock / 100) computed through a floored scale and
- *     a floored offset, which puts it up to 2 units below, and the
- *     difference of two floored products (tsc * scale, tsc_timestamp *
- *     scale) may exceed the floor of the difference by 1 unit: -2..+1
- *     (proved on the host against kvmclock's own arithmetic,
- *     tests/test_hv_tsc.c). A page 1 ms off misses by 10,000 units.
+ *     the page's time p, kvmclock k1, TIME_REF_COUNT r1 (100 ns units).
+ *     TIME_REF_COUNT never goes backwards, and p lies in [r0 - 2, r1 + 1]
+ *     and [k0 - 2, k1 + 1]. The bound: the page is kvmclock / 100 through
+ *     a floored scale and a floored offset (up to 2 units below), and a
+ *     difference of two floored products may exceed the floor of the
+ *     difference by 1 (tests/test_hv_tsc.c checks this bound against
+ *     kvmclock's arithmetic). A page 1 ms off misses by 10,000 units; a
+ *     descheduled vCPU only widens a bracket.
  *  2. warps: the vCPUs take turns under the fair lock
- *     (lib/x86/turn_lock.c), each reading TIME_REF_COUNT, then the page:
- *     reference time is one partition-wide clock, so any read earlier
- *     than the previous one, whichever vCPU made it, fails.
- *  3. rate: TIME_REF_COUNT and the page must count 10 MHz against the
- *     reference clocks of refs= (lib/ratecheck.c: bound from the marks'
- *     brackets plus the references' 1000 ppm tolerance), on vCPU 0 and
- *     the last vCPU.
- *  4. freq (hv-frequencies): the TSC measured against the references at
- *     HV_X64_MSR_TSC_FREQUENCY, the LAPIC timer (divide by 16, one-shot
- *     from the largest count) at HV_X64_MSR_APIC_FREQUENCY / 16.
- *  5. invalid: a page whose sequence is 0 (TLFS: do not use the page)
- *     must not be used: the reader falls back to TIME_REF_COUNT, and its
- *     time lies within the bracket of two TIME_REF_COUNT reads.
- * A page read that finds sequence 0 takes TIME_REF_COUNT instead; such
- * reads are counted and reported. A page invalid from the start: steps
- * 1-3 check TIME_REF_COUNT alone and say so. No Hyper-V interface (no
- * hv-* flags, or a host KVM without KVM_CAP_HYPERV, where QEMU 7.2 drops
- * the leaves): SKIP with the reason.
+ *     (lib/x86/turn_lock.c) reading TIME_REF_COUNT, then the page:
+ *     reference time is partition-wide, so any step back fails.
+ *  3. rate: TIME_REF_COUNT and the page count 10 MHz against refs=
+ *     (lib/ratecheck.c), on vCPU 0 and the last vCPU.
+ *  4. freq (hv-frequencies): the TSC at HV_X64_MSR_TSC_FREQUENCY and the
+ *     LAPIC timer (divide by 16) at HV_X64_MSR_APIC_FREQUENCY / 16, the same way.
+ *  5. invalid: a page whose sequence is 0 (TLFS: do not use it) is not
+ *     used: the read falls back to TIME_REF_COUNT, within two reads of it.
+ * Page reads that find sequence 0 take TIME_REF_COUNT and are counted and
+ * reported; a page invalid from the start leaves TIME_REF_COUNT alone in
+ * steps 1-3, said in a SKIP. No Hyper-V interface (no hv-* flags, or a
+ * host KVM without KVM_CAP_HYPERV, where QEMU 7.2 drops the leaves): SKIP.
  * RESULT lines: hyperv.agree.vcpuN.<clock>.{after_start,before_end}_units,
  * hyperv.<clock>.vcpuN.{warps,handoffs}, hyperv.<clock>.rate.vcpuN.<ref>.
  * {err,bound}_ppm, hyperv.{tsc,apic}_frequency, hyperv.page.vcpuN.fallbacks.
  *
- * backend=model (test-only): the guest plays the hypervisor's part, for
- * hosts whose KVM offers no Hyper-V: it builds the page from vCPU 0's
- * kvmclock parameters as KVM does (lib/hv_tsc.c), takes TIME_REF_COUNT
- * as kvmclock / 100, and the frequencies from CPUID 0x40000010 (TSC kHz,
- * LAPIC bus kHz). That checks kvmclock and this test's own checks (each
- * fault below fails under it), never the hypervisor's Hyper-V code.
+ * backend=model (test-only), for hosts whose KVM has no Hyper-V: the guest
+ * plays the hypervisor, building the page from vCPU 0's kvmclock as KVM
+ * does (lib/hv_tsc.c), TIME_REF_COUNT as kvmclock / 100, frequencies from
+ * CPUID 0x40000010 (TSC, LAPIC bus kHz). It checks kvmclock and this
+ * test's checks (each fault below fails under it), not KVM's Hyper-V code.
  *
  * Arguments, key=value:
  *   loops=N       samples per vCPU in steps 1 and 2 (default 200)
@@ -59,11 +51,10 @@
  *   phases=LIST   agree,warps,rate,freq,invalid (default all)
  *   backend=NAME  hv (default) or model
  *   fault=NAME    test-only, makes a check fail: scale (the page's scale
- *                 read 1% high), offset (its offset 1 ms high), warp (the
- *                 last vCPU's page reads 1 ms early), refrate
- *                 (TIME_REF_COUNT read 1% fast), freq (both stated
- *                 frequencies taken 0.5% high), noseq (the reader uses a
- *                 page whose sequence is 0)
+ *                 1% high), offset (its offset 1 ms high), warp (the last
+ *                 vCPU's page reads 1 ms early), refrate (TIME_REF_COUNT
+ *                 1% fast), freq (both stated frequencies 0.5% high),
+ *                 noseq (the reader uses a page whose sequence is 0)
  * Anything else is a failure. Example: -append "loops=500 refs=hpet"
  */
 #include "libc.h"
@@ -249,19 +240,26 @@ static const char *hv_setup(void)
 {
 	struct hyperv_info hv;
 	const char *why = hyperv_probe(&hv);
+	u64 v;
 
 	if (why)
 		return why;
 	hyperv_print_features(&hv);
-	if (!(hv.features_eax & HV_MSR_TIME_REF_COUNT_AVAILABLE))
+	if (!hyperv_offers(&hv, HV_MSR_TIME_REF_COUNT_AVAILABLE, 0))
 		return "Hyper-V offers no TIME_REF_COUNT (QEMU's hv-time)";
+	if (!report(rdmsr_safe(HV_X64_MSR_TIME_REF_COUNT, &v) == EXC_NONE,
+		    "HV_X64_MSR_TIME_REF_COUNT reads without a fault, as CPUID promises"))
+		return "TIME_REF_COUNT cannot be read";
 	src.ref_count = hv_ref_count;
-	if (hv.features_eax & HV_MSR_REFERENCE_TSC_AVAILABLE) {
+	if (hyperv_offers(&hv, HV_MSR_REFERENCE_TSC_AVAILABLE, 0)) {
 		src.page = memalign(PAGE_SIZE, PAGE_SIZE);
-		report(hyperv_ref_tsc_enable(src.page), "HV_X64_MSR_REFERENCE_TSC reads back the page's address "
-		       "and the enable bit (%#llx)", (unsigned long long)rdmsr(HV_X64_MSR_REFERENCE_TSC));
+		if (!report(hyperv_ref_tsc_enable(src.page), "HV_X64_MSR_REFERENCE_TSC takes the page's "
+			    "address %#lx with the enable bit and reads it back", (unsigned long)(uintptr_t)src.page))
+			src.page = NULL;
 	}
-	hyperv_frequencies(&hv, &src.tsc_hz, &src.apic_hz);
+	if (hyperv_offers(&hv, HYPERV_FREQUENCIES_EAX, HYPERV_FREQUENCIES_EDX))
+		report(hyperv_frequencies(&src.tsc_hz, &src.apic_hz),
+		       "the frequency MSRs read without a fault, as CPUID promises");
 	return NULL;
 }
 
@@ -466,8 +464,9 @@ static void freq_test(void)
 	report_result("hyperv.tsc_frequency", "Hz", "%llu", (unsigned long long)src.tsc_hz);
 	report_result("hyperv.apic_frequency", "Hz", "%llu", (unsigned long long)src.apic_hz);
 	if (!src.tsc_hz || !src.apic_hz) {
-		report_skip("%s", opt.backend == BACKEND_MODEL ? "model: no CPUID 0x40000010 frequencies (QEMU offers them "
-			    "with +invtsc)" : "no frequency MSRs (QEMU's hv-frequencies)");
+		report_skip("%s", opt.backend == BACKEND_MODEL
+					  ? "model: no CPUID 0x40000010 frequencies (QEMU offers them with +invtsc)"
+					  : "no frequency MSRs (QEMU's hv-frequencies)");
 	} else {
 		rate_run("hyperv.tsc", read_tsc, stated(src.tsc_hz), NULL);
 		rate_run("hyperv.lapic", apic_elapsed, stated(src.apic_hz) / APIC_TIMER_DIVIDER, apic_count_start);
@@ -482,6 +481,7 @@ static void invalid_test(void)
 	/* the live page's fields, scale doubled, under sequence 0: using them is 2x off */
 	struct hv_ref_tsc_page bad = { .tsc_sequence = HV_TSC_SEQUENCE_INVALID };
 	u64 before = results[0].fallbacks, r0, t, r1;
+	bool counted;
 
 	report_prefix_push("invalid");
 	if (src.page) {
@@ -491,9 +491,10 @@ static void invalid_test(void)
 	r0 = ref_count();
 	t = page_time(&bad);
 	r1 = ref_count();
-	report(results[0].fallbacks == before + 1 && t >= r0 && t <= r1,
+	counted = results[0].fallbacks == before + 1;
+	report(counted && t >= r0 && t <= r1,
 	       "a page whose sequence is 0 is not used: the read fell back to TIME_REF_COUNT (%s) and gave %llu "
-	       "(TIME_REF_COUNT before and after: %llu, %llu)", results[0].fallbacks == before + 1 ? "counted" : "not counted",
+	       "(TIME_REF_COUNT before and after: %llu, %llu)", counted ? "counted" : "not counted",
 	       (unsigned long long)t, (unsigned long long)r0, (unsigned long long)r1);
 	/* the deliberate fallback is not the hypervisor's: only those are reported below */
 	results[0].fallbacks = before;
@@ -531,7 +532,7 @@ int main(int argc, char **argv)
 	}
 	src.page_valid = src.page && READ_ONCE(src.page->tsc_sequence) != HV_TSC_SEQUENCE_INVALID;
 	if (!src.page)
-		report_skip("no reference TSC page (QEMU's hv-time): TIME_REF_COUNT alone");
+		report_skip("no usable reference TSC page (QEMU's hv-time): TIME_REF_COUNT alone");
 	else if (!src.page_valid)
 		report_skip("the reference TSC page's sequence is 0 (invalid): TIME_REF_COUNT alone");
 	if (opt.phases & PH_AGREE)

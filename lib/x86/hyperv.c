@@ -2,6 +2,7 @@
 /* Hyper-V interface detection through CPUID 0x40000000 up (constants: lib/x86/hyperv.h). */
 #include "hyperv.h"
 #include "hv_tsc.h"
+#include "desc.h"
 #include "hypervisor.h"
 #include "processor.h"
 #include "report.h"
@@ -14,7 +15,7 @@ static const struct {
 	{ HV_MSR_REFERENCE_TSC_AVAILABLE, 0, "reference TSC page (hv-time)" },
 	{ HV_MSR_SYNIC_AVAILABLE, 0, "SynIC (hv-synic)" },
 	{ HV_MSR_SYNTIMER_AVAILABLE, 0, "synthetic timers (hv-stimer)" },
-	{ HV_ACCESS_FREQUENCY_MSRS, HV_FEATURE_FREQUENCY_MSRS_AVAILABLE, "frequency MSRs (hv-frequencies)" },
+	{ HYPERV_FREQUENCIES_EAX, HYPERV_FREQUENCIES_EDX, "frequency MSRs (hv-frequencies)" },
 };
 
 const char *hyperv_probe(struct hyperv_info *hv)
@@ -42,10 +43,7 @@ void hyperv_print_features(const struct hyperv_info *hv)
 		    hv->max_leaf, hv->features_eax, hv->features_edx);
 	for (unsigned i = 0; i < ARRAY_SIZE(feature_names); i++)
 		report_info("  %s: %s", feature_names[i].what,
-			    (hv->features_eax & feature_names[i].eax) == feature_names[i].eax &&
-					    (hv->features_edx & feature_names[i].edx) == feature_names[i].edx
-				    ? "offered"
-				    : "not offered");
+			    hyperv_offers(hv, feature_names[i].eax, feature_names[i].edx) ? "offered" : "not offered");
 }
 
 bool hyperv_ref_tsc_enable(struct hv_ref_tsc_page *page)
@@ -53,17 +51,22 @@ bool hyperv_ref_tsc_enable(struct hv_ref_tsc_page *page)
 	/* identity-mapped: the virtual address is the guest-physical one */
 	u64 val = (uintptr_t)page | HV_X64_MSR_REFERENCE_TSC_ENABLE;
 
-	wrmsr(HV_X64_MSR_REFERENCE_TSC, val);
-	return rdmsr(HV_X64_MSR_REFERENCE_TSC) == val;
+	u64 back;
+
+	return wrmsr_safe(HV_X64_MSR_REFERENCE_TSC, val) == EXC_NONE &&
+	       rdmsr_safe(HV_X64_MSR_REFERENCE_TSC, &back) == EXC_NONE && back == val;
 }
 
-bool hyperv_frequencies(const struct hyperv_info *hv, u64 *tsc_hz, u64 *apic_hz)
+bool hyperv_offers(const struct hyperv_info *hv, u32 eax, u32 edx)
 {
+	return (hv->features_eax & eax) == eax && (hv->features_edx & edx) == edx;
+}
+
+bool hyperv_frequencies(u64 *tsc_hz, u64 *apic_hz)
+{
+	if (rdmsr_safe(HV_X64_MSR_TSC_FREQUENCY, tsc_hz) == EXC_NONE &&
+	    rdmsr_safe(HV_X64_MSR_APIC_FREQUENCY, apic_hz) == EXC_NONE)
+		return true;
 	*tsc_hz = *apic_hz = 0;
-	if (!(hv->features_eax & HV_ACCESS_FREQUENCY_MSRS) ||
-	    !(hv->features_edx & HV_FEATURE_FREQUENCY_MSRS_AVAILABLE))
-		return false;
-	*tsc_hz = rdmsr(HV_X64_MSR_TSC_FREQUENCY);
-	*apic_hz = rdmsr(HV_X64_MSR_APIC_FREQUENCY);
-	return true;
+	return false;
 }

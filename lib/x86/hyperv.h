@@ -46,10 +46,15 @@ void hyperv_print_features(const struct hyperv_info *hv);
 struct hv_ref_tsc_page;
 /*
  * Point HV_X64_MSR_REFERENCE_TSC at page (4 KiB aligned, identity-mapped)
- * with the enable bit; true when the MSR reads that value back.
+ * with the enable bit; true when neither access faults and the MSR reads
+ * that value back.
  */
 bool hyperv_ref_tsc_enable(struct hv_ref_tsc_page *page);
-/* HV_X64_MSR_TSC_FREQUENCY and HV_X64_MSR_APIC_FREQUENCY; false (both 0) when not offered. */
-bool hyperv_frequencies(const struct hyperv_info *hv, u64 *tsc_hz, u64 *apic_hz);
+/* CPUID offers every bit of eax in HYPERV_CPUID_FEATURES EAX and of edx in its EDX. */
+bool hyperv_offers(const struct hyperv_info *hv, u32 eax, u32 edx);
+#define HYPERV_FREQUENCIES_EAX	HV_ACCESS_FREQUENCY_MSRS
+#define HYPERV_FREQUENCIES_EDX	HV_FEATURE_FREQUENCY_MSRS_AVAILABLE
+/* HV_X64_MSR_TSC_FREQUENCY and HV_X64_MSR_APIC_FREQUENCY; false (both 0) when either read faults. */
+bool hyperv_frequencies(u64 *tsc_hz, u64 *apic_hz);
 
 #endif
