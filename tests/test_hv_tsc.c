@@ -6,11 +6,11 @@
  * page's time at a known frequency; a page built from kvmclock parameters
  * as KVM builds it reads kvmclock / 100 within the units the guest test
  * allows (2 below, 1 above: x86/hyperv_clock.c); a page whose sequence
- * is 0 is refused; and the sequence protocol under a writer thread that
- * updates the page the way the hypervisor does (sequence 0, fields, new
- * sequence): no reader may take fields of two updates. Each must be seen
- * failing:
- *   make -C tests check LIB_DEFS=-DHV_TSC_FAULT_NO_RECHECK   (torn copies)
+ * is 0 is refused; an update made while a reader is inside the protocol
+ * makes it read again; and the protocol under a writer thread that updates
+ * the page the way the hypervisor does (sequence 0, fields, new sequence):
+ * no reader may take fields of two updates. Each must be seen failing:
+ *   make -C tests check LIB_DEFS=-DHV_TSC_FAULT_NO_RECHECK   (update missed, torn copies)
  *   make -C tests check LIB_DEFS=-DHV_TSC_FAULT_USE_INVALID  (sequence 0 used)
  */
 /* LIBSRC: lib/hv_tsc.c lib/pvclock.c */
@@ -168,10 +168,43 @@ static void test_invalid_refused(void **state)
 	assert_int_equal(hv_tsc_time(c.tsc, c.scale, c.offset), (1ull << 39) + 7);
 }
 
+/*
+ * The hypervisor updates the page while a reader is inside the protocol
+ * (here: when the reader samples the counter, after copying the fields):
+ * the copy must be retried and come back whole from the new update, with
+ * the counter sampled under it. Deterministic, unlike the race below.
+ */
+static struct hv_ref_tsc_page live;
+static int counter_calls;
+
+static uint64_t counter_that_updates(void)
+{
+	if (counter_calls++ == 0) {
+		live.tsc_sequence = 0;
+		live.tsc_scale = 2000;
+		live.tsc_offset = 20;
+		live.tsc_sequence = 8;
+	}
+	return 1000 + (uint64_t)counter_calls;
+}
+
+static void test_update_during_read(void **state)
+{
+	struct hv_tsc_copy c;
+
+	live = (struct hv_ref_tsc_page){ .tsc_sequence = 7, .tsc_scale = 1000, .tsc_offset = 10 };
+	counter_calls = 0;
+	assert_true(hv_tsc_read(&live, counter_that_updates, &c));
+	if (c.sequence != 8 || c.scale != 2000 || c.offset != 20 || c.tsc != 1002)
+		fail_msg("an update during the read was missed: got sequence %u scale %llu offset %lld counter %llu, "
+			 "want 8, 2000, 20 and the counter sampled after the update (1002)", c.sequence,
+			 (unsigned long long)c.scale, (long long)c.offset, (unsigned long long)c.tsc);
+}
+
 static struct hv_ref_tsc_page page;
 static volatile int writer_stop;
 
-/* scale and offset both follow generation g: a copy is whole when they agree. */
+/* sequence, scale and offset all follow generation g: a copy is whole when they agree. */
 static uint64_t scale_of(uint64_t g)
 {
 	return g * 0x9e3779b97f4a7c15ull;
@@ -179,13 +212,14 @@ static uint64_t scale_of(uint64_t g)
 
 static void *writer(void *unused)
 {
-	for (uint64_t g = 1; !writer_stop; g++) {
+	for (uint64_t g = 2; !writer_stop; g++) {
 		__atomic_store_n(&page.tsc_sequence, 0, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&page.tsc_scale, scale_of(g), __ATOMIC_RELAXED);
 		__atomic_store_n(&page.tsc_offset, (int64_t)g, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_RELEASE);
-		__atomic_store_n(&page.tsc_sequence, (uint32_t)g | 1, __ATOMIC_RELAXED);
+		/* a new value every update (as the hypervisor's), never 0: a reused one would hide the change */
+		__atomic_store_n(&page.tsc_sequence, (uint32_t)g, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -195,7 +229,8 @@ static void *reader(void *torn)
 	struct hv_tsc_copy c;
 
 	for (int i = 0; i < READS_PER_READER; i++)
-		if (hv_tsc_read(&page, fixed_tsc, &c) && c.scale != scale_of((uint64_t)c.offset))
+		if (hv_tsc_read(&page, fixed_tsc, &c) &&
+		    (c.scale != scale_of((uint64_t)c.offset) || c.sequence != (uint32_t)c.offset))
 			__atomic_add_fetch((int *)torn, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
@@ -205,7 +240,7 @@ static void test_no_torn_copy(void **state)
 	pthread_t w, r[READERS];
 	int torn = 0;
 
-	page = (struct hv_ref_tsc_page){ .tsc_sequence = 1, .tsc_scale = scale_of(0) };
+	page = (struct hv_ref_tsc_page){ .tsc_sequence = 1, .tsc_scale = scale_of(1), .tsc_offset = 1 };
 	writer_stop = 0;
 	assert_int_equal(pthread_create(&w, NULL, writer, NULL), 0);
 	for (int i = 0; i < READERS; i++)
@@ -218,7 +253,7 @@ static void test_no_torn_copy(void **state)
 	       READERS * READS_PER_READER);
 	assert_true(page.tsc_offset > 1000);
 	if (torn)
-		fail_msg("hv_tsc_read returned %d torn copies (scale and offset of two updates)", torn);
+		fail_msg("hv_tsc_read returned %d torn copies (sequence, scale and offset not all of one update)", torn);
 }
 
 int main(void)
@@ -228,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_time_at_known_rate),
 		cmocka_unit_test(test_from_pvclock),
 		cmocka_unit_test(test_invalid_refused),
+		cmocka_unit_test(test_update_during_read),
 		cmocka_unit_test(test_no_torn_copy),
 	};
 

@@ -66,6 +66,7 @@
 #include "hv_tsc.h"
 #include "hyperv.h"
 #include "kvmclock.h"
+#include "layout.h"
 #include "processor.h"
 #include "ratecheck.h"
 #include "report.h"
@@ -76,7 +77,6 @@
 #define MAX_LOOPS		10000000ull
 #define DEFAULT_WINDOW_MS	150
 #define MAX_WINDOW_MS		10000
-#define PAGE_SIZE		4096
 #define CACHE_LINE_SIZE		64
 /* step 1's bound, in 100 ns units (derivation in the header) */
 #define AGREE_BELOW_UNITS	2
@@ -94,7 +94,7 @@
 #define FAULT_RATE_DIV		100	/* fault=scale, refrate: 1% */
 #define FAULT_FREQ_PPM		5000	/* fault=freq: 0.5%, beyond the references' 0.1% */
 
-enum phase { PH_AGREE = 1, PH_WARPS = 2, PH_RATE = 4, PH_FREQ = 8, PH_INVALID = 16, PH_ALL = 31 };
+enum phase { PH_AGREE = 1, PH_WARPS = 2, PH_RATE = 4, PH_FREQ = 8, PH_INVALID = 16, PH_ALL = (1 << 5) - 1 };
 enum backend { BACKEND_HV, BACKEND_MODEL };
 enum fault { F_NONE, F_SCALE, F_OFFSET, F_WARP, F_REFRATE, F_FREQ, F_NOSEQ };
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Hyper-V interface detection through CPUID 0x40000000 up (constants: lib/x86/hyperv.h). */
 #include "hyperv.h"
-#include "hv_tsc.h"
 #include "desc.h"
 #include "hypervisor.h"
 #include "processor.h"
