@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rtc_test: the CMOS RTC (MC146818) as a clock - its time of day against
+ * the host's, its update-ended interrupt, and its periodic interrupt at
+ * the rate register A selects.
+ *
+ * Why: a PC guest takes its date from the CMOS RTC at boot (Linux's
+ * rtc-cmos, hwclock), and some guests keep time on its interrupts (the
+ * periodic one as a tick, the update-ended one to find a second's edge).
+ * An RTC set from the wrong time, an update interrupt that comes late, not
+ * at all or twice, or a periodic rate that is not the one selected is the
+ * hypervisor's bug.
+ *
+ * How: IRQ 8 is routed through the IOAPIC (its ISA route from the MADT)
+ * to a handler that reads register C (which acknowledges it) and
+ * timestamps the interrupt with a reference clock (ref=: the HPET main
+ * counter, else the ACPI PM timer; lib/x86/refclock.c), read only
+ * there while interrupts are on. The driver (lib/x86/rtc.c) decodes BCD or
+ * binary and 12- or 24-hour registers as register B says.
+ *
+ * What it checks (phases=):
+ *  1. update: with UIE set, UPDATE_IRQS interrupts in UPDATE_IRQS + 1 s,
+ *     each with UF and IRQF in register C, the seconds one more each
+ *     time, 1 s apart by the reference. An interval is 1 s at the RTC's
+ *     rate plus the second interrupt's delivery delay minus the first's;
+ *     the delay is the emulation's and the host's: QEMU raises IRQ 8 from
+ *     its main loop thread, whose scheduling delays the guest cannot see
+ *     (up to 16.3 ms measured for the HPET's, raised the same way, beside
+ *     two busy loops: docs/timers.md), and the vCPU's own steal time,
+ *     which it can (measured, added). So 1 s +- (IRQ_LATE_MS + steal +
+ *     the reference's 1000 ppm of 1 s). An interrupt not acknowledged, or
+ *     one a second missed, is far outside.
+ *  2. tod (with host_time=): the date and time read in the first update
+ *     interrupt against the host's time of day H taken just before QEMU
+ *     started. QEMU starts the RTC at the host's whole second and keeps
+ *     its seconds' edges a fixed fraction f (0 <= f < 1) behind the host's
+ *     time, so just after an edge it reads the host's time minus f: RTC -
+ *     H is the time since H (start-up, boot, the wait for the edge: d >=
+ *     0) minus f, in (-1 s, d]. Allowed: above -1 s, at most threshold
+ *     (default 5 s: QEMU start-up, SeaBIOS's 3.3 s boot, the 1 s wait).
+ *     A time of day 2 s behind is at most -2 s. The date is the RTC's
+ *     (century register from the FADT), taken as UTC (QEMU's default).
+ *  3. periodic: for each rate of rates= (default 512 and 64 Hz), with
+ *     PIE set and RS selecting it, interrupts over window_ms (default
+ *     500), each with PF and IRQF: their rate by the reference's
+ *     timestamps of the first and the last. The same delivery delay
+ *     gives the bound: (IRQ_LATE_MS + steal) over the window, plus the
+ *     reference's tolerance - 3.9% at 500 ms; a tick lost while the host
+ *     held QEMU off costs as much as that delay. A rate selector off by
+ *     one step is 50-100% off. A window whose bound exceeds
+ *     PERIODIC_USABLE_PPB (20%, too wide to see that) is measured again,
+ *     up to PERIODIC_WINDOWS times. Not 1024 Hz by default: under kvm-pvm
+ *     a handler (three exits to QEMU) does not always finish within
+ *     its 977 us, and 4-36% of the interrupts were lost (docs/clocks.md).
+ * RESULT lines: rtc.tod_offset_ms, rtc.update.interval_ms,
+ * rtc.periodic.<hz>hz.{err_ppm,bound_ppm,lost,max_interval_us}.
+ *
+ * Arguments, key=value:
+ *   host_time=S   the host's time of day when QEMU started ({host_time});
+ *                 absent: no step 2
+ *   threshold=S   step 2's upper bound, seconds, fraction allowed (default 5)
+ *   phases=LIST   which of update,tod,periodic to run (default all)
+ *   rates=LIST    step 3's rates in Hz, powers of two 2..8192 (default 512,64)
+ *   window_ms=N   step 3's window per rate (default 500)
+ *   ref=NAME      the reference: hpet or pmtimer (default the first present)
+ *   fault=NAME    test-only, makes a check fail to show it can: noack (the
+ *                 handler does not read register C), tod_stale2s (the time
+ *                 of day taken 2 s behind), periodic_rate (RS selects twice
+ *                 the rate the check expects; half at 8192 Hz)
+ * Anything else is a failure.
+ */
+#include "libc.h"
+#include "apic.h"
+#include "arch.h"
+#include "argv.h"
+#include "desc.h"
+#include "ioapic.h"
+#include "processor.h"
+#include "refclock.h"
+#include "report.h"
+#include "rtc.h"
+#include "stats.h"
+#include "steal.h"
+
+#define RTC_IRQ_VECTOR		0x68
+#define NS_PER_S		1000000000ull
+#define NS_PER_MS		1000000ull
+#define NS_PER_US		1000ull
+#define PPB_PER_PPM		1000
+#define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)
+#define UPDATE_IRQS		2
+#define IRQ_LATE_MS		19
+#define DEFAULT_WINDOW_MS	500
+#define MAX_WINDOW_MS		5000
+#define MAX_RATES		4
+#define MAX_EVENTS		4096
+#define PERIODIC_USABLE_PPB	200000000ll
+#define PERIODIC_WINDOWS	3
+/* fault=tod_stale2s */
+#define FAULT_TOD_STALE_S	2
+
+enum phase { PHASE_UPDATE = 1 << 0, PHASE_TOD = 1 << 1, PHASE_PERIODIC = 1 << 2, PHASE_ALL = (1 << 3) - 1 };
+enum fault { FAULT_NONE, FAULT_NOACK, FAULT_TOD_STALE2S, FAULT_PERIODIC_RATE };
+
+static const char *const phase_names[] = { "update", "tod", "periodic" };
+static const char *const fault_names[] = { "none", "noack", "tod_stale2s", "periodic_rate" };
+
+static struct {
+	u64 host_ns, threshold_ns, window_ms;
+	unsigned phases;
+	unsigned rates[MAX_RATES], n_rates;
+	const char *ref;
+	enum fault fault;
+} opt = { 0, DEFAULT_THRESHOLD_NS, DEFAULT_WINDOW_MS, PHASE_ALL, { 512, 64 }, 2, NULL, FAULT_NONE };
+
+/* One interrupt as the handler saw it. */
+struct event {
+	u64 at; /* reference counts */
+	u8 reg_c;
+};
+
+/* Update interrupts also read the date and time. */
+struct update_event {
+	struct rtc_datetime dt;
+	const char *why; /* NULL, or why the read failed */
+};
+
+static const struct refclock *ref;
+static bool has_steal;
+static struct event events[MAX_EVENTS];
+static struct update_event updates[UPDATE_IRQS];
+static volatile unsigned n_events;
+static bool read_time_in_handler;
+
+/* ---- arguments ------------------------------------------------------------ */
+
+static size_t item_len(const char *v)
+{
+	return strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
+}
+
+static void parse_phases(const char *v)
+{
+	opt.phases = 0;
+	for (; *v; v += item_len(v) + (v[item_len(v)] == ',')) {
+		unsigned i;
+
+		for (i = 0; i < ARRAY_SIZE(phase_names); i++)
+			if (strlen(phase_names[i]) == item_len(v) && !memcmp(phase_names[i], v, item_len(v)))
+				break;
+		if (i == ARRAY_SIZE(phase_names))
+			report_abort("phases: '%.*s' is not update, tod or periodic", (int)item_len(v), v);
+		opt.phases |= 1u << i;
+	}
+	if (!opt.phases)
+		report_abort("phases: empty list");
+}
+
+static void parse_rates(const char *v)
+{
+	char word[16];
+	u64 hz;
+
+	for (opt.n_rates = 0; *v; v += item_len(v) + (v[item_len(v)] == ',')) {
+		snprintf(word, sizeof(word), "%.*s", (int)item_len(v), v);
+		if (opt.n_rates == MAX_RATES)
+			report_abort("rates: more than %d", MAX_RATES);
+		if (parse_u64("rates", word, &hz) || hz < RTC_PERIODIC_HZ_MIN || hz > RTC_PERIODIC_HZ_MAX ||
+		    (hz & (hz - 1)))
+			report_abort("rates: '%s' is not a power of two from %d to %d", word, RTC_PERIODIC_HZ_MIN,
+				     RTC_PERIODIC_HZ_MAX);
+		opt.rates[opt.n_rates++] = (unsigned)hz;
+	}
+	if (!opt.n_rates)
+		report_abort("rates: empty list");
+}
+
+static void parse_one(const char *arg)
+{
+	const char *v;
+	unsigned i;
+
+	if ((v = arg_value(arg, "host_time"))) {
+		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
+			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
+	} else if ((v = arg_value(arg, "threshold"))) {
+		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
+			report_abort("threshold: '%s' is not a number of seconds", v);
+	} else if ((v = arg_value(arg, "window_ms"))) {
+		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms || opt.window_ms > MAX_WINDOW_MS)
+			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
+	} else if ((v = arg_value(arg, "phases"))) {
+		parse_phases(v);
+	} else if ((v = arg_value(arg, "rates"))) {
+		parse_rates(v);
+	} else if ((v = arg_value(arg, "ref"))) {
+		if (strcmp(v, "hpet") && strcmp(v, "pmtimer"))
+			report_abort("ref: '%s' is not hpet or pmtimer", v);
+		opt.ref = v;
+	} else if ((v = arg_value(arg, "fault"))) {
+		for (i = 0; i < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[i]); i++)
+			;
+		if (i == ARRAY_SIZE(fault_names))
+			report_abort("fault: '%s' is not none, noack, tod_stale2s or periodic_rate", v);
+		opt.fault = (enum fault)i;
+	} else {
+		report_abort("unknown argument '%s' (host_time= threshold= phases= rates= window_ms= ref= fault=)",
+			     arg);
+	}
+}
+
+/* ---- interrupts and the reference --------------------------------------------- */
+
+static void rtc_irq(struct ex_regs *regs)
+{
+	unsigned n = n_events;
+	u8 c = opt.fault == FAULT_NOACK ? 0 : rtc_irq_ack();
+
+	if (n < MAX_EVENTS) {
+		events[n] = (struct event){ ref->read(), c };
+		if (read_time_in_handler && n < UPDATE_IRQS)
+			updates[n].why = rtc_read_datetime(&updates[n].dt);
+	}
+	n_events = n + 1;
+	apic_eoi();
+}
+
+static u64 ref_ns(u64 counts)
+{
+	return counts * NS_PER_S / ref->hz();
+}
+
+static u64 steal_now(void)
+{
+	return has_steal ? steal_ns() : 0;
+}
+
+/*
+ * Take interrupts until n have come or about timeout_ns have passed;
+ * returns how many came. The wait spins on the TSC, not on the
+ * reference: a device read exits to QEMU and takes its global lock,
+ * which the main loop thread raising the RTC's interrupts needs (spinning
+ * on HPET reads here made the 1024 Hz interrupt lose seven ticks in eight).
+ */
+static unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns)
+{
+	u64 deadline = arch_counter() + timeout_ns / NS_PER_MS * (arch_counter_hz() / 1000);
+
+	n_events = 0;
+	rtc_irq_ack();
+	rtc_irq_enable(irq);
+	irq_enable();
+	while (n_events < n && arch_counter() < deadline)
+		cpu_relax();
+	irq_disable();
+	rtc_irq_disable(irq);
+	rtc_irq_ack();
+	return min(n_events, (unsigned)MAX_EVENTS);
+}
+
+static bool flags_set(unsigned n, u8 want)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((events[i].reg_c & want) != want)
+			return false;
+	return true;
+}
+
+/* ---- 1. update and 2. time of day ----------------------------------------------- */
+
+static void tod_test(const struct update_event *u)
+{
+	s64 offset_ms;
+	char a[24], b[24];
+
+	report_prefix_push("tod");
+	if (u->why) {
+		report(false, "the RTC's date in the update interrupt: %s", u->why);
+		report_prefix_pop();
+		return;
+	}
+	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NS_PER_MS));
+	if (opt.fault == FAULT_TOD_STALE2S)
+		offset_ms -= FAULT_TOD_STALE_S * 1000;
+	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge", u->dt.year, u->dt.month, u->dt.day,
+		    u->dt.hour, u->dt.min, u->dt.sec);
+	report_result("rtc.tod_offset_ms", "ms", "%lld", (long long)offset_ms);
+	report(offset_ms > -1000 && offset_ms <= (s64)(opt.threshold_ns / NS_PER_MS),
+	       "the RTC's time of day at an update is the host's plus %s%s s (allowed above -1 s, up to +%s s)",
+	       offset_ms < 0 ? "-" : "+", fmt_milli(a, sizeof(a), (u64)(offset_ms < 0 ? -offset_ms : offset_ms)),
+	       fmt_milli(b, sizeof(b), opt.threshold_ns / NS_PER_MS));
+	report_prefix_pop();
+}
+
+static void interval_check(unsigned k, u64 steal)
+{
+	u64 interval_ns = ref_ns(events[k].at - events[k - 1].at);
+	/* the reference's tolerance in ppb is its error in ns over the nominal second */
+	u64 slack_ns = IRQ_LATE_MS * NS_PER_MS + steal + ref->tolerance_ppb;
+	u64 off = interval_ns > NS_PER_S ? interval_ns - NS_PER_S : NS_PER_S - interval_ns;
+	u32 s0 = updates[k - 1].dt.sec, s1 = updates[k].dt.sec;
+	char a[24], b[24];
+
+	report_result("rtc.update.interval_ms", "ms", "%s", fmt_milli(a, sizeof(a), interval_ns / NS_PER_US));
+	report(!updates[k].why && !updates[k - 1].why && s1 == (s0 + 1) % 60,
+	       "update interrupt %u: the seconds went from %u to %u", k, s0, s1);
+	report(off <= slack_ns, "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
+	       fmt_milli(b, sizeof(b), slack_ns / NS_PER_US));
+}
+
+static void update_test(void)
+{
+	unsigned want = opt.phases & PHASE_UPDATE ? UPDATE_IRQS : 1;
+	u64 steal = steal_now();
+	unsigned n;
+
+	read_time_in_handler = true;
+	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NS_PER_S);
+	read_time_in_handler = false;
+	steal = steal_now() - steal;
+	if (opt.phases & PHASE_UPDATE) {
+		report_prefix_push("update");
+		report(n == want, "%u update-ended interrupts within %u s (want %u, one per second)", n, want + 1,
+		       want);
+		report(n && flags_set(n, RTC_C_UF | RTC_C_IRQF),
+		       "register C has UF and IRQF set in every update interrupt (first: %#x)", n ? events[0].reg_c : 0);
+		for (unsigned k = 1; k < n; k++)
+			interval_check(k, steal);
+		report_prefix_pop();
+	}
+	if (!(opt.phases & PHASE_TOD))
+		return;
+	if (!opt.host_ns)
+		report_info("tod: no host_time given, not checked");
+	else if (!n)
+		report(false, "tod: no update interrupt to read the time of day at");
+	else
+		tod_test(&updates[0]);
+}
+
+/* ---- 3. periodic ------------------------------------------------------------------ */
+
+struct periodic_figures {
+	unsigned n;
+	s64 err_ppb;
+	u64 bound_ppb, lost, max_interval_ns, window_ns;
+};
+
+static void periodic_measure(unsigned hz, struct periodic_figures *f)
+{
+	unsigned programmed = opt.fault != FAULT_PERIODIC_RATE ? hz : hz < RTC_PERIODIC_HZ_MAX ? hz * 2 : hz / 2;
+	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
+	u64 period_ns = NS_PER_S / hz, steal = steal_now(), expected_ns;
+
+	rtc_set_periodic_hz(programmed);
+	*f = (struct periodic_figures){ .n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NS_PER_MS + NS_PER_S) };
+	steal = steal_now() - steal;
+	if (f->n < 2)
+		return;
+	for (unsigned k = 1; k < f->n; k++) {
+		u64 interval = ref_ns(events[k].at - events[k - 1].at);
+
+		f->max_interval_ns = max(f->max_interval_ns, interval);
+		f->lost += max((interval + period_ns / 2) / period_ns, 1ull) - 1;
+	}
+	f->window_ns = ref_ns(events[f->n - 1].at - events[0].at);
+	expected_ns = (u64)(f->n - 1) * NS_PER_S / hz;
+	f->err_ppb = ((s64)expected_ns - (s64)f->window_ns) * (s64)NS_PER_S / (s64)f->window_ns;
+	f->bound_ppb = (IRQ_LATE_MS * NS_PER_MS + steal + 2 * NS_PER_S / ref->hz()) * NS_PER_S / f->window_ns +
+		       ref->tolerance_ppb;
+}
+
+static void periodic_report(unsigned hz, const struct periodic_figures *f)
+{
+	char name[48], digits[24], err[24], bound[24];
+	u64 mag = (u64)(f->err_ppb < 0 ? -f->err_ppb : f->err_ppb);
+
+	snprintf(name, sizeof(name), "rtc.periodic.%uhz.err_ppm", hz);
+	snprintf(err, sizeof(err), "%s%s", f->err_ppb < 0 ? "-" : "+", fmt_milli(digits, sizeof(digits), mag));
+	report_result(name, "ppm", "%s", err);
+	snprintf(name, sizeof(name), "rtc.periodic.%uhz.bound_ppm", hz);
+	report_result(name, "ppm", "%s", fmt_milli(bound, sizeof(bound), f->bound_ppb));
+	snprintf(name, sizeof(name), "rtc.periodic.%uhz.lost", hz);
+	report_result(name, "count", "%llu", (unsigned long long)f->lost);
+	snprintf(name, sizeof(name), "rtc.periodic.%uhz.max_interval_us", hz);
+	report_result(name, "us", "%llu", (unsigned long long)(f->max_interval_ns / NS_PER_US));
+	report(flags_set(f->n, RTC_C_PF | RTC_C_IRQF), "register C has PF and IRQF set in every periodic interrupt");
+	report(mag <= f->bound_ppb, "%u interrupts in %llu ms: %s ppm off %u Hz (bound +-%s ppm)", f->n,
+	       (unsigned long long)(f->window_ns / NS_PER_MS), err, hz, bound);
+}
+
+static void periodic_test(void)
+{
+	struct periodic_figures f;
+
+	for (unsigned i = 0; i < opt.n_rates; i++) {
+		unsigned hz = opt.rates[i];
+
+		report_prefix_pushf("periodic %u Hz", hz);
+		for (unsigned w = 0; w < PERIODIC_WINDOWS; w++) {
+			periodic_measure(hz, &f);
+			if (f.n < 2 || f.bound_ppb <= PERIODIC_USABLE_PPB)
+				break;
+		}
+		if (f.n < 2)
+			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
+			       (unsigned long long)(2 * opt.window_ms + 1000),
+			       (unsigned long long)(hz * opt.window_ms / 1000 + 1));
+		else if (f.bound_ppb > PERIODIC_USABLE_PPB)
+			report(false, "every window disturbed (bound %llu ppm)",
+			       (unsigned long long)(f.bound_ppb / PPB_PER_PPM));
+		else
+			periodic_report(hz, &f);
+		report_prefix_pop();
+	}
+}
+
+/* ---- set-up ------------------------------------------------------------------------ */
+
+static void find_ref(void)
+{
+	const char *names[] = { "hpet", "pmtimer" };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
+		const struct refclock *r = refclock_find(names[i]);
+		const char *why;
+
+		if (opt.ref && strcmp(opt.ref, names[i]))
+			continue;
+		why = r->probe();
+		if (!why) {
+			ref = r;
+			report_info("timestamps by the %s (%llu Hz)", r->what, (unsigned long long)r->hz());
+			return;
+		}
+		report_info("no %s: %s", r->what, why);
+	}
+	report_abort("no reference clock to time the RTC's interrupts with");
+}
+
+static void route_irq8(void)
+{
+	struct ioapic_route route;
+	const char *why = steal_init();
+
+	has_steal = !why;
+	if (why)
+		report_info("steal time not known (%s): the bounds allow none", why);
+	if (!ioapic_init())
+		report_abort("no IOAPIC to route the RTC's IRQ 8 through");
+	route = ioapic_isa_route(RTC_ISA_IRQ);
+	handle_exception(RTC_IRQ_VECTOR, rtc_irq);
+	if (!ioapic_route(&route, RTC_IRQ_VECTOR, apic_id()))
+		report_abort("the IOAPIC has no pin %u for the RTC's IRQ 8", route.gsi);
+	report_info("IRQ 8 reaches IOAPIC pin %u (from %s)", route.gsi, ioapic_found_by());
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		parse_one(argv[i]);
+	for (unsigned i = 0; i < opt.n_rates; i++)
+		if ((u64)opt.rates[i] * opt.window_ms / 1000 >= MAX_EVENTS)
+			report_abort("rates: %u Hz over window_ms=%llu is more than %d interrupts", opt.rates[i],
+				     (unsigned long long)opt.window_ms, MAX_EVENTS);
+	if (!arch_counter_hz())
+		report_abort("the TSC's frequency is not known: no timeout for the interrupt waits");
+	find_ref();
+	route_irq8();
+	if (opt.phases & (PHASE_UPDATE | PHASE_TOD))
+		update_test();
+	if (opt.phases & PHASE_PERIODIC)
+		periodic_test();
+	return report_summary();
+}
