@@ -360,7 +360,7 @@ static void rate_test(const struct counter *c, const struct counter *other)
 	snprintf(name, sizeof(name), "%s.hz", c->name);
 	report_result(name, "Hz", "%llu", (unsigned long long)rc.hz);
 	if (opt.fault == c->rate_fault)
-		rc.hz += rc.hz / 1000000 * FAULT_RATE_PPM;
+		rc.hz += rc.hz * FAULT_RATE_PPM / 1000000;
 	rc.window = rc.hz / MS_PER_S * opt.window_ms;
 	if (other && ratecheck_set_refs(&rc, other->name))
 		report_abort("no reference clock entry for the %s", other->what);
