@@ -70,29 +70,30 @@
 #include "tsc_cpuid.h"
 #include "turn_lock.h"
 
-#define DEFAULT_LOOPS		1000
-#define MAX_LOOPS		100000000ull
-#define DEFAULT_WINDOW_MS	150
-#define MAX_WINDOW_MS		10000
-#define RATE_TRIES		5
-#define RATE_WINDOWS		3
+#define DEFAULT_LOOPS	  1000
+#define MAX_LOOPS	  100000000ull
+#define DEFAULT_WINDOW_MS 150
+#define MAX_WINDOW_MS	  10000
+#define RATE_TRIES	  5
+#define RATE_WINDOWS	  3
 /* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
-#define RATE_USABLE_PPB		4000000
-#define CACHE_LINE_SIZE		64
-#define MS_PER_S		1000
-#define PPB_PER_S		1000000000ull
+#define RATE_USABLE_PPB 4000000
+#define CACHE_LINE_SIZE 64
+#define MS_PER_S	1000
+#define PPB_PER_S	1000000000ull
 /* fault=warp: 1 ms of counts, far above a hand-off (about 40 us under kvm-pvm) */
-#define FAULT_WARP_MS		1
+#define FAULT_WARP_MS 1
 /* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
-#define FAULT_RATE_PPM		5000
+#define FAULT_RATE_PPM 5000
 
 enum phase { PHASE_WARPS = 1 << 0, PHASE_RATES = 1 << 1, PHASE_ALL = (1 << 2) - 1 };
 enum fault { FAULT_NONE, FAULT_WARP, FAULT_HPET_RATE, FAULT_PM_RATE };
 
-static const char *const phase_names[] = { "warps", "rates" };
-static const char *const fault_names[] = { "none", "warp", "hpet_rate", "pm_rate" };
+static const char *const phase_names[] = {"warps", "rates"};
+static const char *const fault_names[] = {"none", "warp", "hpet_rate", "pm_rate"};
 
-/* A platform counter: raw reads of its hardware width, and the refclock (lib/x86/refclock.c) reading it. */
+/* A platform counter: raw reads of its hardware width, and the refclock (lib/x86/refclock.c)
+ * reading it. */
 struct counter {
 	const char *name; /* its refclock name */
 	const char *what;
@@ -123,9 +124,10 @@ static u64 pm_hz(void)
 }
 
 static const struct counter counters[] = {
-	{ "hpet", "HPET main counter", hpet_find_and_run, hpet_counter_read32, hpet_bits, hpet_counter_hz,
-	  FAULT_HPET_RATE },
-	{ "pmtimer", "ACPI PM timer", pmtimer_find, pmtimer_read, pmtimer_bits, pm_hz, FAULT_PM_RATE },
+	{"hpet", "HPET main counter", hpet_find_and_run, hpet_counter_read32, hpet_bits,
+	 hpet_counter_hz, FAULT_HPET_RATE},
+	{"pmtimer", "ACPI PM timer", pmtimer_find, pmtimer_read, pmtimer_bits, pm_hz,
+	 FAULT_PM_RATE},
 };
 
 static struct {
@@ -134,14 +136,14 @@ static struct {
 	unsigned phases;
 	unsigned counters; /* bit per counters[] entry */
 	enum fault fault;
-} opt = { DEFAULT_LOOPS, DEFAULT_WINDOW_MS, PHASE_ALL, (1u << ARRAY_SIZE(counters)) - 1, FAULT_NONE };
+} opt = {DEFAULT_LOOPS, DEFAULT_WINDOW_MS, PHASE_ALL, (1u << ARRAY_SIZE(counters)) - 1, FAULT_NONE};
 
 /* What one vCPU found, alone on its cache line. */
 struct vcpu_result {
 	u64 warps, stalls, handoffs;
-	u64 worst;	  /* largest backward step, counts */
-	u64 min_handoff;  /* smallest step from another vCPU's read */
-	u64 max_step;	  /* largest forward step */
+	u64 worst;	 /* largest backward step, counts */
+	u64 min_handoff; /* smallest step from another vCPU's read */
+	u64 max_step;	 /* largest forward step */
 } __aligned(CACHE_LINE_SIZE);
 
 static struct vcpu_result results[MAX_CPUS];
@@ -173,14 +175,15 @@ static unsigned parse_list(const char *what, const char *v, const char *const *n
 
 static void parse_one(const char *arg)
 {
-	static const char *const counter_names[] = { "hpet", "pmtimer" };
+	static const char *const counter_names[] = {"hpet", "pmtimer"};
 	const char *v;
 
 	if ((v = arg_value(arg, "loops"))) {
 		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
 			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
 	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms || opt.window_ms > MAX_WINDOW_MS)
+		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms ||
+		    opt.window_ms > MAX_WINDOW_MS)
 			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
 	} else if ((v = arg_value(arg, "phases"))) {
 		opt.phases = parse_list("phases", v, phase_names, ARRAY_SIZE(phase_names));
@@ -195,7 +198,8 @@ static void parse_one(const char *arg)
 			report_abort("fault: '%s' is not none, warp, hpet_rate or pm_rate", v);
 		opt.fault = (enum fault)i;
 	} else {
-		report_abort("unknown argument '%s' (loops= counters= window_ms= phases= fault=)", arg);
+		report_abort("unknown argument '%s' (loops= counters= window_ms= phases= fault=)",
+			     arg);
 	}
 }
 
@@ -205,8 +209,8 @@ struct warp_run {
 	const struct counter *c;
 	u32 mask;
 	struct turn_lock lock;
-	u32 last;	/* the latest read, under lock */
-	int last_cpu;	/* who made it */
+	u32 last;     /* the latest read, under lock */
+	int last_cpu; /* who made it */
 };
 
 static void warp_on(void *arg)
@@ -214,9 +218,10 @@ static void warp_on(void *arg)
 	struct warp_run *run = arg;
 	struct vcpu_result *r = &results[smp_id()];
 	u32 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1
-			   ? (u32)(run->c->hz() / MS_PER_S * FAULT_WARP_MS) : 0;
+			   ? (u32)(run->c->hz() / MS_PER_S * FAULT_WARP_MS)
+			   : 0;
 
-	*r = (struct vcpu_result){ .min_handoff = ~0ull };
+	*r = (struct vcpu_result){.min_handoff = ~0ull};
 	for (u64 i = 0; i < opt.loops; i++) {
 		u32 prev, now, step;
 		int prev_cpu;
@@ -248,12 +253,13 @@ static void warp_result(const char *counter, int cpu, const char *what, u64 v)
 	char name[80];
 
 	snprintf(name, sizeof(name), "%s.warps.vcpu%d.%s", counter, cpu, what);
-	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu", (unsigned long long)v);
+	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu",
+		      (unsigned long long)v);
 }
 
 static void warp_test(const struct counter *c)
 {
-	struct warp_run run = { .c = c, .mask = (u32)((1ull << c->bits()) - 1) };
+	struct warp_run run = {.c = c, .mask = (u32)((1ull << c->bits()) - 1)};
 	u64 warps = 0, worst = 0, handoff = ~0ull, max_step = 0;
 	char name[64];
 
@@ -278,14 +284,19 @@ static void warp_test(const struct counter *c)
 	snprintf(name, sizeof(name), "%s.warps", c->name);
 	report_result(name, "count", "%llu", (unsigned long long)warps);
 	if (handoff != ~0ull)
-		report_info("quickest hand-off %llu counts: smaller offsets between vCPUs cannot show",
-			    (unsigned long long)handoff);
-	report_info("%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
-		    "is a step above %llu", (unsigned long long)opt.loops, cpu_count(), c->bits(),
-		    (unsigned long long)max_step, (unsigned long long)(run.mask / 2));
+		report_info(
+			"quickest hand-off %llu counts: smaller offsets between vCPUs cannot show",
+			(unsigned long long)handoff);
+	report_info(
+		"%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
+		"is a step above %llu",
+		(unsigned long long)opt.loops, cpu_count(), c->bits(), (unsigned long long)max_step,
+		(unsigned long long)(run.mask / 2));
 	if (cpu_count() == 1)
-		report_info("one vCPU: the reads only check that the counter never goes backwards on it");
-	report(!warps, "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
+		report_info("one vCPU: the reads only check that the counter never goes backwards "
+			    "on it");
+	report(!warps,
+	       "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
 	       c->what, cpu_count(), (unsigned long long)warps, (unsigned long long)worst);
 }
 
@@ -336,9 +347,11 @@ static void add_tsc_ref(struct ratecheck *rc, const struct refclock *device)
 		report_skip("rate against the TSC: %s", why);
 		return;
 	}
-	tsc_ref.tolerance_ppb = device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_S / tsc_stated.hz;
+	tsc_ref.tolerance_ppb =
+		device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_S / tsc_stated.hz;
 	report_info("TSC: CPUID %s states %llu Hz (resolution %llu Hz)", tsc_stated.leaf,
-		    (unsigned long long)tsc_stated.hz, (unsigned long long)tsc_stated.resolution_hz);
+		    (unsigned long long)tsc_stated.hz,
+		    (unsigned long long)tsc_stated.resolution_hz);
 	rc->refs[rc->n++] = &tsc_ref;
 }
 
@@ -354,7 +367,8 @@ static void rate_test(const struct counter *c, const struct counter *other)
 	char name[32];
 
 	if (!self || self->probe())
-		report_abort("the %s was found but its reference clock entry does not probe", c->what);
+		report_abort("the %s was found but its reference clock entry does not probe",
+			     c->what);
 	rc.read = self->read;
 	rc.hz = c->hz();
 	snprintf(name, sizeof(name), "%s.hz", c->name);
@@ -388,8 +402,8 @@ int main(int argc, char **argv)
 		why[i] = counters[i].find();
 		present[i] = !why[i];
 		if (present[i])
-			report_info("%s: %u bits, %llu Hz stated", counters[i].what, counters[i].bits(),
-				    (unsigned long long)counters[i].hz());
+			report_info("%s: %u bits, %llu Hz stated", counters[i].what,
+				    counters[i].bits(), (unsigned long long)counters[i].hz());
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(counters); i++) {
 		const struct counter *c = &counters[i];

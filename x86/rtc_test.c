@@ -88,28 +88,33 @@
 #include "stats.h"
 #include "steal.h"
 
-#define RTC_IRQ_VECTOR		0x68
-#define NS_PER_S		1000000000ull
-#define NS_PER_MS		1000000ull
-#define NS_PER_US		1000ull
-#define PPB_PER_PPM		1000
-#define DEFAULT_THRESHOLD_NS	(4 * NS_PER_S)
-#define UPDATE_IRQS		2
-#define IRQ_LATE_MS		19
-#define DEFAULT_WINDOW_MS	500
-#define MAX_WINDOW_MS		5000
-#define MAX_RATES		4
-#define MAX_EVENTS		4096
-#define PERIODIC_USABLE_PPB	200000000ll
-#define PERIODIC_WINDOWS	3
+#define RTC_IRQ_VECTOR	     0x68
+#define NS_PER_S	     1000000000ull
+#define NS_PER_MS	     1000000ull
+#define NS_PER_US	     1000ull
+#define PPB_PER_PPM	     1000
+#define DEFAULT_THRESHOLD_NS (4 * NS_PER_S)
+#define UPDATE_IRQS	     2
+#define IRQ_LATE_MS	     19
+#define DEFAULT_WINDOW_MS    500
+#define MAX_WINDOW_MS	     5000
+#define MAX_RATES	     4
+#define MAX_EVENTS	     4096
+#define PERIODIC_USABLE_PPB  200000000ll
+#define PERIODIC_WINDOWS     3
 /* fault=tod_stale2s */
-#define FAULT_TOD_STALE_S	2
+#define FAULT_TOD_STALE_S 2
 
-enum phase { PHASE_UPDATE = 1 << 0, PHASE_TOD = 1 << 1, PHASE_PERIODIC = 1 << 2, PHASE_ALL = (1 << 3) - 1 };
+enum phase {
+	PHASE_UPDATE = 1 << 0,
+	PHASE_TOD = 1 << 1,
+	PHASE_PERIODIC = 1 << 2,
+	PHASE_ALL = (1 << 3) - 1
+};
 enum fault { FAULT_NONE, FAULT_NOACK, FAULT_TOD_STALE2S, FAULT_PERIODIC_RATE };
 
-static const char *const phase_names[] = { "update", "tod", "periodic" };
-static const char *const fault_names[] = { "none", "noack", "tod_stale2s", "periodic_rate" };
+static const char *const phase_names[] = {"update", "tod", "periodic"};
+static const char *const fault_names[] = {"none", "noack", "tod_stale2s", "periodic_rate"};
 
 static struct {
 	u64 host_ns, threshold_ns, window_ms;
@@ -117,7 +122,7 @@ static struct {
 	unsigned rates[MAX_RATES], n_rates;
 	const char *ref;
 	enum fault fault;
-} opt = { 0, DEFAULT_THRESHOLD_NS, DEFAULT_WINDOW_MS, PHASE_ALL, { 512, 64 }, 2, NULL, FAULT_NONE };
+} opt = {0, DEFAULT_THRESHOLD_NS, DEFAULT_WINDOW_MS, PHASE_ALL, {512, 64}, 2, NULL, FAULT_NONE};
 
 /* One interrupt as the handler saw it. */
 struct event {
@@ -154,10 +159,12 @@ static void parse_phases(const char *v)
 		unsigned i;
 
 		for (i = 0; i < ARRAY_SIZE(phase_names); i++)
-			if (strlen(phase_names[i]) == item_len(v) && !memcmp(phase_names[i], v, item_len(v)))
+			if (strlen(phase_names[i]) == item_len(v) &&
+			    !memcmp(phase_names[i], v, item_len(v)))
 				break;
 		if (i == ARRAY_SIZE(phase_names))
-			report_abort("phases: '%.*s' is not update, tod or periodic", (int)item_len(v), v);
+			report_abort("phases: '%.*s' is not update, tod or periodic",
+				     (int)item_len(v), v);
 		opt.phases |= 1u << i;
 	}
 	if (!opt.phases)
@@ -173,10 +180,10 @@ static void parse_rates(const char *v)
 		snprintf(word, sizeof(word), "%.*s", (int)item_len(v), v);
 		if (opt.n_rates == MAX_RATES)
 			report_abort("rates: more than %d", MAX_RATES);
-		if (parse_u64("rates", word, &hz) || hz < RTC_PERIODIC_HZ_MIN || hz > RTC_PERIODIC_HZ_MAX ||
-		    (hz & (hz - 1)))
-			report_abort("rates: '%s' is not a power of two from %d to %d", word, RTC_PERIODIC_HZ_MIN,
-				     RTC_PERIODIC_HZ_MAX);
+		if (parse_u64("rates", word, &hz) || hz < RTC_PERIODIC_HZ_MIN ||
+		    hz > RTC_PERIODIC_HZ_MAX || (hz & (hz - 1)))
+			report_abort("rates: '%s' is not a power of two from %d to %d", word,
+				     RTC_PERIODIC_HZ_MIN, RTC_PERIODIC_HZ_MAX);
 		opt.rates[opt.n_rates++] = (unsigned)hz;
 	}
 	if (!opt.n_rates)
@@ -190,12 +197,15 @@ static void parse_one(const char *arg)
 
 	if ((v = arg_value(arg, "host_time"))) {
 		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
-			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
+			report_abort(
+				"host_time: '%s' is not a time of day in seconds since the epoch",
+				v);
 	} else if ((v = arg_value(arg, "threshold"))) {
 		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
 			report_abort("threshold: '%s' is not a number of seconds", v);
 	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms || opt.window_ms > MAX_WINDOW_MS)
+		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms ||
+		    opt.window_ms > MAX_WINDOW_MS)
 			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
@@ -209,10 +219,12 @@ static void parse_one(const char *arg)
 		for (i = 0; i < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[i]); i++)
 			;
 		if (i == ARRAY_SIZE(fault_names))
-			report_abort("fault: '%s' is not none, noack, tod_stale2s or periodic_rate", v);
+			report_abort("fault: '%s' is not none, noack, tod_stale2s or periodic_rate",
+				     v);
 		opt.fault = (enum fault)i;
 	} else {
-		report_abort("unknown argument '%s' (host_time= threshold= phases= rates= window_ms= ref= fault=)",
+		report_abort("unknown argument '%s' (host_time= threshold= phases= rates= "
+			     "window_ms= ref= fault=)",
 			     arg);
 	}
 }
@@ -225,7 +237,7 @@ static void rtc_irq(struct ex_regs *regs)
 	u8 c = opt.fault == FAULT_NOACK ? 0 : rtc_irq_ack();
 
 	if (n < MAX_EVENTS) {
-		events[n] = (struct event){ ref->read(), c };
+		events[n] = (struct event){ref->read(), c};
 		if (read_time_in_handler && n < UPDATE_IRQS) {
 			updates[n].tsc = arch_counter();
 			updates[n].why = rtc_read_datetime(&updates[n].dt);
@@ -283,7 +295,8 @@ static const char *fmt_signed_s(char *buf, size_t size, s64 ms)
 {
 	char digits[24];
 
-	snprintf(buf, size, "%c%s", ms < 0 ? '-' : '+', fmt_milli(digits, sizeof(digits), (u64)(ms < 0 ? -ms : ms)));
+	snprintf(buf, size, "%c%s", ms < 0 ? '-' : '+',
+		 fmt_milli(digits, sizeof(digits), (u64)(ms < 0 ? -ms : ms)));
 	return buf;
 }
 
@@ -302,12 +315,16 @@ static void tod_test(const struct update_event *u)
 	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NS_PER_MS));
 	if (opt.fault == FAULT_TOD_STALE2S)
 		offset_ms -= FAULT_TOD_STALE_S * 1000;
-	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test started",
-		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, (long long)e_ms);
+	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
+		    "started",
+		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec,
+		    (long long)e_ms);
 	report_result("rtc.tod_offset_ms", "ms", "%lld", (long long)offset_ms);
 	report(offset_ms > low && offset_ms <= high,
-	       "the RTC's time of day at an update is the host's %s s (allowed above %s s, up to %s s)",
-	       fmt_signed_s(a, sizeof(a), offset_ms), fmt_signed_s(b, sizeof(b), low), fmt_signed_s(c, sizeof(c), high));
+	       "the RTC's time of day at an update is the host's %s s (allowed above %s s, up to "
+	       "%s s)",
+	       fmt_signed_s(a, sizeof(a), offset_ms), fmt_signed_s(b, sizeof(b), low),
+	       fmt_signed_s(c, sizeof(c), high));
 	report_prefix_pop();
 }
 
@@ -320,10 +337,12 @@ static void interval_check(unsigned k, u64 steal)
 	u32 s0 = updates[k - 1].dt.sec, s1 = updates[k].dt.sec;
 	char a[24], b[24];
 
-	report_result("rtc.update.interval_ms", "ms", "%s", fmt_milli(a, sizeof(a), interval_ns / NS_PER_US));
+	report_result("rtc.update.interval_ms", "ms", "%s",
+		      fmt_milli(a, sizeof(a), interval_ns / NS_PER_US));
 	report(!updates[k].why && !updates[k - 1].why && s1 == (s0 + 1) % 60,
 	       "update interrupt %u: the seconds went from %u to %u", k, s0, s1);
-	report(off <= slack_ns, "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
+	report(off <= slack_ns,
+	       "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
 	       fmt_milli(b, sizeof(b), slack_ns / NS_PER_US));
 }
 
@@ -339,10 +358,12 @@ static void update_test(void)
 	steal = steal_now() - steal;
 	if (opt.phases & PHASE_UPDATE) {
 		report_prefix_push("update");
-		report(n == want, "%u update-ended interrupts within %u s (want %u, one per second)", n, want + 1,
-		       want);
+		report(n == want,
+		       "%u update-ended interrupts within %u s (want %u, one per second)", n,
+		       want + 1, want);
 		report(n && flags_set(n, RTC_C_UF | RTC_C_IRQF),
-		       "register C has UF and IRQF set in every update interrupt (first: %#x)", n ? events[0].reg_c : 0);
+		       "register C has UF and IRQF set in every update interrupt (first: %#x)",
+		       n ? events[0].reg_c : 0);
 		for (unsigned k = 1; k < n; k++)
 			interval_check(k, steal);
 		report_prefix_pop();
@@ -367,12 +388,15 @@ struct periodic_figures {
 
 static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
-	unsigned programmed = opt.fault != FAULT_PERIODIC_RATE ? hz : hz < RTC_PERIODIC_HZ_MAX ? hz * 2 : hz / 2;
+	unsigned programmed = opt.fault != FAULT_PERIODIC_RATE ? hz
+			      : hz < RTC_PERIODIC_HZ_MAX       ? hz * 2
+							       : hz / 2;
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
 	u64 period_ns = NS_PER_S / hz, steal = steal_now(), expected_ns;
 
 	rtc_set_periodic_hz(programmed);
-	*f = (struct periodic_figures){ .n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NS_PER_MS + NS_PER_S) };
+	*f = (struct periodic_figures){
+		.n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NS_PER_MS + NS_PER_S)};
 	steal = steal_now() - steal;
 	if (f->n < 2)
 		return;
@@ -385,7 +409,8 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->window_ns = ref_ns(events[f->n - 1].at - events[0].at);
 	expected_ns = (u64)(f->n - 1) * NS_PER_S / hz;
 	f->err_ppb = ((s64)expected_ns - (s64)f->window_ns) * (s64)NS_PER_S / (s64)f->window_ns;
-	f->bound_ppb = (IRQ_LATE_MS * NS_PER_MS + steal + 2 * NS_PER_S / ref->hz()) * NS_PER_S / f->window_ns +
+	f->bound_ppb = (IRQ_LATE_MS * NS_PER_MS + steal + 2 * NS_PER_S / ref->hz()) * NS_PER_S /
+			       f->window_ns +
 		       ref->tolerance_ppb;
 }
 
@@ -395,7 +420,8 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	u64 mag = (u64)(f->err_ppb < 0 ? -f->err_ppb : f->err_ppb);
 
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.err_ppm", hz);
-	snprintf(err, sizeof(err), "%s%s", f->err_ppb < 0 ? "-" : "+", fmt_milli(digits, sizeof(digits), mag));
+	snprintf(err, sizeof(err), "%s%s", f->err_ppb < 0 ? "-" : "+",
+		 fmt_milli(digits, sizeof(digits), mag));
 	report_result(name, "ppm", "%s", err);
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.bound_ppm", hz);
 	report_result(name, "ppm", "%s", fmt_milli(bound, sizeof(bound), f->bound_ppb));
@@ -403,9 +429,10 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	report_result(name, "count", "%llu", (unsigned long long)f->long_intervals);
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.max_interval_us", hz);
 	report_result(name, "us", "%llu", (unsigned long long)(f->max_interval_ns / NS_PER_US));
-	report(flags_set(f->n, RTC_C_PF | RTC_C_IRQF), "register C has PF and IRQF set in every periodic interrupt");
-	report(mag <= f->bound_ppb, "%u interrupts in %llu ms: %s ppm off %u Hz (bound +-%s ppm)", f->n,
-	       (unsigned long long)(f->window_ns / NS_PER_MS), err, hz, bound);
+	report(flags_set(f->n, RTC_C_PF | RTC_C_IRQF),
+	       "register C has PF and IRQF set in every periodic interrupt");
+	report(mag <= f->bound_ppb, "%u interrupts in %llu ms: %s ppm off %u Hz (bound +-%s ppm)",
+	       f->n, (unsigned long long)(f->window_ns / NS_PER_MS), err, hz, bound);
 }
 
 static void periodic_test(void)
@@ -438,7 +465,7 @@ static void periodic_test(void)
 
 static void find_ref(void)
 {
-	const char *names[] = { "hpet", "pmtimer" };
+	const char *names[] = {"hpet", "pmtimer"};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(names); i++) {
 		const struct refclock *r = refclock_find(names[i]);
@@ -449,7 +476,8 @@ static void find_ref(void)
 		why = r->probe();
 		if (!why) {
 			ref = r;
-			report_info("timestamps by the %s (%llu Hz)", r->what, (unsigned long long)r->hz());
+			report_info("timestamps by the %s (%llu Hz)", r->what,
+				    (unsigned long long)r->hz());
 			return;
 		}
 		report_info("no %s: %s", r->what, why);
@@ -481,10 +509,11 @@ int main(int argc, char **argv)
 		parse_one(argv[i]);
 	for (unsigned i = 0; i < opt.n_rates; i++)
 		if ((u64)opt.rates[i] * opt.window_ms / 1000 >= MAX_EVENTS)
-			report_abort("rates: %u Hz over window_ms=%llu is more than %d interrupts", opt.rates[i],
-				     (unsigned long long)opt.window_ms, MAX_EVENTS);
+			report_abort("rates: %u Hz over window_ms=%llu is more than %d interrupts",
+				     opt.rates[i], (unsigned long long)opt.window_ms, MAX_EVENTS);
 	if (!arch_counter_hz())
-		report_abort("the TSC's frequency is not known: no timeout for the interrupt waits");
+		report_abort(
+			"the TSC's frequency is not known: no timeout for the interrupt waits");
 	find_ref();
 	route_irq8();
 	if (opt.phases & (PHASE_UPDATE | PHASE_TOD))

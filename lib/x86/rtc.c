@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The CMOS RTC through the index/data ports: date and time in BCD or binary, 12- or 24-hour, and its interrupts. */
+/* The CMOS RTC through its ports: date and time (BCD or binary, 12- or 24-hour), its interrupts. */
 #include "rtc.h"
 #include "acpi.h"
 #include "io.h"
 
-#define CMOS_INDEX	0x70
-#define CMOS_DATA	0x71
+#define CMOS_INDEX 0x70
+#define CMOS_DATA  0x71
 /* Bit 7 of the index port masks NMIs: keep it clear, as the firmware left it. */
-#define RTC_SECONDS	0x00
-#define RTC_MINUTES	0x02
-#define RTC_HOURS	0x04
+#define RTC_SECONDS	 0x00
+#define RTC_MINUTES	 0x02
+#define RTC_HOURS	 0x04
 #define RTC_DAY_OF_MONTH 0x07
-#define RTC_MONTH	0x08
-#define RTC_YEAR	0x09
-#define RTC_REG_A	0x0a
-#define RTC_REG_B	0x0b
-#define RTC_REG_C	0x0c
-#define RTC_A_UIP	(1u << 7)	/* update in progress: the time registers are changing */
-#define RTC_A_DV_MASK	0x70		/* divider: the time base, left as the firmware set it */
-#define RTC_A_RS_MASK	0x0f		/* rate select */
+#define RTC_MONTH	 0x08
+#define RTC_YEAR	 0x09
+#define RTC_REG_A	 0x0a
+#define RTC_REG_B	 0x0b
+#define RTC_REG_C	 0x0c
+#define RTC_A_UIP	 (1u << 7) /* update in progress: the time registers are changing */
+#define RTC_A_DV_MASK	 0x70	   /* divider: the time base, left as the firmware set it */
+#define RTC_A_RS_MASK	 0x0f	   /* rate select */
 /* rate = 32768 Hz >> (RS - 1) for RS 3..15, so RS = RTC_RS_LOG2_BASE - log2(rate) */
 #define RTC_RS_LOG2_BASE 16
-#define RTC_B_24H	(1u << 1)
-#define RTC_B_DM_BINARY	(1u << 2)
-#define RTC_HOURS_PM	(1u << 7)	/* in 12-hour mode */
+#define RTC_B_24H	 (1u << 1)
+#define RTC_B_DM_BINARY	 (1u << 2)
+#define RTC_HOURS_PM	 (1u << 7) /* in 12-hour mode */
 /* ACPI FADT: CENTURY, the CMOS index of the century register (0: none). */
 #define FADT_CENTURY_OFFSET 108
 #define RTC_DEFAULT_CENTURY 20
 /* Give up after this many reads that overlapped an update (each update takes under 2 ms). */
-#define RTC_MAX_TRIES	1000
+#define RTC_MAX_TRIES 1000
 
 /* The time registers first: a time-of-day read stops after them. */
 enum { F_SEC, F_MIN, F_HOUR, F_DAY, F_MONTH, F_YEAR, F_CENTURY, F_COUNT };
@@ -59,18 +59,21 @@ static u8 century_reg(void)
 
 	if (reg < 0) {
 		fadt = acpi_find_table("FACP");
-		reg = fadt && fadt->length > FADT_CENTURY_OFFSET ? ((const u8 *)fadt)[FADT_CENTURY_OFFSET] : 0;
+		reg = fadt && fadt->length > FADT_CENTURY_OFFSET
+			      ? ((const u8 *)fadt)[FADT_CENTURY_OFFSET]
+			      : 0;
 	}
 	return (u8)reg;
 }
 
 static void read_fields(u8 *v, size_t n)
 {
-	static const u8 regs[F_COUNT - 1] = { RTC_SECONDS, RTC_MINUTES, RTC_HOURS, RTC_DAY_OF_MONTH,
-					      RTC_MONTH, RTC_YEAR };
+	static const u8 regs[F_COUNT - 1] = {RTC_SECONDS,      RTC_MINUTES, RTC_HOURS,
+					     RTC_DAY_OF_MONTH, RTC_MONTH,   RTC_YEAR};
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = i == F_CENTURY ? (century_reg() ? cmos_read(century_reg()) : 0) : cmos_read(regs[i]);
+		v[i] = i == F_CENTURY ? (century_reg() ? cmos_read(century_reg()) : 0)
+				      : cmos_read(regs[i]);
 }
 
 /*
@@ -149,8 +152,8 @@ const char *rtc_read_datetime(struct rtc_datetime *t)
 		.min = (u8)decode(&raw, F_MIN),
 		.sec = (u8)decode(&raw, F_SEC),
 	};
-	if (t->sec > 59 || t->min > 59 || t->hour > 23 || t->month < 1 || t->month > 12 || t->day < 1 ||
-	    t->day > 31 || t->year < 1970)
+	if (t->sec > 59 || t->min > 59 || t->hour > 23 || t->month < 1 || t->month > 12 ||
+	    t->day < 1 || t->day > 31 || t->year < 1970)
 		return "the RTC's date and time registers hold no valid date";
 	return NULL;
 }
@@ -162,7 +165,8 @@ static bool leap_year(unsigned y)
 
 u64 rtc_datetime_epoch(const struct rtc_datetime *t)
 {
-	static const u16 days_before_month[12] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
+	static const u16 days_before_month[12] = {0,   31,  59,	 90,  120, 151,
+						  181, 212, 243, 273, 304, 334};
 	u64 days = 0;
 
 	for (unsigned y = 1970; y < t->year; y++)
@@ -194,6 +198,7 @@ const char *rtc_set_periodic_hz(unsigned hz)
 		return "the RTC's periodic rates are the powers of two from 2 to 8192 Hz";
 	while ((1u << log2) < hz)
 		log2++;
-	cmos_write(RTC_REG_A, (cmos_read(RTC_REG_A) & RTC_A_DV_MASK) | ((RTC_RS_LOG2_BASE - log2) & RTC_A_RS_MASK));
+	cmos_write(RTC_REG_A, (cmos_read(RTC_REG_A) & RTC_A_DV_MASK) |
+				      ((RTC_RS_LOG2_BASE - log2) & RTC_A_RS_MASK));
 	return NULL;
 }
