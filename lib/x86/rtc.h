@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The CMOS real-time clock (MC146818): its date and time of day, read consistently, and its
- * interrupts. */
+/* The CMOS real-time clock (MC146818): its date and time, read consistently, and its interrupts. */
 #ifndef VMTICK_X86_RTC_H
 #define VMTICK_X86_RTC_H
 
