@@ -285,21 +285,10 @@ static bool flags_set(unsigned n, u8 want)
 
 /* ---- 1. update and 2. time of day ----------------------------------------------- */
 
-/* "+1.234" or "-0.005" seconds from ms. */
-static const char *fmt_signed_s(char *buf, size_t size, s64 ms)
-{
-	char digits[24];
-
-	snprintf(buf, size, "%c%s", ms < 0 ? '-' : '+',
-		 fmt_milli(digits, sizeof(digits), (u64)(ms < 0 ? -ms : ms)));
-	return buf;
-}
-
 static void tod_test(const struct update_event *u)
 {
 	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / 1000));
 	s64 low = e_ms - 1000, high = e_ms + (s64)(opt.threshold_ns / NS_PER_MS);
-	char a[24], b[24], c[24];
 
 	report_prefix_push("tod");
 	if (u->why) {
@@ -316,10 +305,10 @@ static void tod_test(const struct update_event *u)
 		    (long long)e_ms);
 	report_result("rtc.tod_offset_ms", "ms", "%lld", (long long)offset_ms);
 	report(offset_ms > low && offset_ms <= high,
-	       "the RTC's time of day at an update is the host's %s s (allowed above %s s, up to "
-	       "%s s)",
-	       fmt_signed_s(a, sizeof(a), offset_ms), fmt_signed_s(b, sizeof(b), low),
-	       fmt_signed_s(c, sizeof(c), high));
+	       "the RTC's time of day at an update is the host's %+lld ms (allowed above %+lld ms, "
+	       "up "
+	       "to %+lld ms)",
+	       (long long)offset_ms, (long long)low, (long long)high);
 	report_prefix_pop();
 }
 
