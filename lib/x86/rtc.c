@@ -1,25 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The CMOS RTC's time of day through the index/data ports, in BCD or binary, 12- or 24-hour. */
+/* The CMOS RTC through its ports: date and time (BCD or binary, 12- or 24-hour), its interrupts. */
 #include "rtc.h"
+#include "acpi.h"
 #include "io.h"
 
-#define CMOS_INDEX	0x70
-#define CMOS_DATA	0x71
+#define CMOS_INDEX 0x70
+#define CMOS_DATA  0x71
 /* Bit 7 of the index port masks NMIs: keep it clear, as the firmware left it. */
-#define RTC_SECONDS	0x00
-#define RTC_MINUTES	0x02
-#define RTC_HOURS	0x04
-#define RTC_REG_A	0x0a
-#define RTC_REG_B	0x0b
-#define RTC_A_UIP	(1u << 7)	/* update in progress: the time registers are changing */
-#define RTC_B_24H	(1u << 1)
-#define RTC_B_DM_BINARY	(1u << 2)
-#define RTC_HOURS_PM	(1u << 7)	/* in 12-hour mode */
+#define RTC_SECONDS	 0x00
+#define RTC_MINUTES	 0x02
+#define RTC_HOURS	 0x04
+#define RTC_DAY_OF_MONTH 0x07
+#define RTC_MONTH	 0x08
+#define RTC_YEAR	 0x09
+#define RTC_REG_A	 0x0a
+#define RTC_REG_B	 0x0b
+#define RTC_REG_C	 0x0c
+#define RTC_A_UIP	 (1u << 7) /* update in progress: the time registers are changing */
+#define RTC_A_DV_MASK	 0x70	   /* divider: the time base, left as the firmware set it */
+#define RTC_A_RS_MASK	 0x0f	   /* rate select */
+/* rate = 32768 Hz >> (RS - 1) for RS 3..15, so RS = RTC_RS_LOG2_BASE - log2(rate) */
+#define RTC_RS_LOG2_BASE 16
+#define RTC_B_24H	 (1u << 1)
+#define RTC_B_DM_BINARY	 (1u << 2)
+#define RTC_HOURS_PM	 (1u << 7) /* in 12-hour mode */
+/* ACPI FADT: CENTURY, the CMOS index of the century register (0: none). */
+#define FADT_CENTURY_OFFSET 108
+#define RTC_DEFAULT_CENTURY 20
 /* Give up after this many reads that overlapped an update (each update takes under 2 ms). */
-#define RTC_MAX_TRIES	1000
+#define RTC_MAX_TRIES 1000
 
-struct rtc_time {
-	u8 sec, min, hour;
+/* The time registers first: a time-of-day read stops after them. */
+enum { F_SEC, F_MIN, F_HOUR, F_DAY, F_MONTH, F_YEAR, F_CENTURY, F_COUNT };
+#define F_TIME_COUNT (F_HOUR + 1)
+
+struct rtc_raw {
+	u8 v[F_COUNT];
+	u8 reg_b;
 };
 
 static u8 cmos_read(u8 reg)
@@ -28,52 +45,160 @@ static u8 cmos_read(u8 reg)
 	return inb(CMOS_DATA);
 }
 
-static void read_time(struct rtc_time *t)
+static void cmos_write(u8 reg, u8 val)
 {
-	t->sec = cmos_read(RTC_SECONDS);
-	t->min = cmos_read(RTC_MINUTES);
-	t->hour = cmos_read(RTC_HOURS);
+	outb(reg, CMOS_INDEX);
+	outb(val, CMOS_DATA);
 }
 
-static unsigned from_bcd(u8 v)
+/* The CMOS index of the century register, or 0 when the FADT names none. */
+static u8 century_reg(void)
 {
-	return (v >> 4) * 10 + (v & 0xf);
+	static int reg = -1;
+	const struct acpi_header *fadt;
+
+	if (reg < 0) {
+		fadt = acpi_find_table("FACP");
+		reg = fadt && fadt->length > FADT_CENTURY_OFFSET
+			      ? ((const u8 *)fadt)[FADT_CENTURY_OFFSET]
+			      : 0;
+	}
+	return (u8)reg;
+}
+
+static void read_fields(u8 *v, size_t n)
+{
+	static const u8 regs[F_COUNT - 1] = {RTC_SECONDS,      RTC_MINUTES, RTC_HOURS,
+					     RTC_DAY_OF_MONTH, RTC_MONTH,   RTC_YEAR};
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = i == F_CENTURY ? (century_reg() ? cmos_read(century_reg()) : 0)
+				      : cmos_read(regs[i]);
 }
 
 /*
  * UIP clear promises 244 us before the next update; a read under a slow
- * hypervisor can take longer, so the time is read twice, both after UIP
+ * hypervisor can take longer, so the fields are read twice, both after UIP
  * was seen clear, and kept only when the two agree.
  */
-const char *rtc_seconds_of_day(u32 *seconds)
+static const char *read_raw(struct rtc_raw *raw, size_t n)
 {
-	struct rtc_time a, b;
-	unsigned sec, min, hour;
-	u8 reg_b;
+	u8 again[F_COUNT];
 
 	for (int tries = 0;; tries++) {
 		if (tries == RTC_MAX_TRIES)
 			return "the RTC was updating at every read";
 		if (cmos_read(RTC_REG_A) & RTC_A_UIP)
 			continue;
-		read_time(&a);
+		read_fields(raw->v, n);
 		if (cmos_read(RTC_REG_A) & RTC_A_UIP)
 			continue;
-		read_time(&b);
-		if (!memcmp(&a, &b, sizeof(a)))
+		read_fields(again, n);
+		if (!memcmp(raw->v, again, n))
 			break;
 	}
-	reg_b = cmos_read(RTC_REG_B);
-	hour = a.hour & ~RTC_HOURS_PM;
-	if (reg_b & RTC_B_DM_BINARY) {
-		sec = a.sec, min = a.min;
-	} else {
-		sec = from_bcd(a.sec), min = from_bcd(a.min), hour = from_bcd((u8)hour);
-	}
-	if (!(reg_b & RTC_B_24H))
-		hour = hour % 12 + (a.hour & RTC_HOURS_PM ? 12 : 0);
+	raw->reg_b = cmos_read(RTC_REG_B);
+	return NULL;
+}
+
+static unsigned decode(const struct rtc_raw *raw, unsigned field)
+{
+	u8 v = raw->v[field];
+
+	if (field == F_HOUR)
+		v &= ~RTC_HOURS_PM;
+	return raw->reg_b & RTC_B_DM_BINARY ? v : (v >> 4) * 10 + (v & 0xf);
+}
+
+static unsigned decode_hour(const struct rtc_raw *raw)
+{
+	unsigned hour = decode(raw, F_HOUR);
+
+	if (raw->reg_b & RTC_B_24H)
+		return hour;
+	/* 12 AM is midnight, 12 PM noon */
+	return hour % 12 + (raw->v[F_HOUR] & RTC_HOURS_PM ? 12 : 0);
+}
+
+const char *rtc_seconds_of_day(u32 *seconds)
+{
+	struct rtc_raw raw;
+	const char *why = read_raw(&raw, F_TIME_COUNT);
+	unsigned sec, min, hour;
+
+	if (why)
+		return why;
+	sec = decode(&raw, F_SEC), min = decode(&raw, F_MIN), hour = decode_hour(&raw);
 	if (sec > 59 || min > 59 || hour > 23)
 		return "the RTC's time registers hold no valid time";
 	*seconds = (hour * 60 + min) * 60 + sec;
+	return NULL;
+}
+
+const char *rtc_read_datetime(struct rtc_datetime *t)
+{
+	struct rtc_raw raw;
+	const char *why = read_raw(&raw, century_reg() ? F_COUNT : F_CENTURY);
+	unsigned century;
+
+	if (why)
+		return why;
+	century = century_reg() ? decode(&raw, F_CENTURY) : RTC_DEFAULT_CENTURY;
+	*t = (struct rtc_datetime){
+		.year = (u16)(century * 100 + decode(&raw, F_YEAR)),
+		.month = (u8)decode(&raw, F_MONTH),
+		.day = (u8)decode(&raw, F_DAY),
+		.hour = (u8)decode_hour(&raw),
+		.min = (u8)decode(&raw, F_MIN),
+		.sec = (u8)decode(&raw, F_SEC),
+	};
+	if (t->sec > 59 || t->min > 59 || t->hour > 23 || t->month < 1 || t->month > 12 ||
+	    t->day < 1 || t->day > 31 || t->year < 1970)
+		return "the RTC's date and time registers hold no valid date";
+	return NULL;
+}
+
+static bool leap_year(unsigned y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+u64 rtc_datetime_epoch(const struct rtc_datetime *t)
+{
+	static const u16 days_before_month[12] = {0,   31,  59,	 90,  120, 151,
+						  181, 212, 243, 273, 304, 334};
+	u64 days = 0;
+
+	for (unsigned y = 1970; y < t->year; y++)
+		days += leap_year(y) ? 366 : 365;
+	days += days_before_month[t->month - 1] + (t->month > 2 && leap_year(t->year)) + t->day - 1;
+	return days * RTC_SECONDS_PER_DAY + (t->hour * 60u + t->min) * 60u + t->sec;
+}
+
+void rtc_irq_enable(enum rtc_irq irq)
+{
+	cmos_write(RTC_REG_B, cmos_read(RTC_REG_B) | irq);
+}
+
+void rtc_irq_disable(enum rtc_irq irq)
+{
+	cmos_write(RTC_REG_B, cmos_read(RTC_REG_B) & ~irq);
+}
+
+u8 rtc_irq_ack(void)
+{
+	return cmos_read(RTC_REG_C);
+}
+
+const char *rtc_set_periodic_hz(unsigned hz)
+{
+	unsigned log2 = 0;
+
+	if (hz < RTC_PERIODIC_HZ_MIN || hz > RTC_PERIODIC_HZ_MAX || (hz & (hz - 1)))
+		return "the RTC's periodic rates are the powers of two from 2 to 8192 Hz";
+	while ((1u << log2) < hz)
+		log2++;
+	cmos_write(RTC_REG_A, (cmos_read(RTC_REG_A) & RTC_A_DV_MASK) |
+				      ((RTC_RS_LOG2_BASE - log2) & RTC_A_RS_MASK));
 	return NULL;
 }

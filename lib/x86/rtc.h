@@ -1,11 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The CMOS real-time clock (MC146818): its time of day, read consistently. */
+/* The CMOS real-time clock (MC146818): its date and time, read consistently, and its interrupts. */
 #ifndef VMTICK_X86_RTC_H
 #define VMTICK_X86_RTC_H
 
 #include "libc.h"
 
 #define RTC_SECONDS_PER_DAY 86400
+/* The ISA line the RTC interrupts on. */
+#define RTC_ISA_IRQ 8
+
+/* Register C: which events raised IRQ 8; reading it clears them and lowers the line. */
+#define RTC_C_IRQF (1u << 7) /* an enabled flag below is set */
+#define RTC_C_PF   (1u << 6) /* periodic */
+#define RTC_C_AF   (1u << 5) /* alarm */
+#define RTC_C_UF   (1u << 4) /* update ended */
+
+/* The periodic interrupt's rates with the 32.768 kHz time base: powers of two. */
+#define RTC_PERIODIC_HZ_MIN 2
+#define RTC_PERIODIC_HZ_MAX 8192
 
 /*
  * The RTC's time of day in seconds since midnight (0..86399), read with
@@ -13,5 +25,29 @@
  * (an RTC that is always updating, or whose registers make no sense).
  */
 const char *rtc_seconds_of_day(u32 *seconds);
+
+/* Date and time as the RTC keeps them, decoded (BCD or binary, 12- or 24-hour). */
+struct rtc_datetime {
+	u16 year; /* four digits: the century register the FADT names, else 20xx */
+	u8 month, day, hour, min, sec;
+};
+
+/* The same protocol, with the date: NULL, or why not. */
+const char *rtc_read_datetime(struct rtc_datetime *t);
+/* Seconds since 1970-01-01 00:00, taking the RTC's time as UTC (QEMU's default, -rtc base=utc). */
+u64 rtc_datetime_epoch(const struct rtc_datetime *t);
+
+/* Interrupt enables of register B. */
+enum rtc_irq {
+	RTC_IRQ_PERIODIC = 1u << 6, /* PIE */
+	RTC_IRQ_UPDATE = 1u << 4,   /* UIE */
+};
+
+void rtc_irq_enable(enum rtc_irq irq);
+void rtc_irq_disable(enum rtc_irq irq);
+/* Read register C: the RTC_C_* flags raised since the last read. */
+u8 rtc_irq_ack(void);
+/* Program the periodic rate (rate select, register A): NULL, or why hz cannot be had. */
+const char *rtc_set_periodic_hz(unsigned hz);
 
 #endif

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * platform_clocks: the HPET main counter and the ACPI PM timer as clocks -
+ * whether either ever goes backwards between vCPUs, and whether each runs
+ * at the rate the hardware states.
+ *
+ * Why: both are machine-wide counters a guest falls back on when it does
+ * not trust the TSC (Linux's clocksource watchdog reads one of them to
+ * judge the TSC; an OS without a paravirtual clock keeps time on them). A
+ * hypervisor that scales one wrongly, or lets two vCPUs see it at
+ * different values, misleads the guest about the one clock it was told to
+ * trust.
+ *
+ * What it checks, in order (phases=), for each counter the machine has
+ * (SKIP with the reason where there is none):
+ *  1. warps: the vCPUs take turns under the fair lock (lib/x86/turn_lock.c,
+ *     as x86/tsc_test.c does for the TSC); each read is compared with the
+ *     one before it, made by whichever vCPU held the lock last. The
+ *     counters wrap (HPET: reads of the main counter's low 32 bits, 42.9 s
+ *     at QEMU's 100 MHz; PM timer: 24 bits, 4.69 s, or 32 with
+ *     TMR_VAL_EXT), so a step is taken modulo the width: a step in the
+ *     upper half of the range is a warp (the read went backwards), one in
+ *     the lower half progress. Two reads under the lock are microseconds
+ *     apart; only a vCPU kept off its CPU for half the wrap (2.3 s for the
+ *     PM timer) could make progress look like a warp, and the largest
+ *     step is printed to show how far from that a run stayed. Any warp
+ *     fails. The quickest hand-off between two vCPUs is printed: an offset
+ *     between two vCPUs' views smaller than it could not show.
+ *  2. rates: on vCPU 0 and on the last vCPU, each counter at its stated
+ *     rate (HPET: 10^15 / the period in femtoseconds of its capability
+ *     register; PM timer: 3.579545 MHz, ACPI spec) against the other
+ *     counter and against the TSC where CPUID states the TSC's frequency
+ *     (QEMU's +invtsc under KVM: the host's TSC, a clock QEMU does not
+ *     derive from the one it drives both counters with). Measured by
+ *     lib/ratecheck.c: each end of a window_ms window is the narrowest of
+ *     RATE_TRIES marks, a mark brackets the moment the reference changed
+ *     between two reads of the counter under test; the bound is the
+ *     brackets' widths over the window (a few hundred ppm here), plus one
+ *     count of each reference per end, plus the reference's tolerance
+ *     (lib/x86/refclock.c: 1000 ppm, QEMU's devices follow the host's
+ *     NTP-slewed CLOCK_MONOTONIC, the TSC the unslewed crystal; the TSC's
+ *     stated frequency adds its leaf's resolution). A window with a bound
+ *     wider than RATE_USABLE_PPB, its error inside, had every mark
+ *     disturbed: measured again, up to RATE_WINDOWS times. A counter
+ *     0.5% off is more than twice the bound.
+ * RESULT lines: <counter>.warps.vcpuN.{warps,stalls,worst_warp_counts,
+ * handoffs,min_handoff_counts,max_step_counts}, <counter>.warps and
+ * <counter>.hz, and lib/ratecheck.c's <counter>.rate.vcpuN.<ref>.{err,bound}_ppm.
+ *
+ * Arguments, key=value:
+ *   loops=N       reads per vCPU in each warp run (default 1000)
+ *   counters=LIST which of hpet,pmtimer to test (default both)
+ *   window_ms=N   step 2's window (default 150)
+ *   phases=LIST   which of warps,rates to run (default both)
+ *   fault=NAME    test-only, makes a check fail to show it can: warp (the
+ *                 last vCPU's reads come out 1 ms of counts early, as if
+ *                 its view of the counter were offset), hpet_rate and
+ *                 pm_rate (that counter's stated rate taken 0.5% high)
+ * Anything else is a failure. Example: -append "loops=2000 counters=pmtimer"
+ */
+#include "libc.h"
+#include "arch.h"
+#include "argv.h"
+#include "hpet.h"
+#include "layout.h"
+#include "pmtimer.h"
+#include "processor.h"
+#include "ratecheck.h"
+#include "report.h"
+#include "tsc_cpuid.h"
+#include "turn_lock.h"
+
+#define DEFAULT_LOOPS	  1000
+#define MAX_LOOPS	  100000000ull
+#define DEFAULT_WINDOW_MS 150
+#define MAX_WINDOW_MS	  10000
+#define RATE_TRIES	  5
+#define RATE_WINDOWS	  3
+/* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
+#define RATE_USABLE_PPB 4000000
+#define CACHE_LINE_SIZE 64
+#define MS_PER_S	1000
+#define PPB_PER_S	1000000000ull
+/* fault=warp: 1 ms of counts, far above a hand-off (about 40 us under kvm-pvm) */
+#define FAULT_WARP_MS 1
+/* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
+#define FAULT_RATE_PPM 5000
+
+enum phase { PHASE_WARPS = 1 << 0, PHASE_RATES = 1 << 1, PHASE_ALL = (1 << 2) - 1 };
+enum fault { FAULT_NONE, FAULT_WARP, FAULT_HPET_RATE, FAULT_PM_RATE };
+
+static const char *const phase_names[] = {"warps", "rates"};
+static const char *const fault_names[] = {"none", "warp", "hpet_rate", "pm_rate"};
+
+/* A platform counter: raw reads of its hardware width, and the refclock (lib/x86/refclock.c)
+ * reading it. */
+struct counter {
+	const char *name; /* its refclock name */
+	const char *what;
+	const char *(*find)(void);
+	u32 (*read)(void);
+	unsigned (*bits)(void);
+	u64 (*hz)(void);
+	enum fault rate_fault;
+};
+
+static const char *hpet_find_and_run(void)
+{
+	const char *why = hpet_find();
+
+	if (!why)
+		hpet_counter_run();
+	return why;
+}
+
+static unsigned hpet_bits(void)
+{
+	return 32; /* one MMIO read of the main counter's low dword */
+}
+
+static u64 pm_hz(void)
+{
+	return PMTIMER_HZ;
+}
+
+static const struct counter counters[] = {
+	{"hpet", "HPET main counter", hpet_find_and_run, hpet_counter_read32, hpet_bits,
+	 hpet_counter_hz, FAULT_HPET_RATE},
+	{"pmtimer", "ACPI PM timer", pmtimer_find, pmtimer_read, pmtimer_bits, pm_hz,
+	 FAULT_PM_RATE},
+};
+
+static struct {
+	u64 loops;
+	u64 window_ms;
+	unsigned phases;
+	unsigned counters; /* bit per counters[] entry */
+	enum fault fault;
+} opt = {DEFAULT_LOOPS, DEFAULT_WINDOW_MS, PHASE_ALL, (1u << ARRAY_SIZE(counters)) - 1, FAULT_NONE};
+
+/* What one vCPU found, alone on its cache line. */
+struct vcpu_result {
+	u64 warps, stalls, handoffs;
+	u64 worst;	 /* largest backward step, counts */
+	u64 min_handoff; /* smallest step from another vCPU's read */
+	u64 max_step;	 /* largest forward step */
+} __aligned(CACHE_LINE_SIZE);
+
+static struct vcpu_result results[MAX_CPUS];
+
+/* ---- arguments ------------------------------------------------------------ */
+
+/* The bits of the comma-separated words of v in names[]; aborts on an unknown or empty one. */
+static unsigned parse_list(const char *what, const char *v, const char *const *names, unsigned n)
+{
+	unsigned bits = 0;
+
+	while (*v) {
+		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
+		unsigned i;
+
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == len && !memcmp(names[i], v, len))
+				break;
+		if (i == n)
+			report_abort("%s: '%.*s' is not one of %s%s%s", what, (int)len, v, names[0],
+				     n > 1 ? ", " : "", n > 1 ? names[1] : "");
+		bits |= 1u << i;
+		v += len + (v[len] == ',');
+	}
+	if (!bits)
+		report_abort("%s: empty list", what);
+	return bits;
+}
+
+static void parse_one(const char *arg)
+{
+	static const char *const counter_names[] = {"hpet", "pmtimer"};
+	const char *v;
+
+	if ((v = arg_value(arg, "loops"))) {
+		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
+			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
+	} else if ((v = arg_value(arg, "window_ms"))) {
+		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms ||
+		    opt.window_ms > MAX_WINDOW_MS)
+			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
+	} else if ((v = arg_value(arg, "phases"))) {
+		opt.phases = parse_list("phases", v, phase_names, ARRAY_SIZE(phase_names));
+	} else if ((v = arg_value(arg, "counters"))) {
+		opt.counters = parse_list("counters", v, counter_names, ARRAY_SIZE(counter_names));
+	} else if ((v = arg_value(arg, "fault"))) {
+		unsigned i;
+
+		for (i = 0; i < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[i]); i++)
+			;
+		if (i == ARRAY_SIZE(fault_names))
+			report_abort("fault: '%s' is not none, warp, hpet_rate or pm_rate", v);
+		opt.fault = (enum fault)i;
+	} else {
+		report_abort("unknown argument '%s' (loops= counters= window_ms= phases= fault=)",
+			     arg);
+	}
+}
+
+/* ---- 1. warps --------------------------------------------------------------- */
+
+struct warp_run {
+	const struct counter *c;
+	u32 mask;
+	struct turn_lock lock;
+	u32 last;     /* the latest read, under lock */
+	int last_cpu; /* who made it */
+};
+
+static void warp_on(void *arg)
+{
+	struct warp_run *run = arg;
+	struct vcpu_result *r = &results[smp_id()];
+	u32 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1
+			   ? (u32)(run->c->hz() / MS_PER_S * FAULT_WARP_MS)
+			   : 0;
+
+	*r = (struct vcpu_result){.min_handoff = ~0ull};
+	for (u64 i = 0; i < opt.loops; i++) {
+		u32 prev, now, step;
+		int prev_cpu;
+
+		turn_lock(&run->lock);
+		prev = run->last;
+		prev_cpu = run->last_cpu;
+		now = (run->c->read() - skew) & run->mask;
+		run->last = now;
+		run->last_cpu = smp_id();
+		turn_unlock(&run->lock);
+		step = (now - prev) & run->mask;
+		if (step > run->mask / 2) {
+			r->warps++;
+			r->worst = max(r->worst, (u64)run->mask + 1 - step);
+			continue;
+		}
+		r->stalls += !step;
+		r->max_step = max(r->max_step, (u64)step);
+		if (step && prev_cpu != smp_id()) {
+			r->handoffs++;
+			r->min_handoff = min(r->min_handoff, (u64)step);
+		}
+	}
+}
+
+static void warp_result(const char *counter, int cpu, const char *what, u64 v)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "%s.warps.vcpu%d.%s", counter, cpu, what);
+	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu",
+		      (unsigned long long)v);
+}
+
+static void warp_test(const struct counter *c)
+{
+	struct warp_run run = {.c = c, .mask = (u32)((1ull << c->bits()) - 1)};
+	u64 warps = 0, worst = 0, handoff = ~0ull, max_step = 0;
+	char name[64];
+
+	turn_lock_init(&run.lock);
+	run.last = c->read() & run.mask;
+	on_cpus(warp_on, &run);
+	for (int i = 0; i < cpu_count(); i++) {
+		const struct vcpu_result *r = &results[i];
+
+		warps += r->warps;
+		worst = max(worst, r->worst);
+		handoff = min(handoff, r->min_handoff);
+		max_step = max(max_step, r->max_step);
+		warp_result(c->name, i, "warps", r->warps);
+		warp_result(c->name, i, "stalls", r->stalls);
+		warp_result(c->name, i, "worst_warp_counts", r->worst);
+		warp_result(c->name, i, "handoffs", r->handoffs);
+		warp_result(c->name, i, "max_step_counts", r->max_step);
+		if (r->min_handoff != ~0ull)
+			warp_result(c->name, i, "min_handoff_counts", r->min_handoff);
+	}
+	snprintf(name, sizeof(name), "%s.warps", c->name);
+	report_result(name, "count", "%llu", (unsigned long long)warps);
+	if (handoff != ~0ull)
+		report_info(
+			"quickest hand-off %llu counts: smaller offsets between vCPUs cannot show",
+			(unsigned long long)handoff);
+	report_info(
+		"%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
+		"is a step above %llu",
+		(unsigned long long)opt.loops, cpu_count(), c->bits(), (unsigned long long)max_step,
+		(unsigned long long)(run.mask / 2));
+	if (cpu_count() == 1)
+		report_info("one vCPU: the reads only check that the counter never goes backwards "
+			    "on it");
+	report(!warps,
+	       "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
+	       c->what, cpu_count(), (unsigned long long)warps, (unsigned long long)worst);
+}
+
+/* ---- 2. rates --------------------------------------------------------------- */
+
+/*
+ * The TSC as a reference where CPUID states its frequency. Its tolerance
+ * against QEMU's devices is the one lib/x86/refclock.c allows them
+ * against the TSC (copied from the HPET's entry at run time), plus what
+ * the stating leaf's unit cannot express.
+ */
+static struct tsc_freq_statement tsc_stated;
+
+static const char *tsc_ref_probe(void)
+{
+	struct tsc_freq_statement st[TSC_FREQ_MAX_STATEMENTS];
+
+	if (!tsc_freq_statements(st))
+		return "CPUID states no TSC frequency (no leaf 0x15 crystal, 0x16 or 0x40000010)";
+	tsc_stated = st[0];
+	return NULL;
+}
+
+static u64 tsc_ref_hz(void)
+{
+	return tsc_stated.hz;
+}
+
+static u64 tsc_ref_read(void)
+{
+	return rdtsc_ordered();
+}
+
+static struct refclock tsc_ref = {
+	.name = "tsc",
+	.what = "TSC at its CPUID-stated frequency",
+	.probe = tsc_ref_probe,
+	.hz = tsc_ref_hz,
+	.read = tsc_ref_read,
+	.max_poll_ns = ~0ull, /* 64 bits: no wrap to follow */
+};
+
+static void add_tsc_ref(struct ratecheck *rc, const struct refclock *device)
+{
+	const char *why = tsc_ref.probe();
+
+	if (why) {
+		report_skip("rate against the TSC: %s", why);
+		return;
+	}
+	tsc_ref.tolerance_ppb =
+		device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_S / tsc_stated.hz;
+	report_info("TSC: CPUID %s states %llu Hz (resolution %llu Hz)", tsc_stated.leaf,
+		    (unsigned long long)tsc_stated.hz,
+		    (unsigned long long)tsc_stated.resolution_hz);
+	rc->refs[rc->n++] = &tsc_ref;
+}
+
+static void rate_test(const struct counter *c, const struct counter *other)
+{
+	const struct refclock *self = refclock_find(c->name);
+	struct ratecheck rc = {
+		.clock = c->name,
+		.tries = RATE_TRIES,
+		.windows = RATE_WINDOWS,
+		.usable_ppb = RATE_USABLE_PPB,
+	};
+	char name[32];
+
+	if (!self || self->probe())
+		report_abort("the %s was found but its reference clock entry does not probe",
+			     c->what);
+	rc.read = self->read;
+	rc.hz = c->hz();
+	snprintf(name, sizeof(name), "%s.hz", c->name);
+	report_result(name, "Hz", "%llu", (unsigned long long)rc.hz);
+	if (opt.fault == c->rate_fault)
+		rc.hz += rc.hz * FAULT_RATE_PPM / 1000000;
+	rc.window = rc.hz / MS_PER_S * opt.window_ms;
+	if (other && ratecheck_set_refs(&rc, other->name))
+		report_abort("no reference clock entry for the %s", other->what);
+	add_tsc_ref(&rc, self);
+	if (!rc.n) {
+		report_skip("no other clock to measure the %s against", c->what);
+		return;
+	}
+	report_info("measuring against %llu Hz", (unsigned long long)rc.hz);
+	ratecheck_run(&rc, 0);
+	if (cpu_count() > 1)
+		ratecheck_run(&rc, cpu_count() - 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *why[ARRAY_SIZE(counters)];
+	bool present[ARRAY_SIZE(counters)];
+
+	for (int i = 1; i < argc; i++)
+		parse_one(argv[i]);
+	if (cpu_count() > MAX_CPUS)
+		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), MAX_CPUS);
+	for (unsigned i = 0; i < ARRAY_SIZE(counters); i++) {
+		why[i] = counters[i].find();
+		present[i] = !why[i];
+		if (present[i])
+			report_info("%s: %u bits, %llu Hz stated", counters[i].what,
+				    counters[i].bits(), (unsigned long long)counters[i].hz());
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(counters); i++) {
+		const struct counter *c = &counters[i];
+		const struct counter *other = &counters[1 - i];
+
+		if (!(opt.counters & (1u << i)))
+			continue;
+		report_prefix_push(c->name);
+		if (!present[i]) {
+			report_skip("no %s: %s", c->what, why[i]);
+			report_prefix_pop();
+			continue;
+		}
+		if (opt.phases & PHASE_WARPS)
+			warp_test(c);
+		if (opt.phases & PHASE_RATES)
+			rate_test(c, present[1 - i] ? other : NULL);
+		report_prefix_pop();
+	}
+	return report_summary();
+}
