@@ -154,11 +154,12 @@ static void check_cr8(void *ctx, const struct bench_result *r)
 	unsigned long cr8;
 
 	report(tpr == want(row, CR8_CLASS << TPR_CLASS_SHIFT),
-	       "after the loop's CR8 = %d, the APIC's TPR is %#x", CR8_CLASS, tpr);
+	       "after the loop's CR8 = %d, the APIC's TPR is %#x (%#x expected)", CR8_CLASS, tpr,
+	       CR8_CLASS << TPR_CLASS_SHIFT);
 	apic_write(APIC_TPR, (CR8_CLASS + 1) << TPR_CLASS_SHIFT);
 	cr8 = read_cr8();
-	report(cr8 == want(row, CR8_CLASS + 1), "TPR = %#x reads as CR8 = %lu",
-	       (CR8_CLASS + 1) << TPR_CLASS_SHIFT, cr8);
+	report(cr8 == want(row, CR8_CLASS + 1), "TPR = %#x reads as CR8 = %lu (%d expected)",
+	       (CR8_CLASS + 1) << TPR_CLASS_SHIFT, cr8, CR8_CLASS + 1);
 	/* as the loop left it: the other CR8 row's check comes next */
 	write_cr8(CR8_CLASS);
 }
