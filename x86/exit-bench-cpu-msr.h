@@ -29,7 +29,8 @@ static bool ext_leaf(u32 leaf)
 
 static const char *missing_kernel_gs(void)
 {
-	if (!ext_leaf(CPUID_EXT_FEATURES) || !cpu_has(CPUID_EXT_FEATURES, 'd', CPUID_80000001_EDX_LM))
+	if (!ext_leaf(CPUID_EXT_FEATURES) ||
+	    !cpu_has(CPUID_EXT_FEATURES, 'd', CPUID_80000001_EDX_LM))
 		return "no long mode (CPUID.80000001:EDX[29] clear): no IA32_KERNEL_GS_BASE";
 	return NULL;
 }

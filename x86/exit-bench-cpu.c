@@ -300,10 +300,12 @@ static void set_host(const char *kind)
 	for (k = 0; k < ARRAY_SIZE(host_kinds) && strcmp(kind, host_kinds[k]); k++)
 		;
 	if (k == ARRAY_SIZE(host_kinds))
-		report_abort("host: '%s' is not a host kind with known defects (none, kvm-pvm)", kind);
+		report_abort("host: '%s' is not a host kind with known defects (none, kvm-pvm)",
+			     kind);
 	/* kvm-pvm's defects are KVM's: a TCG run on the same host has none of them */
 	if (strcmp(kind, "none") && !on_kvm())
-		report_info("host=%s, but not running under KVM: its known defects do not apply", kind);
+		report_info("host=%s, but not running under KVM: its known defects do not apply",
+			    kind);
 	else
 		report_known_defects(kind);
 }
@@ -341,7 +343,8 @@ int main(int argc, char **argv)
 		fault_row = v;
 	}
 	if (fault_row)
-		report_info("fault=%s: that row's checks expect a wrong value (test-only)", fault_row);
+		report_info("fault=%s: that row's checks expect a wrong value (test-only)",
+			    fault_row);
 	report_info("%s, %d vCPU(s), %s mode", on_kvm() ? "KVM" : "no KVM signature (TCG?)",
 		    cpu_count(), apic_x2apic_mode() ? "x2APIC" : "xAPIC");
 	bench_run(&cfg, rows, ARRAY_SIZE(rows), NULL);

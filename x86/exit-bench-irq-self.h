@@ -26,8 +26,10 @@ struct self_variant {
 
 #define SELF_VARIANT(n, w, t) { .name = n, .x2apic_name = "x2apic_" n, .wait = (w), .tpr = (t) }
 
-static struct self_variant self_sti_nop = SELF_VARIANT("self_ipi_sti_nop", WAIT_STI_NOP, TPR_UNTOUCHED);
-static struct self_variant self_sti_hlt = SELF_VARIANT("self_ipi_sti_hlt", WAIT_STI_HLT, TPR_UNTOUCHED);
+static struct self_variant self_sti_nop =
+	SELF_VARIANT("self_ipi_sti_nop", WAIT_STI_NOP, TPR_UNTOUCHED);
+static struct self_variant self_sti_hlt =
+	SELF_VARIANT("self_ipi_sti_hlt", WAIT_STI_HLT, TPR_UNTOUCHED);
 static struct self_variant self_tpr = SELF_VARIANT("self_ipi_tpr", WAIT_IRQS_ON, TPR_HOLDS_IPI);
 static struct self_variant self_tpr_sti_nop =
 	SELF_VARIANT("self_ipi_tpr_sti_nop", WAIT_STI_NOP, TPR_HOLDS_IPI);

@@ -105,8 +105,8 @@ static bool wait_next(struct irq_row *row)
 
 static void report_arrivals(const char *row, const struct irq_row *r, const char *what)
 {
-	report(!r->timeouts && r->hits == want(row, r->sent), "every %s arrived (%lu sent, %lu handled)",
-	       what, r->sent, r->hits);
+	report(!r->timeouts && r->hits == want(row, r->sent),
+	       "every %s arrived (%lu sent, %lu handled)", what, r->sent, r->hits);
 }
 
 static void irqs_on(void *ctx)
@@ -260,7 +260,8 @@ int main(int argc, char **argv)
 		if (r < 0)
 			report_abort("bad argument '%s'", argv[i]);
 		if (!r && !(fault = arg_value(argv[i], "fault")))
-			report_abort("unknown argument '%s' (%s fault=ROW)", argv[i], BENCH_ARGS_USAGE);
+			report_abort("unknown argument '%s' (%s fault=ROW)", argv[i],
+				     BENCH_ARGS_USAGE);
 	}
 	/* the row names depend on the APIC mode: name them before fault= is matched */
 	for (int i = ROW_SELF_FIRST; i <= ROW_SELF_LAST; i++)
