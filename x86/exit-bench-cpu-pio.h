@@ -44,7 +44,7 @@ BENCH_LOOP(loop_pio_pit, inb(PORT_B))
 static const char *prepare_pio_pit(void *ctx)
 {
 	port_b = inb(PORT_B);
-	outb((port_b & ~PORT_B_SPEAKER) | PORT_B_GATE2, PORT_B);
+	outb((port_b & PORT_B_WRITABLE & ~PORT_B_SPEAKER) | PORT_B_GATE2, PORT_B);
 	return NULL;
 }
 
@@ -59,7 +59,7 @@ static void check_pio_pit(void *ctx, const struct bench_result *r)
 
 static void cleanup_pio_pit(void *ctx)
 {
-	outb(port_b & (PORT_B_GATE2 | PORT_B_SPEAKER), PORT_B);
+	outb(port_b & PORT_B_WRITABLE, PORT_B);
 }
 
 /* --- CMOS RAM ---------------------------------------------------------- */

@@ -84,6 +84,7 @@
 #define PORT_B			0x61
 #define PORT_B_GATE2		BIT(0)
 #define PORT_B_SPEAKER		BIT(1)
+#define PORT_B_WRITABLE		0x0f	/* bits 7:4 are status, read-only */
 #define CMOS_INDEX		0x70
 #define CMOS_DATA		0x71
 #define CMOS_SCRATCH_REG	0x7e	/* CMOS RAM no firmware here uses */
