@@ -27,7 +27,7 @@
  *   self_ipi    a fixed IPI to self through the ICR shorthand, up to the
  *               handler's EOI
  *   ipi_rt      round trip to CPU 1: its handler answers with an IPI back;
- *               CPU 1 waits with interrupts on, spinning. SKIP with one vCPU.
+ *               CPU 1 waits in hlt with interrupts on. SKIP with one vCPU.
  *   eoi         an EOI write with nothing in service
  *   tscdeadline latency of the TSC-deadline timer: TSC read in its handler
  *               minus the deadline, per sample (not a loop). SKIP without

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* exit-bench-cpu's port rows: devices KVM emulates in the kernel (PIC, PIT) and in QEMU (PM timer, RTC, UART), and the checks on what each access did. */
+#ifndef VMTICK_X86_EXIT_BENCH_CPU_PIO_H
+#define VMTICK_X86_EXIT_BENCH_CPU_PIO_H
+
+/* --- PM timer ---------------------------------------------------------- */
+
+BENCH_LOOP(loop_pmtimer, pmtimer_read())
+
+static const char *prepare_pmtimer(void *ctx)
+{
+	return pmtimer_find();
+}
+
+/* Successive reads: never backwards (modulo the counter's width), and it moves. */
+static void check_pmtimer(void *ctx, const struct bench_result *r)
+{
+	u32 mask = pmtimer_bits() == 32 ? ~0u : (1u << pmtimer_bits()) - 1;
+	u32 prev = pmtimer_read(), back = 0;
+	u64 advanced = 0;
+
+	for (int i = 0; i < PMTIMER_READS; i++) {
+		u32 now = pmtimer_read(), step = (now - prev) & mask;
+
+		/* a step of more than half the range is the counter going back */
+		if (step > mask / 2)
+			back++;
+		else
+			advanced += step;
+		prev = now;
+	}
+	report(back == want("pmtimer", 0) && advanced,
+	       "%d successive reads never went backwards (%u did) and advanced %llu counts",
+	       PMTIMER_READS, back, (unsigned long long)advanced);
+}
+
+/* --- port B: the PIT's channel 2 gate ---------------------------------- */
+
+static u8 port_b;
+
+BENCH_LOOP(loop_pio_pit, inb(PORT_B))
+
+/* Gate on, speaker off: channel 2 may count, nothing sounds. */
+static const char *prepare_pio_pit(void *ctx)
+{
+	port_b = inb(PORT_B);
+	outb((port_b & PORT_B_WRITABLE & ~PORT_B_SPEAKER) | PORT_B_GATE2, PORT_B);
+	return NULL;
+}
+
+static void check_pio_pit(void *ctx, const struct bench_result *r)
+{
+	u8 bits = inb(PORT_B) & (PORT_B_GATE2 | PORT_B_SPEAKER);
+
+	report(bits == want("pio_pit", PORT_B_GATE2),
+	       "port B's gate and speaker bits read as written (%#x, wrote %#x)", bits,
+	       PORT_B_GATE2);
+}
+
+static void cleanup_pio_pit(void *ctx)
+{
+	outb(port_b & PORT_B_WRITABLE, PORT_B);
+}
+
+/* --- CMOS RAM ---------------------------------------------------------- */
+
+static u8 cmos_saved;
+
+static u8 cmos_read(u8 reg)
+{
+	outb(reg, CMOS_INDEX);
+	return inb(CMOS_DATA);
+}
+
+static void cmos_write(u8 reg, u8 val)
+{
+	outb(reg, CMOS_INDEX);
+	outb(val, CMOS_DATA);
+}
+
+BENCH_LOOP(loop_cmos, cmos_read(CMOS_SCRATCH_REG))
+
+static const char *prepare_cmos(void *ctx)
+{
+	cmos_saved = cmos_read(CMOS_SCRATCH_REG);
+	cmos_write(CMOS_SCRATCH_REG, CMOS_PATTERN);
+	return NULL;
+}
+
+static void check_cmos(void *ctx, const struct bench_result *r)
+{
+	u8 now = cmos_read(CMOS_SCRATCH_REG);
+
+	report(now == want("cmos", CMOS_PATTERN), "CMOS byte %#x still holds %#x (%#x)",
+	       CMOS_SCRATCH_REG, CMOS_PATTERN, now);
+}
+
+static void cleanup_cmos(void *ctx)
+{
+	cmos_write(CMOS_SCRATCH_REG, cmos_saved);
+}
+
+/* --- port writes: in the kernel, in QEMU ------------------------------- */
+
+static u8 slave_mask, scr_saved;
+
+/*
+ * The loop unmasks IRQ15 at the slave PIC, so its writes can be told from
+ * the start-up mask: harmless, since the slave's cascade input on the
+ * master is masked and the APIC takes nothing from the PIC (LINT0 masked).
+ */
+BENCH_LOOP(loop_pio_kernel_out, outb(slave_mask & ~PIC_IRQ15_MASK, PIC_SLAVE_IMR))
+BENCH_LOOP(loop_pio_user_out, outb(SCR_PATTERN, COM1_BASE + UART_SCR))
+
+static const char *prepare_pio_kernel_out(void *ctx)
+{
+	slave_mask = inb(PIC_SLAVE_IMR) | PIC_IRQ15_MASK;
+	outb(slave_mask, PIC_SLAVE_IMR);
+	return NULL;
+}
+
+static void check_pio_kernel_out(void *ctx, const struct bench_result *r)
+{
+	u8 now = inb(PIC_SLAVE_IMR);
+
+	report(now == want("pio_kernel_out", slave_mask & ~PIC_IRQ15_MASK),
+	       "the slave PIC's mask reads what the loop wrote (%#x, wrote %#x)", now,
+	       slave_mask & ~PIC_IRQ15_MASK);
+}
+
+static void cleanup_pio_kernel_out(void *ctx)
+{
+	outb(slave_mask, PIC_SLAVE_IMR);
+}
+
+static const char *prepare_pio_user_out(void *ctx)
+{
+	scr_saved = inb(COM1_BASE + UART_SCR);
+	outb(~SCR_PATTERN, COM1_BASE + UART_SCR);
+	return NULL;
+}
+
+static void check_pio_user_out(void *ctx, const struct bench_result *r)
+{
+	u8 now = inb(COM1_BASE + UART_SCR);
+
+	report(now == want("pio_user_out", SCR_PATTERN),
+	       "COM1's scratch register holds what the loop wrote (%#x, wrote %#x)", now,
+	       SCR_PATTERN);
+}
+
+static void cleanup_pio_user_out(void *ctx)
+{
+	outb(scr_saved, COM1_BASE + UART_SCR);
+}
+
+#endif
