@@ -154,19 +154,10 @@ static void check_mask(void)
 
 static void parse_list(const char *v, const char *const *names, size_t n, unsigned *bits)
 {
-	*bits = 0;
-	while (*v) {
-		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v), i;
+	const char *why = arg_word_list("phases", v, names, n, bits);
 
-		for (i = 0; i < n && (strlen(names[i]) != len || memcmp(names[i], v, len)); i++)
-			;
-		if (i == n)
-			report_abort("phases: '%.*s' is not tod, match or mask", (int)len, v);
-		*bits |= 1u << i;
-		v += len + (v[len] == ',');
-	}
-	if (!*bits)
-		report_abort("phases: empty list");
+	if (why)
+		report_abort("%s", why);
 }
 
 static void parse_one(const char *arg)

@@ -430,20 +430,10 @@ static void check_freq(void)
 
 static void parse_phases(const char *v)
 {
-	opt.phases = 0;
-	while (*v) {
-		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v), p;
+	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
 
-		for (p = 0; p < ARRAY_SIZE(phase_names); p++)
-			if (strlen(phase_names[p]) == len && !memcmp(phase_names[p], v, len))
-				break;
-		if (p == ARRAY_SIZE(phase_names))
-			report_abort("phases: '%.*s' is not regs, counter or freq", (int)len, v);
-		opt.phases |= 1u << p;
-		v += len + (v[len] == ',');
-	}
-	if (!opt.phases)
-		report_abort("phases: empty list");
+	if (why)
+		report_abort("%s", why);
 }
 
 static void parse_one(const char *arg)

@@ -188,3 +188,45 @@ const char *arg_value(const char *arg, const char *key)
 		return NULL;
 	return arg + len + 1;
 }
+
+int arg_word_index(const char *const *names, size_t n, const char *word, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !memcmp(names[i], word, len))
+			return (int)i;
+	return -1;
+}
+
+/* "<what>: '<word>' is not one of a, b, c" into buf. */
+static void not_one_of(char *buf, size_t size, const char *what, const char *word, size_t len,
+		       const char *const *names, size_t n)
+{
+	size_t at = (size_t)snprintf(buf, size, "%s: '%.*s' is not one of ", what, (int)len, word);
+
+	for (size_t i = 0; i < n && at < size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+}
+
+const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
+			  unsigned *bits)
+{
+	static char msg[160];
+
+	*bits = 0;
+	while (*text) {
+		const char *comma = strchr(text, ',');
+		size_t len = comma ? (size_t)(comma - text) : strlen(text);
+		int i = arg_word_index(names, n, text, len);
+
+		if (i < 0) {
+			not_one_of(msg, sizeof(msg), what, text, len, names, n);
+			return msg;
+		}
+		*bits |= 1u << i;
+		text += len + (comma != NULL);
+	}
+	if (*bits)
+		return NULL;
+	snprintf(msg, sizeof(msg), "%s: empty list", what);
+	return msg;
+}

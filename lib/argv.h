@@ -27,4 +27,15 @@ int parse_seconds_ns(const char *what, const char *text, u64 *ns_out, bool *has_
 const char *arg_value(const char *arg, const char *key);
 bool arg_is_keyvalue(const char *arg);
 
+/* The index in names[0..n) of the word of len characters at word, or -1. */
+int arg_word_index(const char *const *names, size_t n, const char *word, size_t len);
+/*
+ * A comma-separated list of names[0..n) as bits (bit i for names[i]) in
+ * *bits. NULL when it is one, else what is wrong, for the caller to report:
+ * "<what>: 'x' is not one of a, b, c" or "<what>: empty list" (a static
+ * buffer, until the next call).
+ */
+const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
+			  unsigned *bits);
+
 #endif

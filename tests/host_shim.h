@@ -68,5 +68,8 @@ int parse_s64(const char *what, const char *text, int64_t *out);
 int parse_seconds_ns(const char *what, const char *text, uint64_t *ns_out, bool *has_fraction);
 const char *arg_value(const char *arg, const char *key);
 bool arg_is_keyvalue(const char *arg);
+int arg_word_index(const char *const *names, size_t n, const char *word, size_t len);
+const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
+			  unsigned *bits);
 
 #endif

@@ -274,9 +274,29 @@ static void test_long_cmdline(void **state)
 	free(line);
 }
 
+/* Lists of names: bits by position, one wording for an unknown word and an empty list. */
+static void test_word_list(void **state)
+{
+	static const char *const names[] = { "regs", "counter", "freq" };
+	unsigned bits = 99;
+
+	assert_null(arg_word_list("phases", "freq,regs", names, 3, &bits));
+	assert_int_equal(bits, 5);
+	assert_null(arg_word_list("phases", "counter", names, 3, &bits));
+	assert_int_equal(bits, 2);
+	assert_string_equal(arg_word_list("phases", "regs,count", names, 3, &bits),
+			    "phases: 'count' is not one of regs, counter, freq");
+	assert_string_equal(arg_word_list("phases", "", names, 3, &bits), "phases: empty list");
+	assert_string_equal(arg_word_list("phases", ",", names, 3, &bits),
+			    "phases: '' is not one of regs, counter, freq");
+	assert_int_equal(arg_word_index(names, 3, "counterx", 7), 1);
+	assert_int_equal(arg_word_index(names, 3, "count", 5), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_word_list),
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_s64),
 		cmocka_unit_test(test_parse_seconds),

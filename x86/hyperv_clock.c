@@ -131,28 +131,12 @@ static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ----------------------------------------------------------- */
 
-/* Index of word (len chars) in names[], or -1. */
-static int pick(const char *const *names, unsigned n, const char *word, size_t len)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (strlen(names[i]) == len && !memcmp(names[i], word, len))
-			return (int)i;
-	return -1;
-}
-
 static void parse_phases(const char *v)
 {
-	for (opt.phases = 0; *v;) {
-		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
-		int i = pick(phase_names, ARRAY_SIZE(phase_names), v, len);
+	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
 
-		if (i < 0)
-			report_abort("phases: '%.*s' is not agree, warps, rate, freq or invalid", (int)len, v);
-		opt.phases |= 1u << i;
-		v += len + (v[len] == ',');
-	}
-	if (!opt.phases)
-		report_abort("phases: empty list");
+	if (why)
+		report_abort("%s", why);
 }
 
 static void parse_one(const char *arg)
@@ -171,11 +155,11 @@ static void parse_one(const char *arg)
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
 	} else if ((v = arg_value(arg, "backend"))) {
-		if ((i = pick(backend_names, ARRAY_SIZE(backend_names), v, strlen(v))) < 0)
+		if ((i = arg_word_index(backend_names, ARRAY_SIZE(backend_names), v, strlen(v))) < 0)
 			report_abort("backend: '%s' is not hv or model", v);
 		opt.backend = (enum backend)i;
 	} else if ((v = arg_value(arg, "fault"))) {
-		if ((i = pick(fault_names, ARRAY_SIZE(fault_names), v, strlen(v))) < 0)
+		if ((i = arg_word_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v))) < 0)
 			report_abort("fault: '%s' is not none, scale, offset, warp, refrate, freq or noseq", v);
 		opt.fault = (enum fault)i;
 	} else {

@@ -153,23 +153,11 @@ static struct vcpu_result results[MAX_CPUS];
 /* The bits of the comma-separated words of v in names[]; aborts on an unknown or empty one. */
 static unsigned parse_list(const char *what, const char *v, const char *const *names, unsigned n)
 {
-	unsigned bits = 0;
+	unsigned bits;
+	const char *why = arg_word_list(what, v, names, n, &bits);
 
-	while (*v) {
-		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
-		unsigned i;
-
-		for (i = 0; i < n; i++)
-			if (strlen(names[i]) == len && !memcmp(names[i], v, len))
-				break;
-		if (i == n)
-			report_abort("%s: '%.*s' is not one of %s%s%s", what, (int)len, v, names[0],
-				     n > 1 ? ", " : "", n > 1 ? names[1] : "");
-		bits |= 1u << i;
-		v += len + (v[len] == ',');
-	}
-	if (!bits)
-		report_abort("%s: empty list", what);
+	if (why)
+		report_abort("%s", why);
 	return bits;
 }
 

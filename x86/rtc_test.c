@@ -153,21 +153,10 @@ static size_t item_len(const char *v)
 
 static void parse_phases(const char *v)
 {
-	opt.phases = 0;
-	for (; *v; v += item_len(v) + (v[item_len(v)] == ',')) {
-		unsigned i;
+	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
 
-		for (i = 0; i < ARRAY_SIZE(phase_names); i++)
-			if (strlen(phase_names[i]) == item_len(v) &&
-			    !memcmp(phase_names[i], v, item_len(v)))
-				break;
-		if (i == ARRAY_SIZE(phase_names))
-			report_abort("phases: '%.*s' is not update, tod or periodic",
-				     (int)item_len(v), v);
-		opt.phases |= 1u << i;
-	}
-	if (!opt.phases)
-		report_abort("phases: empty list");
+	if (why)
+		report_abort("%s", why);
 }
 
 static void parse_rates(const char *v)

@@ -120,29 +120,12 @@ static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ----------------------------------------------------------- */
 
-/* Index of word in names[], or -1. */
-static int name_index(const char *const *names, unsigned n, const char *word, size_t len)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (strlen(names[i]) == len && !memcmp(names[i], word, len))
-			return (int)i;
-	return -1;
-}
-
 static void parse_phases(const char *v)
 {
-	opt.phases = 0;
-	while (*v) {
-		size_t len = strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
-		int i = name_index(phase_names, ARRAY_SIZE(phase_names), v, len);
+	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
 
-		if (i < 0)
-			report_abort("phases: '%.*s' is not cpuid, warps, aux or freq", (int)len, v);
-		opt.phases |= 1u << i;
-		v += len + (v[len] == ',');
-	}
-	if (!opt.phases)
-		report_abort("phases: empty list");
+	if (why)
+		report_abort("%s", why);
 }
 
 static void parse_one(const char *arg)
@@ -161,7 +144,7 @@ static void parse_one(const char *arg)
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
 	} else if ((v = arg_value(arg, "fault"))) {
-		i = name_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v));
+		i = arg_word_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v));
 		if (i < 0)
 			report_abort("fault: '%s' is not none, warp, aux, freq or invtsc", v);
 		opt.fault = (enum fault)i;
