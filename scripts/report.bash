@@ -6,6 +6,7 @@ declare -gA REPORT_COUNT=([PASS]=0 [KFAIL]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRAS
 # The outcomes that count as failed, in the order the breakdown lists them.
 REPORT_FAILED_OUTCOMES=(FAIL TIMEOUT CRASH ERROR INTERRUPTED)
 declare -ga REPORT_DONE=()      # tests in the order they finished
+declare -ga REPORT_AGAIN=()     # tests the runner ran more than once (a busy host)
 REPORT_COLOUR=0
 
 # Worst outcome -> exit status (PASS, KFAIL and SKIP are 0). INTERRUPTED has
@@ -73,6 +74,8 @@ report_finished() { # test
 	local t=$1
 	report_read "$t"
 	REPORT_COUNT[$R_OUTCOME]=$((REPORT_COUNT[$R_OUTCOME] + 1))
+	# run again on a busy host (runner.bash, run_test): said in the closing lines
+	if [[ $R_MSG == *' (attempt '[2-9]' of '* ]]; then REPORT_AGAIN+=("$t"); fi
 	REPORT_DONE+=("$t")
 	report_results "$t"
 	tap_test "$t"
@@ -103,6 +106,10 @@ report_exit_status() {
 report_kfail_line() {
 	if ((REPORT_COUNT[KFAIL] > 0)); then
 		echo "known host defects: ${REPORT_COUNT[KFAIL]} KFAIL (passed apart from them)"
+	fi
+	# a verdict from a later attempt is worth less than one from a quiet host: say so
+	if ((${#REPORT_AGAIN[@]} > 0)); then
+		echo "run again on a busy host: ${REPORT_AGAIN[*]} (see their lines and logs)"
 	fi
 }
 

@@ -443,6 +443,7 @@ busy_host() {
 	ok "busy: a FAIL in every attempt is a FAIL" has_match out.txt '^FAIL +fail-busy .*\(attempt 3 of 3; attempt 1 FAIL: always while .*; attempt 2 FAIL: always while '
 	ok "busy: ... every attempt's log kept" test -s logs/fail-busy.log.2
 	ok "busy: ... exit status 1" equals "$st" 1
+	ok "busy: the closing lines name what ran again" has_line out.txt 'run again on a busy host: flaky-busy fail-busy (see their lines and logs)'
 	ok "busy: the log's last line says what the host took" has_match logs/flaky-quiet.log "^runner: QEMU's threads waited [0-9]+ ms for a CPU in [0-9]+ ms, the host's hypervisor stole [0-9]+ ms$"
 	cd "$TOP" || return
 }
