@@ -442,11 +442,11 @@ static void parse_one(const char *arg)
 	size_t f;
 
 	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
-			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
+		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
+			report_abort("bad argument: loops=%s", v);
 	} else if ((v = arg_value(arg, "window_s"))) {
-		if (parse_u64("window_s", v, &opt.window_s) || !opt.window_s || opt.window_s > MAX_WINDOW_S)
-			report_abort("window_s: '%s' must be 1 to %d", v, MAX_WINDOW_S);
+		if (parse_u64_in("window_s", v, 1, MAX_WINDOW_S, &opt.window_s))
+			report_abort("bad argument: window_s=%s", v);
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
 	} else if ((v = arg_value(arg, "fault"))) {

@@ -90,6 +90,21 @@ int parse_u64(const char *what, const char *text, u64 *out)
 	return 0;
 }
 
+int parse_u64_in(const char *what, const char *text, u64 lo, u64 hi, u64 *out)
+{
+	u64 v;
+
+	if (parse_u64(what, text, &v))
+		return -1;
+	if (v < lo || v > hi) {
+		printf("%s: '%s' must be %llu to %llu\n", what, text, (unsigned long long)lo,
+		       (unsigned long long)hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int parse_s64(const char *what, const char *text, s64 *out)
 {
 	char *end;

@@ -18,6 +18,8 @@ int setup_args(const char *progname, const char *cmdline, char **argv, int max);
 int parse_u64(const char *what, const char *text, u64 *out);
 int parse_s64(const char *what, const char *text, s64 *out);
 /* "12", "1.5", "1700000000.123456789": value in nanoseconds (seconds-based input). */
+/* parse_u64, then lo <= value <= hi, else "<what>: '<text>' must be lo to hi" and -1. */
+int parse_u64_in(const char *what, const char *text, u64 lo, u64 hi, u64 *out);
 int parse_seconds_ns(const char *what, const char *text, u64 *ns_out, bool *has_fraction);
 
 /*

@@ -35,33 +35,21 @@ void bench_config_init(struct bench_config *c, const char *suite)
 	c->budget_ms = BENCH_DEFAULT_BUDGET_MS;
 }
 
-static int parse_bounded(const char *what, const char *text, u64 lo, u64 hi, u64 *out)
-{
-	if (parse_u64(what, text, out))
-		return -1;
-	if (*out < lo || *out > hi) {
-		printf("%s: '%s' is not in %llu..%llu\n", what, text, (unsigned long long)lo,
-		       (unsigned long long)hi);
-		return -1;
-	}
-	return 0;
-}
-
 int bench_parse_arg(struct bench_config *c, const char *arg)
 {
 	const char *v;
 	u64 x;
 
 	if ((v = arg_value(arg, "batches"))) {
-		if (parse_bounded("batches", v, 1, BENCH_MAX_BATCHES, &x))
+		if (parse_u64_in("batches", v, 1, BENCH_MAX_BATCHES, &x))
 			return -1;
 		c->batches = (unsigned)x;
 	} else if ((v = arg_value(arg, "budget_ms"))) {
-		if (parse_bounded("budget_ms", v, 1, 600000, &x))
+		if (parse_u64_in("budget_ms", v, 1, 600000, &x))
 			return -1;
 		c->budget_ms = x;
 	} else if ((v = arg_value(arg, "iters"))) {
-		if (parse_bounded("iters", v, 1, 1ull << 30, &x))
+		if (parse_u64_in("iters", v, 1, 1ull << 30, &x))
 			return -1;
 		c->iters = (unsigned long)x;
 	} else if ((v = arg_value(arg, "only"))) {
@@ -74,6 +62,14 @@ int bench_parse_arg(struct bench_config *c, const char *arg)
 		return 0;
 	}
 	return 1;
+}
+
+bool bench_has_row(const struct bench *rows, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return true;
+	return false;
 }
 
 /* Is name one of the comma-separated words of list? */

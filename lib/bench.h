@@ -117,6 +117,9 @@ int bench_parse_arg(struct bench_config *c, const char *arg);
 void bench_run(const struct bench_config *c, const struct bench *rows, size_t nrows,
 	       struct bench_result *results);
 
+/* Whether name is the name of one of rows[0..n) (a fault= or only= word, say). */
+bool bench_has_row(const struct bench *rows, size_t n, const char *name);
+
 /* The arithmetic, shared with the host unit tests. */
 /* Net picoseconds per operation of a batch of n that took ticks, baseline subtracted (0 if below). */
 u64 bench_op_ps(u64 ticks, u64 baseline, u64 hz, unsigned long n);

@@ -65,6 +65,7 @@ int64_t vt_divmoddi4(int64_t n, int64_t d, int64_t *rem);
 int setup_args(const char *progname, const char *cmdline, char **argv, int max);
 int parse_u64(const char *what, const char *text, uint64_t *out);
 int parse_s64(const char *what, const char *text, int64_t *out);
+int parse_u64_in(const char *what, const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
 int parse_seconds_ns(const char *what, const char *text, uint64_t *ns_out, bool *has_fraction);
 const char *arg_value(const char *arg, const char *key);
 bool arg_is_keyvalue(const char *arg);

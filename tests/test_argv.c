@@ -275,6 +275,32 @@ static void test_long_cmdline(void **state)
 }
 
 /* Lists of names: bits by position, one wording for an unknown word and an empty list. */
+/* A number in a range: the value, or one message naming the argument and the range. */
+static void test_u64_in(void **state)
+{
+	uint64_t v = UNTOUCHED;
+
+	capture_start();
+	assert_int_equal(parse_u64_in("loops", "5", 1, 10, &v), 0);
+	assert_string_equal(capture_end(), "");
+	assert_int_equal(v, 5);
+	capture_start();
+	assert_int_equal(parse_u64_in("loops", "10", 1, 10, &v), 0);
+	assert_int_equal(parse_u64_in("loops", "1", 1, 10, &v), 0);
+	assert_string_equal(capture_end(), "");
+	assert_int_equal(v, 1);
+	capture_start();
+	assert_int_equal(parse_u64_in("loops", "0", 1, 10, &v), -1);
+	assert_string_equal(capture_end(), "loops: '0' must be 1 to 10\n");
+	capture_start();
+	assert_int_equal(parse_u64_in("loops", "11", 1, 10, &v), -1);
+	assert_string_equal(capture_end(), "loops: '11' must be 1 to 10\n");
+	capture_start();
+	assert_int_equal(parse_u64_in("loops", "x", 1, 10, &v), -1);
+	assert_string_equal(capture_end(), "loops: 'x' is not a number\n");
+	assert_int_equal(v, 1);
+}
+
 static void test_word_list(void **state)
 {
 	static const char *const names[] = { "regs", "counter", "freq" };
@@ -297,6 +323,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_word_list),
+		cmocka_unit_test(test_u64_in),
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_s64),
 		cmocka_unit_test(test_parse_seconds),

@@ -311,14 +311,6 @@ static void set_host(const char *kind)
 		report_known_defects(kind);
 }
 
-static bool is_row(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		if (!strcmp(rows[i].name, name))
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
 	struct bench_config cfg;
@@ -339,7 +331,7 @@ int main(int argc, char **argv)
 		if (!(v = arg_value(argv[i], "fault")))
 			report_abort("unknown argument '%s' (%s host=KIND fault=ROW)", argv[i],
 				     BENCH_ARGS_USAGE);
-		if (!is_row(v))
+		if (!bench_has_row(rows, ARRAY_SIZE(rows), v))
 			report_abort("fault: '%s' is not a row of this test", v);
 		fault_row = v;
 	}

@@ -240,14 +240,6 @@ static struct bench rows[] = {
 	  .enter = enter_round_robin, .leave = leave_round_robin, .check = check_round_robin },
 };
 
-static bool is_row(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
-		if (!strcmp(rows[i].name, name))
-			return true;
-	return false;
-}
-
 int main(int argc, char **argv)
 {
 	struct bench_config cfg;
@@ -266,7 +258,7 @@ int main(int argc, char **argv)
 	/* the row names depend on the APIC mode: name them before fault= is matched */
 	for (int i = ROW_SELF_FIRST; i <= ROW_SELF_LAST; i++)
 		rows[i].name = self_variant_name(rows[i].ctx);
-	if (fault && !is_row(fault))
+	if (fault && !bench_has_row(rows, ARRAY_SIZE(rows), fault))
 		report_abort("fault: '%s' is not a row of this test in this APIC mode", fault);
 	fault_row = fault;
 	if (fault_row)

@@ -145,11 +145,11 @@ static void parse_one(const char *arg)
 	int i;
 
 	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64("loops", v, &opt.loops) || !opt.loops || opt.loops > MAX_LOOPS)
-			report_abort("loops: '%s' must be 1 to %llu", v, MAX_LOOPS);
+		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
+			report_abort("bad argument: loops=%s", v);
 	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms || opt.window_ms > MAX_WINDOW_MS)
-			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
+		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
+			report_abort("bad argument: window_ms=%s", v);
 	} else if ((v = arg_value(arg, "refs"))) {
 		opt.refs = v;
 	} else if ((v = arg_value(arg, "phases"))) {

@@ -226,13 +226,7 @@ static const char *fmt_seconds(char *buf, size_t size, u64 ns)
 
 static int parse_loops(struct options *o, const char *v)
 {
-	if (parse_u64("loops", v, &o->loops))
-		return -1;
-	if (o->loops < 1 || o->loops > MAX_LOOPS) {
-		printf("loops: '%s' must be 1 to %llu\n", v, MAX_LOOPS);
-		return -1;
-	}
-	return 0;
+	return parse_u64_in("loops", v, 1, MAX_LOOPS, &o->loops);
 }
 
 static int parse_host_time(struct options *o, const char *v)
@@ -301,13 +295,7 @@ static int parse_refs(struct options *o, const char *v)
 
 static int parse_window(struct options *o, const char *v)
 {
-	if (parse_u64("window_ms", v, &o->window_ms))
-		return -1;
-	if (o->window_ms < 1 || o->window_ms > MAX_WINDOW_MS) {
-		printf("window_ms: '%s' must be 1 to %d\n", v, MAX_WINDOW_MS);
-		return -1;
-	}
-	return 0;
+	return parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &o->window_ms);
 }
 
 static int parse_fault(struct options *o, const char *v)

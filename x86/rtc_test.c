@@ -192,9 +192,8 @@ static void parse_one(const char *arg)
 		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
 			report_abort("threshold: '%s' is not a number of seconds", v);
 	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64("window_ms", v, &opt.window_ms) || !opt.window_ms ||
-		    opt.window_ms > MAX_WINDOW_MS)
-			report_abort("window_ms: '%s' must be 1 to %d", v, MAX_WINDOW_MS);
+		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
+			report_abort("bad argument: window_ms=%s", v);
 	} else if ((v = arg_value(arg, "phases"))) {
 		parse_phases(v);
 	} else if ((v = arg_value(arg, "rates"))) {
