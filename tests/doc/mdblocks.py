@@ -4,7 +4,8 @@ import os
 import re
 import shutil
 
-# <!-- doc-test: skip REASON -->, <!-- doc-test: exit N -->, <!-- doc-test: expect REGEX -->
+# <!-- doc-test: skip REASON -->, <!-- doc-test: exit N -->, <!-- doc-test: expect REGEX -->,
+# <!-- doc-test: export-logs WHY -->
 ANNOTATION_RE = re.compile(r"^\s*<!--\s*doc-test:\s*(\S+)\s*(.*?)\s*-->\s*$")
 FENCE_RE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)")
 # fenced blocks in these languages (or none) may hold commands; others never do
@@ -25,6 +26,7 @@ class Block:
         self.skip = None          # the reason, when annotated skip
         self.exit = 0             # the status every command must end with
         self.expect = None        # a regular expression each command's output must match
+        self.export = None        # why its logs/ go to run.py --export-logs DIR, when annotated so
         self.error = None         # a bad annotation
 
     def where(self, line=None):
@@ -105,10 +107,12 @@ def apply_annotation(block, line, verb, rest):
             block.expect = re.compile(rest, re.M)
         except re.error as e:
             block.error = f"{block.path}:{line}: expect: bad regular expression: {e}"
+    elif verb == "export-logs" and rest:
+        block.export = rest
     else:
         block.error = (f"{block.path}:{line}: bad annotation '{verb} {rest}'".rstrip() +
-                       ": want <!-- doc-test: skip REASON -->, <!-- doc-test: exit N --> or "
-                       "<!-- doc-test: expect REGEX -->")
+                       ": want <!-- doc-test: skip REASON -->, <!-- doc-test: exit N -->, "
+                       "<!-- doc-test: expect REGEX --> or <!-- doc-test: export-logs WHY -->")
 
 
 def first_word(command):
@@ -140,4 +144,4 @@ def page_commands(path, text, top):
     """(command blocks, annotation errors) of one page."""
     blocks, errors = split_blocks(path, text)
     errors += [b.error for b in blocks if b.error]
-    return [b for b in blocks if command_block(b, top) or b.skip or b.exit or b.expect], errors
+    return [b for b in blocks if command_block(b, top) or b.skip or b.exit or b.expect or b.export], errors

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The doc test: runs every command README.md and docs/*.md show, in a fresh copy of the tree, and fails naming file:line.
 
-Usage: tests/doc/run.py [--list] [--keep] [--timeout S] [PAGE.md...]
+Usage: tests/doc/run.py [--list] [--keep] [--timeout S] [--export-logs DIR] [PAGE.md...]
 
 The convention (also in README.md, "Commands in these pages"):
 - A code block is a fenced block (```) or a block indented by four spaces.
@@ -27,6 +27,14 @@ The convention (also in README.md, "Commands in these pages"):
                                        ^ and $): QEMU's own errors exit with 1
                                        too, so a raw QEMU block says what a pass
                                        prints
+      <!-- doc-test: export-logs WHY -->
+                                       with --export-logs DIR, the copy's
+                                       logs/ are copied into DIR after each
+                                       command of the block, pass or fail
+                                       (make check takes the default suites'
+                                       verdicts, JUnit and TAP from the
+                                       README's make run this way, rather
+                                       than running them a second time)
   Several annotations may precede one block.
 - Commands run one by one in bash (pipefail) from the top of a fresh copy
   of the tree (the files git knows, as they are in the work tree), README.md
@@ -111,6 +119,30 @@ def keep_logs(tree, where):
         print(f"     | (its logs: {os.path.relpath(dest, TOP)}/)")
 
 
+# Exported files whose text names logs by path: those paths are made to name the export.
+PATH_BEARING = (".xml", ".tap", ".json", ".txt")
+
+
+def export_logs(tree, dest):
+    """Copy the copy's logs/ into dest (merging), for a block annotated export-logs;
+    paths into the copy's logs/ in reports (JUnit, TAP, JSON) then name dest, since
+    the copy is removed."""
+    src = os.path.join(tree, "logs")
+    if not os.path.isdir(src):
+        return
+    shutil.copytree(src, dest, dirs_exist_ok=True)
+    for root, _, files in os.walk(src):
+        for name in files:
+            if not name.endswith(PATH_BEARING):
+                continue
+            out = os.path.join(dest, os.path.relpath(os.path.join(root, name), src))
+            with open(out, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+            if src in text:
+                with open(out, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(text.replace(src, dest))
+
+
 def strip_comment(cmd):
     """The command without a trailing comment (two spaces, then #), to spot repeats."""
     return re.split(r"\s{2,}#", cmd, maxsplit=1)[0].strip()
@@ -139,9 +171,13 @@ def main():
                     help="pages to test, relative to the top (default: README.md docs/*.md)")
     ap.add_argument("--list", action="store_true", help="print the commands and skips; run nothing")
     ap.add_argument("--keep", action="store_true", help="keep the copy the commands ran in")
+    ap.add_argument("--export-logs", metavar="DIR",
+                    help="copy the copy's logs/ into DIR after blocks annotated export-logs")
     ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="S",
                     help="seconds per command (default %(default)s)")
     args = ap.parse_args()
+    if args.export_logs:
+        args.export_logs = os.path.abspath(args.export_logs)
     if args.timeout < 1:
         ap.error(f"--timeout {args.timeout}: want at least 1")
     blocks, errors = collect(args.pages or default_pages())
@@ -178,6 +214,8 @@ def main():
             t0 = time.monotonic()
             status, out = run_command(cmd, tree, args.timeout)
             took = time.monotonic() - t0
+            if b.export and args.export_logs:
+                export_logs(tree, args.export_logs)
             good = status == b.exit and (b.expect is None or b.expect.search(out))
             done[key] = (b.where(no), good)
             if good:

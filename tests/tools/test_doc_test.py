@@ -116,6 +116,24 @@ class Running(unittest.TestCase):
         self.assertIn(f"ok   {page}:21", r.stdout)
         self.assertIn("4 of 6 commands passed, 2 failed, 1 blocks skipped", r.stdout)
 
+    def test_export_logs_copies_that_blocks_logs_only(self):
+        import subprocess
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            page, dest = os.path.join(d, "page.md"), os.path.join(d, "out")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write("<!-- doc-test: export-logs the suite's verdicts -->\n\n"
+                        "    mkdir -p logs/r && echo hi > logs/r/f && echo \"log: $PWD/logs/r/f\" > logs/r/t.tap\n"
+                        "\nText.\n\n    mkdir -p logs/q\n")
+            r = subprocess.run([sys.executable, os.path.join(TOP, "tests", "doc", "run.py"),
+                                "--export-logs", dest, page], capture_output=True, text=True, check=False)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(os.path.join(dest, "r", "f"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "hi\n")
+            self.assertFalse(os.path.exists(os.path.join(dest, "q")), "a later block's logs exported")
+            with open(os.path.join(dest, "r", "t.tap"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), f"log: {dest}/r/f\n", "a path into the removed copy")
+
     def test_an_annotation_before_no_block_is_an_error(self):
         _, errors = pages.page_commands("P.md", "<!-- doc-test: skip why -->\n\nText.\n", TOP)
         self.assertEqual(errors, ["P.md:1: annotation 'skip why' before no code block"])
