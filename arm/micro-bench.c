@@ -480,7 +480,8 @@ static const char *mmio_addr_arg(const char *text)
 	u64 addr = user_mmio_addr;
 
 	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end)) {
-		snprintf(must, sizeof(must), "a 4-byte aligned device address below %#llx, outside RAM",
+		snprintf(must, sizeof(must),
+			 "a 4-byte aligned device address below %#llx, outside RAM",
 			 (unsigned long long)MMU_MAP_LIMIT);
 		return must;
 	}
@@ -493,8 +494,9 @@ int main(int argc, char **argv)
 	struct bench_config cfg;
 	const struct arg args[] = {
 		BENCH_ARGS(&cfg),
-		{ .key = "mmio_addr", .kind = ARG_KIND_UINT, .to.u64 = &user_mmio_addr, .hi = UINT64_MAX,
-		  .check = mmio_addr_arg, .help = "a device address for the mmio_user row to read" },
+		{ .key = "mmio_addr", .kind = ARG_KIND_UINT, .to.u64 = &user_mmio_addr,
+		  .hi = UINT64_MAX, .check = mmio_addr_arg,
+		  .help = "a device address for the mmio_user row to read" },
 	};
 	const struct arg_table table = ARG_TABLE(args);
 

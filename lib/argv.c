@@ -208,7 +208,8 @@ static void put_seconds(char *buf, size_t size, size_t *at, u64 ns)
 	for (; frac % DECIMAL == 0; frac /= DECIMAL)
 		digits--;
 	*at += (size_t)snprintf(buf + *at, size - *at, "%llu.%0*llu",
-				(unsigned long long)(ns / NSEC_PER_SEC), digits, (unsigned long long)frac);
+				(unsigned long long)(ns / NSEC_PER_SEC), digits,
+				(unsigned long long)frac);
 }
 
 /* What a value of a must be, e.g. "a whole number from 1 to 1000", into buf at *at. */
@@ -464,6 +465,7 @@ void args_usage(const struct arg_table *t, const char *prog)
 		snprintf(key, sizeof(key), "%s%s", a->key, metavar(a));
 		put_allowed(line, sizeof(line), &at, a);
 		printf("  %-*s %s: %s%s%s%s\n", USAGE_KEY_WIDTH, key, a->help, line,
-		       a->def ? ", default " : "", a->def ? a->def : "", a->required ? ", required" : "");
+		       a->def ? ", default " : "", a->def ? a->def : "",
+		       a->required ? ", required" : "");
 	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The kernel command line as argv, and the one table-driven parser every test reads its arguments with. */
+/* The kernel command line as argv, and the table-driven parser every test reads it with. */
 #ifndef VMTICK_ARGV_H
 #define VMTICK_ARGV_H
 
@@ -69,16 +69,18 @@ struct arg {
 #define ARG_DEFAULT(x) ARG_DEFAULT_(x)
 #define ARG_DEFAULT_(x) #x
 
-#define ARG_UINT(k, p, l, h, d, hl) \
-	{ .key = (k), .kind = ARG_KIND_UINT, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), .help = (hl) }
-#define ARG_SECONDS(k, p, l, h, d, hl) \
-	{ .key = (k), .kind = ARG_KIND_SECONDS, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), .help = (hl) }
-#define ARG_LIST(k, p, n, d, hl)                                                            \
-	{ .key = (k), .kind = ARG_KIND_LIST, .to.bits = (p), .names = (n), .nnames = ARRAY_SIZE(n), \
-	  .def = (d), .help = (hl) }
-#define ARG_ONE_OF(k, p, n, d, hl)                                                             \
-	{ .key = (k), .kind = ARG_KIND_ONE_OF, .to.index = (p), .names = (n), .nnames = ARRAY_SIZE(n), \
-	  .def = (d), .help = (hl) }
+#define ARG_UINT(k, p, l, h, d, hl)                                                    \
+	{ .key = (k), .kind = ARG_KIND_UINT, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), \
+	  .help = (hl) }
+#define ARG_SECONDS(k, p, l, h, d, hl)                                                    \
+	{ .key = (k), .kind = ARG_KIND_SECONDS, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), \
+	  .help = (hl) }
+#define ARG_LIST(k, p, n, d, hl)                                                  \
+	{ .key = (k), .kind = ARG_KIND_LIST, .to.bits = (p), .names = (n),        \
+	  .nnames = ARRAY_SIZE(n), .def = (d), .help = (hl) }
+#define ARG_ONE_OF(k, p, n, d, hl)                                                \
+	{ .key = (k), .kind = ARG_KIND_ONE_OF, .to.index = (p), .names = (n),     \
+	  .nnames = ARRAY_SIZE(n), .def = (d), .help = (hl) }
 #define ARG_TEXT(k, p, c, d, hl) \
 	{ .key = (k), .kind = ARG_KIND_TEXT, .to.text = (p), .check = (c), .def = (d), .help = (hl) }
 #define ARG_FLAG(k, p, hl) { .key = (k), .kind = ARG_KIND_FLAG, .to.flag = (p), .help = (hl) }

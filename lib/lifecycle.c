@@ -271,7 +271,8 @@ static const char *parse_events(const char *list)
 	static char must[96];
 	char word[16];
 
-	snprintf(must, sizeof(must), "a list of pause, save, migrate (each KIND or KIND*N, at most %zu in all)",
+	snprintf(must, sizeof(must),
+		 "a list of pause, save, migrate (each KIND or KIND*N, at most %zu in all)",
 		 ARRAY_SIZE(lc.events));
 	lc.nevents = 0;
 	while (*list) {
@@ -312,7 +313,8 @@ static bool parse_args(int argc, char **argv)
 		  .required = true, .help = "the host events to ask for, in order" },
 		ARG_UINT("catchup", &lc.catchup_max, 0, UINT64_MAX, ARG_DEFAULT(LC_CATCHUP_MAX),
 			 "catch-up ticks allowed beyond those explained"),
-		ARG_ONE_OF("fault", &fault, fault_names, "none", "test-only: the check to make fail"),
+		ARG_ONE_OF("fault", &fault, fault_names, "none",
+			   "test-only: the check to make fail"),
 	};
 	static const struct arg_table table = ARG_TABLE(args);
 	const char *why = args_parse(&table, argc, argv);

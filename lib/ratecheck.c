@@ -54,7 +54,8 @@ const char *ratecheck_refs_arg(const char *list)
 	at = (size_t)snprintf(must, sizeof(must), "a comma-separated list of at most %d of ",
 			      RATECHECK_MAX_REFS);
 	for (size_t i = 0; i < n && at < sizeof(must); i++)
-		at += (size_t)snprintf(must + at, sizeof(must) - at, "%s%s", i ? ", " : "", names[i]);
+		at += (size_t)snprintf(must + at, sizeof(must) - at, "%s%s", i ? ", " : "",
+				       names[i]);
 	return must;
 }
 

@@ -11,7 +11,9 @@
 static u32 seen_on[MAX_SEEN_CPUS];
 
 /* mode=: how the selftest misbehaves on purpose; "pass" does not. */
-static const char *const mode_names[] = { "pass", "fail", "skip", "hang", "crash", "nothing", "fault" };
+static const char *const mode_names[] = {
+	"pass", "fail", "skip", "hang", "crash", "nothing", "fault",
+};
 
 static void __noreturn misbehave(const struct selftest_arch *arch, const char *mode)
 {
@@ -40,7 +42,8 @@ void selftest_begin(int argc, char **argv, const struct selftest_arch *arch,
 	struct arg all[SELFTEST_COMMON_ARGS + SELFTEST_ARCH_ARGS_MAX] = {
 		ARG_UINT("smp", &args->smp, 1, UINT64_MAX, NULL, "the vCPU count to expect"),
 		ARG_UINT("mem", &args->mem_mib, 1, UINT64_MAX, NULL, "the memory to expect, MiB"),
-		ARG_ONE_OF("mode", &args->mode, mode_names, "pass", "misbehave on purpose, for the runner's tests"),
+		ARG_ONE_OF("mode", &args->mode, mode_names, "pass",
+			   "misbehave on purpose, for the runner's tests"),
 	};
 	struct arg_table table = { .args = all, .n = SELFTEST_COMMON_ARGS + arch->nargs };
 

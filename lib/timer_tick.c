@@ -459,7 +459,8 @@ static const struct tick_source *parse_args(int argc, char **argv,
 {
 	const struct arg args[] = {
 		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &a->source,
-		  .names = a->sources, .nnames = n + 1, .required = true, .help = "the tick source" },
+		  .names = a->sources, .nnames = n + 1, .required = true,
+		  .help = "the tick source" },
 		ARG_UINT("hz", &a->hz, 1, TICK_HZ_MAX, "1000", "ticks per second"),
 		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
 		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",

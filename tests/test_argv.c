@@ -236,6 +236,9 @@ static void test_long_cmdline(void **state)
 
 #define NS_PER_S 1000000000ULL
 #define THRESHOLD_MAX_NS (5 * NS_PER_S)
+/* what parse_line() fills o with first: a key without a default keeps it */
+#define UNSET 0xa5a5a5a5a5a5a5a5ULL
+#define PHASES_MUST "phases must be a comma-separated list of regs, counter, freq"
 
 static struct {
 	uint64_t loops, host_ns, threshold_ns;
@@ -297,12 +300,12 @@ static void test_table_ok(void **state)
 {
 	static const struct ok_case cases[] = {
 		/* defaults; host_time has none: left as the caller set it */
-		{ "", 100, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2, true, 7, 0, "a,b", false },
+		{ "", 100, UNSET, NS_PER_S / 2, true, 7, 0, "a,b", false },
 		/* each end of each range */
-		{ "loops=1", 1, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2, true, 7, 0, "a,b", false },
-		{ "loops=1000 threshold=0.000000001", 1000, 0xa5a5a5a5a5a5a5a5ULL, 1, true, 7, 0, "a,b" },
-		{ "threshold=5", 100, 0xa5a5a5a5a5a5a5a5ULL, THRESHOLD_MAX_NS, true, 7, 0, "a,b" },
-		{ "loops=0x10", 16, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2, true, 7, 0, "a,b" },
+		{ "loops=1", 1, UNSET, NS_PER_S / 2, true, 7, 0, "a,b", false },
+		{ "loops=1000 threshold=0.000000001", 1000, UNSET, 1, true, 7, 0, "a,b" },
+		{ "threshold=5", 100, UNSET, THRESHOLD_MAX_NS, true, 7, 0, "a,b" },
+		{ "loops=0x10", 16, UNSET, NS_PER_S / 2, true, 7, 0, "a,b" },
 		/* positional in order, with a fraction or without */
 		{ "7 1700000000.25 2", 7, 1700000000250000000ULL, 2 * NS_PER_S, true, 7, 0, "a,b" },
 		{ "7 1700000000", 7, 1700000000 * NS_PER_S, NS_PER_S / 2, false, 7, 0, "a,b" },
@@ -310,11 +313,11 @@ static void test_table_ok(void **state)
 		{ "loops=9 5 1.5", 9, 5 * NS_PER_S, 3 * NS_PER_S / 2, false, 7, 0, "a,b" },
 		{ "host_time=0 3 4", 3, 0, 4 * NS_PER_S, false, 7, 0, "a,b" },
 		/* lists, names, text, flag */
-		{ "phases=freq,regs fault=warp refs=c verbose", 100, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2,
+		{ "phases=freq,regs fault=warp refs=c verbose", 100, UNSET, NS_PER_S / 2,
 		  true, 5, 1, "c", true },
 		/* a trailing comma ends the list, as it always did */
-		{ "phases=regs,", 100, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2, true, 1, 0, "a,b" },
-		{ "phases=counter fault=freq", 100, 0xa5a5a5a5a5a5a5a5ULL, NS_PER_S / 2, true, 2, 2, "a,b" },
+		{ "phases=regs,", 100, UNSET, NS_PER_S / 2, true, 1, 0, "a,b" },
+		{ "phases=counter fault=freq", 100, UNSET, NS_PER_S / 2, true, 2, 2, "a,b" },
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
@@ -324,7 +327,7 @@ static void test_table_ok(void **state)
 		assert_true(o.loops == c->loops);
 		assert_true(o.host_ns == c->host_ns);
 		assert_true(o.threshold_ns == c->threshold_ns);
-		if (c->host_ns != 0xa5a5a5a5a5a5a5a5ULL)
+		if (c->host_ns != UNSET)
 			assert_int_equal(o.host_fraction, c->host_fraction);
 		assert_int_equal(o.phases, c->phases);
 		assert_int_equal(o.fault, c->fault);
@@ -333,50 +336,54 @@ static void test_table_ok(void **state)
 	}
 }
 
-/* Bad command lines: the one message, naming the argument and what it must be. */
+#define LOOPS_MUST	"loops must be a whole number from 1 to 1000"
+#define THRESHOLD_MUST	"threshold must be seconds from 0.000000001 to 5"
+#define HOST_TIME_MUST	"host_time must be seconds from 0 to 18446744073.709551615"
+#define TOO_MANY	"more than 3 positional arguments"
+
+/* Bad command lines: the one message, naming the argument (word) and what is wrong. */
 static void test_table_bad(void **state)
 {
 	static const struct {
-		const char *line, *why;
+		const char *line, *word, *problem;
 	} cases[] = {
-		{ "loops=0", "bad argument 'loops=0': loops must be a whole number from 1 to 1000" },
-		{ "loops=1001", "bad argument 'loops=1001': loops must be a whole number from 1 to 1000" },
-		{ "loops=12x", "bad argument 'loops=12x': loops must be a whole number from 1 to 1000" },
-		{ "loops=", "bad argument 'loops=': loops must be a whole number from 1 to 1000" },
-		{ "loops=-1", "bad argument 'loops=-1': loops must be a whole number from 1 to 1000" },
-		{ "threshold=0", "bad argument 'threshold=0': threshold must be seconds from 0.000000001 to 5" },
-		{ "threshold=5.000000001",
-		  "bad argument 'threshold=5.000000001': threshold must be seconds from 0.000000001 to 5" },
-		{ "threshold=1.0000000001",
-		  "bad argument 'threshold=1.0000000001': threshold must be seconds from 0.000000001 to 5" },
-		{ "host_time=1e9",
-		  "bad argument 'host_time=1e9': host_time must be seconds from 0 to 18446744073.709551615" },
-		{ "size=3", "bad argument 'size=3': unknown key" },
-		{ "Loops=3", "bad argument 'Loops=3': unknown key" },
-		{ "loops=3 loops=4", "bad argument 'loops=4': loops is given twice" },
-		{ "5 loops=4", "bad argument 'loops=4': loops is given twice" },
-		{ "fault=warp fault=warp", "bad argument 'fault=warp': fault is given twice" },
-		{ "verbose verbose", "bad argument 'verbose': verbose is given twice" },
-		{ "1 2 3 4", "bad argument '4': more than 3 positional arguments" },
-		{ "host_time=1 threshold=1 5 6", "bad argument '6': more than 3 positional arguments" },
-		{ "x", "bad argument 'x': loops must be a whole number from 1 to 1000" },
-		{ "phases=regs,count",
-		  "bad argument 'phases=regs,count': phases must be a comma-separated list of regs, counter, freq" },
-		{ "phases=", "bad argument 'phases=': phases must be a comma-separated list of regs, counter, freq" },
-		{ "phases=,regs", "bad argument 'phases=,regs': phases must be a comma-separated list of regs, counter, freq" },
-		{ "fault=warpx", "bad argument 'fault=warpx': fault must be one of none, warp, freq" },
-		{ "fault=", "bad argument 'fault=': fault must be one of none, warp, freq" },
-		{ "refs=axb", "bad argument 'refs=axb': refs must be a list without x" },
-		{ "refs=", "bad argument 'refs=': refs must be not empty" },
-		{ "verbose=1", "bad argument 'verbose=1': verbose must be given alone, without '='" },
+		{ "loops=0", "loops=0", LOOPS_MUST },
+		{ "loops=1001", "loops=1001", LOOPS_MUST },
+		{ "loops=12x", "loops=12x", LOOPS_MUST },
+		{ "loops=", "loops=", LOOPS_MUST },
+		{ "loops=-1", "loops=-1", LOOPS_MUST },
+		{ "x", "x", LOOPS_MUST },
+		{ "threshold=0", "threshold=0", THRESHOLD_MUST },
+		{ "threshold=5.000000001", "threshold=5.000000001", THRESHOLD_MUST },
+		{ "threshold=1.0000000001", "threshold=1.0000000001", THRESHOLD_MUST },
+		{ "host_time=1e9", "host_time=1e9", HOST_TIME_MUST },
+		{ "size=3", "size=3", "unknown key" },
+		{ "Loops=3", "Loops=3", "unknown key" },
+		{ "loops=3 loops=4", "loops=4", "loops is given twice" },
+		{ "5 loops=4", "loops=4", "loops is given twice" },
+		{ "fault=warp fault=warp", "fault=warp", "fault is given twice" },
+		{ "verbose verbose", "verbose", "verbose is given twice" },
+		{ "1 2 3 4", "4", TOO_MANY },
+		{ "host_time=1 threshold=1 5 6", "6", TOO_MANY },
+		{ "phases=regs,count", "phases=regs,count", PHASES_MUST },
+		{ "phases=", "phases=", PHASES_MUST },
+		{ "phases=,regs", "phases=,regs", PHASES_MUST },
+		{ "fault=warpx", "fault=warpx", "fault must be one of none, warp, freq" },
+		{ "fault=", "fault=", "fault must be one of none, warp, freq" },
+		{ "refs=axb", "refs=axb", "refs must be a list without x" },
+		{ "refs=", "refs=", "refs must be not empty" },
+		{ "verbose=1", "verbose=1", "verbose must be given alone, without '='" },
 	};
+	char want[256];
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
 		const char *why = parse_line(&table, cases[i].line);
 
 		if (!why)
 			fail_msg("'%s' was taken", cases[i].line);
-		assert_string_equal(why, cases[i].why);
+		snprintf(want, sizeof(want), "bad argument '%s': %s", cases[i].word,
+			 cases[i].problem);
+		assert_string_equal(why, want);
 	}
 }
 
@@ -384,8 +391,9 @@ static void test_table_bad(void **state)
 static void test_table_keys_only(void **state)
 {
 	const struct arg some[] = {
-		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &o.fault, .names = fault_names,
-		  .nnames = ARRAY_LEN(fault_names), .required = true, .help = "the source" },
+		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &o.fault,
+		  .names = fault_names, .nnames = ARRAY_LEN(fault_names), .required = true,
+		  .help = "the source" },
 		ARG_UINT("loops", &o.loops, 1, 1000, NULL, "reads"),
 	};
 	const struct arg_table t = ARG_TABLE(some);
@@ -394,7 +402,7 @@ static void test_table_keys_only(void **state)
 	assert_string_equal(parse_line(&t, "loops=7"), "bad argument 'source': source is required");
 	assert_null(parse_line(&t, "source=freq"));
 	assert_int_equal(o.fault, 2);
-	assert_true(o.loops == 0xa5a5a5a5a5a5a5a5ULL);
+	assert_true(o.loops == UNSET);
 }
 
 /* What a bad argument prints: the usage, from the table. */
@@ -409,9 +417,11 @@ static void test_table_usage(void **state)
 		capture_end(),
 		"usage: prog [loops [host_time [threshold]]] [key=value ...]\n"
 		"  loops=N          reads per run: a whole number from 1 to 1000, default 100\n"
-		"  host_time=S      the host's time of day: seconds from 0 to 18446744073.709551615\n"
+		"  host_time=S      the host's time of day: "
+		"seconds from 0 to 18446744073.709551615\n"
 		"  threshold=S      the allowance: seconds from 0.000000001 to 5, default 0.5\n"
-		"  phases=LIST      steps to run: a comma-separated list of regs, counter, freq, default regs,counter,freq\n"
+		"  phases=LIST      steps to run: a comma-separated list of regs, counter, freq, "
+		"default regs,counter,freq\n"
 		"  fault=NAME       the fault: one of none, warp, freq, default none\n"
 		"  refs=TEXT        references: not empty, default a,b\n"
 		"  verbose          say more: given alone, without '='\n");
@@ -431,7 +441,8 @@ static void test_table_bad_default(void **state)
 	const struct arg_table t = ARG_TABLE(wrong);
 
 	assert_string_equal(parse_line(&t, ""),
-			    "bad argument 'loops=11 (its default)': loops must be a whole number from 1 to 10");
+			    "bad argument 'loops=11 (its default)': "
+			    "loops must be a whole number from 1 to 10");
 }
 
 int main(void)

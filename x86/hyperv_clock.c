@@ -134,7 +134,8 @@ static const struct arg args[] = {
 	ARG_TEXT("refs", &opt.refs, ratecheck_refs_arg, "hpet,pmtimer",
 		 "reference clocks for steps 3 and 4"),
 	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "150", "rate window"),
-	ARG_LIST("phases", &opt.phases, phase_names, "agree,warps,rate,freq,invalid", "steps to run"),
+	ARG_LIST("phases", &opt.phases, phase_names, "agree,warps,rate,freq,invalid",
+		 "steps to run"),
 	ARG_ONE_OF("backend", &opt.backend, backend_names, "hv", "hv, or model (test-only)"),
 	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
 };

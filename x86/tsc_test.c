@@ -120,7 +120,8 @@ static struct vcpu_result results[MAX_CPUS];
 
 static const struct arg args[] = {
 	ARG_UINT("loops", &opt.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in each warp run"),
-	ARG_TEXT("refs", &opt.refs, ratecheck_refs_arg, "hpet,pmtimer", "reference clocks for step 4"),
+	ARG_TEXT("refs", &opt.refs, ratecheck_refs_arg, "hpet,pmtimer",
+		 "reference clocks for step 4"),
 	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "150", "step 4's window"),
 	ARG_LIST("phases", &opt.phases, phase_names, "cpuid,warps,aux,freq", "steps to run"),
 	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
