@@ -215,6 +215,8 @@ static void put_seconds(char *buf, size_t size, size_t *at, u64 ns)
 /* What a value of a must be, e.g. "a whole number from 1 to 1000", into buf at *at. */
 static void put_allowed(char *buf, size_t size, size_t *at, const struct arg *a)
 {
+	const char *must;
+
 	switch (a->kind) {
 	case ARG_KIND_UINT:
 		*at += (size_t)snprintf(buf + *at, size - *at, "a whole number from %llu to %llu",
@@ -235,7 +237,9 @@ static void put_allowed(char *buf, size_t size, size_t *at, const struct arg *a)
 		put_names(buf, size, at, a->names, a->nnames);
 		break;
 	case ARG_KIND_TEXT:
-		*at += (size_t)snprintf(buf + *at, size - *at, "not empty");
+		/* a check says what it wants when asked about the empty text */
+		must = a->check ? a->check("") : NULL;
+		*at += (size_t)snprintf(buf + *at, size - *at, "%s", must ? must : "not empty");
 		break;
 	case ARG_KIND_FLAG:
 		*at += (size_t)snprintf(buf + *at, size - *at, "given alone, without '='");
@@ -285,10 +289,9 @@ int arg_names_bits(const char *list, const char *const *names, size_t n, unsigne
 	return words ? words : -1;
 }
 
-/* Parse v, the value of a (word is the whole argument, for the message), into *a->to. */
-static const char *set_value(const char *word, const struct arg *a, const char *v)
+/* Parse v, the value of a, into *a->to: 0, or -1 when v is not one a takes. */
+static int store_value(const struct arg *a, const char *v)
 {
-	const char *why;
 	unsigned bits;
 	u64 x;
 	int i;
@@ -296,35 +299,45 @@ static const char *set_value(const char *word, const struct arg *a, const char *
 	switch (a->kind) {
 	case ARG_KIND_UINT:
 		if (parse_u64(v, &x) || x < a->lo || x > a->hi)
-			return must_be(word, a);
+			return -1;
 		*a->to.u64 = x;
-		return NULL;
+		return 0;
 	case ARG_KIND_SECONDS:
 		if (parse_seconds_ns(v, &x, a->fraction) || x < a->lo || x > a->hi)
-			return must_be(word, a);
+			return -1;
 		*a->to.u64 = x;
-		return NULL;
+		return 0;
 	case ARG_KIND_LIST:
 		if (arg_names_bits(v, a->names, a->nnames, &bits) < 0)
-			return must_be(word, a);
+			return -1;
 		*a->to.bits = bits;
-		return NULL;
+		return 0;
 	case ARG_KIND_ONE_OF:
 		i = arg_word_index(a->names, a->nnames, v, strlen(v));
 		if (i < 0)
-			return must_be(word, a);
+			return -1;
 		*a->to.index = (unsigned)i;
-		return NULL;
+		return 0;
 	case ARG_KIND_TEXT:
 		if (!*v)
-			return must_be(word, a);
+			return -1;
 		*a->to.text = v;
-		why = a->check ? a->check(v) : NULL;
-		return why ? bad(word, "%s must be %s", a->key, why) : NULL;
+		return 0;
 	case ARG_KIND_FLAG:
 		break;
 	}
-	return must_be(word, a);
+	return -1;
+}
+
+/* v, the value of a, into *a->to, then a->check (word: the whole argument, for the message). */
+static const char *set_value(const char *word, const struct arg *a, const char *v)
+{
+	const char *why;
+
+	if (store_value(a, v))
+		return must_be(word, a);
+	why = a->check ? a->check(v) : NULL;
+	return why ? bad(word, "%s must be %s", a->key, why) : NULL;
 }
 
 /* The index of the argument named by word (key=value, or a flag's key alone), or -1. */

@@ -43,7 +43,8 @@ enum arg_kind {
  * One argument. def is the default as it would be written on the command
  * line ("1000", "0.5", "hpet,pmtimer", "none"), parsed like one; NULL
  * leaves *to as the caller set it (a flag: false). check (optional) runs
- * after *to is set: NULL, or what the value must be, for the message.
+ * after *to is set: NULL, or what the value must be, for the message. A
+ * text's check must refuse "" with that too: the usage asks it so.
  */
 struct arg {
 	const char *key;

@@ -387,6 +387,12 @@ static void test_table_bad(void **state)
 	}
 }
 
+/* A check after a number: what it says is the message (lib's mmio_addr= is one). */
+static const char *even_check(const char *text)
+{
+	return o.loops % 2 ? "an even number" : NULL;
+}
+
 /* Without positional keys a bare word is refused; a required key must be there. */
 static void test_table_keys_only(void **state)
 {
@@ -394,15 +400,22 @@ static void test_table_keys_only(void **state)
 		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &o.fault,
 		  .names = fault_names, .nnames = ARRAY_LEN(fault_names), .required = true,
 		  .help = "the source" },
-		ARG_UINT("loops", &o.loops, 1, 1000, NULL, "reads"),
+		{ .key = "loops", .kind = ARG_KIND_UINT, .to.u64 = &o.loops, .lo = 1, .hi = 1000,
+		  .check = even_check, .help = "reads" },
 	};
 	const struct arg_table t = ARG_TABLE(some);
 
 	assert_string_equal(parse_line(&t, "source=warp 7"), "bad argument '7': not key=value");
-	assert_string_equal(parse_line(&t, "loops=7"), "bad argument 'source': source is required");
+	assert_string_equal(parse_line(&t, "loops=8"), "bad argument 'source': source is required");
 	assert_null(parse_line(&t, "source=freq"));
 	assert_int_equal(o.fault, 2);
 	assert_true(o.loops == UNSET);
+	assert_string_equal(parse_line(&t, "source=none loops=7"),
+			    "bad argument 'loops=7': loops must be an even number");
+	assert_string_equal(parse_line(&t, "source=none loops=1001"),
+			    "bad argument 'loops=1001': loops must be a whole number from 1 to 1000");
+	assert_null(parse_line(&t, "source=none loops=8"));
+	assert_true(o.loops == 8);
 }
 
 /* What a bad argument prints: the usage, from the table. */
