@@ -426,12 +426,13 @@ static const char *parse_word(const struct arg_table *t, const char *word, size_
 
 static const char *parse_words(const struct arg_table *t, int argc, char **argv)
 {
-	const char *why = set_defaults(t);
+	const char *why;
 	size_t p = 0;
 	u64 seen = 0;
 
 	if (t->n > ARGS_MAX)
-		return bad(argv[0], "%zu keys, the parser takes at most %d", t->n, ARGS_MAX);
+		return bad("", "%zu keys, the parser takes at most %d", t->n, ARGS_MAX);
+	why = set_defaults(t);
 	for (int i = 1; i < argc && !why; i++)
 		why = parse_word(t, argv[i], &p, &seen);
 	for (size_t i = 0; i < t->n && !why; i++)
