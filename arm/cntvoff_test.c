@@ -56,7 +56,7 @@ BOOT_CNTVOFF(OFFSET);
 
 enum fault { FAULT_NONE, FAULT_CROSSED };
 static const char *const fault_names[] = { "none", "crossed" };
-static enum fault fault;
+static unsigned fault;		/* enum fault */
 
 static const char *const kind_names[] = { [TIMER_VIRT] = "virt", [TIMER_PHYS] = "phys" };
 
@@ -124,30 +124,16 @@ static void report_cpu(int cpu)
 	}
 }
 
-static void parse_one(const char *arg)
-{
-	const char *v = arg_value(arg, "fault");
-	size_t i;
-
-	if (!v) {
-		report(false, "argument '%s': unknown (only fault=crossed)", arg);
-		return;
-	}
-	for (i = 0; i < ARRAY_SIZE(fault_names); i++)
-		if (!strcmp(v, fault_names[i]))
-			break;
-	if (i == ARRAY_SIZE(fault_names))
-		report(false, "fault=%s: unknown (none, crossed)", v);
-	else
-		fault = (enum fault)i;
-}
+static const struct arg args[] = {
+	ARG_ONE_OF("fault", &fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 int main(int argc, char **argv)
 {
 	u64 el2 = (read_sysreg(ID_AA64PFR0_EL1) >> ID_AA64PFR0_EL2_SHIFT) & ID_AA64PFR0_EL2_MASK;
 
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	if (!el2) {
 		report_skip("no EL2 here (ID_AA64PFR0_EL1.EL2 is 0; QEMU: -machine virt,virtualization=on): "
 			    "nobody sets a virtual counter offset");

@@ -114,6 +114,8 @@ static void check_hvc(void *ctx, const struct bench_result *r)
 /* --- MMIO ----------------------------------------------------------------- */
 
 static uintptr_t user_mmio, dist_mmio;
+/* mmio_addr=, 0 when not given */
+static u64 user_mmio_addr;
 static u32 user_first, dist_first;
 
 BENCH_LOOP(loop_mmio_user, readl(user_mmio))
@@ -471,38 +473,39 @@ static void check_vgic_split(const struct bench_result *res)
 	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
 }
 
-static void parse_mmio_addr(const char *text)
+/* mmio_addr=: the check of struct arg, after parse_u64() has set user_mmio_addr. */
+static const char *mmio_addr_arg(const char *text)
 {
-	u64 addr;
+	static char must[96];
+	u64 addr = user_mmio_addr;
 
-	if (parse_u64("mmio_addr", text, &addr))
-		report_abort("mmio_addr: want an address");
-	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end))
-		report_abort("mmio_addr=%#llx: want a 4-byte aligned device address below %#llx, outside RAM",
-			     (unsigned long long)addr, (unsigned long long)MMU_MAP_LIMIT);
-	user_mmio = (uintptr_t)addr;
-	rows[ROW_MMIO_USER].what = "32-bit read of mmio_addr";
-	rows[ROW_MMIO_USER].check = check_mmio_user;
+	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end)) {
+		snprintf(must, sizeof(must),
+			 "a 4-byte aligned device address below %#llx, outside RAM",
+			 (unsigned long long)MMU_MAP_LIMIT);
+		return must;
+	}
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	static struct bench_result res[ARRAY_SIZE(rows)];
 	struct bench_config cfg;
-	const char *v;
+	const struct arg args[] = {
+		BENCH_ARGS(&cfg),
+		{ .key = "mmio_addr", .kind = ARG_KIND_UINT, .to.u64 = &user_mmio_addr,
+		  .hi = UINT64_MAX, .check = mmio_addr_arg,
+		  .help = "a device address for the mmio_user row to read" },
+	};
+	const struct arg_table table = ARG_TABLE(args);
 
 	bench_config_init(&cfg, "micro");
-	for (int i = 1; i < argc; i++) {
-		int r = bench_parse_arg(&cfg, argv[i]);
-
-		if (r < 0)
-			report_abort("bad argument '%s'", argv[i]);
-		if (r)
-			continue;
-		if ((v = arg_value(argv[i], "mmio_addr")))
-			parse_mmio_addr(v);
-		else
-			report_abort("unknown argument '%s' (%s mmio_addr=ADDR)", argv[i], BENCH_ARGS_USAGE);
+	args_parse_or_abort(&table, argc, argv);
+	if (user_mmio_addr) {
+		user_mmio = (uintptr_t)user_mmio_addr;
+		rows[ROW_MMIO_USER].what = "32-bit read of mmio_addr";
+		rows[ROW_MMIO_USER].check = check_mmio_user;
 	}
 	kvm = smccc_hyp_is_kvm();
 	dist_mmio = gic_dist_base();

@@ -43,7 +43,6 @@
 TEST_NAME("pl031_test");
 
 #define NS_PER_S		1000000000ull
-#define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)
 #define MATCH_AHEAD_S		2
 /* how long to wait for the match: ahead plus two seconds, in seconds of the counter */
 #define MATCH_WAIT_S		(MATCH_AHEAD_S + 2)
@@ -59,8 +58,8 @@ static struct {
 	u64 host_ns;
 	u64 threshold_ns;
 	unsigned phases;
-	enum fault fault;
-} opt = { 0, DEFAULT_THRESHOLD_NS, PHASE_ALL, FAULT_NONE };
+	unsigned fault;		/* enum fault */
+} opt;
 
 /* What the handler saw. */
 static struct {
@@ -152,45 +151,22 @@ static void check_mask(void)
 	       raw, masked, taken ? "one taken" : "none");
 }
 
-static void parse_list(const char *v, const char *const *names, size_t n, unsigned *bits)
-{
-	const char *why = arg_word_list("phases", v, names, n, bits);
-
-	if (why)
-		report_abort("%s", why);
-}
-
-static void parse_one(const char *arg)
-{
-	const char *v;
-	size_t f;
-
-	if ((v = arg_value(arg, "host_time"))) {
-		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
-			report_abort("host_time: '%s' is not a time of day in seconds since the epoch", v);
-	} else if ((v = arg_value(arg, "threshold"))) {
-		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
-			report_abort("threshold: '%s' is not a number of seconds", v);
-	} else if ((v = arg_value(arg, "phases"))) {
-		parse_list(v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
-	} else if ((v = arg_value(arg, "fault"))) {
-		for (f = 0; f < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[f]); f++)
-			;
-		if (f == ARRAY_SIZE(fault_names))
-			report_abort("fault: '%s' is not none, unmasked, noclear or early", v);
-		opt.fault = (enum fault)f;
-	} else {
-		report_abort("unknown argument '%s' (host_time= threshold= phases= fault=)", arg);
-	}
-}
+static const struct arg args[] = {
+	ARG_SECONDS("host_time", &opt.host_ns, 1, UINT64_MAX, NULL,
+		    "the host's time of day when QEMU started; absent: no time of day check"),
+	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "5",
+		    "the time of day check's allowance for start-up and boot"),
+	ARG_LIST("phases", &opt.phases, phase_names, "tod,match,mask", "steps to run"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 int main(int argc, char **argv)
 {
 	const char *why;
 	unsigned irq;
 
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	why = pl031_find();
 	if (why) {
 		report_skip("PL031: %s", why);

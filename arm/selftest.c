@@ -306,16 +306,9 @@ static void check_its(void)
 
 static u64 expected_gic;
 
-static int gic_arg(const char *arg)
-{
-	const char *v = arg_value(arg, "gic");
-
-	if (!v)
-		return 0;
-	if (parse_u64("gic", v, &expected_gic) || (expected_gic != 2 && expected_gic != 3))
-		report_abort("gic: '%s' is not 2 or 3", v);
-	return 1;
-}
+static const struct arg gic_args[] = {
+	ARG_UINT("gic", &expected_gic, 2, 3, NULL, "the GIC version to expect"),
+};
 
 static void __noreturn power_off(void)
 {
@@ -334,8 +327,8 @@ static void wait_for_interrupt(void)
 }
 
 static const struct selftest_arch arm_selftest = {
-	.extra_args = "gic=N",
-	.arg = gic_arg,
+	.args = gic_args,
+	.nargs = ARRAY_SIZE(gic_args),
 	/* the tree's memory node is exactly -m */
 	.mem_slack_pct = 0,
 	.crash = power_off,

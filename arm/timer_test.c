@@ -63,7 +63,6 @@
 
 TEST_NAME("timer_test");
 
-#define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		10000000ull
 /* ISR_EL1.I: an IRQ is pending at this CPU, masked or not */
 #define ISR_EL1_I		(1 << 7)
@@ -74,7 +73,6 @@ TEST_NAME("timer_test");
 #define QUIET_DIVISOR		10
 #define FIRE_DIVISOR		100
 
-#define DEFAULT_WINDOW_S	2
 #define MAX_WINDOW_S		60
 /* a 1 Hz reference: one mark per end, each window measured again when disturbed */
 #define RATE_TRIES		1
@@ -95,10 +93,10 @@ static const char *const phase_names[] = { "regs", "counter", "freq" };
 
 static struct {
 	u64 loops;
-	enum fault fault;
+	unsigned fault;		/* enum fault */
 	unsigned phases;
 	u64 window_s;
-} opt = { DEFAULT_LOOPS, FAULT_NONE, PHASE_ALL, DEFAULT_WINDOW_S };
+} opt;
 
 static const char *const kind_names[] = { [TIMER_VIRT] = "virt", [TIMER_PHYS] = "phys" };
 
@@ -428,37 +426,13 @@ static void check_freq(void)
 
 /* ---- main ------------------------------------------------------------------ */
 
-static void parse_phases(const char *v)
-{
-	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
-
-	if (why)
-		report_abort("%s", why);
-}
-
-static void parse_one(const char *arg)
-{
-	const char *v;
-	size_t f;
-
-	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
-			report_abort("bad argument: loops=%s", v);
-	} else if ((v = arg_value(arg, "window_s"))) {
-		if (parse_u64_in("window_s", v, 1, MAX_WINDOW_S, &opt.window_s))
-			report_abort("bad argument: window_s=%s", v);
-	} else if ((v = arg_value(arg, "phases"))) {
-		parse_phases(v);
-	} else if ((v = arg_value(arg, "fault"))) {
-		for (f = 0; f < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[f]); f++)
-			;
-		if (f == ARRAY_SIZE(fault_names))
-			report_abort("fault: '%s' is not none, tval, imask, latch, warp or freq", v);
-		opt.fault = (enum fault)f;
-	} else {
-		report_abort("unknown argument '%s' (loops= phases= window_s= fault=)", arg);
-	}
-}
+static const struct arg args[] = {
+	ARG_UINT("loops", &opt.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in each warp run"),
+	ARG_LIST("phases", &opt.phases, phase_names, "regs,counter,freq", "steps to run"),
+	ARG_UINT("window_s", &opt.window_s, 1, MAX_WINDOW_S, "2", "the frequency check's window"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 static void check_regs(void)
 {
@@ -473,8 +447,7 @@ static void check_regs(void)
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	if (cpu_count() > NR_CPUS)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), NR_CPUS);
 	tick_d = timer_freq() / D_PER_SECOND;

@@ -11,18 +11,6 @@
 /* setup_args() copies the command line here, words separated by NULs. */
 static char args_buf[CMDLINE_MAX + 1];
 
-static int not_a_number(const char *what, const char *text)
-{
-	printf("%s: '%s' is not a number\n", what, text);
-	return -1;
-}
-
-static int out_of_range(const char *what, const char *text)
-{
-	printf("%s: '%s' is out of range\n", what, text);
-	return -1;
-}
-
 /*
  * Words are separated by runs of isspace() characters: spaces and tabs,
  * and newlines too, so that a command line read from a file may end in one.
@@ -67,57 +55,18 @@ int setup_args(const char *progname, const char *cmdline, char **argv, int max)
 	return argc;
 }
 
-/* strto* would also take leading space, and a sign for unsigned: the parsers say no first. */
-static const char *skip_sign(const char *text)
-{
-	return *text == '-' || *text == '+' ? text + 1 : text;
-}
-
-int parse_u64(const char *what, const char *text, u64 *out)
+/* strto* would also take leading space, and a sign: parse_u64 wants a digit first. */
+int parse_u64(const char *text, u64 *out)
 {
 	char *end;
 	unsigned long long v;
 
 	if (!text || !isdigit(*text))
-		return not_a_number(what, text);
+		return -1;
 	errno = 0;
 	v = strtoull(text, &end, 0);
-	if (*end)
-		return not_a_number(what, text);
-	if (errno == ERANGE)
-		return out_of_range(what, text);
-	*out = v;
-	return 0;
-}
-
-int parse_u64_in(const char *what, const char *text, u64 lo, u64 hi, u64 *out)
-{
-	u64 v;
-
-	if (parse_u64(what, text, &v))
+	if (*end || errno == ERANGE)
 		return -1;
-	if (v < lo || v > hi) {
-		printf("%s: '%s' must be %llu to %llu\n", what, text, (unsigned long long)lo,
-		       (unsigned long long)hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int parse_s64(const char *what, const char *text, s64 *out)
-{
-	char *end;
-	long long v;
-
-	if (!text || !isdigit(*skip_sign(text)))
-		return not_a_number(what, text);
-	errno = 0;
-	v = strtoll(text, &end, 0);
-	if (*end)
-		return not_a_number(what, text);
-	if (errno == ERANGE)
-		return out_of_range(what, text);
 	*out = v;
 	return 0;
 }
@@ -144,7 +93,7 @@ static int read_decimal(const char **p, u64 *v, bool *overflow)
  * (so "010" is ten seconds, not octal), at most 9 fraction digits.
  * Syntax is checked before range: "1e99999999999999999999" is not a number.
  */
-int parse_seconds_ns(const char *what, const char *text, u64 *ns_out, bool *has_fraction)
+int parse_seconds_ns(const char *text, u64 *ns_out, bool *has_fraction)
 {
 	const char *p = text;
 	u64 sec = 0, frac = 0;
@@ -152,24 +101,24 @@ int parse_seconds_ns(const char *what, const char *text, u64 *ns_out, bool *has_
 	int frac_digits = 0;
 
 	if (!text || !read_decimal(&p, &sec, &overflow))
-		return not_a_number(what, text);
+		return -1;
 	fraction = *p == '.';
 	if (fraction) {
 		p++;
 		frac_digits = read_decimal(&p, &frac, &overflow);
 		if (!frac_digits)
-			return not_a_number(what, text);
+			return -1;
 	}
 	if (*p)
-		return not_a_number(what, text);
+		return -1;
 	/* Finer than a nanosecond cannot be held: treated as out of range. */
 	if (overflow || frac_digits > FRACTION_DIGITS_MAX || sec > UINT64_MAX / NSEC_PER_SEC)
-		return out_of_range(what, text);
+		return -1;
 	for (; frac_digits < FRACTION_DIGITS_MAX; frac_digits++)
 		frac *= DECIMAL;
 	sec *= NSEC_PER_SEC;
 	if (sec > UINT64_MAX - frac)
-		return out_of_range(what, text);
+		return -1;
 	*ns_out = sec + frac;
 	if (has_fraction)
 		*has_fraction = fraction;
@@ -186,7 +135,7 @@ static bool is_key_char(char c)
 	return isalnum(c) || c == '_' || c == '-';
 }
 
-bool arg_is_keyvalue(const char *arg)
+static bool arg_is_keyvalue(const char *arg)
 {
 	if (!arg || !is_key_start(*arg))
 		return false;
@@ -204,7 +153,8 @@ const char *arg_value(const char *arg, const char *key)
 	return arg + len + 1;
 }
 
-int arg_word_index(const char *const *names, size_t n, const char *word, size_t len)
+/* The index in names[0..n) of the word of len characters at word, or -1. */
+static int arg_word_index(const char *const *names, size_t n, const char *word, size_t len)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(names[i]) == len && !memcmp(names[i], word, len))
@@ -212,36 +162,324 @@ int arg_word_index(const char *const *names, size_t n, const char *word, size_t 
 	return -1;
 }
 
-/* "<what>: '<word>' is not one of a, b, c" into buf. */
-static void not_one_of(char *buf, size_t size, const char *what, const char *word, size_t len,
-		       const char *const *names, size_t n)
+bool arg_in_list(const char *word, const char *list)
 {
-	size_t at = (size_t)snprintf(buf, size, "%s: '%.*s' is not one of ", what, (int)len, word);
+	size_t len = strlen(word);
 
-	for (size_t i = 0; i < n && at < size; i++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+	for (;;) {
+		const char *comma = strchr(list, ',');
+		size_t n = comma ? (size_t)(comma - list) : strlen(list);
+
+		if (n == len && !memcmp(list, word, len))
+			return true;
+		if (!comma)
+			return false;
+		list = comma + 1;
+	}
 }
 
-const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
-			  unsigned *bits)
+/* ---- the table-driven parser ------------------------------------------- */
+
+#define ARGS_MAX 64		/* keys in one table: a bit each in a u64 */
+#define MSG_SIZE 320
+
+static char msg[MSG_SIZE];
+
+/* "a, b, c" of names[0..n) into buf at *at. */
+static void put_names(char *buf, size_t size, size_t *at, const char *const *names, size_t n)
 {
-	static char msg[160];
+	for (size_t i = 0; i < n && *at < size; i++)
+		*at += (size_t)snprintf(buf + *at, size - *at, "%s%s", i ? ", " : "", names[i]);
+}
+
+/* "12" or "0.5": ns as seconds, without trailing zeros. */
+static void put_seconds(char *buf, size_t size, size_t *at, u64 ns)
+{
+	u64 frac = ns % NSEC_PER_SEC;
+	int digits = FRACTION_DIGITS_MAX;
+
+	if (*at >= size)
+		return;
+	if (!frac) {
+		*at += (size_t)snprintf(buf + *at, size - *at, "%llu",
+					(unsigned long long)(ns / NSEC_PER_SEC));
+		return;
+	}
+	for (; frac % DECIMAL == 0; frac /= DECIMAL)
+		digits--;
+	*at += (size_t)snprintf(buf + *at, size - *at, "%llu.%0*llu",
+				(unsigned long long)(ns / NSEC_PER_SEC), digits,
+				(unsigned long long)frac);
+}
+
+/* What a value of a must be, e.g. "a whole number from 1 to 1000", into buf at *at. */
+static void put_allowed(char *buf, size_t size, size_t *at, const struct arg *a)
+{
+	const char *must;
+
+	switch (a->kind) {
+	case ARG_KIND_UINT:
+		*at += (size_t)snprintf(buf + *at, size - *at, "a whole number from %llu to %llu",
+					(unsigned long long)a->lo, (unsigned long long)a->hi);
+		break;
+	case ARG_KIND_SECONDS:
+		*at += (size_t)snprintf(buf + *at, size - *at, "seconds from ");
+		put_seconds(buf, size, at, a->lo);
+		*at += (size_t)snprintf(buf + *at, size - *at, " to ");
+		put_seconds(buf, size, at, a->hi);
+		break;
+	case ARG_KIND_LIST:
+		*at += (size_t)snprintf(buf + *at, size - *at, "a comma-separated list of ");
+		put_names(buf, size, at, a->names, a->nnames);
+		break;
+	case ARG_KIND_ONE_OF:
+		*at += (size_t)snprintf(buf + *at, size - *at, "one of ");
+		put_names(buf, size, at, a->names, a->nnames);
+		break;
+	case ARG_KIND_TEXT:
+		/* a check says what it wants when asked about the empty text */
+		must = a->check ? a->check("") : NULL;
+		*at += (size_t)snprintf(buf + *at, size - *at, "%s", must ? must : "not empty");
+		break;
+	case ARG_KIND_FLAG:
+		*at += (size_t)snprintf(buf + *at, size - *at, "given alone, without '='");
+		break;
+	}
+	if (*at > size)
+		*at = size;
+}
+
+/* The one wording: "bad argument '<word>': <problem>". */
+static const char *__printf(2, 3) bad(const char *word, const char *fmt, ...)
+{
+	size_t at = (size_t)snprintf(msg, sizeof(msg), "bad argument '%s': ", word);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (at < sizeof(msg))
+		vsnprintf(msg + at, sizeof(msg) - at, fmt, ap);
+	va_end(ap);
+	return msg;
+}
+
+static const char *must_be(const char *word, const struct arg *a)
+{
+	char allowed[MSG_SIZE];
+	size_t at = 0;
+
+	put_allowed(allowed, sizeof(allowed), &at, a);
+	return bad(word, "%s must be %s", a->key, allowed);
+}
+
+int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits)
+{
+	int words = 0;
 
 	*bits = 0;
-	while (*text) {
-		const char *comma = strchr(text, ',');
-		size_t len = comma ? (size_t)(comma - text) : strlen(text);
-		int i = arg_word_index(names, n, text, len);
+	for (; *list; words++) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		int i = arg_word_index(names, n, list, len);
 
-		if (i < 0) {
-			not_one_of(msg, sizeof(msg), what, text, len, names, n);
-			return msg;
-		}
+		if (i < 0)
+			return -1;
 		*bits |= 1u << i;
-		text += len + (comma != NULL);
+		list += len + (comma != NULL);
 	}
-	if (*bits)
+	return words ? words : -1;
+}
+
+/* Parse v, the value of a, into *a->to: 0, or -1 when v is not one a takes. */
+static int store_value(const struct arg *a, const char *v)
+{
+	unsigned bits;
+	u64 x;
+	int i;
+
+	switch (a->kind) {
+	case ARG_KIND_UINT:
+		if (parse_u64(v, &x) || x < a->lo || x > a->hi)
+			return -1;
+		*a->to.u64 = x;
+		return 0;
+	case ARG_KIND_SECONDS:
+		if (parse_seconds_ns(v, &x, a->fraction) || x < a->lo || x > a->hi)
+			return -1;
+		*a->to.u64 = x;
+		return 0;
+	case ARG_KIND_LIST:
+		if (arg_names_bits(v, a->names, a->nnames, &bits) < 0)
+			return -1;
+		*a->to.bits = bits;
+		return 0;
+	case ARG_KIND_ONE_OF:
+		i = arg_word_index(a->names, a->nnames, v, strlen(v));
+		if (i < 0)
+			return -1;
+		*a->to.index = (unsigned)i;
+		return 0;
+	case ARG_KIND_TEXT:
+		if (!*v)
+			return -1;
+		*a->to.text = v;
+		return 0;
+	case ARG_KIND_FLAG:
+		break;
+	}
+	return -1;
+}
+
+/* v, the value of a, into *a->to, then a->check (word: the whole argument, for the message). */
+static const char *set_value(const char *word, const struct arg *a, const char *v)
+{
+	const char *why;
+
+	if (store_value(a, v))
+		return must_be(word, a);
+	why = a->check ? a->check(v) : NULL;
+	return why ? bad(word, "%s must be %s", a->key, why) : NULL;
+}
+
+/* The index of the argument named by word (key=value, or a flag's key alone), or -1. */
+static int find_key(const struct arg_table *t, const char *word)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct arg *a = &t->args[i];
+
+		if (arg_value(word, a->key) || (a->kind == ARG_KIND_FLAG && !strcmp(word, a->key)))
+			return (int)i;
+	}
+	return -1;
+}
+
+static int find_positional(const struct arg_table *t, size_t p)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->args[i].key, t->positional[p]))
+			return (int)i;
+	return -1;
+}
+
+static const char *set_defaults(const struct arg_table *t)
+{
+	static char word[MSG_SIZE];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct arg *a = &t->args[i];
+		const char *why;
+
+		if (a->kind == ARG_KIND_FLAG)
+			*a->to.flag = false;
+		if (!a->def)
+			continue;
+		snprintf(word, sizeof(word), "%s=%s (its default)", a->key, a->def);
+		why = set_value(word, a, a->def);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/* The next positional key not yet given, or -1 when all are taken. */
+static int next_positional(const struct arg_table *t, size_t *p, u64 seen)
+{
+	while (*p < t->npositional) {
+		int k = find_positional(t, (*p)++);
+
+		if (k >= 0 && !(seen & (1ull << k)))
+			return k;
+	}
+	return -1;
+}
+
+/* One word of the command line: which argument it gives, or a message. */
+static const char *parse_word(const struct arg_table *t, const char *word, size_t *p, u64 *seen)
+{
+	const struct arg *a;
+	const char *v = word;
+	int k;
+
+	if (arg_is_keyvalue(word) || find_key(t, word) >= 0) {
+		k = find_key(t, word);
+		if (k < 0)
+			return bad(word, "unknown key");
+		v = arg_value(word, t->args[k].key);
+	} else {
+		k = next_positional(t, p, *seen);
+		if (k < 0)
+			return t->npositional ? bad(word, "more than %zu positional arguments",
+						    t->npositional)
+					      : bad(word, "not key=value");
+	}
+	a = &t->args[k];
+	if (*seen & (1ull << k))
+		return bad(word, "%s is given twice", a->key);
+	*seen |= 1ull << k;
+	if (a->kind == ARG_KIND_FLAG) {
+		if (v)
+			return must_be(word, a);
+		*a->to.flag = true;
 		return NULL;
-	snprintf(msg, sizeof(msg), "%s: empty list", what);
-	return msg;
+	}
+	return set_value(word, a, v);
+}
+
+static const char *parse_words(const struct arg_table *t, int argc, char **argv)
+{
+	const char *why;
+	size_t p = 0;
+	u64 seen = 0;
+
+	if (t->n > ARGS_MAX)
+		return bad("", "%zu keys, the parser takes at most %d", t->n, ARGS_MAX);
+	why = set_defaults(t);
+	for (int i = 1; i < argc && !why; i++)
+		why = parse_word(t, argv[i], &p, &seen);
+	for (size_t i = 0; i < t->n && !why; i++)
+		if (t->args[i].required && !(seen & (1ull << i)))
+			why = bad(t->args[i].key, "%s is required", t->args[i].key);
+	return why;
+}
+
+const char *args_parse(const struct arg_table *t, int argc, char **argv)
+{
+	const char *why = parse_words(t, argc, argv);
+
+	if (why)
+		args_usage(t, argc > 0 ? argv[0] : "");
+	return why;
+}
+
+static const char *metavar(const struct arg *a)
+{
+	static const char *const vars[] = {
+		[ARG_KIND_UINT] = "=N",	     [ARG_KIND_SECONDS] = "=S", [ARG_KIND_LIST] = "=LIST",
+		[ARG_KIND_ONE_OF] = "=NAME", [ARG_KIND_TEXT] = "=TEXT", [ARG_KIND_FLAG] = "",
+	};
+
+	return vars[a->kind];
+}
+
+#define USAGE_KEY_WIDTH 16
+
+void args_usage(const struct arg_table *t, const char *prog)
+{
+	char line[MSG_SIZE], key[MSG_SIZE];
+
+	printf("usage: %s", prog);
+	for (size_t p = 0; p < t->npositional; p++)
+		printf(" [%s", t->positional[p]);
+	for (size_t p = 0; p < t->npositional; p++)
+		printf("]");
+	printf(" [key=value ...]\n");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct arg *a = &t->args[i];
+		size_t at = 0;
+
+		snprintf(key, sizeof(key), "%s%s", a->key, metavar(a));
+		put_allowed(line, sizeof(line), &at, a);
+		printf("  %-*s %s: %s%s%s%s\n", USAGE_KEY_WIDTH, key, a->help, line,
+		       a->def ? ", default " : "", a->def ? a->def : "",
+		       a->required ? ", required" : "");
+	}
 }

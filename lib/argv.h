@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The kernel command line as argv, and helpers that read numbers from it and reject garbage. */
+/* The kernel command line as argv, and the table-driven parser every test reads it with. */
 #ifndef VMTICK_ARGV_H
 #define VMTICK_ARGV_H
 
 #include "libc.h"
+#include "report.h"
 
 #define MAX_ARGS 64
 
@@ -11,33 +12,111 @@
 int setup_args(const char *progname, const char *cmdline, char **argv, int max);
 
 /*
- * Parse a whole string as a number. They return 0 on success, or -1 after
- * printing "<what>: '<text>' is not a number" / "... is out of range"
- * (what names the argument for the user).
+ * The number readers under the table, quiet: 0 and *out set, or -1.
+ * parse_u64: the whole text as a number, decimal, 0x hex or 0 octal.
+ * parse_seconds_ns: SECONDS[.FRACTION] (decimal, at most 9 fraction
+ * digits) as nanoseconds; *has_fraction (may be NULL) says if a dot was given.
  */
-int parse_u64(const char *what, const char *text, u64 *out);
-int parse_s64(const char *what, const char *text, s64 *out);
-/* "12", "1.5", "1700000000.123456789": value in nanoseconds (seconds-based input). */
-/* parse_u64, then lo <= value <= hi, else "<what>: '<text>' must be lo to hi" and -1. */
-int parse_u64_in(const char *what, const char *text, u64 lo, u64 hi, u64 *out);
-int parse_seconds_ns(const char *what, const char *text, u64 *ns_out, bool *has_fraction);
+int parse_u64(const char *text, u64 *out);
+int parse_seconds_ns(const char *text, u64 *ns_out, bool *has_fraction);
 
-/*
- * If arg is "key=value", return value when key matches, else NULL. Use
- * arg_is_keyvalue() to tell key=value arguments from positional ones.
- */
+/* If arg is "key=value", return value when key matches, else NULL. */
 const char *arg_value(const char *arg, const char *key);
-bool arg_is_keyvalue(const char *arg);
-
-/* The index in names[0..n) of the word of len characters at word, or -1. */
-int arg_word_index(const char *const *names, size_t n, const char *word, size_t len);
 /*
- * A comma-separated list of names[0..n) as bits (bit i for names[i]) in
- * *bits. NULL when it is one, else what is wrong, for the caller to report:
- * "<what>: 'x' is not one of a, b, c" or "<what>: empty list" (a static
- * buffer, until the next call).
+ * A comma-separated list of names[0..n) as bits (bit i for names[i]):
+ * how many words it has, or -1 for an empty list or a word not in names.
  */
-const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
-			  unsigned *bits);
+int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits);
+/* Whether word is one of the comma-separated words of list. */
+bool arg_in_list(const char *word, const char *list);
+
+enum arg_kind {
+	ARG_KIND_UINT,		/* parse_u64() in [lo, hi] into *to.u64 */
+	ARG_KIND_SECONDS,	/* parse_seconds_ns() in [lo, hi] ns into *to.u64 */
+	ARG_KIND_LIST,		/* comma-separated names[]: bit i for names[i] in *to.bits */
+	ARG_KIND_ONE_OF,	/* one of names[]: its index in *to.index */
+	ARG_KIND_TEXT,		/* non-empty text in *to.text, then check()ed */
+	ARG_KIND_FLAG,		/* the key alone, no '=': *to.flag = true */
+};
+
+/*
+ * One argument. def is the default as it would be written on the command
+ * line ("1000", "0.5", "hpet,pmtimer", "none"), parsed like one; NULL
+ * leaves *to as the caller set it (a flag: false). check (optional) runs
+ * after *to is set: NULL, or what the value must be, for the message. A
+ * text's check must refuse "" with that too: the usage asks it so.
+ */
+struct arg {
+	const char *key;
+	enum arg_kind kind;
+	union {
+		u64 *u64;
+		unsigned *bits;
+		unsigned *index;
+		const char **text;
+		bool *flag;
+	} to;
+	u64 lo, hi;
+	const char *const *names;
+	size_t nnames;
+	const char *def;
+	const char *help;
+	const char *(*check)(const char *text);
+	bool *fraction;		/* ARG_KIND_SECONDS, optional: whether the value had a dot */
+	bool required;
+};
+
+/* A default from a numeric macro: ARG_DEFAULT(LC_CATCHUP_MAX) is "16". */
+#define ARG_DEFAULT(x) ARG_DEFAULT_(x)
+#define ARG_DEFAULT_(x) #x
+
+#define ARG_UINT(k, p, l, h, d, hl)                                                    \
+	{ .key = (k), .kind = ARG_KIND_UINT, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), \
+	  .help = (hl) }
+#define ARG_SECONDS(k, p, l, h, d, hl)                                                    \
+	{ .key = (k), .kind = ARG_KIND_SECONDS, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), \
+	  .help = (hl) }
+#define ARG_LIST(k, p, n, d, hl)                                                  \
+	{ .key = (k), .kind = ARG_KIND_LIST, .to.bits = (p), .names = (n),        \
+	  .nnames = ARRAY_SIZE(n), .def = (d), .help = (hl) }
+#define ARG_ONE_OF(k, p, n, d, hl)                                                \
+	{ .key = (k), .kind = ARG_KIND_ONE_OF, .to.index = (p), .names = (n),     \
+	  .nnames = ARRAY_SIZE(n), .def = (d), .help = (hl) }
+#define ARG_TEXT(k, p, c, d, hl) \
+	{ .key = (k), .kind = ARG_KIND_TEXT, .to.text = (p), .check = (c), .def = (d), .help = (hl) }
+#define ARG_FLAG(k, p, hl) { .key = (k), .kind = ARG_KIND_FLAG, .to.flag = (p), .help = (hl) }
+
+/*
+ * A test's arguments: key=value in any order, each at most once; words
+ * without '=' fill positional[] in order, skipping keys already given.
+ */
+struct arg_table {
+	const struct arg *args;
+	size_t n;
+	const char *const *positional;
+	size_t npositional;
+};
+
+#define ARG_TABLE(a) { .args = (a), .n = ARRAY_SIZE(a) }
+#define ARG_TABLE_POSITIONAL(a, p) \
+	{ .args = (a), .n = ARRAY_SIZE(a), .positional = (p), .npositional = ARRAY_SIZE(p) }
+
+/*
+ * Set the defaults, then parse argv[1..argc). NULL when all is well;
+ * otherwise prints the usage (from the table) and returns the one message,
+ * "bad argument '<arg>': <what is wrong>" (a static buffer).
+ */
+const char *args_parse(const struct arg_table *t, int argc, char **argv);
+/* The usage text: one line per argument with its help, range and default. */
+void args_usage(const struct arg_table *t, const char *prog);
+
+/* args_parse(), and report_abort() with its message on a bad argument. */
+static inline void args_parse_or_abort(const struct arg_table *t, int argc, char **argv)
+{
+	const char *why = args_parse(t, argc, argv);
+
+	if (why)
+		report_abort("%s", why);
+}
 
 #endif

@@ -35,58 +35,11 @@ void bench_config_init(struct bench_config *c, const char *suite)
 	c->budget_ms = BENCH_DEFAULT_BUDGET_MS;
 }
 
-int bench_parse_arg(struct bench_config *c, const char *arg)
-{
-	const char *v;
-	u64 x;
-
-	if ((v = arg_value(arg, "batches"))) {
-		if (parse_u64_in("batches", v, 1, BENCH_MAX_BATCHES, &x))
-			return -1;
-		c->batches = (unsigned)x;
-	} else if ((v = arg_value(arg, "budget_ms"))) {
-		if (parse_u64_in("budget_ms", v, 1, 600000, &x))
-			return -1;
-		c->budget_ms = x;
-	} else if ((v = arg_value(arg, "iters"))) {
-		if (parse_u64_in("iters", v, 1, 1ull << 30, &x))
-			return -1;
-		c->iters = (unsigned long)x;
-	} else if ((v = arg_value(arg, "only"))) {
-		if (!*v) {
-			printf("only: empty list of rows\n");
-			return -1;
-		}
-		c->only = v;
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
 bool bench_has_row(const struct bench *rows, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(rows[i].name, name))
 			return true;
-	return false;
-}
-
-/* Is name one of the comma-separated words of list? */
-static bool in_list(const char *name, const char *list)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = list; *p;) {
-		const char *end = strchr(p, ',');
-		size_t wlen = end ? (size_t)(end - p) : strlen(p);
-
-		if (wlen == len && !strncmp(p, name, len))
-			return true;
-		if (!end)
-			break;
-		p = end + 1;
-	}
 	return false;
 }
 
@@ -181,7 +134,7 @@ static void leave(const struct bench *b)
 static bool start_row(const struct bench_config *c, const struct bench *b, struct bench_result *r,
 		      struct row_state *st)
 {
-	unsigned long want = c->iters ? c->iters : b->iters;
+	unsigned long want = c->iters ? (unsigned long)c->iters : b->iters;
 	u64 t0, per_op;
 
 	memset(r, 0, sizeof(*r));
@@ -360,13 +313,13 @@ void bench_run(const struct bench_config *c, const struct bench *rows, size_t nr
 		return;
 	}
 	report_info("counter %llu Hz; %u batches per row, at most %llu ms per row",
-		    (unsigned long long)hz, c->batches, (unsigned long long)c->budget_ms);
+		    (unsigned long long)hz, (unsigned)c->batches, (unsigned long long)c->budget_ms);
 	snprintf(name, sizeof(name), "%s.counter_hz", c->suite);
 	report_result(name, "Hz", "%llu", (unsigned long long)hz);
 	for (size_t i = 0; i < nrows; i++) {
 		memset(&res[i], 0, sizeof(res[i]));
 		state[i].active = false;
-		if (c->only && !in_list(rows[i].name, c->only))
+		if (c->only && !arg_in_list(rows[i].name, c->only))
 			report_info("%s.%s: not selected by only=", c->suite, rows[i].name);
 		else
 			start_row(c, &rows[i], &res[i], &state[i]);

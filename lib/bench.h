@@ -4,6 +4,7 @@
 #define VMTICK_BENCH_H
 
 #include "libc.h"
+#include "argv.h"
 #include "stats.h"
 
 /*
@@ -88,24 +89,31 @@ struct bench_result {
 
 struct bench_config {
 	const char *suite;	/* RESULT name prefix, e.g. "exit" */
-	unsigned batches;	/* timed batches per row */
+	u64 batches;		/* timed batches per row */
 	u64 budget_ms;		/* wall time per row, warm-up included */
-	unsigned long iters;	/* if not 0, replaces every row's iters */
+	u64 iters;		/* if not 0, replaces every row's iters */
 	const char *only;	/* comma-separated row names to run, or NULL for all */
 };
 
 #define BENCH_DEFAULT_BATCHES	7
 #define BENCH_DEFAULT_BUDGET_MS	200
+#define BENCH_MAX_BUDGET_MS	600000
+#define BENCH_MAX_ITERS		1073741824	/* 2^30 */
 
 void bench_config_init(struct bench_config *c, const char *suite);
+
 /*
- * Parse one of batches=N budget_ms=N iters=N only=a,b into c: returns 1
- * when arg was one of them, 0 when it is not a bench argument, -1 (after
- * printing why) for a bad value.
+ * The arguments every bench kernel takes, into the struct bench_config *c:
+ * the first entries of its table of arguments (lib/argv.h).
  */
-int bench_parse_arg(struct bench_config *c, const char *arg);
-/* The arguments bench_parse_arg() takes, for a test's usage message. */
-#define BENCH_ARGS_USAGE "batches=N budget_ms=N iters=N only=NAME[,NAME]"
+#define BENCH_ARGS(c)                                                                          \
+	ARG_UINT("batches", &(c)->batches, 1, BENCH_MAX_BATCHES,                               \
+		 ARG_DEFAULT(BENCH_DEFAULT_BATCHES), "timed batches per row"),                 \
+	ARG_UINT("budget_ms", &(c)->budget_ms, 1, BENCH_MAX_BUDGET_MS,                         \
+		 ARG_DEFAULT(BENCH_DEFAULT_BUDGET_MS), "wall time per row, warm-up included"), \
+	ARG_UINT("iters", &(c)->iters, 1, BENCH_MAX_ITERS, NULL,                               \
+		 "operations per batch, instead of each row's own"),                           \
+	ARG_TEXT("only", &(c)->only, NULL, NULL, "the rows to run, comma-separated")
 
 /*
  * Prepare and warm up every row (SKIP those whose prepare() says why),

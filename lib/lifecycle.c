@@ -265,11 +265,15 @@ static void run_event(enum lc_event kind)
 
 /* ---- arguments -------------------------------------------------------------- */
 
-/* events=KIND[*N],...: the events to ask for, in order. */
-static bool parse_events(const char *list)
+/* events=KIND[*N],...: the events to ask for, in order (the check of struct arg). */
+static const char *parse_events(const char *list)
 {
+	static char must[96];
 	char word[16];
 
+	snprintf(must, sizeof(must),
+		 "a list of pause, save, migrate (each KIND or KIND*N, at most %zu in all)",
+		 ARRAY_SIZE(lc.events));
 	lc.nevents = 0;
 	while (*list) {
 		const char *comma = strchr(list, ',');
@@ -279,68 +283,46 @@ static bool parse_events(const char *list)
 		enum lc_event k;
 
 		if (!len || len >= sizeof(word))
-			return false;
+			return must;
 		memcpy(word, list, len);
 		word[len] = '\0';
 		list += len + (list[len] == ',');
 		star = strchr(word, '*');
 		if (star) {
 			*star = '\0';
-			if (parse_u64("events repeat", star + 1, &n) || !n)
-				return false;
+			if (parse_u64(star + 1, &n) || !n)
+				return must;
 		}
 		for (k = 0; k < LC_NR_EVENTS && strcmp(word, lc_event_name(k)); k++)
 			;
 		if (k == LC_NR_EVENTS || lc.nevents + n > ARRAY_SIZE(lc.events))
-			return false;
+			return must;
 		while (n--)
 			lc.events[lc.nevents++] = k;
 	}
-	return lc.nevents > 0;
+	return lc.nevents ? NULL : must;
 }
 
-static bool parse_fault(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fault_names); i++) {
-		if (!strcmp(name, fault_names[i])) {
-			lc.fault = (enum lc_fault)i;
-			return true;
-		}
-	}
-	return false;
-}
-
+/* Whether the arguments are valid; if not, what is wrong has been printed. */
 static bool parse_args(int argc, char **argv)
 {
-	const char *v;
+	static const char *events;
+	static unsigned fault;
+	static const struct arg args[] = {
+		{ .key = "events", .kind = ARG_KIND_TEXT, .to.text = &events, .check = parse_events,
+		  .required = true, .help = "the host events to ask for, in order" },
+		ARG_UINT("catchup", &lc.catchup_max, 0, UINT64_MAX, ARG_DEFAULT(LC_CATCHUP_MAX),
+			 "catch-up ticks allowed beyond those explained"),
+		ARG_ONE_OF("fault", &fault, fault_names, "none",
+			   "test-only: the check to make fail"),
+	};
+	static const struct arg_table table = ARG_TABLE(args);
+	const char *why = args_parse(&table, argc, argv);
 
-	lc.catchup_max = LC_CATCHUP_MAX;
-	for (int i = 1; i < argc; i++) {
-		if ((v = arg_value(argv[i], "events"))) {
-			if (!parse_events(v)) {
-				printf("events: '%s' is not a list of pause, save, migrate (each "
-				       "KIND or KIND*N, "
-				       "at most %zu in all)\n",
-				       v, ARRAY_SIZE(lc.events));
-				return false;
-			}
-		} else if ((v = arg_value(argv[i], "fault"))) {
-			if (!parse_fault(v)) {
-				printf("fault: unknown fault '%s'\n", v);
-				return false;
-			}
-		} else if ((v = arg_value(argv[i], "catchup"))) {
-			if (parse_u64("catchup", v, &lc.catchup_max))
-				return false;
-		} else {
-			printf("unknown argument '%s' (events=LIST fault=NAME catchup=N)\n",
-			       argv[i]);
-			return false;
-		}
-	}
-	if (!lc.nevents)
-		printf("events=LIST is required\n");
-	return lc.nevents > 0;
+	if (why)
+		printf("%s\n", why);
+	lc.fault = (enum lc_fault)fault;
+	return !why;
 }
 
 static void init_on(void *arg)

@@ -2,6 +2,7 @@
 /* Runs refclock_measure() on a chosen vCPU, retries disturbed windows, and reports each reference's verdict. */
 #include "ratecheck.h"
 #include "arch.h"
+#include "argv.h"
 #include "report.h"
 #include "stats.h"
 
@@ -31,6 +32,31 @@ int ratecheck_set_refs(struct ratecheck *rc, const char *list)
 		list += len + (list[len] == ',');
 	}
 	return 0;
+}
+
+#define REFCLOCKS_MAX 8
+
+const char *ratecheck_refs_arg(const char *list)
+{
+	static char must[128];
+	const char *names[REFCLOCKS_MAX];
+	size_t n, at;
+	const struct refclock *const *table = refclock_table(&n);
+	unsigned bits;
+	int words;
+
+	n = min(n, ARRAY_SIZE(names));
+	for (size_t i = 0; i < n; i++)
+		names[i] = table[i]->name;
+	words = arg_names_bits(list, names, n, &bits);
+	if (words > 0 && words <= RATECHECK_MAX_REFS)
+		return NULL;
+	at = (size_t)snprintf(must, sizeof(must), "a comma-separated list of at most %d of ",
+			      RATECHECK_MAX_REFS);
+	for (size_t i = 0; i < n && at < sizeof(must); i++)
+		at += (size_t)snprintf(must + at, sizeof(must) - at, "%s%s", i ? ", " : "",
+				       names[i]);
+	return must;
 }
 
 struct ratecheck_call {

@@ -30,6 +30,11 @@ struct ratecheck {
  * reference the machine lacks is left out after a SKIP line saying why.
  */
 int ratecheck_set_refs(struct ratecheck *rc, const char *list);
+/*
+ * The check of a refs= argument (struct arg's check): NULL when list is
+ * at most RATECHECK_MAX_REFS refclock names, else what it must be.
+ */
+const char *ratecheck_refs_arg(const char *list);
 
 /*
  * Measure on vCPU cpu (all references in one window) and report, per

@@ -10,6 +10,11 @@
 
 static u32 seen_on[MAX_SEEN_CPUS];
 
+/* mode=: how the selftest misbehaves on purpose; "pass" does not. */
+static const char *const mode_names[] = {
+	"pass", "fail", "skip", "hang", "crash", "nothing", "fault",
+};
+
 static void __noreturn misbehave(const struct selftest_arch *arch, const char *mode)
 {
 	if (!strcmp(mode, "fail")) {
@@ -25,41 +30,30 @@ static void __noreturn misbehave(const struct selftest_arch *arch, const char *m
 		arch->crash();
 	} else if (!strcmp(mode, "fault")) {
 		arch->fault();
-	} else if (strcmp(mode, "nothing") != 0) {
-		report_abort("mode: '%s' is not one of pass fail skip hang crash nothing fault", mode);
 	}
 	report_exit();
 }
 
-static void parse_count(const char *what, const char *text, u64 *out)
-{
-	/* parse_u64() has said what was wrong with the text */
-	if (parse_u64(what, text, out))
-		report_abort("bad %s= argument", what);
-	if (!*out)
-		report_abort("%s: '%s' is not a positive number", what, text);
-}
+#define SELFTEST_COMMON_ARGS 3
 
 void selftest_begin(int argc, char **argv, const struct selftest_arch *arch,
 		    struct selftest_args *args)
 {
-	memset(args, 0, sizeof(*args));
-	args->mode = "pass";
-	for (int i = 1; i < argc; i++) {
-		const char *v;
+	struct arg all[SELFTEST_COMMON_ARGS + SELFTEST_ARCH_ARGS_MAX] = {
+		ARG_UINT("smp", &args->smp, 1, UINT64_MAX, NULL, "the vCPU count to expect"),
+		ARG_UINT("mem", &args->mem_mib, 1, UINT64_MAX, NULL, "the memory to expect, MiB"),
+		ARG_ONE_OF("mode", &args->mode, mode_names, "pass",
+			   "misbehave on purpose, for the runner's tests"),
+	};
+	struct arg_table table = { .args = all, .n = SELFTEST_COMMON_ARGS + arch->nargs };
 
-		if ((v = arg_value(argv[i], "smp")))
-			parse_count("smp", v, &args->smp);
-		else if ((v = arg_value(argv[i], "mem")))
-			parse_count("mem", v, &args->mem_mib);
-		else if ((v = arg_value(argv[i], "mode")))
-			args->mode = v;
-		else if (!arch->arg || !arch->arg(argv[i]))
-			report_abort("unknown argument '%s' (smp=N mem=MiB mode=M%s%s)", argv[i],
-				     arch->extra_args[0] ? " " : "", arch->extra_args);
-	}
-	if (strcmp(args->mode, "pass") != 0)
-		misbehave(arch, args->mode);
+	if (arch->nargs > SELFTEST_ARCH_ARGS_MAX)
+		report_abort("%zu arch arguments: at most %d", arch->nargs, SELFTEST_ARCH_ARGS_MAX);
+	memcpy(all + SELFTEST_COMMON_ARGS, arch->args, arch->nargs * sizeof(*arch->args));
+	memset(args, 0, sizeof(*args));
+	args_parse_or_abort(&table, argc, argv);
+	if (args->mode)
+		misbehave(arch, mode_names[args->mode]);
 }
 
 void selftest_check_argv(int argc, char **argv)

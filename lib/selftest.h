@@ -4,13 +4,15 @@
 #define VMTICK_SELFTEST_H
 
 #include "libc.h"
+#include "argv.h"
+
+#define SELFTEST_ARCH_ARGS_MAX 4
 
 /* What an arch's selftest adds to the common half. */
 struct selftest_arch {
-	/* arch-specific key=value arguments for the usage message, e.g. "gic=N" ("" if none) */
-	const char *extra_args;
-	/* take an arch-specific argument: 1 taken, 0 not ours, report_abort() when bad */
-	int (*arg)(const char *arg);
+	/* arch-specific arguments, after smp=, mem= and mode= (at most SELFTEST_ARCH_ARGS_MAX) */
+	const struct arg *args;
+	size_t nargs;
 	/* how far below -m the memory the platform reports may be, in percent (firmware's share) */
 	unsigned mem_slack_pct;
 	/* mode=crash: stop the machine without a summary */
@@ -24,7 +26,7 @@ struct selftest_arch {
 struct selftest_args {
 	u64 smp;	/* expected vCPU count, 0 when not given */
 	u64 mem_mib;	/* expected memory, 0 when not given */
-	const char *mode;
+	unsigned mode;	/* index in mode=: 0 is pass */
 };
 
 /*

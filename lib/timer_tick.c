@@ -32,12 +32,10 @@
 #define CAL_WINDOW_MIN_MS 200
 #define CAL_RUN_SHARE	  10
 
-static const struct {
-	const char *name;
-	enum tick_fault fault;
-} tick_faults[] = {
-	{"drop10", FAULT_DROP10}, {"hold20", FAULT_HOLD20}, {"hold50", FAULT_HOLD50},
-	{"freq1", FAULT_FREQ1},	  {"freq5", FAULT_FREQ5},   {"stop100", FAULT_STOP100},
+static const char *const tick_fault_names[] = {
+	[FAULT_NONE] = "none",	   [FAULT_DROP10] = "drop10", [FAULT_HOLD20] = "hold20",
+	[FAULT_HOLD50] = "hold50", [FAULT_FREQ1] = "freq1",   [FAULT_FREQ5] = "freq5",
+	[FAULT_STOP100] = "stop100",
 };
 
 struct tick_run tick_run;
@@ -441,54 +439,43 @@ static const struct tick_source tick_source_none = {
 	.wake_use = TICK_SHARES_WAKE_TIMER,
 };
 
-static const struct tick_source *find_source(const char *name,
-					     const struct tick_source *const *srcs, size_t n)
-{
-	if (!strcmp(name, tick_source_none.name))
-		return &tick_source_none;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, srcs[i]->name))
-			return srcs[i];
-	return NULL;
-}
-
-static void __noreturn abort_sources(const char *problem, const struct tick_source *const *srcs,
-				     size_t n)
-{
-	char names[256];
-	size_t len = 0;
-
-	names[0] = '\0';
-	for (size_t i = 0; i < n && len < sizeof(names); i++)
-		len += snprintf(names + len, sizeof(names) - len, "%s ", srcs[i]->name);
-	report_abort("%s: the sources are %snone", problem, names);
-}
-
-static u64 number_arg(const char *key, const char *text, u64 lo, u64 hi)
-{
-	u64 v;
-
-	if (parse_u64(key, text, &v) || v < lo || v > hi)
-		report_abort("%s=%s: want a number from %llu to %llu", key, text,
-			     (unsigned long long)lo, (unsigned long long)hi);
-	return v;
-}
+#define TICK_SOURCES_MAX 8
 
 static const char *fault_name(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(tick_faults); i++)
-		if (tick_faults[i].fault == tick_run.fault)
-			return tick_faults[i].name;
-	return "none";
+	return tick_fault_names[tick_run.fault];
 }
 
-static enum tick_fault fault_arg(const char *text)
+struct tick_args {
+	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
+	unsigned source, fault;
+	u64 hz, seconds;
+};
+
+/* The source a run ticks with: one of srcs, or tick_source_none after them. */
+static const struct tick_source *parse_args(int argc, char **argv,
+					    const struct tick_source *const *srcs, size_t n,
+					    struct tick_args *a)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(tick_faults); i++)
-		if (!strcmp(text, tick_faults[i].name))
-			return tick_faults[i].fault;
-	report_abort("fault=%s is unknown: the faults are drop10 hold20 hold50 freq1 freq5 stop100",
-		     text);
+	const struct arg args[] = {
+		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &a->source,
+		  .names = a->sources, .nnames = n + 1, .required = true,
+		  .help = "the tick source" },
+		ARG_UINT("hz", &a->hz, 1, TICK_HZ_MAX, "1000", "ticks per second"),
+		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
+		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",
+			   "test-only: the check to make fail"),
+	};
+	const struct arg_table table = ARG_TABLE(args);
+
+	if (n > TICK_SOURCES_MAX)
+		report_abort("%zu tick sources: at most %d", n, TICK_SOURCES_MAX);
+	for (size_t i = 0; i < n; i++)
+		a->sources[i] = srcs[i]->name;
+	a->sources[n] = tick_source_none.name;
+	args_parse_or_abort(&table, argc, argv);
+	tick_run.fault = (enum tick_fault)a->fault;
+	return a->source < n ? srcs[a->source] : &tick_source_none;
 }
 
 /* The counter's frequency and how it was found, with fault=freq5 applied. */
@@ -521,32 +508,11 @@ static void start_host_accounting(void)
 
 int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size_t n)
 {
-	const struct tick_source *src = NULL;
-	u64 want_hz = 1000, seconds = 10, hz;
-	const char *v, *why, *how;
+	struct tick_args a;
+	const struct tick_source *src = parse_args(argc, argv, srcs, n, &a);
+	u64 want_hz = a.hz, seconds = a.seconds, hz;
+	const char *why, *how;
 
-	for (int i = 1; i < argc; i++) {
-		if ((v = arg_value(argv[i], "source"))) {
-			src = find_source(v, srcs, n);
-			if (!src) {
-				char why[96];
-
-				snprintf(why, sizeof(why), "source=%s is unknown", v);
-				abort_sources(why, srcs, n);
-			}
-		} else if ((v = arg_value(argv[i], "hz"))) {
-			want_hz = number_arg("hz", v, 1, TICK_HZ_MAX);
-		} else if ((v = arg_value(argv[i], "seconds"))) {
-			seconds = number_arg("seconds", v, 1, TICK_SECONDS_MAX);
-		} else if ((v = arg_value(argv[i], "fault"))) {
-			tick_run.fault = fault_arg(v);
-		} else {
-			report_abort("unknown argument '%s': source=NAME hz=N seconds=N [fault=F]",
-				     argv[i]);
-		}
-	}
-	if (!src)
-		abort_sources("source= is missing", srcs, n);
 	if (want_hz * seconds > TICK_MAX_SAMPLES)
 		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
 			     (unsigned long long)(want_hz * seconds), TICK_MAX_SAMPLES);

@@ -61,16 +61,12 @@ int64_t vt_divdi3(int64_t n, int64_t d);
 int64_t vt_moddi3(int64_t n, int64_t d);
 int64_t vt_divmoddi4(int64_t n, int64_t d, int64_t *rem);
 
-/* lib/argv.h */
+/* lib/argv.h: its table parser (struct arg) is declared there; host tests include it. */
 int setup_args(const char *progname, const char *cmdline, char **argv, int max);
-int parse_u64(const char *what, const char *text, uint64_t *out);
-int parse_s64(const char *what, const char *text, int64_t *out);
-int parse_u64_in(const char *what, const char *text, uint64_t lo, uint64_t hi, uint64_t *out);
-int parse_seconds_ns(const char *what, const char *text, uint64_t *ns_out, bool *has_fraction);
+int parse_u64(const char *text, uint64_t *out);
+int parse_seconds_ns(const char *text, uint64_t *ns_out, bool *has_fraction);
 const char *arg_value(const char *arg, const char *key);
-bool arg_is_keyvalue(const char *arg);
-int arg_word_index(const char *const *names, size_t n, const char *word, size_t len);
-const char *arg_word_list(const char *what, const char *text, const char *const *names, size_t n,
-			  unsigned *bits);
+bool arg_in_list(const char *word, const char *list);
+int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits);
 
 #endif

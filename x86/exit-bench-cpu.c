@@ -296,13 +296,6 @@ static struct bench rows[] = {
 
 static void set_host(const char *kind)
 {
-	size_t k;
-
-	for (k = 0; k < ARRAY_SIZE(host_kinds) && strcmp(kind, host_kinds[k]); k++)
-		;
-	if (k == ARRAY_SIZE(host_kinds))
-		report_abort("host: '%s' is not a host kind with known defects (none, kvm-pvm)",
-			     kind);
 	/* kvm-pvm's defects are KVM's: a TCG run on the same host has none of them */
 	if (strcmp(kind, "none") && !on_kvm())
 		report_info("host=%s, but not running under KVM: its known defects do not apply",
@@ -311,30 +304,37 @@ static void set_host(const char *kind)
 		report_known_defects(kind);
 }
 
+/* host=: the check of struct arg. */
+static const char *host_arg(const char *kind)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(host_kinds); k++)
+		if (!strcmp(kind, host_kinds[k]))
+			return NULL;
+	return "a host kind with known defects: none or kvm-pvm";
+}
+
+/* fault=: the check of struct arg. */
+static const char *fault_arg(const char *row)
+{
+	return bench_has_row(rows, ARRAY_SIZE(rows), row) ? NULL : "a row of this test";
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_config cfg;
-	const char *v;
+	const char *host = NULL;
+	const struct arg args[] = {
+		BENCH_ARGS(&cfg),
+		ARG_TEXT("host", &host, host_arg, NULL, "the host kind whose known defects apply"),
+		ARG_TEXT("fault", &fault_row, fault_arg, NULL,
+			 "test-only: the row whose checks expect a wrong value"),
+	};
+	const struct arg_table table = ARG_TABLE(args);
 
 	bench_config_init(&cfg, "exit");
-	for (int i = 1; i < argc; i++) {
-		int r = bench_parse_arg(&cfg, argv[i]);
-
-		if (r < 0)
-			report_abort("bad argument '%s'", argv[i]);
-		if (r)
-			continue;
-		if ((v = arg_value(argv[i], "host"))) {
-			set_host(v);
-			continue;
-		}
-		if (!(v = arg_value(argv[i], "fault")))
-			report_abort("unknown argument '%s' (%s host=KIND fault=ROW)", argv[i],
-				     BENCH_ARGS_USAGE);
-		if (!bench_has_row(rows, ARRAY_SIZE(rows), v))
-			report_abort("fault: '%s' is not a row of this test", v);
-		fault_row = v;
-	}
+	args_parse_or_abort(&table, argc, argv);
+	if (host)
+		set_host(host);
 	if (fault_row)
 		report_info("fault=%s: that row's checks expect a wrong value (test-only)",
 			    fault_row);

@@ -240,27 +240,28 @@ static struct bench rows[] = {
 	  .enter = enter_round_robin, .leave = leave_round_robin, .check = check_round_robin },
 };
 
+/* fault=: the check of struct arg. */
+static const char *fault_arg(const char *row)
+{
+	return bench_has_row(rows, ARRAY_SIZE(rows), row) ? NULL
+							   : "a row of this test in this APIC mode";
+}
+
 int main(int argc, char **argv)
 {
 	struct bench_config cfg;
-	const char *fault = NULL;
+	const struct arg args[] = {
+		BENCH_ARGS(&cfg),
+		ARG_TEXT("fault", &fault_row, fault_arg, NULL,
+			 "test-only: the row whose checks expect one interrupt more"),
+	};
+	const struct arg_table table = ARG_TABLE(args);
 
-	bench_config_init(&cfg, "exit");
-	for (int i = 1; i < argc; i++) {
-		int r = bench_parse_arg(&cfg, argv[i]);
-
-		if (r < 0)
-			report_abort("bad argument '%s'", argv[i]);
-		if (!r && !(fault = arg_value(argv[i], "fault")))
-			report_abort("unknown argument '%s' (%s fault=ROW)", argv[i],
-				     BENCH_ARGS_USAGE);
-	}
 	/* the row names depend on the APIC mode: name them before fault= is matched */
 	for (int i = ROW_SELF_FIRST; i <= ROW_SELF_LAST; i++)
 		rows[i].name = self_variant_name(rows[i].ctx);
-	if (fault && !bench_has_row(rows, ARRAY_SIZE(rows), fault))
-		report_abort("fault: '%s' is not a row of this test in this APIC mode", fault);
-	fault_row = fault;
+	bench_config_init(&cfg, "exit");
+	args_parse_or_abort(&table, argc, argv);
 	if (fault_row)
 		report_info("fault=%s: that row's checks expect one interrupt more (test-only)",
 			    fault_row);

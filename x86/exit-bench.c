@@ -492,16 +492,11 @@ int main(int argc, char **argv)
 {
 	static struct bench_result res[ARRAY_SIZE(rows)];
 	struct bench_config cfg;
+	const struct arg args[] = { BENCH_ARGS(&cfg) };
+	const struct arg_table table = ARG_TABLE(args);
 
 	bench_config_init(&cfg, "exit");
-	for (int i = 1; i < argc; i++) {
-		int r = bench_parse_arg(&cfg, argv[i]);
-
-		if (r < 0)
-			report_abort("bad argument '%s'", argv[i]);
-		if (!r)
-			report_abort("unknown argument '%s' (%s)", argv[i], BENCH_ARGS_USAGE);
-	}
+	args_parse_or_abort(&table, argc, argv);
 	if (hypercall_native_insn() == HYPERCALL_VMMCALL) {
 		rows[ROW_VMCALL].loop = loop_vmmcall;
 		rows[ROW_VMCALL].what = "hypercall (vmmcall), unassigned number";

@@ -73,9 +73,7 @@
 #include "tsc.h"
 #include "turn_lock.h"
 
-#define DEFAULT_LOOPS		200
 #define MAX_LOOPS		10000000ull
-#define DEFAULT_WINDOW_MS	150
 #define MAX_WINDOW_MS		10000
 #define CACHE_LINE_SIZE		64
 /* step 1's bound, in 100 ns units (derivation in the header) */
@@ -106,9 +104,9 @@ static struct {
 	u64 loops, window_ms;
 	const char *refs;
 	unsigned phases;
-	enum backend backend;
-	enum fault fault;
-} opt = { DEFAULT_LOOPS, DEFAULT_WINDOW_MS, "hpet,pmtimer", PH_ALL, BACKEND_HV, F_NONE };
+	unsigned backend;	/* enum backend */
+	unsigned fault;		/* enum fault */
+} opt;
 
 /* The clocks under test, from the hypervisor or the model. */
 static struct {
@@ -131,41 +129,17 @@ static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ----------------------------------------------------------- */
 
-static void parse_phases(const char *v)
-{
-	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
-
-	if (why)
-		report_abort("%s", why);
-}
-
-static void parse_one(const char *arg)
-{
-	const char *v;
-	int i;
-
-	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
-			report_abort("bad argument: loops=%s", v);
-	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
-			report_abort("bad argument: window_ms=%s", v);
-	} else if ((v = arg_value(arg, "refs"))) {
-		opt.refs = v;
-	} else if ((v = arg_value(arg, "phases"))) {
-		parse_phases(v);
-	} else if ((v = arg_value(arg, "backend"))) {
-		if ((i = arg_word_index(backend_names, ARRAY_SIZE(backend_names), v, strlen(v))) < 0)
-			report_abort("backend: '%s' is not hv or model", v);
-		opt.backend = (enum backend)i;
-	} else if ((v = arg_value(arg, "fault"))) {
-		if ((i = arg_word_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v))) < 0)
-			report_abort("fault: '%s' is not none, scale, offset, warp, refrate, freq or noseq", v);
-		opt.fault = (enum fault)i;
-	} else {
-		report_abort("unknown argument '%s' (loops= refs= window_ms= phases= backend= fault=)", arg);
-	}
-}
+static const struct arg args[] = {
+	ARG_UINT("loops", &opt.loops, 1, MAX_LOOPS, "200", "samples per vCPU in steps 1 and 2"),
+	ARG_TEXT("refs", &opt.refs, ratecheck_refs_arg, "hpet,pmtimer",
+		 "reference clocks for steps 3 and 4"),
+	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "150", "rate window"),
+	ARG_LIST("phases", &opt.phases, phase_names, "agree,warps,rate,freq,invalid",
+		 "steps to run"),
+	ARG_ONE_OF("backend", &opt.backend, backend_names, "hv", "hv, or model (test-only)"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* ---- the clocks ---------------------------------------------------------- */
 
@@ -504,8 +478,7 @@ int main(int argc, char **argv)
 {
 	const char *why;
 
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	if (cpu_count() > MAX_CPUS)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), MAX_CPUS);
 	src.kvmclock = !kvmclock_unavailable() && !kvmclock_init();

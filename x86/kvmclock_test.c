@@ -110,17 +110,13 @@
 #include "stats.h"
 #include "tsc.h"
 
-#define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		100000000ull
-#define DEFAULT_THRESHOLD_NS	(PVCLOCK_NSEC_PER_SEC / 2)
 #define NS_PER_MS		1000000ll
 #define CACHE_LINE_SIZE		64
 #define TSC_KHZ_SLACK		3
 /* Step 2's lower limit: 1 ms of rounding plus 1000 ppm of the uptime. */
 #define WALL_ROUNDING_NS	NS_PER_MS
 #define WALL_DRIFT_PPM		1000
-#define DEFAULT_REFS		"hpet,pmtimer"
-#define DEFAULT_WINDOW_MS	100
 #define MAX_WINDOW_MS		60000
 #define RATE_TRIES		5
 #define RATE_WINDOWS		3
@@ -128,6 +124,7 @@
 #define SKEW_NS			(100 * NS_PER_MS)
 #define SKEW_LOOPS		50
 
+/* Bits of phases=, in the order of phase_names[]. */
 enum phase {
 	PHASE_TSCFREQ = 1 << 0,
 	PHASE_WALLCLOCK = 1 << 1,
@@ -136,16 +133,6 @@ enum phase {
 	PHASE_MONOTONIC = 1 << 4,
 	PHASE_SKEW = 1 << 5,
 	PHASE_PERF = 1 << 6,
-	PHASE_ALL = (1 << 7) - 1,
-};
-
-static const struct {
-	const char *name;
-	enum phase phase;
-} phase_names[] = {
-	{ "tscfreq", PHASE_TSCFREQ },	{ "wallclock", PHASE_WALLCLOCK }, { "rate", PHASE_RATE },
-	{ "raw", PHASE_RAW },		{ "monotonic", PHASE_MONOTONIC }, { "skew", PHASE_SKEW },
-	{ "perf", PHASE_PERF },
 };
 
 /* Test-only faults (fault=NAME), each for the check that must catch it. */
@@ -174,8 +161,7 @@ struct options {
 	unsigned phases;
 	const char *refs;
 	u64 window_ms;
-	enum fault fault;
-	unsigned seen;		/* bit per key, to refuse a key given twice */
+	unsigned fault;		/* enum fault */
 };
 
 static enum fault fault;
@@ -224,139 +210,28 @@ static const char *fmt_seconds(char *buf, size_t size, u64 ns)
 
 /* ---- arguments ---------------------------------------------------------- */
 
-static int parse_loops(struct options *o, const char *v)
-{
-	return parse_u64_in("loops", v, 1, MAX_LOOPS, &o->loops);
-}
-
-static int parse_host_time(struct options *o, const char *v)
-{
-	return parse_seconds_ns("host_time", v, &o->host_ns, &o->host_has_fraction);
-}
-
-static int parse_threshold(struct options *o, const char *v)
-{
-	return parse_seconds_ns("threshold", v, &o->threshold_ns, NULL);
-}
-
-/* The length of the list item at v: up to the next comma or the end. */
-static size_t item_len(const char *v)
-{
-	return strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
-}
-
-static int parse_phases(struct options *o, const char *v)
-{
-	char word[16];
-
-	o->phases = 0;
-	while (*v) {
-		size_t len = item_len(v);
-		unsigned i;
-
-		for (i = 0; i < ARRAY_SIZE(phase_names); i++)
-			if (strlen(phase_names[i].name) == len && !strncmp(v, phase_names[i].name, len))
-				break;
-		if (i == ARRAY_SIZE(phase_names)) {
-			snprintf(word, sizeof(word), "%.*s", (int)len, v);
-			printf("phases: '%s' is not one of tscfreq wallclock rate raw monotonic skew perf\n",
-			       word);
-			return -1;
-		}
-		o->phases |= phase_names[i].phase;
-		v += len + (v[len] == ',');
-	}
-	if (!o->phases)
-		printf("phases: empty list\n");
-	return o->phases ? 0 : -1;
-}
-
-/* Checked here for spelling; the references are probed once KVM is known to be there. */
-static int parse_refs(struct options *o, const char *v)
-{
-	size_t n = 0;
-
-	for (const char *p = v; *p; p += item_len(p) + (p[item_len(p)] == ',')) {
-		char name[16];
-		size_t len = item_len(p);
-
-		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		if (len >= sizeof(name) || !refclock_find(name) || ++n > RATECHECK_MAX_REFS) {
-			printf("refs: '%.*s' is %s\n", (int)len, p,
-			       n > RATECHECK_MAX_REFS ? "one too many" : "not hpet, pmtimer, pit or rtc");
-			return -1;
-		}
-	}
-	if (!n)
-		printf("refs: empty list\n");
-	o->refs = v;
-	return n ? 0 : -1;
-}
-
-static int parse_window(struct options *o, const char *v)
-{
-	return parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &o->window_ms);
-}
-
-static int parse_fault(struct options *o, const char *v)
-{
-	for (unsigned i = 0; i < ARRAY_SIZE(fault_names); i++) {
-		if (!strcmp(v, fault_names[i])) {
-			o->fault = (enum fault)i;
-			return 0;
-		}
-	}
-	printf("fault: '%s' is not one of rate4x fast5pct fast1pct tod_stale2s tod_ahead1s noclamp none\n",
-	       v);
-	return -1;
-}
-
-/* Positional arguments fill the first three keys in this order. */
-static const struct {
-	const char *key;
-	int (*parse)(struct options *o, const char *value);
-} keys[] = {
-	{ "loops", parse_loops },
-	{ "host_time", parse_host_time },
-	{ "threshold", parse_threshold },
-	{ "phases", parse_phases },
-	{ "refs", parse_refs },
-	{ "window_ms", parse_window },
-	{ "fault", parse_fault },
+static const char *const phase_names[] = {
+	"tscfreq", "wallclock", "rate", "raw", "monotonic", "skew", "perf",
 };
-#define POSITIONAL_KEYS 3
 
-static void parse_args(int argc, char **argv, struct options *o)
-{
-	unsigned next_positional = 0;
+static struct options o;
 
-	*o = (struct options){ .loops = DEFAULT_LOOPS, .threshold_ns = DEFAULT_THRESHOLD_NS,
-			       .phases = PHASE_ALL, .refs = DEFAULT_REFS, .window_ms = DEFAULT_WINDOW_MS };
-	for (int i = 1; i < argc; i++) {
-		const char *value = argv[i];
-		unsigned k;
-
-		if (arg_is_keyvalue(argv[i])) {
-			for (k = 0; k < ARRAY_SIZE(keys); k++)
-				if ((value = arg_value(argv[i], keys[k].key)))
-					break;
-			if (k == ARRAY_SIZE(keys))
-				report_abort("unknown argument '%s' (loops= host_time= threshold= phases= refs= "
-					     "window_ms= fault=)", argv[i]);
-		} else {
-			while (next_positional < POSITIONAL_KEYS && (o->seen & (1u << next_positional)))
-				next_positional++;
-			if (next_positional == POSITIONAL_KEYS)
-				report_abort("extra argument '%s' (usage: loops [host_time [threshold]])", argv[i]);
-			k = next_positional++;
-		}
-		if (o->seen & (1u << k))
-			report_abort("%s given twice ('%s')", keys[k].key, argv[i]);
-		o->seen |= 1u << k;
-		if (keys[k].parse(o, value))
-			report_abort("bad %s argument '%s'", keys[k].key, argv[i]);
-	}
-}
+static const struct arg args[] = {
+	ARG_UINT("loops", &o.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in steps 4, 5 and 7"),
+	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &o.host_ns, .hi = UINT64_MAX,
+	  .fraction = &o.host_has_fraction,
+	  .help = "the host's time of day when QEMU started (date +%s.%N); 0 or absent: no step 2" },
+	ARG_SECONDS("threshold", &o.threshold_ns, 0, UINT64_MAX, "0.5",
+		    "the largest start-up delay step 2 allows"),
+	ARG_LIST("phases", &o.phases, phase_names, "tscfreq,wallclock,rate,raw,monotonic,skew,perf",
+		 "steps to run"),
+	ARG_TEXT("refs", &o.refs, ratecheck_refs_arg, "hpet,pmtimer", "reference clocks for step 3"),
+	ARG_UINT("window_ms", &o.window_ms, 1, MAX_WINDOW_MS, "100", "step 3's window"),
+	ARG_ONE_OF("fault", &o.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+/* Words without '=' fill these in order. */
+static const char *const positional[] = { "loops", "host_time", "threshold" };
+static const struct arg_table arg_table = ARG_TABLE_POSITIONAL(args, positional);
 
 /* ---- the clock under test, with the faults fault= injects --------------- */
 
@@ -781,10 +656,9 @@ static void perf_test(u64 loops)
 
 int main(int argc, char **argv)
 {
-	struct options o;
 	const char *why;
 
-	parse_args(argc, argv, &o);
+	args_parse_or_abort(&arg_table, argc, argv);
 	fault = o.fault;
 	if (fault != FAULT_NONE)
 		report_info("fault injected: %s (test-only: checks are expected to fail)", fault_names[fault]);

@@ -70,9 +70,7 @@
 #include "tsc_cpuid.h"
 #include "turn_lock.h"
 
-#define DEFAULT_LOOPS	  1000
 #define MAX_LOOPS	  100000000ull
-#define DEFAULT_WINDOW_MS 150
 #define MAX_WINDOW_MS	  10000
 #define RATE_TRIES	  5
 #define RATE_WINDOWS	  3
@@ -135,8 +133,8 @@ static struct {
 	u64 window_ms;
 	unsigned phases;
 	unsigned counters; /* bit per counters[] entry */
-	enum fault fault;
-} opt = {DEFAULT_LOOPS, DEFAULT_WINDOW_MS, PHASE_ALL, (1u << ARRAY_SIZE(counters)) - 1, FAULT_NONE};
+	unsigned fault; /* enum fault */
+} opt;
 
 /* What one vCPU found, alone on its cache line. */
 struct vcpu_result {
@@ -150,45 +148,16 @@ static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ------------------------------------------------------------ */
 
-/* The bits of the comma-separated words of v in names[]; aborts on an unknown or empty one. */
-static unsigned parse_list(const char *what, const char *v, const char *const *names, unsigned n)
-{
-	unsigned bits;
-	const char *why = arg_word_list(what, v, names, n, &bits);
+static const char *const counter_names[] = {"hpet", "pmtimer"};
 
-	if (why)
-		report_abort("%s", why);
-	return bits;
-}
-
-static void parse_one(const char *arg)
-{
-	static const char *const counter_names[] = {"hpet", "pmtimer"};
-	const char *v;
-
-	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
-			report_abort("bad argument: loops=%s", v);
-	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
-			report_abort("bad argument: window_ms=%s", v);
-	} else if ((v = arg_value(arg, "phases"))) {
-		opt.phases = parse_list("phases", v, phase_names, ARRAY_SIZE(phase_names));
-	} else if ((v = arg_value(arg, "counters"))) {
-		opt.counters = parse_list("counters", v, counter_names, ARRAY_SIZE(counter_names));
-	} else if ((v = arg_value(arg, "fault"))) {
-		unsigned i;
-
-		for (i = 0; i < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[i]); i++)
-			;
-		if (i == ARRAY_SIZE(fault_names))
-			report_abort("fault: '%s' is not none, warp, hpet_rate or pm_rate", v);
-		opt.fault = (enum fault)i;
-	} else {
-		report_abort("unknown argument '%s' (loops= counters= window_ms= phases= fault=)",
-			     arg);
-	}
-}
+static const struct arg args[] = {
+	ARG_UINT("loops", &opt.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in each warp run"),
+	ARG_LIST("counters", &opt.counters, counter_names, "hpet,pmtimer", "counters to test"),
+	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "150", "step 2's window"),
+	ARG_LIST("phases", &opt.phases, phase_names, "warps,rates", "steps to run"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* ---- 1. warps --------------------------------------------------------------- */
 
@@ -381,8 +350,7 @@ int main(int argc, char **argv)
 	const char *why[ARRAY_SIZE(counters)];
 	bool present[ARRAY_SIZE(counters)];
 
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	if (cpu_count() > MAX_CPUS)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), MAX_CPUS);
 	for (unsigned i = 0; i < ARRAY_SIZE(counters); i++) {

@@ -88,10 +88,8 @@
 #define NS_PER_MS	     1000000ull
 #define NS_PER_US	     1000ull
 #define PPB_PER_PPM	     1000
-#define DEFAULT_THRESHOLD_NS (4 * NS_PER_S)
 #define UPDATE_IRQS	     2
 #define IRQ_LATE_MS	     19
-#define DEFAULT_WINDOW_MS    500
 #define MAX_WINDOW_MS	     5000
 #define MAX_RATES	     4
 #define MAX_EVENTS	     4096
@@ -117,9 +115,10 @@ static struct {
 	u64 host_ns, threshold_ns, window_ms;
 	unsigned phases;
 	unsigned rates[MAX_RATES], n_rates;
+	const char *rates_arg;
 	const char *ref;
-	enum fault fault;
-} opt = {0, DEFAULT_THRESHOLD_NS, DEFAULT_WINDOW_MS, PHASE_ALL, {256, 64}, 2, NULL, FAULT_NONE};
+	unsigned fault; /* enum fault */
+} opt;
 
 /* One interrupt as the handler saw it. */
 struct event {
@@ -146,75 +145,47 @@ static u64 start_tsc; /* arch_counter() when main() began */
 
 /* ---- arguments ------------------------------------------------------------ */
 
-static size_t item_len(const char *v)
+/* rates=: the check of struct arg, filling opt.rates. */
+static const char *parse_rates(const char *v)
 {
-	return strchr(v, ',') ? (size_t)(strchr(v, ',') - v) : strlen(v);
-}
-
-static void parse_phases(const char *v)
-{
-	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
-
-	if (why)
-		report_abort("%s", why);
-}
-
-static void parse_rates(const char *v)
-{
+	static char must[80];
 	char word[16];
 	u64 hz;
 
-	for (opt.n_rates = 0; *v; v += item_len(v) + (v[item_len(v)] == ',')) {
-		snprintf(word, sizeof(word), "%.*s", (int)item_len(v), v);
-		if (opt.n_rates == MAX_RATES)
-			report_abort("rates: more than %d", MAX_RATES);
-		if (parse_u64("rates", word, &hz) || hz < RTC_PERIODIC_HZ_MIN ||
+	snprintf(must, sizeof(must), "at most %d powers of two from %d to %d, comma-separated",
+		 MAX_RATES, RTC_PERIODIC_HZ_MIN, RTC_PERIODIC_HZ_MAX);
+	for (opt.n_rates = 0; *v; opt.n_rates++) {
+		const char *comma = strchr(v, ',');
+		size_t len = comma ? (size_t)(comma - v) : strlen(v);
+
+		snprintf(word, sizeof(word), "%.*s", (int)len, v);
+		if (opt.n_rates == MAX_RATES || parse_u64(word, &hz) || hz < RTC_PERIODIC_HZ_MIN ||
 		    hz > RTC_PERIODIC_HZ_MAX || (hz & (hz - 1)))
-			report_abort("rates: '%s' is not a power of two from %d to %d", word,
-				     RTC_PERIODIC_HZ_MIN, RTC_PERIODIC_HZ_MAX);
-		opt.rates[opt.n_rates++] = (unsigned)hz;
+			return must;
+		opt.rates[opt.n_rates] = (unsigned)hz;
+		v += len + (comma != NULL);
 	}
-	if (!opt.n_rates)
-		report_abort("rates: empty list");
+	return opt.n_rates ? NULL : must;
 }
 
-static void parse_one(const char *arg)
+static const char *parse_ref(const char *v)
 {
-	const char *v;
-	unsigned i;
-
-	if ((v = arg_value(arg, "host_time"))) {
-		if (parse_seconds_ns("host_time", v, &opt.host_ns, NULL) || !opt.host_ns)
-			report_abort(
-				"host_time: '%s' is not a time of day in seconds since the epoch",
-				v);
-	} else if ((v = arg_value(arg, "threshold"))) {
-		if (parse_seconds_ns("threshold", v, &opt.threshold_ns, NULL))
-			report_abort("threshold: '%s' is not a number of seconds", v);
-	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
-			report_abort("bad argument: window_ms=%s", v);
-	} else if ((v = arg_value(arg, "phases"))) {
-		parse_phases(v);
-	} else if ((v = arg_value(arg, "rates"))) {
-		parse_rates(v);
-	} else if ((v = arg_value(arg, "ref"))) {
-		if (strcmp(v, "hpet") && strcmp(v, "pmtimer"))
-			report_abort("ref: '%s' is not hpet or pmtimer", v);
-		opt.ref = v;
-	} else if ((v = arg_value(arg, "fault"))) {
-		for (i = 0; i < ARRAY_SIZE(fault_names) && strcmp(v, fault_names[i]); i++)
-			;
-		if (i == ARRAY_SIZE(fault_names))
-			report_abort("fault: '%s' is not none, noack, tod_stale2s or periodic_rate",
-				     v);
-		opt.fault = (enum fault)i;
-	} else {
-		report_abort("unknown argument '%s' (host_time= threshold= phases= rates= "
-			     "window_ms= ref= fault=)",
-			     arg);
-	}
+	return strcmp(v, "hpet") && strcmp(v, "pmtimer") ? "hpet or pmtimer" : NULL;
 }
+
+static const struct arg args[] = {
+	ARG_SECONDS("host_time", &opt.host_ns, 1, UINT64_MAX, NULL,
+		    "the host's time of day when QEMU started; absent: no step 2"),
+	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "4",
+		    "step 2's allowance for start-up and boot"),
+	ARG_LIST("phases", &opt.phases, phase_names, "update,tod,periodic", "steps to run"),
+	ARG_TEXT("rates", &opt.rates_arg, parse_rates, "256,64", "step 3's rates in Hz"),
+	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "500", "step 3's window per rate"),
+	ARG_TEXT("ref", &opt.ref, parse_ref, NULL,
+		 "the reference, hpet or pmtimer (default the first present)"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* ---- interrupts and the reference --------------------------------------------- */
 
@@ -521,8 +492,7 @@ static void check_windows(void)
 int main(int argc, char **argv)
 {
 	start_tsc = arch_counter();
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	check_windows();
 	if (!arch_counter_hz())
 		report_abort(

@@ -158,7 +158,6 @@ static void halt_forever(void)
 }
 
 static const struct selftest_arch x86_selftest = {
-	.extra_args = "",
 	/* firmware keeps a little for itself: up to 2% below -m */
 	.mem_slack_pct = 2,
 	.crash = triple_fault,

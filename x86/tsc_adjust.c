@@ -57,9 +57,9 @@
 enum fault { FAULT_NONE, FAULT_HALF };
 
 static struct {
-	const char *host;
-	enum fault fault;
-} opt = { "none", FAULT_NONE };
+	unsigned host;		/* index in host_kinds[] */
+	unsigned fault;		/* enum fault */
+} opt;
 
 static const char *const host_kinds[] = { "none", "kvm-pvm" };
 
@@ -69,27 +69,13 @@ static u64 written_delta(void)
 	return opt.fault == FAULT_HALF ? DELTA / 2 : DELTA;
 }
 
-static void parse_args(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		unsigned k;
+static const char *const fault_names[] = { "none", "half" };
 
-		if ((v = arg_value(argv[i], "host"))) {
-			for (k = 0; k < ARRAY_SIZE(host_kinds) && strcmp(v, host_kinds[k]); k++)
-				;
-			if (k == ARRAY_SIZE(host_kinds))
-				report_abort("host: '%s' is not a host kind with known defects (none, kvm-pvm)", v);
-			opt.host = v;
-		} else if ((v = arg_value(argv[i], "fault"))) {
-			if (strcmp(v, "half") && strcmp(v, "none"))
-				report_abort("fault: '%s' is not none or half", v);
-			opt.fault = strcmp(v, "half") ? FAULT_NONE : FAULT_HALF;
-		} else {
-			report_abort("unknown argument '%s' (host= fault=)", argv[i]);
-		}
-	}
-}
+static const struct arg args[] = {
+	ARG_ONE_OF("host", &opt.host, host_kinds, "none", "a host kind with known defects"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* Whether got is want plus something in [0, SLACK). */
 static bool within_after(u64 got, u64 want)
@@ -188,12 +174,13 @@ static void tsc_test(int cpu)
 
 int main(int argc, char **argv)
 {
-	parse_args(argc, argv);
+	args_parse_or_abort(&arg_table, argc, argv);
 	/* kvm-pvm's defects are KVM's: a TCG run on the same host has none of them */
-	if (strcmp(opt.host, "none") && !on_kvm())
-		report_info("host=%s, but not running under KVM: its known defects do not apply", opt.host);
+	if (opt.host && !on_kvm())
+		report_info("host=%s, but not running under KVM: its known defects do not apply",
+			    host_kinds[opt.host]);
 	else
-		report_known_defects(opt.host);
+		report_known_defects(host_kinds[opt.host]);
 	if (!(tsc_features() & TSC_FEATURE_ADJUST)) {
 		report_skip("CPUID.7.0:EBX[1] says there is no IA32_TSC_ADJUST");
 		return report_summary();

@@ -65,9 +65,7 @@
 #include "tsc_cpuid.h"
 #include "turn_lock.h"
 
-#define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		100000000ull
-#define DEFAULT_WINDOW_MS	150
 #define MAX_WINDOW_MS		10000
 #define NS_PER_MS		1000000ull
 #define RATE_TRIES		5
@@ -100,10 +98,10 @@ struct options {
 	const char *refs;
 	u64 window_ms;
 	unsigned phases;
-	enum fault fault;
+	unsigned fault;		/* enum fault */
 };
 
-static struct options opt = { DEFAULT_LOOPS, "hpet,pmtimer", DEFAULT_WINDOW_MS, PHASE_ALL, FAULT_NONE };
+static struct options opt;
 
 /* What one vCPU found, alone on its cache line. */
 struct vcpu_result {
@@ -120,38 +118,15 @@ static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ----------------------------------------------------------- */
 
-static void parse_phases(const char *v)
-{
-	const char *why = arg_word_list("phases", v, phase_names, ARRAY_SIZE(phase_names), &opt.phases);
-
-	if (why)
-		report_abort("%s", why);
-}
-
-static void parse_one(const char *arg)
-{
-	const char *v;
-	int i;
-
-	if ((v = arg_value(arg, "loops"))) {
-		if (parse_u64_in("loops", v, 1, MAX_LOOPS, &opt.loops))
-			report_abort("bad argument: loops=%s", v);
-	} else if ((v = arg_value(arg, "window_ms"))) {
-		if (parse_u64_in("window_ms", v, 1, MAX_WINDOW_MS, &opt.window_ms))
-			report_abort("bad argument: window_ms=%s", v);
-	} else if ((v = arg_value(arg, "refs"))) {
-		opt.refs = v;
-	} else if ((v = arg_value(arg, "phases"))) {
-		parse_phases(v);
-	} else if ((v = arg_value(arg, "fault"))) {
-		i = arg_word_index(fault_names, ARRAY_SIZE(fault_names), v, strlen(v));
-		if (i < 0)
-			report_abort("fault: '%s' is not none, warp, aux, freq or invtsc", v);
-		opt.fault = (enum fault)i;
-	} else {
-		report_abort("unknown argument '%s' (loops= refs= window_ms= phases= fault=)", arg);
-	}
-}
+static const struct arg args[] = {
+	ARG_UINT("loops", &opt.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in each warp run"),
+	ARG_TEXT("refs", &opt.refs, ratecheck_refs_arg, "hpet,pmtimer",
+		 "reference clocks for step 4"),
+	ARG_UINT("window_ms", &opt.window_ms, 1, MAX_WINDOW_MS, "150", "step 4's window"),
+	ARG_LIST("phases", &opt.phases, phase_names, "cpuid,warps,aux,freq", "steps to run"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* ---- 1. CPUID ------------------------------------------------------------ */
 
@@ -441,8 +416,7 @@ static void freq_test(void)
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		parse_one(argv[i]);
+	args_parse_or_abort(&arg_table, argc, argv);
 	if (cpu_count() > MAX_CPUS)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), MAX_CPUS);
 	if (!cpu_has(CPUID_FEATURES, 'd', CPUID_1_EDX_TSC)) {
