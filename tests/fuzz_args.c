@@ -32,8 +32,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_numbers(const char *word)
 {
-	uint64_t u, ns;
-	int64_t s;
+	u64 u, ns;
+	s64 s;
 	bool fraction;
 
 	if (!parse_u64("u", word, &u) && (u != strtoull(word, NULL, 0) || !isdigit(word[0])))

@@ -55,7 +55,7 @@ static const char *capture_end(void)
 struct u64_case {
 	const char *text;
 	int ret;
-	uint64_t value;
+	u64 value;
 	const char *message;
 };
 
@@ -84,7 +84,7 @@ static void test_parse_u64(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-		uint64_t v = UNTOUCHED;
+		u64 v = UNTOUCHED;
 
 		capture_start();
 		int ret = parse_u64("n", cases[i].text, &v);
@@ -98,7 +98,7 @@ static void test_parse_u64(void **state)
 struct s64_case {
 	const char *text;
 	int ret;
-	int64_t value;
+	s64 value;
 	const char *message;
 };
 
@@ -122,21 +122,21 @@ static void test_parse_s64(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-		int64_t v = (int64_t)UNTOUCHED;
+		s64 v = (s64)UNTOUCHED;
 
 		capture_start();
 		int ret = parse_s64("delta", cases[i].text, &v);
 
 		assert_string_equal(capture_end(), cases[i].message);
 		assert_int_equal(ret, cases[i].ret);
-		assert_true(v == (cases[i].ret ? (int64_t)UNTOUCHED : cases[i].value));
+		assert_true(v == (cases[i].ret ? (s64)UNTOUCHED : cases[i].value));
 	}
 }
 
 struct seconds_case {
 	const char *text;
 	int ret;		/* 0, or -1 with a message */
-	uint64_t ns;
+	u64 ns;
 	bool fraction;
 	const char *problem;	/* "not a number" or "out of range" */
 };
@@ -174,7 +174,7 @@ static void test_parse_seconds(void **state)
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
 		const struct seconds_case *c = &cases[i];
-		uint64_t ns = UNTOUCHED;
+		u64 ns = UNTOUCHED;
 		bool fraction = !c->fraction;
 
 		capture_start();
@@ -278,7 +278,7 @@ static void test_long_cmdline(void **state)
 /* A number in a range: the value, or one message naming the argument and the range. */
 static void test_u64_in(void **state)
 {
-	uint64_t v = UNTOUCHED;
+	u64 v = UNTOUCHED;
 
 	capture_start();
 	assert_int_equal(parse_u64_in("loops", "5", 1, 10, &v), 0);
