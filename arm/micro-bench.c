@@ -415,7 +415,7 @@ static void check_timer(void *ctx, const struct bench_result *r)
 	report(!t->timeouts && t->hits == t->sent, "every timer fired (%lu armed, %lu fired)", t->sent,
 	       t->hits);
 	report(!early, "no timer fired before its CVAL (%llu early, by up to %llu ticks)",
-	       (unsigned long long)early, (unsigned long long)max_early);
+	       early, max_early);
 }
 
 static void cleanup_timer(void *ctx)
@@ -468,7 +468,7 @@ static void check_vgic_split(const struct bench_result *res)
 		return;
 	report(k->op_ps.median < u->op_ps.median,
 	       "under KVM the vGIC read is cheaper than the user-space one (%llu < %llu ps)",
-	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
+	       k->op_ps.median, u->op_ps.median);
 }
 
 static void parse_mmio_addr(const char *text)
@@ -479,7 +479,7 @@ static void parse_mmio_addr(const char *text)
 		report_abort("mmio_addr: want an address");
 	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end))
 		report_abort("mmio_addr=%#llx: want a 4-byte aligned device address below %#llx, outside RAM",
-			     (unsigned long long)addr, (unsigned long long)MMU_MAP_LIMIT);
+			     addr, MMU_MAP_LIMIT);
 	user_mmio = (uintptr_t)addr;
 	rows[ROW_MMIO_USER].what = "32-bit read of mmio_addr";
 	rows[ROW_MMIO_USER].check = check_mmio_user;

@@ -180,7 +180,7 @@ static void check_gic(u64 expected)
 {
 	if (expected)
 		report(gic_version() == (int)expected, "GIC version %d matches gic=%llu",
-		       gic_version(), (unsigned long long)expected);
+		       gic_version(), expected);
 	if (!gic_version()) {
 		report_skip("SGIs: no GIC");
 		return;
@@ -244,7 +244,7 @@ static void check_timers(void)
 	const struct timer_case *c;
 	int cpu, early;
 
-	report_info("counter frequency %llu Hz", (unsigned long long)timer_freq());
+	report_info("counter frequency %llu Hz", timer_freq());
 	if (!gic_version() || !timer_freq()) {
 		report_skip("timers: no GIC or no counter frequency");
 		return;

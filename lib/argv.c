@@ -97,8 +97,7 @@ int parse_u64_in(const char *what, const char *text, u64 lo, u64 hi, u64 *out)
 	if (parse_u64(what, text, &v))
 		return -1;
 	if (v < lo || v > hi) {
-		printf("%s: '%s' must be %llu to %llu\n", what, text, (unsigned long long)lo,
-		       (unsigned long long)hi);
+		printf("%s: '%s' must be %llu to %llu\n", what, text, lo, hi);
 		return -1;
 	}
 	*out = v;

@@ -200,7 +200,7 @@ static void check_tscdeadline(void *ctx, const struct bench_result *r)
 	leave_tscdeadline(ctx);
 	report(left == want("tscdeadline_immed", 0),
 	       "IA32_TSC_DEADLINE reads %llu after its timer fired (0 expected)",
-	       (unsigned long long)left);
+	       left);
 }
 
 static void cleanup_tscdeadline(void *ctx)

@@ -81,7 +81,7 @@ void boot_main(const void *fdt)
 	/* No UART: keep going, the exit status still reaches the runner. */
 	pl011_init();
 	if (!ram_bank.end) {
-		printf("FAIL: the kernel at 0x%llx is in no memory node\n", (unsigned long long)(u64)_text);
+		printf("FAIL: the kernel at 0x%llx is in no memory node\n", (u64)_text);
 		arch_exit(1);
 	}
 	setup_memory(fdt);

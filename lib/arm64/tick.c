@@ -252,7 +252,7 @@ static const char *timer_setup(enum timer_kind kind, u64 hz, struct tick_plan *p
 	if (kind == TIMER_PHYS)
 		report_info("CNTPCT - CNTVCT measured as at most %lld ticks (bracket %llu ticks wide): "
 			    "physical deadlines are late by up to the width, never early",
-			    (long long)phys_offset, (unsigned long long)phys_offset_width);
+			    (s64)phys_offset, phys_offset_width);
 	timers[kind].role = ROLE_SOURCE;
 	wake_kind = other_timer(kind);
 	gic_enable_irq(timer_irq(kind));

@@ -97,8 +97,7 @@ static const char *lapic_setup(u64 hz, struct tick_plan *plan)
 	apic_hz = tick_ticks_to_counts(&plan->cal, tick_counter_hz());
 	at.period = (apic_hz + hz / 2) / hz;
 	if (!at.period || at.period > APIC_TIMER_COUNT_MAX) {
-		snprintf(why, sizeof(why), "hz=%llu needs an initial count of %llu",
-			 (unsigned long long)hz, (unsigned long long)at.period);
+		snprintf(why, sizeof(why), "hz=%llu needs an initial count of %llu", hz, at.period);
 		return why;
 	}
 	plan->period_counts = at.period;

@@ -263,7 +263,7 @@ void kvmclock_print_params(void)
 		report_info("vcpu %d pvclock: flags %#x (TSC stable %s), mul %#x, shift %d (TSC %llu kHz)", i,
 			    ti[i].flags, ti[i].flags & PVCLOCK_TSC_STABLE_BIT ? "yes" : "no",
 			    ti[i].tsc_to_system_mul, ti[i].tsc_shift,
-			    (unsigned long long)pvclock_tsc_khz(ti[i].tsc_to_system_mul, ti[i].tsc_shift));
+			    pvclock_tsc_khz(ti[i].tsc_to_system_mul, ti[i].tsc_shift));
 	}
 	if (cpu_count() > 1 && !differ)
 		report_info("all %d vCPUs have the same pvclock parameters", cpu_count());

@@ -98,8 +98,7 @@ static const char *pit_setup(u64 hz, struct tick_plan *plan)
 	pit.period = (PIT_HZ + hz / 2) / hz;
 	if (pit.period < PIT_RELOAD_MIN || pit.period > PIT_RELOAD_MAX) {
 		snprintf(why, sizeof(why), "hz=%llu needs a reload of %llu, outside %u..%u",
-			 (unsigned long long)hz, (unsigned long long)pit.period, PIT_RELOAD_MIN,
-			 PIT_RELOAD_MAX);
+			 hz, pit.period, PIT_RELOAD_MIN, PIT_RELOAD_MAX);
 		return why;
 	}
 	if (!pit_calibrate(&plan->cal))
