@@ -37,9 +37,9 @@
 #include "arch.h"
 #include "argv.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 TEST_NAME("cntvoff_test");
 

@@ -34,11 +34,11 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "gic.h"
-#include "pl031.h"
+#include "arm64/gic.h"
+#include "arm64/pl031.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 TEST_NAME("pl031_test");
 

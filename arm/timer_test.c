@@ -53,13 +53,13 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "gic.h"
-#include "pl031.h"
+#include "arm64/gic.h"
+#include "arm64/pl031.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 TEST_NAME("timer_test");
 

@@ -59,19 +59,19 @@
  */
 #include "libc.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
+#include "x86/desc.h"
 #include "hv_tsc.h"
-#include "hyperv.h"
-#include "kvmclock.h"
-#include "layout.h"
-#include "processor.h"
+#include "x86/hyperv.h"
+#include "x86/kvmclock.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "tsc.h"
-#include "turn_lock.h"
+#include "x86/tsc.h"
+#include "x86/turn_lock.h"
 
 #define DEFAULT_LOOPS		200
 #define MAX_LOOPS		10000000ull

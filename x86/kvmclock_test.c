@@ -97,18 +97,18 @@
  */
 #include "libc.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "kvmclock.h"
-#include "turn_lock.h"
-#include "processor.h"
+#include "x86/kvmclock.h"
+#include "x86/turn_lock.h"
+#include "x86/processor.h"
 #include "pvclock.h"
 #include "ratecheck.h"
 #include "report.h"
 #include "stats.h"
-#include "tsc.h"
+#include "x86/tsc.h"
 
 #define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		100000000ull

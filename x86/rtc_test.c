@@ -71,17 +71,17 @@
  * Anything else is a failure.
  */
 #include "libc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "ioapic.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/ioapic.h"
+#include "x86/processor.h"
 #include "refclock.h"
 #include "report.h"
-#include "rtc.h"
+#include "x86/rtc.h"
 #include "stats.h"
-#include "steal.h"
+#include "x86/steal.h"
 
 #define RTC_IRQ_VECTOR	     0x68
 #define NS_PER_S	     1000000000ull

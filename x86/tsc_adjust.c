@@ -43,11 +43,11 @@
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/processor.h"
 #include "report.h"
-#include "tsc_cpuid.h"
+#include "x86/tsc_cpuid.h"
 
 #define DELTA			(1ull << 36)
 /* what a delay (the write's own exit, a descheduled vCPU) may add to or take from D */

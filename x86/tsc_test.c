@@ -57,13 +57,13 @@
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "layout.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "tsc_cpuid.h"
-#include "turn_lock.h"
+#include "x86/tsc_cpuid.h"
+#include "x86/turn_lock.h"
 
 #define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		100000000ull

@@ -3,10 +3,10 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "processor.h"
-#include "sysreg.h"
-#include "gic.h"
-#include "setup.h"
+#include "arm64/processor.h"
+#include "arm64/sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/setup.h"
 
 static exception_fn sync_handlers[ESR_EC_COUNT];
 

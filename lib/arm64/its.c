@@ -3,10 +3,10 @@
 #include "libc.h"
 #include "alloc.h"
 #include "arch.h"
-#include "gic.h"
-#include "its.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/its.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Redistributor LPI registers (GICv3 architecture, 12.11). */
 #define GICR_CTLR		0x0000

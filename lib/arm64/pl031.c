@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The PL031 real-time clock (ARM DDI 0224): base from the device tree, RTCDR read as seconds. */
-#include "pl031.h"
-#include "gic.h"
-#include "processor.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/pl031.h"
+#include "arm64/gic.h"
+#include "arm64/processor.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Registers (PL031 TRM, 3.2) */
 #define RTCDR	     0x000 /* data: the current count, seconds */

@@ -3,13 +3,13 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "gic.h"
-#include "mmu.h"
-#include "psci.h"
-#include "setup.h"
+#include "arm64/gic.h"
+#include "arm64/mmu.h"
+#include "arm64/psci.h"
+#include "arm64/setup.h"
 #include "start.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 #define HEAP_ALIGN		0x10000UL
 

@@ -4,11 +4,11 @@
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "gic.h"
-#include "psci.h"
-#include "setup.h"
-#include "smp.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/psci.h"
+#include "arm64/setup.h"
+#include "arm64/smp.h"
+#include "arm64/sysreg.h"
 
 /* A CPU that does not come up within this long stops the boot. */
 #define CPU_ON_TIMEOUT_S	10

@@ -2,11 +2,11 @@
 /* The generic timer under the timer-tick engine: the tick_arch_* hooks and the vtimer and ptimer sources. */
 #include "libc.h"
 #include "arch.h"
-#include "gic.h"
+#include "arm64/gic.h"
 #include "report.h"
-#include "sysreg.h"
-#include "tick.h"
-#include "timer.h"
+#include "arm64/sysreg.h"
+#include "arm64/tick.h"
+#include "arm64/timer.h"
 
 /*
  * Schedules are in arch_counter() ticks, that is CNTVCT. The virtual

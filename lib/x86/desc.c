@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The IDT, the C side of exception entry, expected-fault fix-ups and the crash dump with backtrace. */
-#include "desc.h"
+#include "x86/desc.h"
 #include "arch.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 
 #define IDT_ENTRIES 256
 #define FIRST_INTERRUPT_VECTOR 32

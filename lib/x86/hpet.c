@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HPET discovery, its main counter as a clock, timer 0 in periodic mode routed through the IOAPIC,
  * and timer 1 as a one-shot guard. */
-#include "hpet.h"
-#include "acpi.h"
-#include "apic.h"
-#include "apic_timer.h"
+#include "x86/hpet.h"
+#include "x86/acpi.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
-#include "io.h"
-#include "ioapic.h"
+#include "x86/io.h"
+#include "x86/ioapic.h"
 #include "report.h"
 #include "stats.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The kvmclock driver: detection from KVM's CPUID leaves, one registered pvclock area per vCPU, and the three ways to read it. */
-#include "kvmclock.h"
+#include "x86/kvmclock.h"
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 #include "report.h"
 
 #define CACHE_LINE_SIZE		64

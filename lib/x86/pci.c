@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* PCI configuration space by I/O ports: BAR sizing and placement, and pci-testdev's MMIO. */
-#include "pci.h"
-#include "io.h"
+#include "x86/pci.h"
+#include "x86/io.h"
 #include "report.h"
 
 #define PCI_MAX_BUS		256

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* PIT channel 0 in rate-generator mode as a periodic tick source, routed through the IOAPIC; channel 2 for measuring. */
-#include "pit.h"
-#include "apic.h"
-#include "apic_timer.h"
+#include "x86/pit.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
-#include "io.h"
-#include "ioapic.h"
+#include "x86/io.h"
+#include "x86/ioapic.h"
 #include "report.h"
 
 #define PIT_CH0_DATA 0x40
