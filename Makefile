@@ -40,11 +40,11 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wmissing-prototypes -Wstrict-prototypes \
-	-I$(S)/lib -I$(S)/$(LIBARCH) -DVMTICK_ARCH_$(ARCH)
+	-I$(S)/lib -DVMTICK_ARCH_$(ARCH)
 ifeq ($(CC_TYPE),gcc)
 CFLAGS += -fno-tree-loop-distribute-patterns
 endif
-ASFLAGS := -D__ASSEMBLY__ -I$(S)/lib -I$(S)/$(LIBARCH) -DVMTICK_ARCH_$(ARCH) -g
+ASFLAGS := -D__ASSEMBLY__ -I$(S)/lib -DVMTICK_ARCH_$(ARCH) -g
 LDFLAGS := -nostdlib -static --no-dynamic-linker -z noexecstack -z max-page-size=4096 --build-id=none $(if $(filter gcc,$(CC_TYPE)),--no-warn-rwx-segments)
 
 # General-purpose registers only: the kernels never save FPU/SIMD state.

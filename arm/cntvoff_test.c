@@ -37,9 +37,9 @@
 #include "arch.h"
 #include "argv.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 TEST_NAME("cntvoff_test");
 
@@ -110,17 +110,17 @@ static void report_cpu(int cpu)
 
 	report(s->lo <= (s64)OFFSET && (s64)OFFSET <= s->hi,
 	       "cpu%d: CNTPCT - CNTVCT is CNTVOFF_EL2 %lld (read as %lld..%lld)", cpu,
-	       (long long)(s64)OFFSET, (long long)s->lo, (long long)s->hi);
+	       (s64)OFFSET, s->lo, s->hi);
 	for (int k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
 		char name[48];
 
 		report(!s->t[k].early && s->t[k].fired,
 		       "cpu%d: %s timer, CVAL its counter + %llu ticks: condition clear when armed "
 		       "(%s), met within %u ms (%s)",
-		       cpu, kind_names[k], (unsigned long long)tick_d, s->t[k].early ? "was set" : "yes",
+		       cpu, kind_names[k], tick_d, s->t[k].early ? "was set" : "yes",
 		       WAIT_D * 1000 / D_PER_SECOND, s->t[k].fired ? "yes" : "never");
 		snprintf(name, sizeof(name), "cntvoff.cpu%d.fire_late_ticks.%s", cpu, kind_names[k]);
-		report_result(name, "ticks", "%llu", (unsigned long long)s->t[k].late);
+		report_result(name, "ticks", "%llu", s->t[k].late);
 	}
 }
 
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 	}
 	tick_d = timer_freq() / D_PER_SECOND;
 	report_info("CNTFRQ %llu Hz, CNTVOFF_EL2 %#llx set at start-up, %d vCPUs",
-		    (unsigned long long)timer_freq(), (unsigned long long)OFFSET, cpu_count());
+		    timer_freq(), OFFSET, cpu_count());
 	on_cpus(on_each, NULL);
 	for (int cpu = 0; cpu < cpu_count(); cpu++)
 		report_cpu(cpu);

@@ -27,10 +27,10 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "gic.h"
+#include "arm64/gic.h"
 #include "lifecycle.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 /* Slot i of lib/lifecycle.h is timer kind i. */
 static_assert(TIMER_VIRT == 0 && TIMER_PHYS == 1, "slots are timer kinds");

@@ -57,19 +57,19 @@
 #include "argv.h"
 #include "atomic.h"
 #include "bench.h"
-#include "gic.h"
-#include "its.h"
-#include "mmu.h"
-#include "processor.h"
-#include "psci.h"
+#include "arm64/gic.h"
+#include "arm64/its.h"
+#include "arm64/mmu.h"
+#include "arm64/processor.h"
+#include "arm64/psci.h"
 #include "report.h"
-#include "setup.h"
-#include "smccc.h"
-#include "smp.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/smccc.h"
+#include "arm64/smp.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 #include "wait.h"
-#include "virtio-mmio.h"
+#include "arm64/virtio-mmio.h"
 
 TEST_NAME("micro-bench");
 
@@ -417,7 +417,7 @@ static void check_timer(void *ctx, const struct bench_result *r)
 	report(!t->timeouts && t->hits == t->sent, "every timer fired (%lu armed, %lu fired)", t->sent,
 	       t->hits);
 	report(!early, "no timer fired before its CVAL (%llu early, by up to %llu ticks)",
-	       (unsigned long long)early, (unsigned long long)max_early);
+	       early, max_early);
 }
 
 static void cleanup_timer(void *ctx)
@@ -470,7 +470,7 @@ static void check_vgic_split(const struct bench_result *res)
 		return;
 	report(k->op_ps.median < u->op_ps.median,
 	       "under KVM the vGIC read is cheaper than the user-space one (%llu < %llu ps)",
-	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
+	       k->op_ps.median, u->op_ps.median);
 }
 
 /* mmio_addr=: the check of struct arg, after parse_u64() has set user_mmio_addr. */
@@ -482,7 +482,7 @@ static const char *mmio_addr_arg(const char *text)
 	if (addr % 4 || addr >= MMU_MAP_LIMIT || (addr >= ram_bank.start && addr < ram_bank.end)) {
 		snprintf(must, sizeof(must),
 			 "a 4-byte aligned device address below %#llx, outside RAM",
-			 (unsigned long long)MMU_MAP_LIMIT);
+			 MMU_MAP_LIMIT);
 		return must;
 	}
 	return NULL;

@@ -34,11 +34,11 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "gic.h"
-#include "pl031.h"
+#include "arm64/gic.h"
+#include "arm64/pl031.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 TEST_NAME("pl031_test");
 
@@ -94,10 +94,10 @@ static void check_tod(void)
 {
 	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NS_PER_S);
 
-	report_result("pl031.tod_offset_s", "s", "%lld", (long long)offset_s);
+	report_result("pl031.tod_offset_s", "s", "%lld", offset_s);
 	report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NS_PER_S),
-	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", (long long)offset_s,
-	       (unsigned long long)(opt.threshold_ns / NS_PER_S));
+	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", offset_s,
+	       opt.threshold_ns / NS_PER_S);
 }
 
 static void check_match(void)
@@ -118,10 +118,10 @@ static void check_match(void)
 		report(false, "match: no interrupt within %d s of RTCMR = now + %d", MATCH_WAIT_S, MATCH_AHEAD_S);
 		return;
 	}
-	report_result("pl031.match_late_s", "s", "%lld", (long long)seen.at - (long long)match);
+	report_result("pl031.match_late_s", "s", "%lld", seen.at - (s64)match);
 	report(seen.count == 1 && seen.at >= match && seen.at <= match + 1 && seen.raw && seen.masked,
 	       "match: one interrupt (%u) at RTCDR %+lld s from RTCMR, RTCRIS %d and RTCMIS %d in the handler",
-	       seen.count, (long long)seen.at - (long long)match, seen.raw, seen.masked);
+	       seen.count, seen.at - (s64)match, seen.raw, seen.masked);
 	report(!pl031_irq_raw(), "match: RTCICR clears RTCRIS (now %d)", pl031_irq_raw());
 	pl031_irq_clear();
 }

@@ -27,17 +27,17 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "gic.h"
-#include "its.h"
-#include "mmu.h"
-#include "processor.h"
-#include "psci.h"
+#include "arm64/gic.h"
+#include "arm64/its.h"
+#include "arm64/mmu.h"
+#include "arm64/processor.h"
+#include "arm64/psci.h"
 #include "report.h"
 #include "selftest.h"
-#include "setup.h"
-#include "smp.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/smp.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 #include "wait.h"
 
 TEST_NAME("selftest");
@@ -180,7 +180,7 @@ static void check_gic(u64 expected)
 {
 	if (expected)
 		report(gic_version() == (int)expected, "GIC version %d matches gic=%llu",
-		       gic_version(), (unsigned long long)expected);
+		       gic_version(), expected);
 	if (!gic_version()) {
 		report_skip("SGIs: no GIC");
 		return;
@@ -244,7 +244,7 @@ static void check_timers(void)
 	const struct timer_case *c;
 	int cpu, early;
 
-	report_info("counter frequency %llu Hz", (unsigned long long)timer_freq());
+	report_info("counter frequency %llu Hz", timer_freq());
 	if (!gic_version() || !timer_freq()) {
 		report_skip("timers: no GIC or no counter frequency");
 		return;

@@ -39,8 +39,8 @@
  *              freq5, stop100 (docs/timers.md)
  */
 #include "libc.h"
-#include "setup.h"
-#include "tick.h"
+#include "arm64/setup.h"
+#include "arm64/tick.h"
 
 TEST_NAME("timer-tick");
 

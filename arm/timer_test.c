@@ -53,13 +53,13 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "gic.h"
-#include "pl031.h"
+#include "arm64/gic.h"
+#include "arm64/pl031.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 TEST_NAME("timer_test");
 
@@ -190,7 +190,7 @@ static void check_tval(enum timer_kind k, int cpu)
 	t1 = timer_count(k);
 	report(tval <= (s64)d && tval >= (s64)d - (s64)(t1 - t0),
 	       "vCPU %d %s: tval-read: TVAL %d with CVAL = now + %llu (reads took %llu ticks)", cpu, kind_names[k],
-	       tval, (unsigned long long)d, (unsigned long long)(t1 - t0));
+	       tval, d, t1 - t0);
 
 	t0 = timer_count(k);
 	timer_set_tval(k, (s32)(opt.fault == FAULT_TVAL ? d + d / 2 : d));
@@ -198,12 +198,12 @@ static void check_tval(enum timer_kind k, int cpu)
 	cval = timer_get_cval(k);
 	report(cval >= t0 + d && cval <= t1 + d,
 	       "vCPU %d %s: tval-write: TVAL = %llu gives CVAL now + %lld (the write took %llu ticks)", cpu,
-	       kind_names[k], (unsigned long long)d, (long long)(cval - t0), (unsigned long long)(t1 - t0));
+	       kind_names[k], d, (s64)(cval - t0), t1 - t0);
 
 	arm_at(k, timer_count(k) - d, CNT_CTL_IMASK);
 	tval = read_tval(k);
 	report(tval <= -(s64)d, "vCPU %d %s: tval-past: TVAL %d with CVAL = now - %llu", cpu, kind_names[k], tval,
-	       (unsigned long long)d);
+	       d);
 	timer_stop(k);
 }
 
@@ -259,7 +259,7 @@ static void check_fire(enum timer_kind k, int cpu)
 	}
 	report(v->at >= cval && v->istatus && v->count == 1,
 	       "vCPU %d %s: fire: one interrupt (%u), %llu ticks after CVAL, ISTATUS %s in the handler", cpu,
-	       kind_names[k], v->count, (unsigned long long)(v->at - cval), v->istatus ? "set" : "clear");
+	       kind_names[k], v->count, v->at - cval, v->istatus ? "set" : "clear");
 }
 
 static void move_cval_ahead(enum timer_kind k)
@@ -379,20 +379,20 @@ static void check_counter(enum timer_kind k)
 		handoffs += warps[i].handoffs;
 		handoff = min(handoff, warps[i].min_handoff);
 		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.warps", kind_names[k], i);
-		report_result(name, "count", "%llu", (unsigned long long)warps[i].warps);
+		report_result(name, "count", "%llu", warps[i].warps);
 		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.handoffs", kind_names[k], i);
-		report_result(name, "count", "%llu", (unsigned long long)warps[i].handoffs);
+		report_result(name, "count", "%llu", warps[i].handoffs);
 		if (warps[i].min_handoff != ~0ull) {
 			snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.min_handoff_ticks", kind_names[k], i);
-			report_result(name, "ticks", "%llu", (unsigned long long)warps[i].min_handoff);
+			report_result(name, "ticks", "%llu", warps[i].min_handoff);
 		}
 	}
 	if (handoff != ~0ull)
 		report_info("%s: quickest hand-off %llu ticks: smaller offsets between vCPUs cannot show",
-			    kind_names[k], (unsigned long long)handoff);
+			    kind_names[k], handoff);
 	report(!total, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
-	       "another vCPU's)", kind_names[k], cpu_count(), (unsigned long long)total,
-	       (unsigned long long)opt.loops, (unsigned long long)handoffs);
+	       "another vCPU's)", kind_names[k], cpu_count(), total,
+	       opt.loops, handoffs);
 }
 
 /* ---- 9. against the PL031 --------------------------------------------- */
@@ -452,9 +452,9 @@ int main(int argc, char **argv)
 		report_abort("%d vCPUs, this test keeps results for %d", cpu_count(), NR_CPUS);
 	tick_d = timer_freq() / D_PER_SECOND;
 	if (!tick_d)
-		report_abort("CNTFRQ_EL0 is %llu: no counter frequency", (unsigned long long)timer_freq());
-	report_info("CNTFRQ %llu Hz, running at EL%u", (unsigned long long)timer_freq(), boot_el());
-	report_result("timer.cntfrq_hz", "Hz", "%llu", (unsigned long long)timer_freq());
+		report_abort("CNTFRQ_EL0 is %llu: no counter frequency", timer_freq());
+	report_info("CNTFRQ %llu Hz, running at EL%u", timer_freq(), boot_el());
+	report_result("timer.cntfrq_hz", "Hz", "%llu", timer_freq());
 	if (opt.phases & PHASE_REGS)
 		check_regs();
 	if (opt.phases & PHASE_COUNTER) {

@@ -202,14 +202,14 @@ static void put_seconds(char *buf, size_t size, size_t *at, u64 ns)
 		return;
 	if (!frac) {
 		*at += (size_t)snprintf(buf + *at, size - *at, "%llu",
-					(unsigned long long)(ns / NSEC_PER_SEC));
+					(ns / NSEC_PER_SEC));
 		return;
 	}
 	for (; frac % DECIMAL == 0; frac /= DECIMAL)
 		digits--;
 	*at += (size_t)snprintf(buf + *at, size - *at, "%llu.%0*llu",
-				(unsigned long long)(ns / NSEC_PER_SEC), digits,
-				(unsigned long long)frac);
+				(ns / NSEC_PER_SEC), digits,
+				frac);
 }
 
 /* What a value of a must be, e.g. "a whole number from 1 to 1000", into buf at *at. */
@@ -220,7 +220,7 @@ static void put_allowed(char *buf, size_t size, size_t *at, const struct arg *a)
 	switch (a->kind) {
 	case ARG_KIND_UINT:
 		*at += (size_t)snprintf(buf + *at, size - *at, "a whole number from %llu to %llu",
-					(unsigned long long)a->lo, (unsigned long long)a->hi);
+					a->lo, a->hi);
 		break;
 	case ARG_KIND_SECONDS:
 		*at += (size_t)snprintf(buf + *at, size - *at, "seconds from ");

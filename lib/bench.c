@@ -238,7 +238,7 @@ static void emit_results(const struct bench_config *c, const struct bench *b,
 		report_result(name, "ns", "%s", ns(buf, figures[i].ps));
 	}
 	snprintf(name, sizeof(name), "%s.%s.iterations", c->suite, b->name);
-	report_result(name, "count", "%llu", (unsigned long long)r->n * r->batches);
+	report_result(name, "count", "%llu", (u64)r->n * r->batches);
 	snprintf(name, sizeof(name), "%s.%s.batches", c->suite, b->name);
 	report_result(name, "count", "%u", r->batches);
 }
@@ -313,9 +313,9 @@ void bench_run(const struct bench_config *c, const struct bench *rows, size_t nr
 		return;
 	}
 	report_info("counter %llu Hz; %u batches per row, at most %llu ms per row",
-		    (unsigned long long)hz, (unsigned)c->batches, (unsigned long long)c->budget_ms);
+		    hz, (unsigned)c->batches, c->budget_ms);
 	snprintf(name, sizeof(name), "%s.counter_hz", c->suite);
-	report_result(name, "Hz", "%llu", (unsigned long long)hz);
+	report_result(name, "Hz", "%llu", hz);
 	for (size_t i = 0; i < nrows; i++) {
 		memset(&res[i], 0, sizeof(res[i]));
 		state[i].active = false;

@@ -114,9 +114,9 @@ bool dt_is_enabled(const struct dt *dt, int node)
 	return (len == 5 && !memcmp(status, "okay", 5)) || (len == 3 && !memcmp(status, "ok", 3));
 }
 
-int dt_read_cells(const struct dt *dt, int node, const char *name, uint32_t *out, int max)
+int dt_read_cells(const struct dt *dt, int node, const char *name, u32 *out, int max)
 {
-	const uint8_t *p;
+	const u8 *p;
 	int len, i;
 
 	p = dt_getprop(dt, node, name, &len);
@@ -129,10 +129,10 @@ int dt_read_cells(const struct dt *dt, int node, const char *name, uint32_t *out
 	return i;
 }
 
-int dt_read_u32(const struct dt *dt, int node, const char *name, uint32_t *out)
+int dt_read_u32(const struct dt *dt, int node, const char *name, u32 *out)
 {
 	int len;
-	const uint8_t *p = dt_getprop(dt, node, name, &len);
+	const u8 *p = dt_getprop(dt, node, name, &len);
 
 	if (!p)
 		return len;
@@ -142,9 +142,9 @@ int dt_read_u32(const struct dt *dt, int node, const char *name, uint32_t *out)
 	return 0;
 }
 
-static int cells_or_default(const struct dt *dt, int node, const char *name, uint32_t def)
+static int cells_or_default(const struct dt *dt, int node, const char *name, u32 def)
 {
-	uint32_t v = 0;
+	u32 v = 0;
 	int err = dt_read_u32(dt, node, name, &v);
 
 	if (err == DT_ERR_NOTFOUND)
@@ -164,9 +164,9 @@ int dt_size_cells(const struct dt *dt, int node)
 	return cells_or_default(dt, node, "#size-cells", 1);
 }
 
-static uint64_t read_cells(const uint8_t *p, int n)
+static u64 read_cells(const u8 *p, int n)
 {
-	uint64_t v = 0;
+	u64 v = 0;
 
 	while (n--) {
 		v = v << 32 | dt_be32(p);
@@ -175,11 +175,11 @@ static uint64_t read_cells(const uint8_t *p, int n)
 	return v;
 }
 
-int dt_reg(const struct dt *dt, int node, int index, uint64_t *addr, uint64_t *size)
+int dt_reg(const struct dt *dt, int node, int index, u64 *addr, u64 *size)
 {
 	int parent = dt_parent(dt, node);
 	int ac, sc, len, entry;
-	const uint8_t *p;
+	const u8 *p;
 
 	if (parent < 0)
 		return parent == DT_ERR_NOTFOUND ? DT_ERR_BADVALUE : parent;
@@ -216,7 +216,7 @@ static bool prop_is_string(const struct dt *dt, int node, const char *name, cons
 int dt_memory(const struct dt *dt, struct dt_range *banks, int max)
 {
 	int node, i, n = 0;
-	uint64_t start, size;
+	u64 start, size;
 
 	for (node = 0; node >= 0; node = dt_next_node(dt, node, NULL)) {
 		if (!prop_is_string(dt, node, "device_type", "memory") || !dt_is_enabled(dt, node))
@@ -249,10 +249,10 @@ const char *dt_bootargs(const struct dt *dt)
 	return args;
 }
 
-int dt_cpus(const struct dt *dt, uint64_t *ids, int max)
+int dt_cpus(const struct dt *dt, u64 *ids, int max)
 {
 	int cpus = dt_path_offset(dt, "/cpus"), node, n = 0, err;
-	uint64_t id;
+	u64 id;
 
 	if (cpus < 0)
 		return cpus;

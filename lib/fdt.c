@@ -25,16 +25,16 @@ enum {
 	HDR_SIZE_STRINGS = 32, HDR_SIZE_STRUCT = 36,
 };
 
-static uint32_t align4(uint64_t x)
+static u32 align4(u64 x)
 {
-	return (uint32_t)((x + 3) & ~(uint64_t)3);
+	return (u32)((x + 3) & ~(u64)3);
 }
 
 int dt_init(struct dt *dt, const void *blob, size_t avail)
 {
-	const uint8_t *b = blob;
-	uint32_t version, hdr_size;
-	uint64_t total;
+	const u8 *b = blob;
+	u32 version, hdr_size;
+	u64 total;
 
 	memset(dt, 0, sizeof(*dt));
 	if (!blob || avail < DT_HEADER_V16_SIZE)
@@ -51,7 +51,7 @@ int dt_init(struct dt *dt, const void *blob, size_t avail)
 	if (total > INT32_MAX)
 		return DT_ERR_BADLAYOUT;
 	dt->blob = b;
-	dt->size = (uint32_t)total;
+	dt->size = (u32)total;
 	dt->struct_off = dt_be32(b + HDR_OFF_STRUCT);
 	dt->strings_off = dt_be32(b + HDR_OFF_STRINGS);
 	dt->strings_size = dt_be32(b + HDR_SIZE_STRINGS);
@@ -61,9 +61,9 @@ int dt_init(struct dt *dt, const void *blob, size_t avail)
 	if (version >= 17)
 		dt->struct_size = dt_be32(b + HDR_SIZE_STRUCT);
 	else
-		dt->struct_size = (uint32_t)total - dt->struct_off;
-	if ((uint64_t)dt->struct_off + dt->struct_size > total ||
-	    (uint64_t)dt->strings_off + dt->strings_size > total)
+		dt->struct_size = (u32)total - dt->struct_off;
+	if ((u64)dt->struct_off + dt->struct_size > total ||
+	    (u64)dt->strings_off + dt->strings_size > total)
 		return DT_ERR_BADLAYOUT;
 	if (dt->struct_size < 2 * DT_TOKEN_SIZE ||
 	    dt_be32(b + dt->struct_off) != DT_BEGIN_NODE)
@@ -97,12 +97,12 @@ const char *dt_strerror(int err)
  */
 static int next_tag(const struct dt *dt, int off, int *next)
 {
-	const uint8_t *s = dt->blob + dt->struct_off;
-	uint32_t size = dt->struct_size;
-	uint32_t tag, len;
-	const uint8_t *nul;
+	const u8 *s = dt->blob + dt->struct_off;
+	u32 size = dt->struct_size;
+	u32 tag, len;
+	const u8 *nul;
 
-	if (off < 0 || off % 4 || (uint64_t)off + DT_TOKEN_SIZE > size)
+	if (off < 0 || off % 4 || (u64)off + DT_TOKEN_SIZE > size)
 		return DT_ERR_BADSTRUCTURE;
 	tag = dt_be32(s + off);
 	switch (tag) {
@@ -110,15 +110,15 @@ static int next_tag(const struct dt *dt, int off, int *next)
 		nul = memchr(s + off + DT_TOKEN_SIZE, 0, size - off - DT_TOKEN_SIZE);
 		if (!nul)
 			return DT_ERR_BADSTRUCTURE;
-		*next = (int)align4((uint64_t)(nul - s) + 1);
+		*next = (int)align4((u64)(nul - s) + 1);
 		break;
 	case DT_PROP:
-		if ((uint64_t)off + DT_PROP_HDR_SIZE > size)
+		if ((u64)off + DT_PROP_HDR_SIZE > size)
 			return DT_ERR_BADSTRUCTURE;
 		len = dt_be32(s + off + 4);
 		if (len > size - off - DT_PROP_HDR_SIZE)
 			return DT_ERR_BADSTRUCTURE;
-		*next = (int)align4((uint64_t)off + DT_PROP_HDR_SIZE + len);
+		*next = (int)align4((u64)off + DT_PROP_HDR_SIZE + len);
 		break;
 	case DT_END_NODE:
 	case DT_NOP:
@@ -136,7 +136,7 @@ static int check_node(const struct dt *dt, int node)
 {
 	int next, tag;
 
-	if (node < 0 || node % 4 || (uint32_t)node >= dt->struct_size)
+	if (node < 0 || node % 4 || (u32)node >= dt->struct_size)
 		return DT_ERR_BADOFFSET;
 	tag = next_tag(dt, node, &next);
 	if (tag < 0)
@@ -266,8 +266,8 @@ int dt_next_prop(const struct dt *dt, int prop)
 
 const void *dt_prop_at(const struct dt *dt, int prop, const char **name, int *len)
 {
-	const uint8_t *p = dt->blob + dt->struct_off + prop;
-	uint32_t nameoff;
+	const u8 *p = dt->blob + dt->struct_off + prop;
+	u32 nameoff;
 	int next, err = DT_ERR_BADOFFSET;
 
 	if (next_tag(dt, prop, &next) != DT_PROP)

@@ -5,9 +5,9 @@
 
 /*
  * The walker is lib/fdt.c, the lookups built on it lib/fdt-query.c; this
- * header serves both. Only freestanding headers here: the host tests
- * include this next to libfdt's <libfdt.h>, so every name carries the dt_
- * prefix, not fdt_.
+ * header serves both. Only freestanding headers and lib/types.h (typedefs
+ * alone) here: the host tests include this next to libfdt's <libfdt.h>, so
+ * every name carries the dt_ prefix, not fdt_.
  *
  * Nodes and properties are named by their byte offset in the structure
  * block, the same numbers libfdt uses; 0 is the root. Functions that return
@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "types.h"
 
 enum {
 	DT_ERR_NOTFOUND = -1,	/* no such node or property (not an error in the blob) */
@@ -34,11 +36,11 @@ enum {
 #define DT_MAX_DEPTH 32
 
 struct dt {
-	const uint8_t *blob;
-	uint32_t size;		/* totalsize from the header, checked against what may be read */
-	uint32_t struct_off, struct_size;
-	uint32_t strings_off, strings_size;
-	uint32_t boot_cpuid;
+	const u8 *blob;
+	u32 size;		/* totalsize from the header, checked against what may be read */
+	u32 struct_off, struct_size;
+	u32 strings_off, strings_size;
+	u32 boot_cpuid;
 };
 
 /* Check the header of blob, of which at most avail bytes may be read. */
@@ -75,16 +77,16 @@ bool dt_is_compatible(const struct dt *dt, int node, const char *compat);
 bool dt_is_enabled(const struct dt *dt, int node);
 
 /* One big-endian cell of a property value (or a header field), at any alignment. */
-static inline uint32_t dt_be32(const void *p)
+static inline u32 dt_be32(const void *p)
 {
-	const uint8_t *b = p;
+	const u8 *b = p;
 
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
 }
 
 /* A big-endian cell property: one u32, or up to max cells (returns how many). */
-int dt_read_u32(const struct dt *dt, int node, const char *name, uint32_t *out);
-int dt_read_cells(const struct dt *dt, int node, const char *name, uint32_t *out, int max);
+int dt_read_u32(const struct dt *dt, int node, const char *name, u32 *out);
+int dt_read_cells(const struct dt *dt, int node, const char *name, u32 *out, int max);
 /* #address-cells / #size-cells a node gives its children (defaults 2 and 1). */
 int dt_addr_cells(const struct dt *dt, int node);
 int dt_size_cells(const struct dt *dt, int node);
@@ -93,18 +95,18 @@ int dt_size_cells(const struct dt *dt, int node);
  * address cells, 0..2 size cells). No "ranges" translation: fine for the
  * flat buses of QEMU's virt machine. DT_ERR_NOTFOUND past the last entry.
  */
-int dt_reg(const struct dt *dt, int node, int index, uint64_t *addr, uint64_t *size);
+int dt_reg(const struct dt *dt, int node, int index, u64 *addr, u64 *size);
 
 /* The machine-level questions the platform code asks. */
 struct dt_range {
-	uint64_t start, size;
+	u64 start, size;
 };
 /* RAM banks from device_type = "memory" nodes; returns how many (fills at most max). */
 int dt_memory(const struct dt *dt, struct dt_range *banks, int max);
 /* /chosen/bootargs, or "" when absent; NULL only if the property is malformed. */
 const char *dt_bootargs(const struct dt *dt);
 /* Hardware ids (reg, the MPIDR affinity on arm) of /cpus's cpu nodes, in tree order. */
-int dt_cpus(const struct dt *dt, uint64_t *ids, int max);
+int dt_cpus(const struct dt *dt, u64 *ids, int max);
 /* The node /chosen/stdout-path names (options after ':' ignored). */
 int dt_stdout_node(const struct dt *dt);
 

@@ -232,7 +232,7 @@ static void run_event(enum lc_event kind)
 	arm_oneshots(me);
 	if (!request(me, kind, line, &first_at, &tod_req))
 		report_abort("no answer from the runner to event %u in %llu s", lc.seq,
-			     (unsigned long long)LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
+			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
 	answered = arch_counter();
 	/*
 	 * The host stamps the answer as it sends it; the line takes a while to

@@ -10,8 +10,7 @@ void lc_result_ms(const char *what, const char *figure, u64 ns)
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	report_result(name, "ms", "%llu.%03llu", (unsigned long long)ns / 1000000,
-		      (unsigned long long)ns / 1000 % 1000);
+	report_result(name, "ms", "%llu.%03llu", ns / 1000000, ns / 1000 % 1000);
 }
 
 static void result_count(const char *what, const char *figure, u64 n)
@@ -20,7 +19,7 @@ static void result_count(const char *what, const char *figure, u64 n)
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	report_result(name, "ticks", "%llu", (unsigned long long)n);
+	report_result(name, "ticks", "%llu", n);
 }
 
 static u64 worst(const u64 *per_cpu_value, size_t stride, int *which)
@@ -60,14 +59,12 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	allow_ns = d->duration_ns + 2 * base_ns + LC_STAMP_SLACK_NS;
 	report(!back,
 	       "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
-	       c->name, cpu_back, (unsigned long long)back,
-	       (unsigned long long)ticks_to_ns(lc.cpu[cpu_back].worst_back[i], hz));
+	       c->name, cpu_back, back, ticks_to_ns(lc.cpu[cpu_back].worst_back[i], hz));
 	report(step_ns <= allow_ns,
 	       "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
 	       "(largest step before) + %llu us",
-	       c->name, (unsigned long long)step_ns / 1000, cpu_step,
-	       (unsigned long long)d->duration_ns / 1000, (unsigned long long)base_ns / 1000,
-	       (unsigned long long)LC_STAMP_SLACK_NS / 1000);
+	       c->name, step_ns / 1000, cpu_step, d->duration_ns / 1000, base_ns / 1000,
+	       LC_STAMP_SLACK_NS / 1000);
 	lc_result_ms(c->name, "step", step_ns);
 	if (lc.fault == LC_FAULT_FLIP)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
@@ -75,23 +72,18 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	if (d->duration_ns < 2 * frozen_ns) {
 		report_info("%s: a stop of %llu ms is too short to tell a running clock from a "
 			    "frozen one (which may move by %llu ms)",
-			    c->name, (unsigned long long)d->duration_ns / 1000000,
-			    (unsigned long long)frozen_ns / 1000000);
+			    c->name, d->duration_ns / 1000000, frozen_ns / 1000000);
 	} else if (sem == LC_RUNS) {
 		report(step_ns + LC_STAMP_SLACK_NS >= d->duration_ns,
 		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
 		       "- %llu us",
-		       c->name, (unsigned long long)step_ns / 1000,
-		       (unsigned long long)d->duration_ns / 1000,
-		       (unsigned long long)LC_STAMP_SLACK_NS / 1000);
+		       c->name, step_ns / 1000, d->duration_ns / 1000, LC_STAMP_SLACK_NS / 1000);
 	} else {
 		report(step_ns <= frozen_ns,
 		       "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
 		       "%llu us + %llu us QEMU spent stopping and restarting the vCPUs",
-		       c->name, (unsigned long long)step_ns / 1000,
-		       (unsigned long long)base_ns / 1000,
-		       (unsigned long long)(LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / 1000,
-		       (unsigned long long)d->overhead_ns / 1000);
+		       c->name, step_ns / 1000, base_ns / 1000,
+		       (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / 1000, d->overhead_ns / 1000);
 	}
 }
 
@@ -106,7 +98,7 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 		report(false,
 		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
 		       "the answer)",
-		       cpu, name, (unsigned long long)LC_WINDOW_NS / 1000000);
+		       cpu, name, LC_WINDOW_NS / 1000000);
 		return;
 	}
 	report(t->fired_at >= t->deadline && t->fired_at <= answered + grace,
@@ -115,9 +107,9 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 	       "%llu ms of the answer",
 	       cpu, name,
 	       t->fired_at >= t->deadline
-		       ? (long long)counter_ns(t->fired_at - t->deadline) / 1000
-		       : -(long long)counter_ns(t->deadline - t->fired_at) / 1000,
-	       (unsigned long long)LC_WINDOW_NS / 1000000);
+		       ? (s64)counter_ns(t->fired_at - t->deadline) / 1000
+		       : -(s64)counter_ns(t->deadline - t->fired_at) / 1000,
+	       LC_WINDOW_NS / 1000000);
 	if (!cpu)
 		lc_result_ms(name, "oneshot_late", counter_ns(t->fired_at - t->deadline));
 }
@@ -171,14 +163,11 @@ static void check_periodic(int cpu, unsigned slot)
 	       "vCPU %d %s periodic rate after the event %llu.%01llu%% of nominal, within %u%% of "
 	       "nominal "
 	       "or of the rate before, %llu.%01llu%%",
-	       cpu, name, (unsigned long long)after / 10, (unsigned long long)after % 10,
-	       LC_RATE_TOL_PPT / 10, (unsigned long long)before / 10,
-	       (unsigned long long)before % 10);
+	       cpu, name, after / 10, after % 10, LC_RATE_TOL_PPT / 10, before / 10, before % 10);
 	report(catchup <= allowed,
 	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
 	       "(bound %llu + %llu the vCPU's own delays explain)",
-	       cpu, name, (unsigned long long)catchup, (unsigned long long)allowed,
-	       (unsigned long long)lc.catchup_max, (unsigned long long)explained);
+	       cpu, name, catchup, allowed, lc.catchup_max, explained);
 	if (!cpu || lc.arch->nslots == 1) {
 		char what[32];
 
@@ -209,7 +198,6 @@ void lc_check_tod(u64 tod_req, u64 tod_done)
 	       "time of day follows the host's: offset to it %lld us before the event, %lld us "
 	       "after "
 	       "(moved by at most %llu ms)",
-	       (long long)before / 1000, (long long)after / 1000,
-	       (unsigned long long)LC_TOD_SLACK_NS / 1000000);
+	       before / 1000, after / 1000, LC_TOD_SLACK_NS / 1000000);
 	lc_result_ms("tod", "moved", (u64)(moved < 0 ? -moved : moved));
 }

@@ -130,10 +130,10 @@ static bool report_one(const struct ratecheck *rc, int cpu, const struct refcloc
 		return report(false,
 			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
 			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound + 1,
-			      (unsigned long long)(rc->usable_ppb / PPB_PER_PPM));
+			      rc->usable_ppb / PPB_PER_PPM);
 	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
 		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm, %llu ms)", rc->clock,
-		      cpu, r->ref->what, err, bound + 1, (unsigned long long)(rate->window_ns / 1000000));
+		      cpu, r->ref->what, err, bound + 1, rate->window_ns / 1000000);
 }
 
 unsigned ratecheck_run(const struct ratecheck *rc, int cpu)

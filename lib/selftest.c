@@ -66,7 +66,7 @@ void selftest_check_cpu_count(const struct selftest_args *args)
 {
 	if (args->smp)
 		report(cpu_count() == (int)args->smp, "vCPU count %d matches smp=%llu", cpu_count(),
-		       (unsigned long long)args->smp);
+		       args->smp);
 }
 
 static void mark_cpu(void *arg)
@@ -95,11 +95,11 @@ void selftest_check_64bit(void)
 	volatile u64 big = UINT64_MAX, ten = 10;
 	volatile s64 neg = INT64_MIN;
 
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)big);
+	snprintf(buf, sizeof(buf), "%llu", big);
 	report(!strcmp(buf, "18446744073709551615"), "printf %%llu of UINT64_MAX: %s", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)neg);
+	snprintf(buf, sizeof(buf), "%lld", neg);
 	report(!strcmp(buf, "-9223372036854775808"), "printf %%lld of INT64_MIN: %s", buf);
-	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)(big / ten));
+	snprintf(buf, sizeof(buf), "%#llx", big / ten);
 	report(!strcmp(buf, "0x1999999999999999"), "64-bit division UINT64_MAX / 10: %s", buf);
 	report(neg / -3 == 3074457345618258602ll && neg % 7 == -1,
 	       "64-bit signed division and remainder");
@@ -112,6 +112,6 @@ void selftest_check_memory(const struct selftest_arch *arch, const struct selfte
 	if (!want)
 		return;
 	report(mib <= want && mib >= want - want * arch->mem_slack_pct / 100,
-	       "memory size %llu MiB matches mem=%llu (at most %u%% below)", (unsigned long long)mib,
-	       (unsigned long long)want, arch->mem_slack_pct);
+	       "memory size %llu MiB matches mem=%llu (at most %u%% below)", mib,
+	       want, arch->mem_slack_pct);
 }

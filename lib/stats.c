@@ -162,7 +162,6 @@ u64 ns_to_ticks(u64 ns, u64 hz)
 
 const char *fmt_milli(char *buf, size_t size, u64 thousandths)
 {
-	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(thousandths / 1000),
-		 (unsigned long long)(thousandths % 1000));
+	snprintf(buf, size, "%llu.%03llu", thousandths / 1000, thousandths % 1000);
 	return buf;
 }

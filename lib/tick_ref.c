@@ -68,8 +68,8 @@ static void result_ppm(const char *source, const char *name, s64 ppb)
 	char full[96];
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	report_result(full, "ppm", "%lld.%03lld", (long long)(ppb / PPM_PER_PPB),
-		      (long long)((ppb < 0 ? -ppb : ppb) % PPM_PER_PPB));
+	report_result(full, "ppm", "%lld.%03lld", ppb / PPM_PER_PPB,
+		      (ppb < 0 ? -ppb : ppb) % PPM_PER_PPB);
 }
 
 /* How far span differs from slots periods at want_hz of a counter at counter_hz, in ppb. */
@@ -108,15 +108,14 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	}
 	if (!refclock_rate(r->ref, p->counter_hz, &r->m0, &r->m1, &rate)) {
 		report(false, "the %s gave no rate: counts %llu to %llu", r->ref->what,
-		       (unsigned long long)r->m0.count, (unsigned long long)r->m1.count);
+		       r->m0.count, r->m1.count);
 		return;
 	}
 	report(rate.err_ppb <= (s64)rate.bound_ppb && -rate.err_ppb <= (s64)rate.bound_ppb,
 	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
 	       "(bound +-%llu ppm)",
-	       (unsigned long long)p->counter_hz, r->ref->what,
-	       (unsigned long long)(rate.window_ns / 1000000), (long long)(rate.err_ppb / 1000),
-	       (unsigned long long)(rate.bound_ppb / 1000));
+	       p->counter_hz, r->ref->what, rate.window_ns / 1000000, rate.err_ppb / 1000,
+	       rate.bound_ppb / 1000);
 	/*
 	 * The schedule lasts span counter ticks, each really 1 + err long:
 	 * its rate against want_hz is off by err minus the plan's own error.
@@ -127,8 +126,7 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	report(sched_err <= (s64)sched_bound && -sched_err <= (s64)sched_bound,
 	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
 	       "%s ticks per second in its time",
-	       (unsigned long long)p->want_hz, r->ref->what, (long long)(sched_err / 1000),
-	       (unsigned long long)(sched_bound / 1000), buf);
+	       p->want_hz, r->ref->what, sched_err / 1000, sched_bound / 1000, buf);
 	result_ppm(p->source, "counter_err", rate.err_ppb);
 	result_ppm(p->source, "counter_bound", (s64)rate.bound_ppb);
 	result_ppm(p->source, "schedule_err", sched_err);

@@ -12,7 +12,7 @@ void tick_result(const char *name, const char *unit, u64 value)
 	char full[96];
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", tick_run.src->name, name);
-	report_result(full, unit, "%llu", (unsigned long long)value);
+	report_result(full, unit, "%llu", value);
 }
 
 static void result_milli(const char *name, const char *unit, u64 thousandths)
@@ -34,8 +34,7 @@ void tick_report_lateness(u64 hz)
 	p99_ns = ticks_to_ns(st.p99, hz);
 	max_ns = ticks_to_ns(st.max, hz);
 	report_info("lateness: min %llu ns, median %llu ns, p99 %llu ns, max %llu ns",
-		    (unsigned long long)min_ns, (unsigned long long)med_ns,
-		    (unsigned long long)p99_ns, (unsigned long long)max_ns);
+		    min_ns, med_ns, p99_ns, max_ns);
 	tick_result("late_min", "ns", min_ns);
 	tick_result("late_median", "ns", med_ns);
 	tick_result("late_p99", "ns", p99_ns);
@@ -50,8 +49,8 @@ void tick_report_counts(u64 span, u64 phase, u64 hz)
 	char buf[24];
 
 	report_info("%llu of %llu ticks in %llu ms: %s per second",
-		    (unsigned long long)tick_run.received, (unsigned long long)tick_run.expected,
-		    (unsigned long long)(span_ns / 1000000), fmt_milli(buf, sizeof(buf), rate));
+		    tick_run.received, tick_run.expected,
+		    span_ns / 1000000, fmt_milli(buf, sizeof(buf), rate));
 	tick_result("ticks_expected", "ticks", tick_run.expected);
 	tick_result("ticks_received", "ticks", tick_run.received);
 	result_milli("ticks_per_s", "Hz", rate);
@@ -67,12 +66,12 @@ void tick_report_host(u64 hz)
 		return;
 	steal = tick_arch_steal_ns() - tick_run.steal_start;
 	report_info("steal time over the run: %llu us, explaining up to %llu lost tick(s)",
-		    (unsigned long long)(steal / 1000), (unsigned long long)tick_run.steal_lost);
+		    steal / 1000, tick_run.steal_lost);
 	if (tick_run.steal_carry)
 		report_info(
 			"steal time beyond the time the ticks took, not counted for lost ticks: "
 			"%llu us",
-			(unsigned long long)(ticks_to_ns(tick_run.steal_carry, hz) / 1000));
+			ticks_to_ns(tick_run.steal_carry, hz) / 1000);
 	tick_result("steal", "us", steal / 1000);
 	tick_result("steal_lost", "ticks", tick_run.steal_lost);
 }
@@ -87,36 +86,30 @@ void tick_report_checks(u64 hz)
 	report(unexplained <= allowed,
 	       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu explained, "
 	       "%llu unexplained (at most %llu%s)",
-	       (unsigned long long)lost, (unsigned long long)tick_run.expected,
-	       (unsigned long long)min(lost, tick_run.steal_lost), (unsigned long long)unexplained,
-	       (unsigned long long)allowed,
+	       lost, tick_run.expected, min(lost, tick_run.steal_lost), unexplained, allowed,
 	       tick_run.src->unseen_host_lost_pct ? ", the emulation thread's share included" : "");
 	report(!tick_run.over_late,
 	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
 	       "by %llu us",
-	       TICK_UNEXPLAINED_LATE_MS, (unsigned long long)tick_run.over_late,
-	       (unsigned long long)tick_run.worst_unexplained_tick,
-	       (unsigned long long)(ticks_to_ns(tick_run.worst_unexplained, hz) / 1000));
+	       TICK_UNEXPLAINED_LATE_MS, tick_run.over_late, tick_run.worst_unexplained_tick,
+	       ticks_to_ns(tick_run.worst_unexplained, hz) / 1000);
 	if (tick_run.plan.cal.err_ppb)
 		report(!tick_run.early,
 		       "no tick early beyond the calibration's error (%llu ppb of the distance it "
 		       "was scheduled over): "
 		       "%llu early, the worst by %llu ns",
-		       (unsigned long long)tick_run.plan.cal.err_ppb,
-		       (unsigned long long)tick_run.early,
-		       (unsigned long long)ticks_to_ns(tick_run.worst_early, hz));
+		       tick_run.plan.cal.err_ppb, tick_run.early,
+		       ticks_to_ns(tick_run.worst_early, hz));
 	else
 		report(!tick_run.early,
 		       "no tick before its deadline: %llu early, the worst by %llu ns",
-		       (unsigned long long)tick_run.early,
-		       (unsigned long long)ticks_to_ns(tick_run.worst_early, hz));
+		       tick_run.early, ticks_to_ns(tick_run.worst_early, hz));
 	if (tick_run.ahead)
 		report_info("%llu tick(s) before their slot in the calibrated schedule, within its "
 			    "error",
-			    (unsigned long long)tick_run.ahead);
+			    tick_run.ahead);
 	if (tick_run.stray)
-		report_info("%llu interrupt(s) outside the run, ignored",
-			    (unsigned long long)tick_run.stray);
+		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
 	tick_result("early", "ticks", tick_run.early);
 	tick_result("lost", "ticks", lost);
 	tick_result("lost_unexplained", "ticks", unexplained);
@@ -138,14 +131,12 @@ void tick_report_stopped(u64 end, u64 hz)
 		report(false,
 		       "the source stopped: the last tick seen was interrupt %llu of %llu, %llu ms "
 		       "into the run; none in the %llu ms after it",
-		       (unsigned long long)tick_run.interrupts,
-		       (unsigned long long)tick_run.expected,
-		       (unsigned long long)(ticks_to_ns(tick_run.last_at - tick_run.anchor, hz) /
-					    1000000),
-		       (unsigned long long)(ticks_to_ns(since, hz) / 1000000));
+		       tick_run.interrupts, tick_run.expected,
+		       ticks_to_ns(tick_run.last_at - tick_run.anchor, hz) / 1000000,
+		       ticks_to_ns(since, hz) / 1000000);
 	else
 		report(false, "the source never ticked: no interrupt in the %llu ms of the run",
-		       (unsigned long long)(ticks_to_ns(since, hz) / 1000000));
+		       ticks_to_ns(since, hz) / 1000000);
 }
 
 /* The source's clock as measured, against its period: what the schedule is built from. */
@@ -158,9 +149,8 @@ void tick_report_plan(u64 hz, u64 want_hz)
 	fmt_milli(rate, sizeof(rate), hz * MS_PER_S / max(period, 1ull));
 	report_info("source clock %llu Hz against the counter (+-%llu ppb); period %llu counts = "
 		    "%llu ns: %s Hz for hz=%llu",
-		    (unsigned long long)tick_ticks_to_counts(&p->cal, hz),
-		    (unsigned long long)p->cal.err_ppb, (unsigned long long)p->period_counts,
-		    (unsigned long long)ticks_to_ns(period, hz), rate, (unsigned long long)want_hz);
+		    tick_ticks_to_counts(&p->cal, hz), p->cal.err_ppb, p->period_counts,
+		    ticks_to_ns(period, hz), rate, want_hz);
 }
 
 /* The counter's frequency and the schedule's rate against the reference clock. */

@@ -417,17 +417,14 @@ static void run_idle(u64 seconds, u64 hz)
 	report_info("phase end");
 	tick_report_counts(end - tick_run.anchor, tick_run.woke_at - tick_run.anchor, hz);
 	report(tick_run.woke_at >= end, "woke once %llu s had passed, not before (%llu ns late)",
-	       (unsigned long long)seconds,
-	       (unsigned long long)(tick_run.woke_at >= end
-					    ? ticks_to_ns(tick_run.woke_at - end, hz)
-					    : 0));
+	       seconds, tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 	/*
 	 * A baseline that takes interrupts is no baseline: a timer the
 	 * firmware left running (the PIT at 18.2 Hz) would show up here.
 	 */
 	report(interrupts <= TICK_IDLE_MAX_INTERRUPTS,
 	       "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
-	       (unsigned long long)interrupts, TICK_IDLE_MAX_INTERRUPTS);
+	       interrupts, TICK_IDLE_MAX_INTERRUPTS);
 	tick_result("wake_late", "ns",
 		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 }
@@ -490,7 +487,7 @@ static u64 counter_hz(const char **how)
 	if (!permille)
 		return hz;
 	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", fault_name(),
-		    (unsigned long long)permille, (unsigned long long)hz);
+		    permille, hz);
 	return hz * permille / 1000;
 }
 
@@ -515,7 +512,7 @@ int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size
 
 	if (want_hz * seconds > TICK_MAX_SAMPLES)
 		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
-			     (unsigned long long)(want_hz * seconds), TICK_MAX_SAMPLES);
+			     want_hz * seconds, TICK_MAX_SAMPLES);
 	report_prefix_push(src->name);
 	tick_run.src = src;
 	hz = arch_counter_hz();
@@ -531,9 +528,8 @@ int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size
 		report_skip("%s: %s", src->what, why);
 		return report_summary();
 	}
-	report_info("%s: %llu Hz for %llu s", src->what, (unsigned long long)want_hz,
-		    (unsigned long long)seconds);
-	report_info("counter at %llu Hz (%s)", (unsigned long long)hz, how);
+	report_info("%s: %llu Hz for %llu s", src->what, want_hz, seconds);
+	report_info("counter at %llu Hz (%s)", hz, how);
 	if (tick_run.fault == FAULT_STOP100 && src->kind != TICK_ONESHOT)
 		report_abort("fault=stop100 needs a one-shot source; %s is not one", src->name);
 	if (tick_run.fault)

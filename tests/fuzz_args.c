@@ -33,7 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_numbers(const char *word)
 {
-	uint64_t u, ns;
+	u64 u, ns;
 	bool fraction;
 
 	if (!parse_u64(word, &u) && (u != strtoull(word, NULL, 0) || word[0] < '0' || word[0] > '9'))
@@ -58,7 +58,7 @@ static void check_keyvalue(const char *word)
 }
 
 static struct {
-	uint64_t loops, t_ns;
+	u64 loops, t_ns;
 	unsigned phases, fault;
 	const char *text;
 	bool flag;

@@ -66,7 +66,7 @@ static void exercise(const struct dt *dt)
 	static const char *const paths[] = { "/chosen", "/cpus/cpu@1", "/memory", "/intc/its",
 					     "serial0", "/a/b/c", "" };
 	struct dt_range banks[4];
-	uint64_t ids[8], a, s;
+	u64 ids[8], a, s;
 	const char *name, *args;
 	uint32_t cells[8];
 	int node, prop, len, i, nodes = 0, depth = 0;

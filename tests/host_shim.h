@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What host tests call in lib/: the vt_ names tests/host_rename.h gives the
- * libc functions, and lib/argv.h's functions, declared with system types so
- * a test can include glibc's headers too. Every lib object is also built with
+ * libc functions, and lib/argv.h's functions, declared with system types and
+ * lib/types.h's (typedefs alone) so a test can include glibc's headers too. Every lib object is also built with
  * this header forced in after host_rename.h, so the compiler checks these
  * declarations against lib/'s own headers.
  */
@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../lib/types.h"
 
 void *vt_memcpy(void *dst, const void *src, size_t n);
 void *vt_memmove(void *dst, const void *src, size_t n);
@@ -54,17 +56,17 @@ int vt_snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int vt_sprintf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-uint64_t vt_udivdi3(uint64_t n, uint64_t d);
-uint64_t vt_umoddi3(uint64_t n, uint64_t d);
-uint64_t vt_udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem);
-int64_t vt_divdi3(int64_t n, int64_t d);
-int64_t vt_moddi3(int64_t n, int64_t d);
-int64_t vt_divmoddi4(int64_t n, int64_t d, int64_t *rem);
+u64 vt_udivdi3(u64 n, u64 d);
+u64 vt_umoddi3(u64 n, u64 d);
+u64 vt_udivmoddi4(u64 n, u64 d, u64 *rem);
+s64 vt_divdi3(s64 n, s64 d);
+s64 vt_moddi3(s64 n, s64 d);
+s64 vt_divmoddi4(s64 n, s64 d, s64 *rem);
 
 /* lib/argv.h: its table parser (struct arg) is declared there; host tests include it. */
 int setup_args(const char *progname, const char *cmdline, char **argv, int max);
-int parse_u64(const char *text, uint64_t *out);
-int parse_seconds_ns(const char *text, uint64_t *ns_out, bool *has_fraction);
+int parse_u64(const char *text, u64 *out);
+int parse_seconds_ns(const char *text, u64 *ns_out, bool *has_fraction);
 const char *arg_value(const char *arg, const char *key);
 bool arg_in_list(const char *word, const char *list);
 int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits);

@@ -59,7 +59,7 @@ static const char *capture_end(void)
 struct u64_case {
 	const char *text;
 	int ret;
-	uint64_t value;
+	u64 value;
 };
 
 static void test_parse_u64(void **state)
@@ -87,7 +87,7 @@ static void test_parse_u64(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-		uint64_t v = UNTOUCHED;
+		u64 v = UNTOUCHED;
 
 		capture_start();
 		int ret = parse_u64(cases[i].text, &v);
@@ -101,7 +101,7 @@ static void test_parse_u64(void **state)
 struct seconds_case {
 	const char *text;
 	int ret;
-	uint64_t ns;
+	u64 ns;
 	bool fraction;
 };
 
@@ -137,7 +137,7 @@ static void test_parse_seconds(void **state)
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
 		const struct seconds_case *c = &cases[i];
-		uint64_t ns = UNTOUCHED;
+		u64 ns = UNTOUCHED;
 		bool fraction = !c->fraction;
 
 		capture_start();
@@ -241,7 +241,7 @@ static void test_long_cmdline(void **state)
 #define PHASES_MUST "phases must be a comma-separated list of regs, counter, freq"
 
 static struct {
-	uint64_t loops, host_ns, threshold_ns;
+	u64 loops, host_ns, threshold_ns;
 	bool host_fraction, verbose;
 	unsigned phases, fault;
 	const char *refs;
@@ -289,7 +289,7 @@ static const char *parse_line(const struct arg_table *t, const char *cmdline)
 /* Good command lines, what lands where. */
 struct ok_case {
 	const char *line;
-	uint64_t loops, host_ns, threshold_ns;
+	u64 loops, host_ns, threshold_ns;
 	bool host_fraction;
 	unsigned phases, fault;
 	const char *refs;

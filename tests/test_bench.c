@@ -223,7 +223,7 @@ static void test_one_batch_spike(void **state)
 		if (fails || r.op_ps.median < 100000)
 			fail_msg("spike at fence %u of %u: %llu ps per operation, %u failed checks "
 				 "(want >= 100000 ps, none failed)", spike_at, total,
-				 (unsigned long long)r.op_ps.median, fails);
+				 r.op_ps.median, fails);
 	}
 	spike_at = 0;
 }
@@ -247,7 +247,7 @@ static void test_busy_host(void **state)
 		if (fails || !r.floor_ps)
 			fail_msg("a disturbance at every fence %u: %u failed checks, fastest batch "
 				 "%llu ps over the fastest empty loop (want none failed, > 0)",
-				 spike_every, fails, (unsigned long long)r.floor_ps);
+				 spike_every, fails, r.floor_ps);
 	}
 	spike_every = 0;
 }

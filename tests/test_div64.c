@@ -26,8 +26,8 @@ static const uint64_t edges[] = {
 
 static void check_pair(uint64_t n, uint64_t d)
 {
-	int64_t sn = (int64_t)n, sd = (int64_t)d, srem;
-	uint64_t rem;
+	s64 sn = (s64)n, sd = (s64)d, srem;
+	u64 rem;
 
 	if (d == 0)
 		return;

@@ -107,7 +107,7 @@ static void compare_reg(const void *blob, const struct dt *dt, int node)
 {
 	int parent = fdt_parent_offset(blob, node), len, ac, sc, i, n;
 	const fdt32_t *reg = fdt_getprop(blob, node, "reg", &len);
-	uint64_t addr, size;
+	u64 addr, size;
 
 	if (!reg || parent < 0)
 		return;
@@ -185,7 +185,7 @@ static void compare_lookups(const void *blob, const struct dt *dt)
 static void check_machine(const struct machine *m, const void *blob, const struct dt *dt)
 {
 	struct dt_range banks[4];
-	uint64_t ids[8], base;
+	u64 ids[8], base;
 	const char *method;
 	int i, n, node, len;
 
@@ -253,7 +253,7 @@ static int walk_all(const struct dt *dt)
 {
 	int node, prop, len, err = 0;
 	const char *name;
-	uint64_t a, s;
+	u64 a, s;
 
 	for (node = 0; node >= 0; node = dt_next_node(dt, node, NULL)) {
 		for (prop = dt_first_prop(dt, node); prop >= 0; prop = dt_next_prop(dt, prop))
@@ -432,7 +432,7 @@ static void test_bad_values(void **state)
 	char *blob = build_tree(DT_MAX_DEPTH + 8, "no terminator", 13, 3);
 	struct dt dt;
 	int node, depth = 0, deepest = 0;
-	uint64_t a;
+	u64 a;
 
 	assert_int_equal(dt_init(&dt, blob, fdt_totalsize(blob)), 0);
 	assert_null(dt_bootargs(&dt));

@@ -100,9 +100,8 @@ static void test_mul_hi64(void **state)
 		uint64_t a = random_bits(), b = random_bits();
 
 		if (hv_mul_hi64(a, b) != ref_hi(a, b))
-			fail_msg("hi(%#llx * %#llx) = %#llx, want %#llx", (unsigned long long)a,
-				 (unsigned long long)b, (unsigned long long)hv_mul_hi64(a, b),
-				 (unsigned long long)ref_hi(a, b));
+			fail_msg("hi(%#llx * %#llx) = %#llx, want %#llx", a, b, hv_mul_hi64(a, b),
+				 ref_hi(a, b));
 	}
 }
 
@@ -138,7 +137,7 @@ static void test_from_pvclock(void **state)
 		got = hv_tsc_time(tsc, scale, offset);
 		if (got > want + PAGE_ABOVE_UNITS || got + PAGE_BELOW_UNITS < want)
 			fail_msg("mul %#x shift %d: page reads %llu, kvmclock/100 %llu", ti.tsc_to_system_mul,
-				 ti.tsc_shift, (unsigned long long)got, (unsigned long long)want);
+				 ti.tsc_shift, got, want);
 	}
 	/* a TSC under 10 MHz needs a scale of 1.0 or more: refused */
 	{
@@ -161,7 +160,7 @@ static void test_invalid_refused(void **state)
 
 	if (hv_tsc_read(&page, fixed_tsc, &c))
 		fail_msg("a page with sequence 0 was used (scale %#llx) instead of falling back",
-			 (unsigned long long)c.scale);
+			 c.scale);
 	page.tsc_sequence = 5;
 	assert_true(hv_tsc_read(&page, fixed_tsc, &c));
 	assert_int_equal(c.sequence, 5);
@@ -198,7 +197,7 @@ static void test_update_during_read(void **state)
 	if (c.sequence != 8 || c.scale != 2000 || c.offset != 20 || c.tsc != 1002)
 		fail_msg("an update during the read was missed: got sequence %u scale %llu offset %lld counter %llu, "
 			 "want 8, 2000, 20 and the counter sampled after the update (1002)", c.sequence,
-			 (unsigned long long)c.scale, (long long)c.offset, (unsigned long long)c.tsc);
+			 c.scale, c.offset, c.tsc);
 }
 
 static struct hv_ref_tsc_page page;

@@ -284,8 +284,7 @@ static void test_random_costs(void **state)
 		assert_true(refclock_rate(&fast_ref, CLOCK_HZ, &m0, &m1, &r));
 		if (r.err_ppb - (int64_t)r.bound_ppb > truth || truth > r.err_ppb + (int64_t)r.bound_ppb)
 			fail_msg("window %d: truth %lld ppb outside %lld +- %llu ppb (widths %llu, %llu)", i,
-				 (long long)truth, (long long)r.err_ppb, (unsigned long long)r.bound_ppb,
-				 (unsigned long long)(m0.hi - m0.lo), (unsigned long long)(m1.hi - m1.lo));
+				 truth, r.err_ppb, r.bound_ppb, m0.hi - m0.lo, m1.hi - m1.lo);
 	}
 }
 

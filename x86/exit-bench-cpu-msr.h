@@ -171,7 +171,7 @@ static const char *prepare_msr_row(void *ctx)
 	m->values(m);
 	if ((vec = wrmsr_safe(m->msr, m->value)) != EXC_NONE) {
 		report(false, "CPUID offers %s but wrmsr %#llx raised vector %d", m->name,
-		       (unsigned long long)m->value, vec);
+		       m->value, vec);
 		return "the MSR cannot be written";
 	}
 	return NULL;
@@ -195,7 +195,7 @@ static void check_msr_reserved(const struct msr_row *m)
 	vec = wrmsr_safe(m->msr, m->value | m->reserved);
 	report_msr(m, vec == (int)want(m->row, GP_VECTOR), vec == EXC_NONE,
 		   "a write of %s with %#llx set raises #GP (vector %d)", m->name,
-		   (unsigned long long)m->reserved, vec);
+		   m->reserved, vec);
 	if (vec == EXC_NONE)
 		wrmsr(m->msr, m->saved);
 }
@@ -214,7 +214,7 @@ static void check_swapgs(const struct msr_row *m)
 	swapgs();
 	report(seen == want(m->row, m->probe) && rdmsr(MSR_GS_BASE) == gs,
 	       "swapgs brings the written %s into IA32_GS_BASE (%#llx) and back",
-	       m->name, (unsigned long long)seen);
+	       m->name, seen);
 }
 #else
 static void check_swapgs(const struct msr_row *m)
@@ -231,18 +231,17 @@ static void check_msr_write(void *ctx, const struct bench_result *r)
 		int vec = wrmsr_safe(m->msr, m->value);
 
 		report(vec == EXC_NONE, "%s = %#llx is accepted (vector %d)", m->name,
-		       (unsigned long long)m->value, vec);
+		       m->value, vec);
 		check_msr_reserved(m);
 		return;
 	}
 	now = rdmsr(m->msr);
 	report_msr(m, now == want(m->row, m->value), now == m->saved,
-		   "%s reads back %#llx, the loop wrote %#llx", m->name, (unsigned long long)now,
-		   (unsigned long long)m->value);
+		   "%s reads back %#llx, the loop wrote %#llx", m->name, now,
+		   m->value);
 	wrmsr(m->msr, m->probe);
 	now = rdmsr(m->msr);
-	report(now == want(m->row, m->probe), "a write of %#llx reads back %#llx",
-	       (unsigned long long)m->probe, (unsigned long long)now);
+	report(now == want(m->row, m->probe), "a write of %#llx reads back %#llx", m->probe, now);
 	check_swapgs(m);
 	check_msr_reserved(m);
 }
@@ -253,12 +252,11 @@ static void check_msr_read(void *ctx, const struct bench_result *r)
 	u64 now = rdmsr(m->msr);
 
 	report(now == want(m->row, m->saved), "%s reads %#llx after the loop, as before (%#llx)",
-	       m->name, (unsigned long long)now, (unsigned long long)m->saved);
+	       m->name, now, m->saved);
 	wrmsr(m->msr, m->probe);
 	now = rdmsr(m->msr);
 	wrmsr(m->msr, m->saved);
-	report(now == want(m->row, m->probe), "a write of %#llx then reads %#llx",
-	       (unsigned long long)m->probe, (unsigned long long)now);
+	report(now == want(m->row, m->probe), "a write of %#llx then reads %#llx", m->probe, now);
 }
 
 #endif

@@ -31,7 +31,7 @@ static void check_pmtimer(void *ctx, const struct bench_result *r)
 	}
 	report(back == want("pmtimer", 0) && advanced,
 	       "%d successive reads never went backwards (%u did) and advanced %llu counts",
-	       PMTIMER_READS, back, (unsigned long long)advanced);
+	       PMTIMER_READS, back, advanced);
 }
 
 /* --- port B: the PIT's channel 2 gate ---------------------------------- */

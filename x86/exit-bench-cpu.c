@@ -59,18 +59,18 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "argv.h"
 #include "bench.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "io.h"
-#include "pmtimer.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/io.h"
+#include "x86/pmtimer.h"
+#include "x86/processor.h"
 #include "report.h"
-#include "serial.h"
-#include "sysreg.h"
-#include "tsc_cpuid.h"
+#include "x86/serial.h"
+#include "x86/sysreg.h"
+#include "x86/tsc_cpuid.h"
 
 #define CACHE_WORDS		512
 #define PMTIMER_READS		1000

@@ -48,13 +48,13 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "argv.h"
 #include "bench.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 #include "report.h"
 #include "wait.h"
 
@@ -200,7 +200,7 @@ static void check_tscdeadline(void *ctx, const struct bench_result *r)
 	leave_tscdeadline(ctx);
 	report(left == want("tscdeadline_immed", 0),
 	       "IA32_TSC_DEADLINE reads %llu after its timer fired (0 expected)",
-	       (unsigned long long)left);
+	       left);
 }
 
 static void cleanup_tscdeadline(void *ctx)

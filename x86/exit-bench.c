@@ -42,18 +42,18 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "argv.h"
 #include "bench.h"
-#include "desc.h"
-#include "hypercall.h"
-#include "hypervisor.h"
-#include "io.h"
-#include "pci.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypercall.h"
+#include "x86/hypervisor.h"
+#include "x86/io.h"
+#include "x86/pci.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 #include "report.h"
-#include "serial.h"
+#include "x86/serial.h"
 #include "wait.h"
 
 #define PIC_MASTER_IMR		0x21
@@ -86,8 +86,7 @@ static void check_rdtsc(void *ctx, const struct bench_result *r)
 		back += t < prev;
 		prev = t;
 	}
-	report(!back, "%d successive reads never went backwards (%llu did)", MONOTONIC_READS,
-	       (unsigned long long)back);
+	report(!back, "%d successive reads never went backwards (%llu did)", MONOTONIC_READS, back);
 }
 
 static struct cpuid vendor;
@@ -201,8 +200,7 @@ static void check_msr(void *ctx, const struct bench_result *r)
 {
 	u64 now = rdmsr(MSR_IA32_APICBASE);
 
-	report(now == apic_base, "IA32_APIC_BASE unchanged after the loop (%#llx)",
-	       (unsigned long long)now);
+	report(now == apic_base, "IA32_APIC_BASE unchanged after the loop (%#llx)", now);
 }
 
 /* --- interrupts -------------------------------------------------------- */
@@ -428,7 +426,7 @@ static void check_tscdeadline(void *ctx, const struct bench_result *r)
 	report(!timer_row.timeouts && timer_row.hits == timer_row.sent,
 	       "every deadline fired (%lu armed, %lu fired)", timer_row.sent, timer_row.hits);
 	report(!early, "the timer never fired before its deadline (%llu early, by up to %llu ticks)",
-	       (unsigned long long)early, (unsigned long long)max_early);
+	       early, max_early);
 }
 
 static void cleanup_tscdeadline(void *ctx)
@@ -485,7 +483,7 @@ static void check_pio_split(const struct bench_result *res)
 		return;
 	report(k->op_ps.median < u->op_ps.median,
 	       "under KVM the in-kernel port read is cheaper than the user-space one (%llu < %llu ps)",
-	       (unsigned long long)k->op_ps.median, (unsigned long long)u->op_ps.median);
+	       k->op_ps.median, u->op_ps.median);
 }
 
 int main(int argc, char **argv)

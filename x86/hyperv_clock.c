@@ -59,19 +59,19 @@
  */
 #include "libc.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
+#include "x86/desc.h"
 #include "hv_tsc.h"
-#include "hyperv.h"
-#include "kvmclock.h"
-#include "layout.h"
-#include "processor.h"
+#include "x86/hyperv.h"
+#include "x86/kvmclock.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "tsc.h"
-#include "turn_lock.h"
+#include "x86/tsc.h"
+#include "x86/turn_lock.h"
 
 #define MAX_LOOPS		10000000ull
 #define MAX_WINDOW_MS		10000
@@ -270,13 +270,13 @@ static void agree_report(int cpu, const char *what, const char *key, s64 start, 
 	char name[64];
 
 	snprintf(name, sizeof(name), "hyperv.agree.vcpu%d.%s.after_start_units", cpu, key);
-	report_result(name, "100ns", "%lld", (long long)start);
+	report_result(name, "100ns", "%lld", start);
 	snprintf(name, sizeof(name), "hyperv.agree.vcpu%d.%s.before_end_units", cpu, key);
-	report_result(name, "100ns", "%lld", (long long)end);
+	report_result(name, "100ns", "%lld", end);
 	report(start >= -AGREE_BELOW_UNITS && end >= -AGREE_ABOVE_UNITS,
 	       "vCPU %d: the page's time lies in %s's bracket widened by %d units below, %d above (closest: "
 	       "%lld units after its start, %lld before its end)", cpu, what, AGREE_BELOW_UNITS, AGREE_ABOVE_UNITS,
-	       (long long)start, (long long)end);
+	       start, end);
 }
 
 static void agree_test(void)
@@ -287,7 +287,7 @@ static void agree_test(void)
 		const struct vcpu_result *r = &results[i];
 
 		report(!r->ref_back, "vCPU %d: TIME_REF_COUNT never goes backwards (%llu steps back in %llu reads)", i,
-		       (unsigned long long)r->ref_back, (unsigned long long)opt.loops * 2);
+		       r->ref_back, opt.loops * 2);
 		if (!src.page_valid)
 			continue;
 		agree_report(i, "TIME_REF_COUNT", "time_ref_count", r->ref_start, r->ref_end);
@@ -355,14 +355,14 @@ static void warp_test(void)
 		on_cpus(warp_on, &run);
 		for (int i = 0; i < cpu_count(); i++) {
 			snprintf(name, sizeof(name), "hyperv.%s.vcpu%d.warps", clocks[c].key, i);
-			report_result(name, "count", "%llu", (unsigned long long)results[i].warps[c]);
+			report_result(name, "count", "%llu", results[i].warps[c]);
 			snprintf(name, sizeof(name), "hyperv.%s.vcpu%d.handoffs", clocks[c].key, i);
-			report_result(name, "count", "%llu", (unsigned long long)results[i].handoffs[c]);
+			report_result(name, "count", "%llu", results[i].handoffs[c]);
 			warps += results[i].warps[c];
 			worst = min(worst, results[i].worst[c]);
 		}
 		report(!warps, "%s never goes backwards across %d vCPUs (%llu warps, worst %lld units)",
-		       clocks[c].name, cpu_count(), (unsigned long long)warps, (long long)worst);
+		       clocks[c].name, cpu_count(), warps, worst);
 	}
 	if (cpu_count() == 1)
 		report_info("one vCPU: no hand-offs between vCPUs to check");
@@ -419,8 +419,8 @@ static u64 stated(u64 hz)
 static void freq_test(void)
 {
 	report_prefix_push("freq");
-	report_result("hyperv.tsc_frequency", "Hz", "%llu", (unsigned long long)src.tsc_hz);
-	report_result("hyperv.apic_frequency", "Hz", "%llu", (unsigned long long)src.apic_hz);
+	report_result("hyperv.tsc_frequency", "Hz", "%llu", src.tsc_hz);
+	report_result("hyperv.apic_frequency", "Hz", "%llu", src.apic_hz);
 	if (!src.tsc_hz || !src.apic_hz) {
 		report_skip("%s", opt.backend == BACKEND_MODEL
 					  ? "model: no CPUID 0x40000010 frequencies (QEMU offers them with +invtsc)"
@@ -453,7 +453,7 @@ static void invalid_test(void)
 	report(counted && t >= r0 && t <= r1,
 	       "a page whose sequence is 0 is not used: the read fell back to TIME_REF_COUNT (%s) and gave %llu "
 	       "(TIME_REF_COUNT before and after: %llu, %llu)", counted ? "counted" : "not counted",
-	       (unsigned long long)t, (unsigned long long)r0, (unsigned long long)r1);
+	       t, r0, r1);
 	/* the deliberate fallback is not the hypervisor's: only those are reported below */
 	results[0].fallbacks = before;
 	report_prefix_pop();
@@ -466,12 +466,12 @@ static void report_fallbacks(void)
 
 	for (int i = 0; i < cpu_count(); i++) {
 		snprintf(name, sizeof(name), "hyperv.page.vcpu%d.fallbacks", i);
-		report_result(name, "count", "%llu", (unsigned long long)results[i].fallbacks);
+		report_result(name, "count", "%llu", results[i].fallbacks);
 		total += results[i].fallbacks;
 	}
 	if (total)
 		report_info("%llu page reads found sequence 0 and used TIME_REF_COUNT instead",
-			    (unsigned long long)total);
+			    total);
 }
 
 int main(int argc, char **argv)

@@ -97,18 +97,18 @@
  */
 #include "libc.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
-#include "kvmclock.h"
-#include "turn_lock.h"
-#include "processor.h"
+#include "x86/kvmclock.h"
+#include "x86/turn_lock.h"
+#include "x86/processor.h"
 #include "pvclock.h"
 #include "ratecheck.h"
 #include "report.h"
 #include "stats.h"
-#include "tsc.h"
+#include "x86/tsc.h"
 
 #define MAX_LOOPS		100000000ull
 #define NS_PER_MS		1000000ll
@@ -198,13 +198,12 @@ static const char *fmt_seconds(char *buf, size_t size, u64 ns)
 	int digits = 9;
 
 	if (!frac) {
-		snprintf(buf, size, "%llu", (unsigned long long)(ns / PVCLOCK_NSEC_PER_SEC));
+		snprintf(buf, size, "%llu", ns / PVCLOCK_NSEC_PER_SEC);
 		return buf;
 	}
 	for (; frac % 10 == 0; frac /= 10)
 		digits--;
-	snprintf(buf, size, "%llu.%0*llu", (unsigned long long)(ns / PVCLOCK_NSEC_PER_SEC), digits,
-		 (unsigned long long)frac);
+	snprintf(buf, size, "%llu.%0*llu", ns / PVCLOCK_NSEC_PER_SEC, digits, frac);
 	return buf;
 }
 
@@ -286,10 +285,10 @@ static void tsc_khz_against(const char *leaf, u64 kvm_khz, u64 cpuid_hz)
 		return;
 	}
 	snprintf(name, sizeof(name), "kvmclock.tscfreq.cpuid_%s_khz", leaf);
-	report_result(name, "kHz", "%llu", (unsigned long long)cpuid_khz);
+	report_result(name, "kHz", "%llu", cpuid_khz);
 	report(diff <= TSC_KHZ_SLACK,
 	       "kvmclock's multiplier and shift give %llu kHz, CPUID %s %llu kHz (within %d kHz)",
-	       (unsigned long long)kvm_khz, leaf, (unsigned long long)cpuid_khz, TSC_KHZ_SLACK);
+	       kvm_khz, leaf, cpuid_khz, TSC_KHZ_SLACK);
 }
 
 static void tscfreq_test(void)
@@ -300,7 +299,7 @@ static void tscfreq_test(void)
 	report_prefix_push("tscfreq");
 	params_under_test(&ti);
 	kvm_khz = pvclock_tsc_khz(ti.tsc_to_system_mul, ti.tsc_shift);
-	report_result("kvmclock.tscfreq.kvmclock_khz", "kHz", "%llu", (unsigned long long)kvm_khz);
+	report_result("kvmclock.tscfreq.kvmclock_khz", "kHz", "%llu", kvm_khz);
 	tsc_khz_against("0x40000010", kvm_khz, tsc_hz_from_hv_leaf());
 	tsc_khz_against("0x15", kvm_khz, tsc_hz_from_crystal_leaf());
 	report_prefix_pop();
@@ -333,8 +332,7 @@ static void wallclock_test(const struct options *o)
 		s64 low = -(s64)(WALL_ROUNDING_NS + r->uptime_ns / PVCLOCK_NSEC_PER_MSEC * WALL_DRIFT_PPM);
 
 		report_info("vcpu %d: time of day %s ms after the host's, uptime %llu ms: start-up delay %s ms", i,
-			    fmt_signed_milli(a, sizeof(a), offset / 1000),
-			    (unsigned long long)(r->uptime_ns / NS_PER_MS),
+			    fmt_signed_milli(a, sizeof(a), offset / 1000), r->uptime_ns / NS_PER_MS,
 			    fmt_signed_milli(b, sizeof(b), delay / 1000));
 		if (magnitude(offset) > magnitude(worst))
 			worst = offset;
@@ -449,18 +447,16 @@ static u64 warp_test(const char *name, u64 (*read)(void), u64 loops)
 		stalls += results[i].stalls;
 		worst = min(worst, results[i].worst);
 		report_info("vcpu %d: warps %llu, stalls %llu, worst warp %lld ns", i,
-			    (unsigned long long)results[i].warps, (unsigned long long)results[i].stalls,
-			    (long long)results[i].worst);
+			    results[i].warps, results[i].stalls, results[i].worst);
 	}
-	printf("Total vcpus: %d\nTest loops: %llu\n", cpu_count(), (unsigned long long)loops);
-	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", (unsigned long long)warps,
-	       (unsigned long long)stalls, (long long)worst);
+	printf("Total vcpus: %d\nTest loops: %llu\n", cpu_count(), loops);
+	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", warps, stalls, worst);
 	snprintf(rname, sizeof(rname), "kvmclock.%s.warps", name);
-	report_result(rname, "count", "%llu", (unsigned long long)warps);
+	report_result(rname, "count", "%llu", warps);
 	snprintf(rname, sizeof(rname), "kvmclock.%s.stalls", name);
-	report_result(rname, "count", "%llu", (unsigned long long)stalls);
+	report_result(rname, "count", "%llu", stalls);
 	snprintf(rname, sizeof(rname), "kvmclock.%s.worst_warp_ns", name);
-	report_result(rname, "ns", "%lld", (long long)worst);
+	report_result(rname, "ns", "%lld", worst);
 	return warps;
 }
 
@@ -475,7 +471,7 @@ static void raw_stability_test(u64 loops)
 	printf("Raw cycle is %s\n", warps ? "not stable" : "stable");
 	if (promised)
 		report(!warps, "raw cycles never go backwards, as the host's stable flag promises (%llu warps)",
-		       (unsigned long long)warps);
+		       warps);
 	else
 		report_info("raw cycles %s; the host does not promise stability, so this is not a failure",
 			    warps ? "went backwards" : "did not go backwards");
@@ -493,7 +489,7 @@ static void monotonic_test(u64 loops)
 			    : "go through the clamp: the host does not promise a stable clock");
 	warps = warp_test("monotonic", kvmclock_read_stable_aware, loops);
 	report(!warps, "stable-aware reads never go backwards across %d vCPUs (%llu warps)", cpu_count(),
-	       (unsigned long long)warps);
+	       warps);
 	report_prefix_pop();
 }
 
@@ -532,12 +528,12 @@ static void skew_test(void)
 	raw = warp_run(read_skewed, SKEW_LOOPS);
 	pvclock_last_reset(&skew_last.value);
 	clamped = warp_run(read_skewed_clamped, SKEW_LOOPS);
-	report_result("kvmclock.skew.raw.warps", "count", "%llu", (unsigned long long)raw);
-	report_result("kvmclock.skew.clamped.warps", "count", "%llu", (unsigned long long)clamped);
+	report_result("kvmclock.skew.raw.warps", "count", "%llu", raw);
+	report_result("kvmclock.skew.clamped.warps", "count", "%llu", clamped);
 	report(raw > 0, "raw reads skewed %lld ms on odd vCPUs go backwards (%llu warps): the detector works",
-	       SKEW_NS / NS_PER_MS, (unsigned long long)raw);
+	       SKEW_NS / NS_PER_MS, raw);
 	report(!clamped, "the same reads through the clamp never do (%llu warps): the correction works",
-	       (unsigned long long)clamped);
+	       clamped);
 	report_prefix_pop();
 }
 
@@ -612,7 +608,7 @@ static u64 perf_measure(const struct perf_mode *mode, u64 loops)
 		backsteps += results[i].warps;
 	}
 	printf("Total vcpus: %d\nTest loops: %llu\nTSC cycles: %llu\n", cpu_count(),
-	       (unsigned long long)loops, (unsigned long long)(end - begin));
+	       loops, end - begin);
 	milli = sum * 1000 / (loops * (u64)cpu_count());
 	kvmclock_snapshot(&ti);
 	ps = pvclock_scale_delta(sum, ti.tsc_to_system_mul, ti.tsc_shift) * 1000 / (loops * (u64)cpu_count());
@@ -624,10 +620,10 @@ static u64 perf_measure(const struct perf_mode *mode, u64 loops)
 	report_result(rname, "ns", "%s", b);
 	if (mode->rule == BACKSTEP_FAILS)
 		report(!backsteps, "%s reads never went backwards on their own vCPU (%llu times)", mode->title,
-		       (unsigned long long)backsteps);
+		       backsteps);
 	else if (backsteps)
 		report_info("%s reads went backwards on their own vCPU %llu times", mode->title,
-			    (unsigned long long)backsteps);
+			    backsteps);
 	return milli;
 }
 

@@ -36,15 +36,15 @@
  *                flip, rearm, rate, storm, tod (lib/lifecycle.c)
  */
 #include "libc.h"
-#include "apic.h"
-#include "apic_timer.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
-#include "desc.h"
-#include "ioapic.h"
-#include "kvmclock.h"
+#include "x86/desc.h"
+#include "x86/ioapic.h"
+#include "x86/kvmclock.h"
 #include "lifecycle.h"
-#include "pit.h"
-#include "processor.h"
+#include "x86/pit.h"
+#include "x86/processor.h"
 
 static struct tick_cal lapic_cal;
 

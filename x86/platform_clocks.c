@@ -61,14 +61,14 @@
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
-#include "hpet.h"
-#include "layout.h"
-#include "pmtimer.h"
-#include "processor.h"
+#include "x86/hpet.h"
+#include "x86/layout.h"
+#include "x86/pmtimer.h"
+#include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "tsc_cpuid.h"
-#include "turn_lock.h"
+#include "x86/tsc_cpuid.h"
+#include "x86/turn_lock.h"
 
 #define MAX_LOOPS	  100000000ull
 #define MAX_WINDOW_MS	  10000
@@ -209,8 +209,7 @@ static void warp_result(const char *counter, int cpu, const char *what, u64 v)
 	char name[80];
 
 	snprintf(name, sizeof(name), "%s.warps.vcpu%d.%s", counter, cpu, what);
-	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu",
-		      (unsigned long long)v);
+	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu", v);
 }
 
 static void warp_test(const struct counter *c)
@@ -238,22 +237,21 @@ static void warp_test(const struct counter *c)
 			warp_result(c->name, i, "min_handoff_counts", r->min_handoff);
 	}
 	snprintf(name, sizeof(name), "%s.warps", c->name);
-	report_result(name, "count", "%llu", (unsigned long long)warps);
+	report_result(name, "count", "%llu", warps);
 	if (handoff != ~0ull)
 		report_info(
 			"quickest hand-off %llu counts: smaller offsets between vCPUs cannot show",
-			(unsigned long long)handoff);
+			handoff);
 	report_info(
 		"%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
-		"is a step above %llu",
-		(unsigned long long)opt.loops, cpu_count(), c->bits(), (unsigned long long)max_step,
-		(unsigned long long)(run.mask / 2));
+		"is a step above %u",
+		opt.loops, cpu_count(), c->bits(), max_step, run.mask / 2);
 	if (cpu_count() == 1)
 		report_info("one vCPU: the reads only check that the counter never goes backwards "
 			    "on it");
 	report(!warps,
 	       "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
-	       c->what, cpu_count(), (unsigned long long)warps, (unsigned long long)worst);
+	       c->what, cpu_count(), warps, worst);
 }
 
 /* ---- 2. rates --------------------------------------------------------------- */
@@ -306,8 +304,7 @@ static void add_tsc_ref(struct ratecheck *rc, const struct refclock *device)
 	tsc_ref.tolerance_ppb =
 		device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_S / tsc_stated.hz;
 	report_info("TSC: CPUID %s states %llu Hz (resolution %llu Hz)", tsc_stated.leaf,
-		    (unsigned long long)tsc_stated.hz,
-		    (unsigned long long)tsc_stated.resolution_hz);
+		    tsc_stated.hz, tsc_stated.resolution_hz);
 	rc->refs[rc->n++] = &tsc_ref;
 }
 
@@ -328,7 +325,7 @@ static void rate_test(const struct counter *c, const struct counter *other)
 	rc.read = self->read;
 	rc.hz = c->hz();
 	snprintf(name, sizeof(name), "%s.hz", c->name);
-	report_result(name, "Hz", "%llu", (unsigned long long)rc.hz);
+	report_result(name, "Hz", "%llu", rc.hz);
 	if (opt.fault == c->rate_fault)
 		rc.hz += rc.hz * FAULT_RATE_PPM / 1000000;
 	rc.window = rc.hz / MS_PER_S * opt.window_ms;
@@ -339,7 +336,7 @@ static void rate_test(const struct counter *c, const struct counter *other)
 		report_skip("no other clock to measure the %s against", c->what);
 		return;
 	}
-	report_info("measuring against %llu Hz", (unsigned long long)rc.hz);
+	report_info("measuring against %llu Hz", rc.hz);
 	ratecheck_run(&rc, 0);
 	if (cpu_count() > 1)
 		ratecheck_run(&rc, cpu_count() - 1);
@@ -358,7 +355,7 @@ int main(int argc, char **argv)
 		present[i] = !why[i];
 		if (present[i])
 			report_info("%s: %u bits, %llu Hz stated", counters[i].what,
-				    counters[i].bits(), (unsigned long long)counters[i].hz());
+				    counters[i].bits(), counters[i].hz());
 	}
 	for (unsigned i = 0; i < ARRAY_SIZE(counters); i++) {
 		const struct counter *c = &counters[i];

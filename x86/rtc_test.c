@@ -71,17 +71,17 @@
  * Anything else is a failure.
  */
 #include "libc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "ioapic.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/ioapic.h"
+#include "x86/processor.h"
 #include "refclock.h"
 #include "report.h"
-#include "rtc.h"
+#include "x86/rtc.h"
 #include "stats.h"
-#include "steal.h"
+#include "x86/steal.h"
 
 #define RTC_IRQ_VECTOR	     0x68
 #define NS_PER_S	     1000000000ull
@@ -262,14 +262,13 @@ static void tod_test(const struct update_event *u)
 		offset_ms -= FAULT_TOD_STALE_S * 1000;
 	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
 		    "started",
-		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec,
-		    (long long)e_ms);
-	report_result("rtc.tod_offset_ms", "ms", "%lld", (long long)offset_ms);
+		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, e_ms);
+	report_result("rtc.tod_offset_ms", "ms", "%lld", offset_ms);
 	report(offset_ms > low && offset_ms <= high,
 	       "the RTC's time of day at an update is the host's %+lld ms (allowed above %+lld ms, "
 	       "up "
 	       "to %+lld ms)",
-	       (long long)offset_ms, (long long)low, (long long)high);
+	       offset_ms, low, high);
 	report_prefix_pop();
 }
 
@@ -394,17 +393,16 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.", hz);
 	periodic_result(name, "err_ppm", "ppm", err);
 	periodic_result(name, "bound_ppm", "ppm", bound);
-	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)f->long_intervals);
+	snprintf(digits, sizeof(digits), "%llu", f->long_intervals);
 	periodic_result(name, "long_intervals", "count", digits);
-	snprintf(digits, sizeof(digits), "%llu",
-		 (unsigned long long)(f->max_interval_ns / NS_PER_US));
+	snprintf(digits, sizeof(digits), "%llu", f->max_interval_ns / NS_PER_US);
 	periodic_result(name, "max_interval_us", "us", digits);
 	report(flags_set(f->n, RTC_C_PF | RTC_C_IRQF),
 	       "register C has PF and IRQF set in every periodic interrupt");
 	report(mag <= f->bound_ppb,
 	       "%u periods in %llu ms (interrupts %u to %u of %u): %s ppm off %u Hz (bound +-%s "
 	       "ppm)",
-	       f->last - f->first, (unsigned long long)(f->window_ns / NS_PER_MS), f->first,
+	       f->last - f->first, f->window_ns / NS_PER_MS, f->first,
 	       f->last, f->n, err, hz, bound);
 }
 
@@ -423,11 +421,10 @@ static void periodic_test(void)
 		}
 		if (f.n < PERIODIC_MIN_IRQS)
 			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
-			       (unsigned long long)(2 * opt.window_ms + 1000),
-			       (unsigned long long)(hz * opt.window_ms / 1000 + 1));
+			       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
 		else if (f.bound_ppb > PERIODIC_USABLE_PPB)
 			report(false, "every window disturbed (bound %llu ppm)",
-			       (unsigned long long)(f.bound_ppb / PPB_PER_PPM));
+			       f.bound_ppb / PPB_PER_PPM);
 		else
 			periodic_report(hz, &f);
 		report_prefix_pop();
@@ -449,8 +446,7 @@ static void find_ref(void)
 		why = r->probe();
 		if (!why) {
 			ref = r;
-			report_info("timestamps by the %s (%llu Hz)", r->what,
-				    (unsigned long long)r->hz());
+			report_info("timestamps by the %s (%llu Hz)", r->what, r->hz());
 			return;
 		}
 		report_info("no %s: %s", r->what, why);
@@ -484,8 +480,7 @@ static void check_windows(void)
 		if (irqs > MAX_EVENTS || irqs < PERIODIC_MIN_IRQS)
 			report_abort(
 				"rates: %u Hz over window_ms=%llu is %llu interrupts (%d to %d)",
-				opt.rates[i], (unsigned long long)opt.window_ms,
-				(unsigned long long)irqs, PERIODIC_MIN_IRQS, MAX_EVENTS);
+				opt.rates[i], opt.window_ms, irqs, PERIODIC_MIN_IRQS, MAX_EVENTS);
 	}
 }
 

@@ -21,11 +21,11 @@
  */
 #include "libc.h"
 #include "arch.h"
-#include "apic.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/apic.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 #include "report.h"
 #include "selftest.h"
 

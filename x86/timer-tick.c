@@ -37,9 +37,9 @@
  *              100 ticks)
  */
 #include "libc.h"
-#include "apic_timer.h"
-#include "hpet.h"
-#include "pit.h"
+#include "x86/apic_timer.h"
+#include "x86/hpet.h"
+#include "x86/pit.h"
 #include "timer_tick.h"
 
 static const struct tick_source *const sources[] = {

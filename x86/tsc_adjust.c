@@ -43,11 +43,11 @@
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/processor.h"
 #include "report.h"
-#include "tsc_cpuid.h"
+#include "x86/tsc_cpuid.h"
 
 #define DELTA			(1ull << 36)
 /* what a delay (the write's own exit, a descheduled vCPU) may add to or take from D */
@@ -119,15 +119,15 @@ static void adjust_test(int cpu)
 		return;
 	}
 	report(s.adjust1 == s.adjust0 + DELTA, "vCPU %d: IA32_TSC_ADJUST reads back %#llx after adding %#llx to %#llx",
-	       cpu, (unsigned long long)s.adjust1, (unsigned long long)DELTA, (unsigned long long)s.adjust0);
+	       cpu, s.adjust1, DELTA, s.adjust0);
 	report_kfail(within_after(s.t1 - s.t0, DELTA), PVM_DEFECT,
 		     "vCPU %d: rdtsc follows IA32_TSC_ADJUST += %llu: it moved by %lld cycles (must be %llu plus "
-		     "under %llu)", cpu, (unsigned long long)DELTA, (long long)(s.t1 - s.t0),
-		     (unsigned long long)DELTA, (unsigned long long)SLACK);
+		     "under %llu)", cpu, DELTA, (s64)(s.t1 - s.t0),
+		     DELTA, SLACK);
 	report_kfail(within_after(s.t3 - s.t2 + DELTA, 0), PVM_DEFECT,
 		     "vCPU %d: rdtsc follows IA32_TSC_ADJUST -= %llu: it moved by %lld cycles (must be -%llu plus "
-		     "under %llu)", cpu, (unsigned long long)DELTA, (long long)(s.t3 - s.t2),
-		     (unsigned long long)DELTA, (unsigned long long)SLACK);
+		     "under %llu)", cpu, DELTA, (s64)(s.t3 - s.t2),
+		     DELTA, SLACK);
 }
 
 /* ---- 2. writing IA32_TSC -------------------------------------------------- */
@@ -160,16 +160,14 @@ static void tsc_test(int cpu)
 	/* the TSC ran on between t0 and the write, so IA32_TSC_ADJUST moved by a little less than D */
 	report(within_after(s.adjust0 + DELTA, s.adjust1),
 	       "vCPU %d: IA32_TSC = rdtsc + %llu moved IA32_TSC_ADJUST by %lld (want %llu less under %llu)", cpu,
-	       (unsigned long long)DELTA, (long long)(s.adjust1 - s.adjust0), (unsigned long long)DELTA,
-	       (unsigned long long)SLACK);
+	       DELTA, (s64)(s.adjust1 - s.adjust0), DELTA, SLACK);
 	report_kfail(within_after(s.t1, s.t0 + DELTA), PVM_DEFECT,
 		     "vCPU %d: rdtsc follows IA32_TSC = rdtsc + %llu: it moved by %lld cycles (must be %llu plus "
-		     "under %llu)", cpu, (unsigned long long)DELTA, (long long)(s.t1 - s.t0),
-		     (unsigned long long)DELTA, (unsigned long long)SLACK);
+		     "under %llu)", cpu, DELTA, (s64)(s.t1 - s.t0),
+		     DELTA, SLACK);
 	report(within_after(s.adjust0, s.adjust2) || within_after(s.adjust2, s.adjust0),
 	       "vCPU %d: IA32_TSC = rdtsc - %llu brought IA32_TSC_ADJUST back to %#llx (was %#llx, within %llu)", cpu,
-	       (unsigned long long)DELTA, (unsigned long long)s.adjust2, (unsigned long long)s.adjust0,
-	       (unsigned long long)SLACK);
+	       DELTA, s.adjust2, s.adjust0, SLACK);
 }
 
 int main(int argc, char **argv)

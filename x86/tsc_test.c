@@ -57,13 +57,13 @@
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
-#include "desc.h"
-#include "layout.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
-#include "tsc_cpuid.h"
-#include "turn_lock.h"
+#include "x86/tsc_cpuid.h"
+#include "x86/turn_lock.h"
 
 #define MAX_LOOPS		100000000ull
 #define MAX_WINDOW_MS		10000
@@ -232,17 +232,17 @@ static void warp_report_vcpu(const char *mode, int cpu)
 	char name[64];
 
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.warps", mode, cpu);
-	report_result(name, "count", "%llu", (unsigned long long)results[cpu].warps);
+	report_result(name, "count", "%llu", results[cpu].warps);
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.stalls", mode, cpu);
-	report_result(name, "count", "%llu", (unsigned long long)results[cpu].stalls);
+	report_result(name, "count", "%llu", results[cpu].stalls);
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.worst_warp_cycles", mode, cpu);
-	report_result(name, "cycles", "%lld", (long long)results[cpu].worst);
+	report_result(name, "cycles", "%lld", results[cpu].worst);
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.handoffs", mode, cpu);
-	report_result(name, "count", "%llu", (unsigned long long)results[cpu].handoffs);
+	report_result(name, "count", "%llu", results[cpu].handoffs);
 	if (results[cpu].min_handoff == ~0ull)
 		return;
 	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.min_handoff_cycles", mode, cpu);
-	report_result(name, "cycles", "%llu", (unsigned long long)results[cpu].min_handoff);
+	report_result(name, "cycles", "%llu", results[cpu].min_handoff);
 }
 
 static void warp_test_mode(const struct warp_mode *mode, bool invariant)
@@ -266,22 +266,21 @@ static void warp_test_mode(const struct warp_mode *mode, bool invariant)
 	/* an offset between two vCPUs' TSCs smaller than the quickest hand-off cannot show as a warp */
 	if (handoff != ~0ull)
 		report_info("%s: quickest hand-off %llu cycles: smaller offsets between vCPUs cannot show",
-			    mode->name, (unsigned long long)handoff);
+			    mode->name, handoff);
 	snprintf(name, sizeof(name), "tsc.%s.warps", mode->name);
-	report_result(name, "count", "%llu", (unsigned long long)warps);
+	report_result(name, "count", "%llu", warps);
 	snprintf(name, sizeof(name), "tsc.%s.worst_warp_cycles", mode->name);
-	report_result(name, "cycles", "%lld", (long long)worst);
+	report_result(name, "cycles", "%lld", worst);
 	report_info("%s: %llu reads on each of %d vCPUs, %llu after another vCPU's, %llu stalls", mode->name,
-		    (unsigned long long)opt.loops, cpu_count(), (unsigned long long)handoffs,
-		    (unsigned long long)stalls);
+		    opt.loops, cpu_count(), handoffs, stalls);
 	if (invariant)
 		report(!warps, "%s never goes backwards across %d vCPUs, as the invariant TSC promises "
-		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), (unsigned long long)warps,
-		       (long long)worst);
+		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), warps,
+		       worst);
 	else
 		report_info("%s went backwards %llu times across %d vCPUs (worst %lld cycles); the TSC "
 			    "is not stated invariant, so this is not a failure", mode->name,
-			    (unsigned long long)warps, cpu_count(), (long long)worst);
+			    warps, cpu_count(), worst);
 }
 
 static void warp_test(void)
@@ -365,8 +364,7 @@ static void freq_check_coarser(const struct tsc_freq_statement *finest, const st
 
 	report(diff <= s->resolution_hz,
 	       "CPUID %s's %llu Hz agrees with %s's %llu Hz within its resolution of %llu Hz (off by %llu)",
-	       s->leaf, (unsigned long long)s->hz, finest->leaf, (unsigned long long)finest->hz,
-	       (unsigned long long)s->resolution_hz, (unsigned long long)diff);
+	       s->leaf, s->hz, finest->leaf, finest->hz, s->resolution_hz, diff);
 }
 
 static void freq_test(void)
@@ -386,9 +384,9 @@ static void freq_test(void)
 	report_prefix_push("freq");
 	for (size_t i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "tsc.freq.%s_hz", st[i].name);
-		report_result(name, "Hz", "%llu", (unsigned long long)st[i].hz);
+		report_result(name, "Hz", "%llu", st[i].hz);
 		report_info("CPUID %s states %llu Hz (resolution %llu Hz)", st[i].leaf,
-			    (unsigned long long)st[i].hz, (unsigned long long)st[i].resolution_hz);
+			    st[i].hz, st[i].resolution_hz);
 	}
 	if (!n) {
 		report_skip("CPUID states no TSC frequency (no leaf 0x15 crystal, 0x16 or 0x40000010)");
@@ -404,7 +402,7 @@ static void freq_test(void)
 	if (!rc.n) {
 		report(false, "no reference clock to measure the TSC's rate against (refs=%s)", opt.refs);
 	} else {
-		report_info("measuring against CPUID %s's %llu Hz", st[0].leaf, (unsigned long long)rc.hz);
+		report_info("measuring against CPUID %s's %llu Hz", st[0].leaf, rc.hz);
 		ratecheck_run(&rc, 0);
 		if (cpu_count() > 1)
 			ratecheck_run(&rc, cpu_count() - 1);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The arm64 hook of lib/bench: an ISB on each side of the timed loop. */
 #include "arch.h"
-#include "sysreg.h"
+#include "arm64/sysreg.h"
 
 /*
  * arch_counter() puts an ISB before its CNTVCT read, so the read cannot

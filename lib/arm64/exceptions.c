@@ -3,10 +3,10 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "processor.h"
-#include "sysreg.h"
-#include "gic.h"
-#include "setup.h"
+#include "arm64/processor.h"
+#include "arm64/sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/setup.h"
 
 static exception_fn sync_handlers[ESR_EC_COUNT];
 
@@ -123,14 +123,14 @@ static void backtrace_from(u64 pc, u64 fp)
 {
 	int depth;
 
-	printf("backtrace: 0x%llx", (unsigned long long)pc);
+	printf("backtrace: 0x%llx", pc);
 	for (depth = 0; depth < 32 && fp && !(fp & 0xf) && in_ram(fp, 16); depth++) {
 		const u64 *frame = (const u64 *)fp;
 		u64 lr = frame[1];
 
 		if (!lr)
 			break;
-		printf(" 0x%llx", (unsigned long long)(lr - 4));
+		printf(" 0x%llx", lr - 4);
 		if (frame[0] <= fp)
 			break;	/* frames move up the stack; anything else is a broken chain */
 		fp = frame[0];
@@ -153,15 +153,12 @@ void unexpected_exception(struct pt_regs *regs, unsigned vector, u64 esr)
 	printf("FAIL: unexpected exception on cpu %d: %s, EC 0x%x (%s)\n",
 	       smp_id(), vector < VEC_COUNT ? vector_names[vector] : "?", ec, esr_class_name(ec));
 	printf("ESR 0x%llx FAR 0x%llx ELR 0x%llx SPSR 0x%llx SP 0x%llx\n",
-	       (unsigned long long)esr, (unsigned long long)read_sysreg(far_el1),
-	       (unsigned long long)regs->pc, (unsigned long long)regs->pstate,
-	       (unsigned long long)regs->sp);
+	       esr, read_sysreg(far_el1), regs->pc, regs->pstate, regs->sp);
 	for (i = 0; i < 31; i += 4) {
 		int j;
 
 		for (j = i; j < i + 4 && j < 31; j++)
-			printf("%sx%02d %016llx", j == i ? "" : "  ", j,
-			       (unsigned long long)regs->regs[j]);
+			printf("%sx%02d %016llx", j == i ? "" : "  ", j, regs->regs[j]);
 		printf("\n");
 	}
 	backtrace_from(regs->pc, regs->regs[29]);

@@ -2,9 +2,9 @@
 /* GICv2: memory-mapped distributor and CPU interface, SGIs by CPU interface mask. */
 #include "libc.h"
 #include "arch.h"
-#include "gic.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Distributor (GICv2 architecture, 4.3). */
 #define GICD_CTLR		0x000

@@ -2,10 +2,10 @@
 /* GICv3: distributor with affinity routing, per-CPU redistributors, CPU interface in system registers. */
 #include "libc.h"
 #include "arch.h"
-#include "gic.h"
-#include "setup.h"
-#include "smp.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/setup.h"
+#include "arm64/smp.h"
+#include "arm64/sysreg.h"
 
 /* Distributor (GICv3 architecture, 12.9). */
 #define GICD_CTLR		0x0000

@@ -3,8 +3,8 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "gic.h"
-#include "setup.h"
+#include "arm64/gic.h"
+#include "arm64/setup.h"
 
 static const struct gic_ops *ops;
 static int version;

@@ -4,7 +4,7 @@
 #define VMTICK_ARM64_GIC_H
 
 #include "libc.h"
-#include "processor.h"
+#include "arm64/processor.h"
 
 /* INTID ranges (GICv3 architecture, 2.2). */
 #define GIC_FIRST_SGI		0

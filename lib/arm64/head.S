@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Entry points: the Image header, EL2-to-EL1 drop, bss, MMU on, then C for boot and secondary CPUs. */
-#include "sysreg.h"
-#include "setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/setup.h"
 
 /* PC-relative address of sym: works before and after the MMU is on. */
 .macro adr_l reg, sym

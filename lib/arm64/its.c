@@ -3,10 +3,10 @@
 #include "libc.h"
 #include "alloc.h"
 #include "arch.h"
-#include "gic.h"
-#include "its.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/its.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Redistributor LPI registers (GICv3 architecture, 12.11). */
 #define GICR_CTLR		0x0000
@@ -185,7 +185,7 @@ static void its_send(u64 dw0, u64 dw1, u64 dw2)
 		if ((creadr & GITS_CREADR_STALLED) ||
 		    arch_counter() - start > ITS_TIMEOUT_S * arch_counter_hz()) {
 			printf("FAIL: ITS command 0x%llx not consumed (CREADR 0x%llx)\n",
-			       (unsigned long long)(dw0 & 0xff), (unsigned long long)creadr);
+			       dw0 & 0xff, creadr);
 			abort();
 		}
 		cpu_relax();

@@ -2,9 +2,9 @@
 /* Builds the identity-mapped page tables with the MMU still off, from the tree's memory nodes. */
 #include "libc.h"
 #include "fdt.h"
-#include "mmu.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/mmu.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Stage 1, 4 KiB granule, 48-bit VA: level 0 (512 GiB), 1 (1 GiB), 2 (2 MiB). */
 #define PTRS_PER_TABLE		512

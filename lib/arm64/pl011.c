@@ -2,8 +2,8 @@
 /* The console: a PL011 UART found through /chosen/stdout-path or its compatible string. */
 #include "libc.h"
 #include "arch.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 #define UARTDR			0x000
 #define UARTFR			0x018

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The PL031 real-time clock (ARM DDI 0224): base from the device tree, RTCDR read as seconds. */
-#include "pl031.h"
-#include "gic.h"
-#include "processor.h"
-#include "setup.h"
-#include "sysreg.h"
+#include "arm64/pl031.h"
+#include "arm64/gic.h"
+#include "arm64/processor.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
 
 /* Registers (PL031 TRM, 3.2) */
 #define RTCDR	     0x000 /* data: the current count, seconds */
@@ -54,13 +54,12 @@ const char *pl031_find(void)
 	if (dt_reg(&boot_dt, node, 0, &base, NULL))
 		return "the device tree's PL031 has no reg";
 	if (!read_id(base + RTCPERIPHID0, &periph) || !read_id(base + RTCPCELLID0, &cell)) {
-		snprintf(why, sizeof(why), "reading the PL031's ID at %#llx faulted",
-			 (unsigned long long)base);
+		snprintf(why, sizeof(why), "reading the PL031's ID at %#llx faulted", base);
 		return why;
 	}
 	if ((periph & PL031_PERIPH_ID_MASK) != PL031_PERIPH_ID || cell != PRIMECELL_ID) {
 		snprintf(why, sizeof(why), "the device at %#llx has IDs %#x/%#x, not a PL031's",
-			 (unsigned long long)base, periph, cell);
+			 base, periph, cell);
 		return why;
 	}
 	/* the counter runs once started; QEMU's starts at reset, real ones may not */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* PSCI: the conduit and function ids from the device tree, and the calls start-up and exit need. */
-#include "psci.h"
-#include "setup.h"
+#include "arm64/psci.h"
+#include "arm64/setup.h"
 
 static enum psci_conduit conduit;
 static u32 fn_cpu_on = PSCI_0_2_FN64_CPU_ON;

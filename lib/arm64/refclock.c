@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* arm64's reference clocks: the PL031 RTC's seconds, independent of the generic timer's counter. */
 #include "refclock.h"
-#include "pl031.h"
+#include "arm64/pl031.h"
 
 /*
  * Why the PL031 may drift from its nominal 1 Hz without CNTVCT being

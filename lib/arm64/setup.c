@@ -3,13 +3,13 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "gic.h"
-#include "mmu.h"
-#include "psci.h"
-#include "setup.h"
+#include "arm64/gic.h"
+#include "arm64/mmu.h"
+#include "arm64/psci.h"
+#include "arm64/setup.h"
 #include "start.h"
-#include "sysreg.h"
-#include "timer.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
 
 #define HEAP_ALIGN		0x10000UL
 
@@ -81,7 +81,7 @@ void boot_main(const void *fdt)
 	/* No UART: keep going, the exit status still reaches the runner. */
 	pl011_init();
 	if (!ram_bank.end) {
-		printf("FAIL: the kernel at 0x%llx is in no memory node\n", (unsigned long long)(u64)_text);
+		printf("FAIL: the kernel at 0x%llx is in no memory node\n", (u64)_text);
 		arch_exit(1);
 	}
 	setup_memory(fdt);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* SMCCC: an HVC that may be undefined, and which hypervisor answers the vendor UID query. */
-#include "processor.h"
-#include "psci.h"
-#include "smccc.h"
-#include "sysreg.h"
+#include "arm64/processor.h"
+#include "arm64/psci.h"
+#include "arm64/smccc.h"
+#include "arm64/sysreg.h"
 
 struct hvc0_call {
 	u32 fn;

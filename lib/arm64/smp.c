@@ -4,11 +4,11 @@
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "gic.h"
-#include "psci.h"
-#include "setup.h"
-#include "smp.h"
-#include "sysreg.h"
+#include "arm64/gic.h"
+#include "arm64/psci.h"
+#include "arm64/setup.h"
+#include "arm64/smp.h"
+#include "arm64/sysreg.h"
 
 /* A CPU that does not come up within this long stops the boot. */
 #define CPU_ON_TIMEOUT_S	10
@@ -154,14 +154,14 @@ static void start_cpu(int cpu)
 	ret = psci_cpu_on(slots[cpu].mpidr, (u64)secondary_entry, (u64)cpu);
 	if (ret != PSCI_RET_SUCCESS) {
 		printf("FAIL: PSCI CPU_ON of cpu %d (mpidr 0x%llx) returned %d\n", cpu,
-		       (unsigned long long)slots[cpu].mpidr, ret);
+		       slots[cpu].mpidr, ret);
 		abort();
 	}
 	start = arch_counter();
 	while (!atomic_load(&slots[cpu].online)) {
 		if (arch_counter() - start > CPU_ON_TIMEOUT_S * arch_counter_hz()) {
 			printf("FAIL: cpu %d (mpidr 0x%llx) did not come up\n", cpu,
-			       (unsigned long long)slots[cpu].mpidr);
+			       slots[cpu].mpidr);
 			abort();
 		}
 		cpu_relax();

@@ -2,11 +2,11 @@
 /* The generic timer under the timer-tick engine: the tick_arch_* hooks and the vtimer and ptimer sources. */
 #include "libc.h"
 #include "arch.h"
-#include "gic.h"
+#include "arm64/gic.h"
 #include "report.h"
-#include "sysreg.h"
-#include "tick.h"
-#include "timer.h"
+#include "arm64/sysreg.h"
+#include "arm64/tick.h"
+#include "arm64/timer.h"
 
 /*
  * Schedules are in arch_counter() ticks, that is CNTVCT. The virtual
@@ -252,7 +252,7 @@ static const char *timer_setup(enum timer_kind kind, u64 hz, struct tick_plan *p
 	if (kind == TIMER_PHYS)
 		report_info("CNTPCT - CNTVCT measured as at most %lld ticks (bracket %llu ticks wide): "
 			    "physical deadlines are late by up to the width, never early",
-			    (long long)phys_offset, (unsigned long long)phys_offset_width);
+			    (s64)phys_offset, phys_offset_width);
 	timers[kind].role = ROLE_SOURCE;
 	wake_kind = other_timer(kind);
 	gic_enable_irq(timer_irq(kind));

@@ -2,10 +2,10 @@
 /* Generic timer access and the counter hooks (arch_counter, arch_counter_hz). */
 #include "libc.h"
 #include "arch.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "timer.h"
-#include "gic.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/timer.h"
+#include "arm64/gic.h"
 
 /* Order of the "interrupts" of "arm,armv8-timer" (timer binding). */
 enum {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The exception vector table: every entry saves a struct pt_regs and calls do_exception(). */
-#include "processor.h"
+#include "arm64/processor.h"
 
 /* Save x0-x30, the interrupted SP, ELR and SPSR, then do_exception(regs, vec). */
 .macro vector_entry vec

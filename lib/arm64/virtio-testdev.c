@@ -7,9 +7,9 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "setup.h"
-#include "sysreg.h"
-#include "virtio-mmio.h"
+#include "arm64/setup.h"
+#include "arm64/sysreg.h"
+#include "arm64/virtio-mmio.h"
 
 #define VIRTIO_ID_CONSOLE		3
 #define VIRTIO_CONFIG_S_ACKNOWLEDGE	1

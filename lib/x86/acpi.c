@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Finds ACPI tables the firmware left in low memory, and powers off through the FADT. */
-#include "acpi.h"
-#include "io.h"
+#include "x86/acpi.h"
+#include "x86/io.h"
 
 #define RSDP_SEARCH_START	0x000e0000
 #define RSDP_SEARCH_END		0x00100000

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Local APIC access: xAPIC through MMIO, x2APIC through MSRs, chosen once at boot. */
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
-#include "io.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/io.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 
 static bool x2apic;
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* LAPIC timer calibration, the three LAPIC tick sources, and the x86 hooks of the tick engine. */
-#include "apic_timer.h"
-#include "apic.h"
+#include "x86/apic_timer.h"
+#include "x86/apic.h"
 #include "arch.h"
-#include "desc.h"
-#include "hpet.h"
-#include "ioapic.h"
-#include "pit.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hpet.h"
+#include "x86/ioapic.h"
+#include "x86/pit.h"
+#include "x86/processor.h"
 #include "report.h"
-#include "steal.h"
+#include "x86/steal.h"
 
 #define APIC_TIMER_COUNT_MAX 0xffffffffull
 /* Where a CPU or hypervisor may state the APIC timer's clock. */
@@ -97,8 +97,7 @@ static const char *lapic_setup(u64 hz, struct tick_plan *plan)
 	apic_hz = tick_ticks_to_counts(&plan->cal, tick_counter_hz());
 	at.period = (apic_hz + hz / 2) / hz;
 	if (!at.period || at.period > APIC_TIMER_COUNT_MAX) {
-		snprintf(why, sizeof(why), "hz=%llu needs an initial count of %llu",
-			 (unsigned long long)hz, (unsigned long long)at.period);
+		snprintf(why, sizeof(why), "hz=%llu needs an initial count of %llu", hz, at.period);
 		return why;
 	}
 	plan->period_counts = at.period;

@@ -3,8 +3,8 @@
 #ifndef VMTICK_X86_BOOT_H
 #define VMTICK_X86_BOOT_H
 
-#include "layout.h"
-#include "processor.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 
 /*
  * The multiboot header, the GDT (ptr: .long or .quad, the size lgdt reads

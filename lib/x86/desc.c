@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The IDT, the C side of exception entry, expected-fault fix-ups and the crash dump with backtrace. */
-#include "desc.h"
+#include "x86/desc.h"
 #include "arch.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 
 #define IDT_ENTRIES 256
 #define FIRST_INTERRUPT_VECTOR 32
@@ -181,12 +181,12 @@ void dump_ex_regs(struct ex_regs *r)
 	printf("FAIL: unexpected exception %u (%s) on CPU %d, error code %#lx\n",
 	       v, name, smp_id(), (unsigned long)r->error_code);
 #ifdef __x86_64__
-	printf("rip %016lx cs %04lx rflags %08lx rsp %016lx cr2 %016lx\n",
+	printf("rip %016llx cs %04llx rflags %08llx rsp %016llx cr2 %016lx\n",
 	       r->rip, r->cs, r->rflags, r->rsp, read_cr2());
-	printf("rax %016lx rbx %016lx rcx %016lx rdx %016lx\n", r->rax, r->rbx, r->rcx, r->rdx);
-	printf("rsi %016lx rdi %016lx rbp %016lx r8  %016lx\n", r->rsi, r->rdi, r->rbp, r->r8);
-	printf("r9  %016lx r10 %016lx r11 %016lx r12 %016lx\n", r->r9, r->r10, r->r11, r->r12);
-	printf("r13 %016lx r14 %016lx r15 %016lx cr3 %016lx\n", r->r13, r->r14, r->r15, read_cr3());
+	printf("rax %016llx rbx %016llx rcx %016llx rdx %016llx\n", r->rax, r->rbx, r->rcx, r->rdx);
+	printf("rsi %016llx rdi %016llx rbp %016llx r8  %016llx\n", r->rsi, r->rdi, r->rbp, r->r8);
+	printf("r9  %016llx r10 %016llx r11 %016llx r12 %016llx\n", r->r9, r->r10, r->r11, r->r12);
+	printf("r13 %016llx r14 %016llx r15 %016llx cr3 %016lx\n", r->r13, r->r14, r->r15, read_cr3());
 #else
 	printf("eip %08x cs %04x eflags %08x cr2 %08lx cr3 %08lx\n",
 	       r->eip, r->cs, r->eflags, read_cr2(), read_cr3());

@@ -4,7 +4,7 @@
 #define VMTICK_X86_DESC_H
 
 #include "libc.h"
-#include "layout.h"
+#include "x86/layout.h"
 
 /* The frame the common entry stub builds; the order matches lib/x86/isr_*.S. */
 #ifdef __x86_64__

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* fw_cfg reads: select an item, then read its bytes one by one from the data port. */
-#include "fwcfg.h"
-#include "io.h"
+#include "x86/fwcfg.h"
+#include "x86/io.h"
 
 static void fwcfg_select(u16 key)
 {

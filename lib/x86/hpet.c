@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* HPET discovery, its main counter as a clock, timer 0 in periodic mode routed through the IOAPIC,
  * and timer 1 as a one-shot guard. */
-#include "hpet.h"
-#include "acpi.h"
-#include "apic.h"
-#include "apic_timer.h"
+#include "x86/hpet.h"
+#include "x86/acpi.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
-#include "io.h"
-#include "ioapic.h"
+#include "x86/io.h"
+#include "x86/ioapic.h"
 #include "report.h"
 #include "stats.h"
 
@@ -205,7 +205,7 @@ static const char *hpet_setup(u64 hz, struct tick_plan *plan)
 	hpet.period = (FS_PER_S + (u64)hpet.period_fs * hz / 2) / ((u64)hpet.period_fs * hz);
 	if (!hpet.period || hpet.period > HPET_PERIOD_MAX_COUNTS) {
 		snprintf(why, sizeof(why), "hz=%llu needs a period of %llu counts",
-			 (unsigned long long)hz, (unsigned long long)hpet.period);
+			 hz, hpet.period);
 		return why;
 	}
 	no_route = hpet_choose_route();
@@ -224,7 +224,7 @@ static const char *hpet_setup(u64 hz, struct tick_plan *plan)
 	report_info("HPET by %s: vendor %#x, %u timers, period %u fs (%llu Hz nominal)",
 		    hpet.found_by, hpet.cap >> HPET_GCAP_VENDOR_SHIFT,
 		    ((hpet.cap >> HPET_GCAP_NUM_TIM_SHIFT) & HPET_GCAP_NUM_TIM_MASK) + 1,
-		    hpet.period_fs, (unsigned long long)(FS_PER_S / hpet.period_fs));
+		    hpet.period_fs, FS_PER_S / hpet.period_fs);
 	report_info("timer 0 may use GSIs %#x; %s GSI %u", hpet_read(HPET_TN_ROUTE_CAP(0)),
 		    hpet.legacy ? "legacy replacement: ISA IRQ 0, which is" : "routed to",
 		    hpet.route.gsi);

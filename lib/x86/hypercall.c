@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Probing KVM hypercalls behind the exception table and an LAPIC-timer watchdog. */
-#include "hypercall.h"
-#include "apic.h"
-#include "desc.h"
-#include "hypervisor.h"
+#include "x86/hypercall.h"
+#include "x86/apic.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
 #include "report.h"
 
 static const char *const insn_names[] = {

@@ -4,7 +4,7 @@
 #define VMTICK_X86_HYPERCALL_H
 
 #include "libc.h"
-#include "processor.h"
+#include "x86/processor.h"
 
 /* Any number KVM does not assign (uapi kvm_para.h): answered with -KVM_ENOSYS. */
 #define KVM_HC_UNASSIGNED	0x7fff

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Hyper-V interface detection through CPUID 0x40000000 up (constants: lib/x86/hyperv.h). */
-#include "hyperv.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "processor.h"
+#include "x86/hyperv.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/processor.h"
 #include "report.h"
 
 static const struct {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Hypervisor detection through the CPUID leaves from 0x40000000 up. */
-#include "hypervisor.h"
-#include "processor.h"
+#include "x86/hypervisor.h"
+#include "x86/processor.h"
 
 /* Hypervisors may offer several interfaces, 0x100 leaves apart (e.g. Hyper-V first, KVM next). */
 #define CPUID_HYPERVISOR_STRIDE	0x100

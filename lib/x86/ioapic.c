@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* IOAPIC discovery (ACPI MADT) and redirection-table programming; the 8259 PICs only masked. */
-#include "ioapic.h"
-#include "acpi.h"
-#include "io.h"
+#include "x86/ioapic.h"
+#include "x86/acpi.h"
+#include "x86/io.h"
 
 /* Indirect access: select a register, then read or write the window. */
 #define IOAPIC_REGSEL  0x00

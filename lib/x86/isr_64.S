@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 64-bit entry stubs for all 256 vectors: build a struct ex_regs and call do_exception(). */
-#include "processor.h"
+#include "x86/processor.h"
 
 /* Vectors for which the CPU pushes an error code (SDM vol. 3, table 6-1). */
 #define HAS_ERROR_CODE(v) ((v) == DF_VECTOR || (v) == TS_VECTOR || (v) == NP_VECTOR || \

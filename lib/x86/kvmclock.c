@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The kvmclock driver: detection from KVM's CPUID leaves, one registered pvclock area per vCPU, and the three ways to read it. */
-#include "kvmclock.h"
+#include "x86/kvmclock.h"
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "percpu.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 #include "report.h"
 
 #define CACHE_LINE_SIZE		64
@@ -263,7 +263,7 @@ void kvmclock_print_params(void)
 		report_info("vcpu %d pvclock: flags %#x (TSC stable %s), mul %#x, shift %d (TSC %llu kHz)", i,
 			    ti[i].flags, ti[i].flags & PVCLOCK_TSC_STABLE_BIT ? "yes" : "no",
 			    ti[i].tsc_to_system_mul, ti[i].tsc_shift,
-			    (unsigned long long)pvclock_tsc_khz(ti[i].tsc_to_system_mul, ti[i].tsc_shift));
+			    pvclock_tsc_khz(ti[i].tsc_to_system_mul, ti[i].tsc_shift));
 	}
 	if (cpu_count() > 1 && !differ)
 		report_info("all %d vCPUs have the same pvclock parameters", cpu_count());

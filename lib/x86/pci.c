@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* PCI configuration space by I/O ports: BAR sizing and placement, and pci-testdev's MMIO. */
-#include "pci.h"
-#include "io.h"
+#include "x86/pci.h"
+#include "x86/io.h"
 #include "report.h"
 
 #define PCI_MAX_BUS		256
@@ -173,12 +173,11 @@ uintptr_t pci_testdev_mmio(char *why, size_t size)
 	if (bar.addr < PCI_MMIO_UNCACHED_START || bar.addr + bar.size > PCI_MMIO_UNCACHED_END) {
 		snprintf(why, size,
 			 "pci-testdev's memory BAR %d is at %#llx: unassigned or outside the uncached 3-4 GiB map",
-			 n, (unsigned long long)bar.addr);
+			 n, bar.addr);
 		return 0;
 	}
 	pci_enable_decoding((pci_bdf_t)bdf, PCI_COMMAND_MEMORY);
 	report_info("pci-testdev at %02x:%02x.%x, memory BAR %#llx (%llu bytes)", PCI_BDF_BUS(bdf),
-		    PCI_BDF_DEV(bdf), PCI_BDF_FN(bdf), (unsigned long long)bar.addr,
-		    (unsigned long long)bar.size);
+		    PCI_BDF_DEV(bdf), PCI_BDF_FN(bdf), bar.addr, bar.size);
 	return (uintptr_t)bar.addr;
 }

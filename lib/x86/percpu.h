@@ -4,7 +4,7 @@
 #define VMTICK_X86_PERCPU_H
 
 #include "libc.h"
-#include "layout.h"
+#include "x86/layout.h"
 
 struct percpu {
 	u32 id;			/* dense CPU number, 0 = boot CPU */

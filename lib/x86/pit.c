@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* PIT channel 0 in rate-generator mode as a periodic tick source, routed through the IOAPIC; channel 2 for measuring. */
-#include "pit.h"
-#include "apic.h"
-#include "apic_timer.h"
+#include "x86/pit.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
-#include "io.h"
-#include "ioapic.h"
+#include "x86/io.h"
+#include "x86/ioapic.h"
 #include "report.h"
 
 #define PIT_CH0_DATA 0x40
@@ -98,8 +98,7 @@ static const char *pit_setup(u64 hz, struct tick_plan *plan)
 	pit.period = (PIT_HZ + hz / 2) / hz;
 	if (pit.period < PIT_RELOAD_MIN || pit.period > PIT_RELOAD_MAX) {
 		snprintf(why, sizeof(why), "hz=%llu needs a reload of %llu, outside %u..%u",
-			 (unsigned long long)hz, (unsigned long long)pit.period, PIT_RELOAD_MIN,
-			 PIT_RELOAD_MAX);
+			 hz, pit.period, PIT_RELOAD_MIN, PIT_RELOAD_MAX);
 		return why;
 	}
 	if (!pit_calibrate(&plan->cal))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The ACPI PM timer: its port and width from the FADT, and reading it. */
-#include "pmtimer.h"
-#include "acpi.h"
-#include "io.h"
+#include "x86/pmtimer.h"
+#include "x86/acpi.h"
+#include "x86/io.h"
 
 /* FADT fields (ACPI spec, table "FADT format"): byte offsets. */
 #define FADT_PM_TMR_BLK_OFFSET	76

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* x86's reference clocks: the HPET main counter, the ACPI PM timer, PIT channel 2 and the CMOS RTC's seconds. */
 #include "refclock.h"
-#include "hpet.h"
-#include "pit.h"
-#include "pmtimer.h"
-#include "rtc.h"
+#include "x86/hpet.h"
+#include "x86/pit.h"
+#include "x86/pmtimer.h"
+#include "x86/rtc.h"
 
 /*
  * Why the clocks may drift from their nominal rate without the clock

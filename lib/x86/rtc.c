@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The CMOS RTC through its ports: date and time (BCD or binary, 12- or 24-hour), its interrupts. */
-#include "rtc.h"
-#include "acpi.h"
-#include "io.h"
+#include "x86/rtc.h"
+#include "x86/acpi.h"
+#include "x86/io.h"
 
 #define CMOS_INDEX 0x70
 #define CMOS_DATA  0x71

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* COM1 console (polled 16550) and the ways out of the guest: testdev on COM2, isa-debug-exit, ACPI, halt. */
 #include "arch.h"
-#include "acpi.h"
-#include "io.h"
-#include "processor.h"
-#include "serial.h"
+#include "x86/acpi.h"
+#include "x86/io.h"
+#include "x86/processor.h"
+#include "x86/serial.h"
 
 #define UART_THR	0	/* transmit holding register */
 #define UART_RBR	0	/* receive buffer register */

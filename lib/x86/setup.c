@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Boot CPU set-up after the assembly: multiboot info, console, IDT, APIC, SMP, then the test's main. */
 #include "arch.h"
-#include "apic.h"
-#include "desc.h"
-#include "io.h"
-#include "percpu.h"
-#include "processor.h"
-#include "serial.h"
-#include "smp.h"
+#include "x86/apic.h"
+#include "x86/desc.h"
+#include "x86/io.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
+#include "x86/serial.h"
+#include "x86/smp.h"
 #include "start.h"
 
 struct multiboot_info {

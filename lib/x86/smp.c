@@ -2,13 +2,13 @@
 /* SMP: bring up every AP with INIT-SIPI-SIPI, per-CPU data, and on_cpu()/on_cpus() over wake-up IPIs. */
 #include "arch.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "atomic.h"
-#include "desc.h"
-#include "fwcfg.h"
-#include "percpu.h"
-#include "processor.h"
-#include "smp.h"
+#include "x86/desc.h"
+#include "x86/fwcfg.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
+#include "x86/smp.h"
 
 /* Shared with the start-up assembly. */
 u32 ap_next_id = 1;

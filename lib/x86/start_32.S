@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 32-bit start-up: multiboot entry, PAE identity paging, then C; the APs' way in too. */
-#include "boot.h"
+#include "x86/boot.h"
 
 /* PAE paging: the same identity map, built by the same macro, as the 64-bit kernels. */
 	BOOT_DATA .long

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 64-bit start-up: multiboot entry in 32-bit mode, identity paging, long mode, then C; the APs' way in too. */
-#include "boot.h"
+#include "x86/boot.h"
 
 	BOOT_DATA .quad
 	.bss

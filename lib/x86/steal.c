@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* KVM steal time: one 64-byte area per vCPU registered by MSR_KVM_STEAL_TIME, read with its version
  * protocol. */
-#include "steal.h"
+#include "x86/steal.h"
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
-#include "desc.h"
-#include "hypervisor.h"
-#include "kvmclock.h"
-#include "processor.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/kvmclock.h"
+#include "x86/processor.h"
 
 #define STEAL_AREA_ALIGN 64
 

@@ -3,7 +3,7 @@
 #ifndef VMTICK_X86_SYSREG_H
 #define VMTICK_X86_SYSREG_H
 
-#include "processor.h"
+#include "x86/processor.h"
 
 #define X86_CR4_PGE			BIT(7)
 #define CPUID_1_EDX_PGE			BIT(13)

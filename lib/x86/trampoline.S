@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Real-mode code an AP runs after SIPI: copied to TRAMPOLINE_ADDR, it enters protected mode and jumps to ap_start32. */
-#include "layout.h"
-#include "processor.h"
+#include "x86/layout.h"
+#include "x86/processor.h"
 
 	.text
 	.code16

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The TSC as the arch counter, and its frequency: from the hypervisor's timing leaf, kvmclock or the PIT. */
 #include "arch.h"
-#include "io.h"
-#include "kvmclock.h"
-#include "pit.h"
-#include "processor.h"
-#include "tsc.h"
+#include "x86/io.h"
+#include "x86/kvmclock.h"
+#include "x86/pit.h"
+#include "x86/processor.h"
+#include "x86/tsc.h"
 
 /* Hypervisor timing leaf (KVM, VMware): EAX = TSC frequency in kHz. */
 #define CPUID_HV_TIMING_LEAF	0x40000010

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Reads the TSC's CPUID features and frequency statements (tsc_cpuid.h). */
-#include "tsc_cpuid.h"
-#include "desc.h"
-#include "processor.h"
-#include "tsc.h"
+#include "x86/tsc_cpuid.h"
+#include "x86/desc.h"
+#include "x86/processor.h"
+#include "x86/tsc.h"
 
 #define KHZ 1000ull
 #define MHZ 1000000ull

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The spin-then-halt ticket lock: see turn_lock.h. */
-#include "turn_lock.h"
+#include "x86/turn_lock.h"
 #include "alloc.h"
-#include "apic.h"
+#include "x86/apic.h"
 #include "arch.h"
 #include "atomic.h"
-#include "processor.h"
+#include "x86/processor.h"
 
 void turn_lock_init(struct turn_lock *l)
 {
