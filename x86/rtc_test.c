@@ -46,8 +46,9 @@
  *     before it in the first and in the last quarter, bound (the delays'
  *     difference) / window + the reference's tolerance: 3.9% at 500 ms (a
  *     tick lost while the host held QEMU costs as much). A rate select one
- *     step off is 50-100% off. A bound over PERIODIC_USABLE_PPB (20%) is
- *     measured again, up to PERIODIC_WINDOWS times. Not 1024 or 512 Hz by
+ *     step off is 50-100% off. A window with a bound over
+ *     PERIODIC_USABLE_PPB (20%) or an interrupt missing is measured again,
+ *     up to PERIODIC_WINDOWS times; the best one is judged. Not 1024 or 512 Hz by
  *     default: under kvm-pvm a handler (three exits to QEMU) does not
  *     always finish within the period, and the guest itself loses ticks
  *     (1024 Hz: 22-35% of the time in every run; 512 Hz: 9% in one run of
@@ -406,6 +407,32 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	       f->last, f->n, err, hz, bound);
 }
 
+/*
+ * Measure up to PERIODIC_WINDOWS windows, keeping the first one whose
+ * interrupts all came (no interval of 1.5 periods or more) within a usable
+ * bound, else the one with the fewest long intervals: a periodic interrupt
+ * QEMU dropped while its main loop was held (beside two busy loops: 7-31 of
+ * 129 at 256 Hz) is one period short in the count the rate comes from.
+ */
+static void periodic_best_window(unsigned hz, struct periodic_figures *best)
+{
+	struct periodic_figures f;
+
+	for (unsigned w = 0; w < PERIODIC_WINDOWS; w++) {
+		periodic_measure(hz, &f);
+		if (f.n < PERIODIC_MIN_IRQS) {
+			*best = f;
+			return;
+		}
+		if (!w || (f.bound_ppb <= PERIODIC_USABLE_PPB &&
+			   (best->bound_ppb > PERIODIC_USABLE_PPB ||
+			    f.long_intervals < best->long_intervals)))
+			*best = f;
+		if (best->bound_ppb <= PERIODIC_USABLE_PPB && !best->long_intervals)
+			return;
+	}
+}
+
 static void periodic_test(void)
 {
 	struct periodic_figures f;
@@ -414,11 +441,7 @@ static void periodic_test(void)
 		unsigned hz = opt.rates[i];
 
 		report_prefix_pushf("periodic %u Hz", hz);
-		for (unsigned w = 0; w < PERIODIC_WINDOWS; w++) {
-			periodic_measure(hz, &f);
-			if (f.n < PERIODIC_MIN_IRQS || f.bound_ppb <= PERIODIC_USABLE_PPB)
-				break;
-		}
+		periodic_best_window(hz, &f);
 		if (f.n < PERIODIC_MIN_IRQS)
 			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
 			       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
