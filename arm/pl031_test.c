@@ -37,10 +37,8 @@
 #include "gic.h"
 #include "pl031.h"
 #include "report.h"
-#include "setup.h"
 #include "sysreg.h"
 
-TEST_NAME("pl031_test");
 
 #define NS_PER_S		1000000000ull
 #define DEFAULT_THRESHOLD_NS	(5 * NS_PER_S)

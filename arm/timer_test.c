@@ -61,7 +61,6 @@
 #include "sysreg.h"
 #include "timer.h"
 
-TEST_NAME("timer_test");
 
 #define DEFAULT_LOOPS		1000
 #define MAX_LOOPS		10000000ull

@@ -37,14 +37,13 @@
  *              100 ticks)
  */
 #include "libc.h"
-#include "apic_timer.h"
-#include "hpet.h"
-#include "pit.h"
-#include "timer_tick.h"
+#include "tick.h"
 
 static const struct tick_source *const sources[] = {
-	&tick_source_lapic_periodic, &tick_source_lapic_oneshot, &tick_source_tsc_deadline,
-	&tick_source_hpet,	     &tick_source_pit,
+	&tick_source_lapic_periodic, &tick_source_lapic_oneshot,
+	&tick_source_tsc_deadline,   &tick_source_hpet,
+	&tick_source_hpet_routed,    &tick_source_hpet_routed_oneshot,
+	&tick_source_pit,	     &tick_source_rtc,
 };
 
 int main(int argc, char **argv)

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* LAPIC timer calibration, the three LAPIC tick sources, and the x86 hooks of the tick engine. */
-#include "apic_timer.h"
+/*
+ * The x86 half of the timer-tick engine, as lib/arm64/tick.c is arm64's:
+ * the tick_arch_* hooks (lib/arch.h), the LAPIC timer's sources, and HPET
+ * timer 1 as the guard. The chipset's sources (HPET, PIT, CMOS RTC) are in
+ * tick_chipset.c; both build on drivers that know no ticks (apic_timer.c,
+ * hpet.c, pit.c, rtc.c).
+ */
+#include "tick.h"
 #include "apic.h"
+#include "apic_timer.h"
 #include "arch.h"
 #include "desc.h"
 #include "hpet.h"
@@ -9,13 +16,18 @@
 #include "pit.h"
 #include "processor.h"
 #include "report.h"
+#include "stats.h"
 #include "steal.h"
 
-#define APIC_TIMER_COUNT_MAX 0xffffffffull
-/* Where a CPU or hypervisor may state the APIC timer's clock. */
-/* ECX: core crystal clock in Hz, the APIC timer's clock on Intel */
-#define CPUID_TSC_CRYSTAL    0x15
-#define CPUID_HV_TIMING_LEAF 0x40000010 /* EBX: APIC bus clock in kHz */
+/* HPET timer 1 is the guard of the LAPIC sources; in legacy replacement it drives ISA IRQ 8. */
+#define HPET_GUARD_TIMER	  1
+#define HPET_LEGACY_GUARD_ISA_IRQ 8
+/* A 32-bit comparator: guard waits longer than half the wrap are chained. */
+#define HPET_GUARD_MAX_COUNTS 0x7fffffffull
+
+void (*tick_device_ack)(void);
+
+/* ---- the LAPIC timer ---- */
 
 static struct {
 	bool calibrated, counts;
@@ -25,49 +37,14 @@ static struct {
 	bool wake_by_deadline;
 } at;
 
-bool apic_timer_has_tsc_deadline(void)
-{
-	return cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_TSC_DEADLINE);
-}
-
-/*
- * In xAPIC mode the LVTT write is MMIO and the TSC_DEADLINE write a WRMSR,
- * which are not ordered against each other (Intel SDM vol. 3, "TSC-Deadline
- * Mode"): without the fence the deadline could reach the timer before the
- * mode switch and be dropped.
- */
-static void lvtt_deadline_mode(u8 vector)
-{
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | vector);
-	asm volatile("mfence" ::: "memory");
-}
-
-static u64 apic_cal_read(void)
-{
-	return APIC_TIMER_COUNT_MAX - apic_read(APIC_TMCCT);
-}
-
-/* What the CPU or hypervisor says the timer's clock is, for comparison with the measurement. */
-static void report_stated_clock(void)
-{
-	if (cpuid(0).a >= CPUID_TSC_CRYSTAL && cpuid(CPUID_TSC_CRYSTAL).c)
-		report_info("CPUID 0x15 states a %u Hz crystal clock", cpuid(CPUID_TSC_CRYSTAL).c);
-	if (cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_HYPERVISOR) &&
-	    cpuid(CPUID_HYPERVISOR_BASE).a >= CPUID_HV_TIMING_LEAF && cpuid(CPUID_HV_TIMING_LEAF).b)
-		report_info("the hypervisor states a %u kHz APIC bus",
-			    cpuid(CPUID_HV_TIMING_LEAF).b);
-}
-
-bool apic_timer_calibrate(struct tick_cal *cal)
+bool tick_lapic_calibrate(struct tick_cal *cal)
 {
 	if (!at.calibrated) {
 		at.calibrated = true;
-		report_stated_clock();
-		apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | TIMER_TICK_VECTOR);
-		apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
-		apic_write(APIC_TMICT, (u32)APIC_TIMER_COUNT_MAX);
-		at.counts = tick_calibrate(apic_cal_read, &at.cal);
-		apic_write(APIC_TMICT, 0);
+		apic_timer_report_stated_clock();
+		apic_timer_run_free(TIMER_TICK_VECTOR);
+		at.counts = tick_calibrate(apic_timer_elapsed, &at.cal);
+		apic_timer_count(0);
 	}
 	*cal = at.cal;
 	return at.counts;
@@ -78,7 +55,7 @@ static void oneshot_until(u64 when, u64 now)
 {
 	u64 counts = tick_ticks_to_counts(&at.cal, when > now ? when - now : 0);
 
-	apic_write(APIC_TMICT, (u32)min(max(counts, 1ull), APIC_TIMER_COUNT_MAX));
+	apic_timer_count((u32)min(max(counts, 1ull), APIC_TIMER_COUNT_MAX));
 }
 
 static const char *lapic_probe(void)
@@ -92,7 +69,7 @@ static const char *lapic_setup(u64 hz, struct tick_plan *plan)
 	static char why[96];
 	u64 apic_hz;
 
-	if (!apic_timer_calibrate(&plan->cal))
+	if (!tick_lapic_calibrate(&plan->cal))
 		return "the LAPIC timer does not count";
 	apic_hz = tick_ticks_to_counts(&plan->cal, tick_counter_hz());
 	at.period = (apic_hz + hz / 2) / hz;
@@ -109,22 +86,16 @@ static u64 lapic_periodic_start(void)
 {
 	u64 t;
 
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | TIMER_TICK_VECTOR);
+	apic_timer_periodic_mode(TIMER_TICK_VECTOR);
 	t = arch_counter();
-	apic_write(APIC_TMICT, (u32)at.period);
+	apic_timer_count((u32)at.period);
 	return t;
 }
 
 static u64 lapic_oneshot_start(void)
 {
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | TIMER_TICK_VECTOR);
+	apic_timer_oneshot_mode(TIMER_TICK_VECTOR);
 	return arch_counter();
-}
-
-static void lapic_stop(void)
-{
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-	apic_write(APIC_TMICT, 0);
 }
 
 const struct tick_source tick_source_lapic_periodic = {
@@ -135,7 +106,7 @@ const struct tick_source tick_source_lapic_periodic = {
 	.probe = lapic_probe,
 	.setup = lapic_setup,
 	.start = lapic_periodic_start,
-	.stop = lapic_stop,
+	.stop = apic_timer_stop,
 };
 
 const struct tick_source tick_source_lapic_oneshot = {
@@ -147,7 +118,7 @@ const struct tick_source tick_source_lapic_oneshot = {
 	.setup = lapic_setup,
 	.start = lapic_oneshot_start,
 	.arm_at = oneshot_until,
-	.stop = lapic_stop,
+	.stop = apic_timer_stop,
 };
 
 static const char *tsc_deadline_probe(void)
@@ -167,19 +138,19 @@ static const char *tsc_deadline_setup(u64 hz, struct tick_plan *plan)
 
 static u64 tsc_deadline_start(void)
 {
-	lvtt_deadline_mode(TIMER_TICK_VECTOR);
+	apic_timer_deadline_mode(TIMER_TICK_VECTOR);
 	return arch_counter();
 }
 
 static void tsc_deadline_arm(u64 when, u64 now)
 {
-	wrmsr(MSR_IA32_TSC_DEADLINE, when);
+	apic_timer_deadline(when);
 }
 
 static void tsc_deadline_stop(void)
 {
-	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_timer_deadline(0);
+	apic_timer_mask();
 }
 
 const struct tick_source tick_source_tsc_deadline = {
@@ -194,12 +165,14 @@ const struct tick_source tick_source_tsc_deadline = {
 	.stop = tsc_deadline_stop,
 };
 
-/* ---- the x86 hooks of lib/timer_tick.h ---- */
+/* ---- the x86 hooks (lib/arch.h) ---- */
 
-/* Every source's interrupt: edge-triggered or the LAPIC's own, so an EOI acknowledges it. */
+/* Every source's interrupt: edge-triggered or the LAPIC's own, or quieted at the device first. */
 static void tick_irq(struct ex_regs *regs)
 {
 	tick_interrupt();
+	if (tick_device_ack)
+		tick_device_ack();
 	apic_eoi();
 }
 
@@ -215,13 +188,7 @@ static void wake_irq(struct ex_regs *regs)
 	apic_eoi();
 }
 
-/* HPET timer 1, the guard of the LAPIC sources: edge-triggered through the IOAPIC. */
-static void guard_irq(struct ex_regs *regs)
-{
-	if (hpet_guard_expired())
-		tick_wake();
-	apic_eoi();
-}
+static void guard_irq(struct ex_regs *regs);
 
 void tick_arch_init(void)
 {
@@ -235,7 +202,7 @@ void tick_arch_init(void)
 	handle_exception(TIMER_GUARD_VECTOR, guard_irq);
 	/* without TSC-deadline the wake-up is a one-shot count: calibrate now, not mid-run */
 	if (!apic_timer_has_tsc_deadline())
-		apic_timer_calibrate(&cal);
+		tick_lapic_calibrate(&cal);
 }
 
 /*
@@ -272,14 +239,14 @@ bool tick_arch_wake_at(u64 when)
 	at.wake_target = when;
 	if (apic_timer_has_tsc_deadline()) {
 		at.wake_by_deadline = true;
-		lvtt_deadline_mode(TIMER_WAKE_VECTOR);
-		wrmsr(MSR_IA32_TSC_DEADLINE, when);
+		apic_timer_deadline_mode(TIMER_WAKE_VECTOR);
+		apic_timer_deadline(when);
 		return true;
 	}
-	if (!apic_timer_calibrate(&cal))
+	if (!tick_lapic_calibrate(&cal))
 		return false;
 	at.wake_by_deadline = false;
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | TIMER_WAKE_VECTOR);
+	apic_timer_oneshot_mode(TIMER_WAKE_VECTOR);
 	oneshot_until(when, arch_counter());
 	return true;
 }
@@ -287,8 +254,8 @@ bool tick_arch_wake_at(u64 when)
 void tick_arch_wake_cancel(void)
 {
 	if (at.wake_by_deadline)
-		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	lapic_stop();
+		apic_timer_deadline(0);
+	apic_timer_stop();
 }
 
 const char *tick_arch_steal_init(void)
@@ -301,16 +268,84 @@ u64 tick_arch_steal_ns(void)
 	return steal_ns();
 }
 
-bool tick_arch_guard_at(u64 when)
+/* ---- HPET timer 1: the guard of the LAPIC sources (tick_arch_guard_at) ---- */
+
+static struct {
+	struct ioapic_route route;
+	enum hpet_irq irq;
+	u64 when; /* counter value the guard waits for */
+	bool ready; /* timer 1 routed and enabled: arming is a comparator write */
+} guard;
+
+/*
+ * Arm timer 1 to fire at least as late as the counter value guard.when:
+ * the nominal rates give the count (rounded up, plus one), and the handler
+ * re-arms while the counter has not got there, so a long wait is chained
+ * in halves of the 32-bit comparator's wrap.
+ */
+static void guard_arm(u64 now)
 {
-	const char *why = hpet_guard_at(when, TIMER_GUARD_VECTOR);
+	u64 ns = ticks_to_ns(guard.when > now ? guard.when - now : 0, tick_counter_hz()),
+	    counts = min(ns_to_ticks(ns, hpet_counter_hz()) + 1, HPET_GUARD_MAX_COUNTS);
+
+	hpet_timer_compare(HPET_GUARD_TIMER, hpet_counter_read32() + (u32)counts);
+}
+
+/* Edge-triggered through the IOAPIC; never before its time, whatever the nominal rates said. */
+static void guard_irq(struct ex_regs *regs)
+{
+	u64 now = arch_counter();
+
+	if (now >= guard.when)
+		tick_wake();
+	else
+		guard_arm(now);
+	apic_eoi();
+}
+
+/*
+ * The first call routes and configures timer 1, which takes milliseconds
+ * under an emulating hypervisor (ACPI tables, IOAPIC and HPET exits);
+ * later ones only move the comparator.
+ */
+static const char *guard_setup(void)
+{
+	const char *why = hpet_find();
 
 	if (why)
+		return why;
+	if (hpet_timers() <= HPET_GUARD_TIMER)
+		return "the HPET has a single timer";
+	why = tick_hpet_route(HPET_GUARD_TIMER, HPET_LEGACY_GUARD_ISA_IRQ, &guard.route,
+			      &guard.irq);
+	if (why)
+		return why;
+	if (!ioapic_route(&guard.route, TIMER_GUARD_VECTOR, apic_id()))
+		return "the IOAPIC has no pin for HPET timer 1";
+	hpet_timer_setup(HPET_GUARD_TIMER, HPET_ONESHOT, guard.irq, guard.route.gsi);
+	/* the main counter keeps running if it was: a reference clock may be reading it */
+	hpet_run(guard.irq);
+	guard.ready = true;
+	return NULL;
+}
+
+bool tick_arch_guard_at(u64 when)
+{
+	const char *why = NULL;
+
+	guard.when = when;
+	if (!guard.ready)
+		why = guard_setup();
+	if (why)
 		report_info("no guard timer (HPET timer 1): %s", why);
+	else
+		guard_arm(arch_counter());
 	return !why;
 }
 
 void tick_arch_guard_cancel(void)
 {
-	hpet_guard_cancel();
+	hpet_timer_off(HPET_GUARD_TIMER);
+	ioapic_mask(guard.route.gsi);
+	guard.ready = false;
 }
