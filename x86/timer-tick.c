@@ -13,7 +13,7 @@
  * (for TSC-deadline, whose deadline is a TSC value, not at all); a source
  * that stops is a FAIL naming the last tick, not a hang; the TSC runs at the
  * frequency the engine uses and the schedule at hz, against a reference
- * clock (HPET main counter, or the ACPI PM timer for the HPET source). It
+ * clock (HPET main counter, or the ACPI PM timer for the HPET sources). It
  * reports ticks expected and received, lateness min/median/p99/max, steal
  * time and what it explains, and the rates as RESULT lines
  * (docs/timers.md).
@@ -26,8 +26,11 @@
  * ticking, for the host-side measurement.
  *
  * Arguments (key=value):
- *   source=S   lapic-periodic, lapic-oneshot, tsc-deadline, hpet, pit, or
- *              none: no timer, one wake-up after seconds (the baseline)
+ *   source=S   lapic-periodic, lapic-oneshot, tsc-deadline, hpet,
+ *              hpet-routed (the HPET's last timer on its own IOAPIC input:
+ *              q35), hpet-routed-oneshot, pit, rtc (hz a power of two,
+ *              2..8192), or none: no timer, one wake-up after seconds (the
+ *              baseline)
  *   hz=N       ticks per second, 1..10000 (default 1000)
  *   seconds=N  length of the run, 1..600 (default 10)
  *   fault=F    test-only, to watch a check fail: drop10 (one tick in ten

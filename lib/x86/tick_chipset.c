@@ -431,11 +431,19 @@ static bool rtc_next_flag(struct rtc_flag *f)
 	}
 }
 
-/* Periods counted so far in a calibration, and the last flag. */
-struct rtc_count {
-	u64 n;
-	struct rtc_flag last;
-};
+/* The narrowest bracket of the next RTC_CAL_EDGES flags. */
+static const char *rtc_mark(struct rtc_flag *best)
+{
+	struct rtc_flag f;
+
+	for (unsigned i = 0; i < RTC_CAL_EDGES; i++) {
+		if (!rtc_next_flag(&f))
+			return "the periodic flag (register C's PF) did not come";
+		if (!i || f.hi - f.lo < best->hi - best->lo)
+			*best = f;
+	}
+	return NULL;
+}
 
 static u64 flag_mid(const struct rtc_flag *f)
 {
@@ -443,71 +451,41 @@ static u64 flag_mid(const struct rtc_flag *f)
 }
 
 /*
- * Periods from the last flag to f: polling (two port exits a read) can
- * miss flags, so the gap is rounded to whole nominal periods, which must
- * leave no doubt (within a quarter period, beyond the brackets' widths).
+ * Flags over the window: counts of the 32768 Hz time base between the
+ * best brackets at each end. Polling (two port exits a read) misses flags
+ * and QEMU sets each one when its timer callback runs, late by the main
+ * loop's delays: the periods between the two are the gap rounded to whole
+ * nominal ones, which must leave no doubt (a quarter period, beyond the
+ * brackets' widths) - a rate off by more than that over the window fails.
  */
-static const char *rtc_count_to(struct rtc_count *c, const struct rtc_flag *f)
-{
-	static char why[112];
-	u64 gap = flag_mid(f) - flag_mid(&c->last), k = (gap + rtc.nominal / 2) / rtc.nominal;
-	u64 off = gap > k * rtc.nominal ? gap - k * rtc.nominal : k * rtc.nominal - gap;
-	u64 slack = (f->hi - f->lo) / 2 + (c->last.hi - c->last.lo) / 2;
-
-	if (!k || off > rtc.nominal / 4 + slack) {
-		snprintf(why, sizeof(why), "two periodic flags %llu us apart: not a whole number of "
-			 "periods at the rate asked for", (unsigned long long)ticks_to_ns(
-			 gap, tick_counter_hz()) / 1000);
-		return why;
-	}
-	c->n += k;
-	return NULL;
-}
-
-/* The next RTC_CAL_EDGES flags: the narrowest bracket into *best and its period's index into *at. */
-static const char *rtc_mark(struct rtc_count *c, struct rtc_flag *best, u64 *at)
-{
-	struct rtc_flag f;
-	const char *why;
-
-	for (unsigned i = 0; i < RTC_CAL_EDGES; i++) {
-		if (!rtc_next_flag(&f))
-			return "the periodic flag (register C's PF) did not come";
-		why = c->last.hi ? rtc_count_to(c, &f) : NULL;
-		if (why)
-			return why;
-		if (!i || f.hi - f.lo < best->hi - best->lo) {
-			*best = f;
-			*at = c->n;
-		}
-		c->last = f;
-	}
-	return NULL;
-}
-
-/* Flags over the window: counts of the 32768 Hz time base between the best brackets at each end. */
 static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
 {
+	static char why[112];
 	struct rtc_flag f1, f2;
-	struct rtc_count n = {0, {0, 0}};
-	u64 i1, i2 = 0, end, mid1, mid2;
-	const char *why;
+	u64 end, gap, k, off, slack;
+	const char *no;
 
 	rtc_irq_enable(RTC_IRQ_PERIODIC);
-	why = rtc_mark(&n, &f1, &i1);
+	no = rtc_mark(&f1);
 	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / 1000;
-	while (!why && arch_counter() < end)
-		why = rtc_mark(&n, &f2, &i2);
-	if (!why)
-		why = rtc_mark(&n, &f2, &i2);
+	while (!no && arch_counter() < end)
+		rtc_irq_ack();
+	if (!no)
+		no = rtc_mark(&f2);
 	rtc_irq_disable(RTC_IRQ_PERIODIC);
 	rtc_irq_ack();
-	if (why)
+	if (no)
+		return no;
+	gap = flag_mid(&f2) - flag_mid(&f1);
+	k = (gap + rtc.nominal / 2) / rtc.nominal;
+	off = gap > k * rtc.nominal ? gap - k * rtc.nominal : k * rtc.nominal - gap;
+	slack = (f1.hi - f1.lo) / 2 + (f2.hi - f2.lo) / 2;
+	if (off > rtc.nominal / 4 + slack) {
+		snprintf(why, sizeof(why), "periodic flags %llu us apart: no whole number of periods "
+			 "at hz", (unsigned long long)ticks_to_ns(gap, tick_counter_hz()) / 1000);
 		return why;
-	mid1 = flag_mid(&f1);
-	mid2 = flag_mid(&f2);
-	if (!tick_cal_from(cal, mid2 - mid1, (i2 - i1) * (RTC_TIME_BASE_HZ / hz),
-			   (f1.hi - f1.lo) / 2 + (f2.hi - f2.lo) / 2))
+	}
+	if (!tick_cal_from(cal, gap, k * (RTC_TIME_BASE_HZ / hz), slack))
 		return "the periodic flags gave no rate";
 	return NULL;
 }
