@@ -23,7 +23,7 @@ bool tick_lapic_calibrate(struct tick_cal *cal);
 
 /*
  * Set by a source whose device must be quieted before the EOI (the RTC's
- * register C, a level-triggered HPET timer's status bit); NULL otherwise.
+ * register C); NULL otherwise.
  */
 extern void (*tick_device_ack)(void);
 
@@ -43,7 +43,7 @@ extern const struct tick_source tick_source_tsc_deadline;
 /* HPET timer 0, periodic, on a pin of its own above 15 or in legacy replacement (ISA IRQ 0). */
 extern const struct tick_source tick_source_hpet;
 /*
- * The HPET's last timer, never legacy replacement: level-triggered on the
+ * The HPET's last timer, never legacy replacement: edge-triggered on the
  * first IOAPIC input above 15 its Tn_INT_ROUTE_CAP allows (q35: 16),
  * periodic (a SKIP without Tn_PER_INT_CAP) or one-shot re-armed.
  */
