@@ -2,9 +2,9 @@
 /*
  * The x86 half of the timer-tick engine, as lib/arm64/tick.c is arm64's:
  * the tick_arch_* hooks (lib/arch.h), the LAPIC timer's sources, and HPET
- * timer 1 as the guard. The chipset's sources (HPET, PIT, CMOS RTC) are in
- * tick_chipset.c; both build on drivers that know no ticks (apic_timer.c,
- * hpet.c, pit.c, rtc.c).
+ * timer 1 as the guard. The chipset's sources are in tick_chipset.c (HPET,
+ * PIT) and tick_rtc.c (CMOS RTC), all declared in tick.h; all build on
+ * drivers that know no ticks (apic_timer.c, hpet.c, pit.c, rtc.c).
  */
 #include "tick.h"
 #include "apic.h"

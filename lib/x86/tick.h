@@ -19,7 +19,7 @@
  */
 bool tick_lapic_calibrate(struct tick_cal *cal);
 
-/* ---- shared by tick.c and tick_chipset.c ---- */
+/* ---- shared by tick.c, tick_chipset.c and tick_rtc.c ---- */
 
 /*
  * Set by a source whose device must be quieted before the EOI (the RTC's
