@@ -6,8 +6,9 @@
  * time and system calls around it; docs/timers.md has the details.
  *
  * What it checks: the source can be calibrated and programmed; ticks lost
- * beyond what KVM steal time explains are at most one (the HPET, emulated
- * in a QEMU thread whose delays the guest cannot see, may lose 8 % more);
+ * beyond what KVM steal time explains are at most one (the HPET and the
+ * RTC, emulated in a QEMU thread whose delays the guest cannot see, may
+ * lose 8 % more);
  * no tick is late by more than 19 ms beyond steal time; no tick arrives
  * before its slot in the schedule, beyond the calibration's stated error
  * (for TSC-deadline, whose deadline is a TSC value, not at all); a source
