@@ -67,7 +67,8 @@ ASFLAGS += $(ARCHFLAGS)
 
 # --- sources: found by wildcard, never listed -------------------------------
 rel = $(patsubst $(S)/%,%,$(1))
-LIB_C := $(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c))
+# lib/test_name.c is built once per kernel (below), not into the library.
+LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c)))
 ifeq ($(TESTDIR),x86)
 LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*_$(BITS).S) $(filter-out %_32.S %_64.S,$(wildcard $(S)/$(LIBARCH)/*.S)))
 else
@@ -105,11 +106,16 @@ lib/libvmtick.a: $(LIB_OBJS)
 	@rm -f $@
 	$(call quiet,AR)$(AR) rcs $@ $^
 
+# Each kernel's name (argv[0]) is its source file's: test_name[] (lib/start.h).
+$(TESTDIR)/%.name.o: $(S)/lib/test_name.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC)$(CC) $(CFLAGS) -DTEST_NAME='"$(notdir $*)"' -MMD -MP -c -o $@ $<
+
 # The start-up object goes in first and whole; the rest of the library only
 # as far as the test uses it, which keeps each .flat small.
-%.elf: %.o lib/libvmtick.a $(LDSCRIPT)
+%.elf: %.o %.name.o lib/libvmtick.a $(LDSCRIPT)
 	@mkdir -p $(dir $@)
-	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ $(START_OBJ) $< lib/libvmtick.a
+	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ $(START_OBJ) $< $*.name.o lib/libvmtick.a
 
 %.flat: %.elf
 	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-all $(FLATFMT) $< $@
@@ -121,6 +127,6 @@ clean:
 
 include $(S)/scripts/standalone.mk
 
--include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d)
+-include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d) $(TEST_SRCS:.c=.name.d)
 
 endif

@@ -37,10 +37,8 @@
 #include "arm64/gic.h"
 #include "arm64/pl031.h"
 #include "report.h"
-#include "arm64/setup.h"
 #include "arm64/sysreg.h"
 
-TEST_NAME("pl031_test");
 
 #define NS_PER_S		1000000000ull
 #define MATCH_AHEAD_S		2

@@ -39,10 +39,8 @@
  *              freq5, stop100 (docs/timers.md)
  */
 #include "libc.h"
-#include "arm64/setup.h"
 #include "arm64/tick.h"
 
-TEST_NAME("timer-tick");
 
 static const struct tick_source *const sources[] = {
 	&tick_source_vtimer,

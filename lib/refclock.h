@@ -3,6 +3,7 @@
 #ifndef VMTICK_REFCLOCK_H
 #define VMTICK_REFCLOCK_H
 
+#include "arch.h"
 #include "libc.h"
 
 /*
@@ -68,8 +69,7 @@ struct refclock_rate {
 	u64 window_ns;
 };
 
-/* The arch's reference clocks, in order of preference; *n is set to how many. */
-const struct refclock *const *refclock_table(size_t *n);
+/* The arch's table of them, refclock_table(), is an arch hook: lib/arch.h. */
 /* The reference called name in this arch's table, or NULL. */
 const struct refclock *refclock_find(const char *name);
 

@@ -9,4 +9,11 @@
  */
 void start_main(const char *progname, const char *cmdline) __attribute__((noreturn));
 
+/*
+ * Every kernel's name, given by the build (lib/test_name.c): arm64 passes
+ * it as progname, its boot protocol carrying no file name; x86 takes the
+ * same name from the multiboot command line (the kernel's path).
+ */
+extern const char test_name[];
+
 #endif

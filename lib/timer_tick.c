@@ -346,7 +346,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
 	tick_report_plan(hz, want_hz);
 	/* the device under test may be a reference too (the HPET): not that one */
-	tick_ref_begin(&ref, src->name, hz);
+	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
 	tick_arch_flush();
 	report_info("phase start");

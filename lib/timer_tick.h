@@ -3,6 +3,7 @@
 #ifndef VMTICK_TIMER_TICK_H
 #define VMTICK_TIMER_TICK_H
 
+#include "arch.h"
 #include "libc.h"
 #include "tick_math.h"
 
@@ -51,6 +52,11 @@ struct tick_source {
 	 * it rests on are written where the source is defined.
 	 */
 	unsigned int unseen_host_lost_pct;
+	/*
+	 * The reference clock (lib/refclock.h) that is this source's own
+	 * device, which the rate check must not use; NULL: the one called name.
+	 */
+	const char *refclock;
 	/* NULL when the machine has it, else the reason (a SKIP). */
 	const char *(*probe)(void);
 	/*
@@ -94,45 +100,10 @@ void tick_wake(void);
  */
 bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal);
 
-/* ---- hooks every arch provides (x86: lib/x86/apic_timer.c) ---- */
-
 /*
- * Once, before any probe: quiet every timer the machine starts with,
- * install handlers, and get whatever tick_arch_wake_at() needs ready (so
- * that arming it later costs no time).
+ * The hooks each arch provides the engine, tick_arch_*, are declared with
+ * every other arch hook in lib/arch.h; the arch halves are
+ * lib/x86/tick.c and lib/arm64/tick.c.
  */
-void tick_arch_init(void);
-/*
- * The counter's frequency, as well as the arch can tell it (rates and ns
- * figures depend on it, the schedule does not); how names the method.
- */
-u64 tick_arch_counter_hz(const char **how);
-/* Interrupts off, on this CPU. */
-void tick_arch_irqs_off(void);
-/* With interrupts off: take one interrupt (sleeping until it comes), return with them off again. */
-void tick_arch_wait(void);
-/* With interrupts off: take whatever is already pending, without sleeping. */
-void tick_arch_flush(void);
-/*
- * Call tick_wake() once the counter has reached when (never before);
- * returns false when the machine has no timer to do that with.
- */
-bool tick_arch_wake_at(u64 when);
-void tick_arch_wake_cancel(void);
-/*
- * Call tick_wake() once the counter has reached when (never before), by a
- * timer other than tick_arch_wake_at()'s: the guard of a source that is
- * itself the wake-up timer. Returns false when the machine has none.
- */
-bool tick_arch_guard_at(u64 when);
-void tick_arch_guard_cancel(void);
-/*
- * Start following the time the host kept this vCPU from running while it
- * was runnable (x86 under KVM: steal time). Returns NULL, or why the arch
- * cannot tell (TCG, no steal time): the run is then judged without it.
- */
-const char *tick_arch_steal_init(void);
-/* This vCPU's steal time so far, ns; cheap enough for an interrupt handler. */
-u64 tick_arch_steal_ns(void);
 
 #endif

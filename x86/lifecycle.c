@@ -45,6 +45,7 @@
 #include "lifecycle.h"
 #include "x86/pit.h"
 #include "x86/processor.h"
+#include "x86/tick.h"
 
 static struct tick_cal lapic_cal;
 
@@ -84,7 +85,7 @@ static const char *probe(void)
 		return "the LAPIC timer has no TSC-deadline mode here";
 	pic_mask_all();
 	pit_quiesce();
-	if (!apic_timer_calibrate(&lapic_cal))
+	if (!tick_lapic_calibrate(&lapic_cal))
 		return "the LAPIC timer does not count";
 	if (kvmclock_init())
 		return "kvmclock could not be registered";

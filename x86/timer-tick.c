@@ -6,14 +6,15 @@
  * time and system calls around it; docs/timers.md has the details.
  *
  * What it checks: the source can be calibrated and programmed; ticks lost
- * beyond what KVM steal time explains are at most one (the HPET, emulated
- * in a QEMU thread whose delays the guest cannot see, may lose 8 % more);
+ * beyond what KVM steal time explains are at most one (the HPET and the
+ * RTC, emulated in a QEMU thread whose delays the guest cannot see, may
+ * lose 8 % more);
  * no tick is late by more than 19 ms beyond steal time; no tick arrives
  * before its slot in the schedule, beyond the calibration's stated error
  * (for TSC-deadline, whose deadline is a TSC value, not at all); a source
  * that stops is a FAIL naming the last tick, not a hang; the TSC runs at the
  * frequency the engine uses and the schedule at hz, against a reference
- * clock (HPET main counter, or the ACPI PM timer for the HPET source). It
+ * clock (HPET main counter, or the ACPI PM timer for the HPET sources). It
  * reports ticks expected and received, lateness min/median/p99/max, steal
  * time and what it explains, and the rates as RESULT lines
  * (docs/timers.md).
@@ -26,8 +27,11 @@
  * ticking, for the host-side measurement.
  *
  * Arguments (key=value):
- *   source=S   lapic-periodic, lapic-oneshot, tsc-deadline, hpet, pit, or
- *              none: no timer, one wake-up after seconds (the baseline)
+ *   source=S   lapic-periodic, lapic-oneshot, tsc-deadline, hpet,
+ *              hpet-routed (the HPET's last timer on its own IOAPIC input:
+ *              q35), hpet-routed-oneshot, pit, rtc (hz a power of two,
+ *              2..8192), or none: no timer, one wake-up after seconds (the
+ *              baseline)
  *   hz=N       ticks per second, 1..10000 (default 1000)
  *   seconds=N  length of the run, 1..600 (default 10)
  *   fault=F    test-only, to watch a check fail: drop10 (one tick in ten
@@ -37,14 +41,13 @@
  *              100 ticks)
  */
 #include "libc.h"
-#include "x86/apic_timer.h"
-#include "x86/hpet.h"
-#include "x86/pit.h"
-#include "timer_tick.h"
+#include "x86/tick.h"
 
 static const struct tick_source *const sources[] = {
-	&tick_source_lapic_periodic, &tick_source_lapic_oneshot, &tick_source_tsc_deadline,
-	&tick_source_hpet,	     &tick_source_pit,
+	&tick_source_lapic_periodic, &tick_source_lapic_oneshot,
+	&tick_source_tsc_deadline,   &tick_source_hpet,
+	&tick_source_hpet_routed,    &tick_source_hpet_routed_oneshot,
+	&tick_source_pit,	     &tick_source_rtc,
 };
 
 int main(int argc, char **argv)

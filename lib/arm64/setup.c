@@ -13,8 +13,7 @@
 
 #define HEAP_ALIGN		0x10000UL
 
-/* Defaults a test overrides with TEST_NAME() / STAY_AT_EL2 / BOOT_CNTVOFF (setup.h). */
-__attribute__((weak)) const char test_name[] = "test";
+/* Defaults a test overrides with STAY_AT_EL2 / BOOT_CNTVOFF (setup.h); test_name: start.h. */
 __attribute__((weak)) const u8 boot_stay_el2;
 __attribute__((weak)) const u64 boot_cntvoff;
 

@@ -15,13 +15,6 @@
 #include "fdt.h"
 
 /*
- * argv[0] of an arm64 kernel: the boot protocol carries no file name, so
- * each test names itself with TEST_NAME("selftest"); without it, "test".
- */
-extern const char test_name[];
-#define TEST_NAME(name) const char test_name[] = name
-
-/*
  * A kernel that must run at EL2 (with VHE) defines STAY_AT_EL2; by default
  * start-up drops to EL1. Read by head.S before anything else runs.
  */

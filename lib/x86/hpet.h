@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The HPET: found through ACPI (or at its usual address, checked); its main counter; timer 0 as a tick source. */
+/* The HPET: found through ACPI (or at its usual address, checked); its main counter; its timers. */
 #ifndef VMTICK_X86_HPET_H
 #define VMTICK_X86_HPET_H
 
-#include "timer_tick.h"
+#include "libc.h"
 
 /* Where chipsets (and QEMU) put it when no table says otherwise. */
 #define HPET_DEFAULT_BASE 0xfed00000
@@ -18,23 +18,63 @@ const char *hpet_find(void);
 /*
  * The main counter as a free-running clock: after hpet_find(), start it
  * if it is halted (without clearing it), and read its low 32 bits (one
- * MMIO read; the caller follows the wraps). The tick source below halts
- * and clears it when it stops: start it again after that.
+ * MMIO read; the caller follows the wraps). hpet_halt_and_clear() stops
+ * it: start it again after that.
  */
 void hpet_counter_run(void);
 u32 hpet_counter_read32(void);
 /* Counts per second, from the capability register's period (femtoseconds per count). */
 u64 hpet_counter_hz(void);
 
-extern const struct tick_source tick_source_hpet;
+/* "HPET by ...: vendor, timers, period", as a report_info line. */
+void hpet_report_found(void);
+/* Timers the HPET has (the capability's NUM_TIM_CAP plus one). */
+unsigned hpet_timers(void);
+bool hpet_has_legacy_replacement(void);
+/* Timer n's Tn_INT_ROUTE_CAP: bit g set when it can drive IOAPIC input g. */
+u32 hpet_route_cap(unsigned n);
+bool hpet_timer_can_periodic(unsigned n);
+/* Main counter counts per period at hz, to the nearest; 0 when hz is above its rate. */
+u64 hpet_counts_at_hz(u64 hz);
+
+/* Stop the main counter and every timer's interrupts with it, and clear it to 0. */
+void hpet_halt_and_clear(void);
+
+/* How a timer's interrupt leaves the HPET. */
+enum hpet_irq {
+	/* legacy replacement: timer 0 on ISA IRQ 0, timer 1 on ISA IRQ 8 */
+	HPET_IRQ_LEGACY,
+	/* to the IOAPIC input Tn_INT_ROUTE_CNF names, as an edge */
+	HPET_IRQ_EDGE,
+	/* the same, level: asserted until hpet_timer_ack() */
+	HPET_IRQ_LEVEL,
+};
+
+enum hpet_timer_mode {
+	HPET_ONESHOT,
+	HPET_PERIODIC,
+};
 
 /*
- * HPET timer 1 as a one-shot that interrupts at vector once the counter
- * reaches when (never before: call hpet_guard_expired() from the handler,
- * which re-arms while it has not). Returns NULL, or why it cannot.
+ * Configure timer n (32-bit mode where it is 64-bit: QEMU keeps a 64-bit
+ * comparator's upper half at its reset value otherwise), interrupt
+ * enabled. A periodic timer takes two hpet_timer_compare() writes next:
+ * the first expiry, then the period (Tn_VAL_SET_CNF).
  */
-const char *hpet_guard_at(u64 when, u8 vector);
-bool hpet_guard_expired(void);
-void hpet_guard_cancel(void);
+void hpet_timer_setup(unsigned n, enum hpet_timer_mode mode, enum hpet_irq irq, unsigned gsi);
+void hpet_timer_compare(unsigned n, u32 value);
+/* Level-triggered: clear timer n's bit of the interrupt status register, which drops its line. */
+void hpet_timer_ack(unsigned n);
+/* Timer n's interrupt status bit (level-triggered only). */
+bool hpet_timer_pending(unsigned n);
+void hpet_timer_off(unsigned n);
+
+/*
+ * Let the main counter run (legacy replacement on for HPET_IRQ_LEGACY),
+ * keeping it running if it was. Returns arch_counter() read just before
+ * the write: a counter cleared by hpet_halt_and_clear() counts from 0
+ * after it.
+ */
+u64 hpet_run(enum hpet_irq irq);
 
 #endif

@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* PIT channel 0 in rate-generator mode as a periodic tick source, routed through the IOAPIC; channel 2 for measuring. */
+/* The PIT through its ports: channel 0 stopped or as a rate generator, channel 2 for measuring. */
 #include "x86/pit.h"
-#include "x86/apic.h"
-#include "x86/apic_timer.h"
 #include "arch.h"
 #include "x86/io.h"
-#include "x86/ioapic.h"
-#include "report.h"
 
 #define PIT_CH0_DATA 0x40
 #define PIT_CH2_DATA 0x42
@@ -24,19 +20,6 @@
 #define PIT_CMD_MODE0  (0u << 1) /* interrupt on terminal count: one edge */
 #define PIT_CMD_MODE2  (2u << 1) /* rate generator: a pulse every count */
 #define PIT_CMD_BINARY 0u
-#define PIT_ISA_IRQ    0
-/* A reload value of 0 means 65536. */
-#define PIT_RELOAD_MAX 65536
-/* Mode 2 needs at least 2. */
-#define PIT_RELOAD_MIN 2
-#define PIT_COUNT_MASK 0xffff
-
-static struct {
-	u64 period;
-	struct ioapic_route route;
-	u16 last;    /* calibration: last count read */
-	u64 elapsed; /* calibration: counts since it began */
-} pit;
 
 static void pit_program(u8 mode, u32 reload)
 {
@@ -51,7 +34,7 @@ void pit_quiesce(void)
 	pit_program(PIT_CMD_MODE0, 1);
 }
 
-static u16 pit_count(void)
+u16 pit_ch0_count(void)
 {
 	u16 lo, hi;
 
@@ -61,74 +44,22 @@ static u16 pit_count(void)
 	return (u16)(lo | hi << 8);
 }
 
-/* Channel 0 counts down and wraps every 65536 counts (55 ms): add up the steps between reads. */
-static u64 pit_cal_read(void)
+void pit_ch0_run_free(void)
 {
-	u16 now = pit_count();
-
-	pit.elapsed += (u16)(pit.last - now);
-	pit.last = now;
-	return pit.elapsed;
-}
-
-/* Channel 0 counting from the largest reload, read as it goes, then stopped again. */
-static bool pit_calibrate(struct tick_cal *cal)
-{
-	bool counts;
-
+	/* a reload of 0 is 65536: the longest period */
 	pit_program(PIT_CMD_MODE2, 0);
-	pit.last = pit_count();
-	pit.elapsed = 0;
-	counts = tick_calibrate(pit_cal_read, cal);
-	pit_quiesce();
-	return counts;
 }
 
-static const char *pit_probe(void)
-{
-	if (!ioapic_init())
-		return "no IOAPIC to route ISA IRQ 0 through";
-	return NULL;
-}
-
-static const char *pit_setup(u64 hz, struct tick_plan *plan)
-{
-	static char why[96];
-
-	pit.period = (PIT_HZ + hz / 2) / hz;
-	if (pit.period < PIT_RELOAD_MIN || pit.period > PIT_RELOAD_MAX) {
-		snprintf(why, sizeof(why), "hz=%llu needs a reload of %llu, outside %u..%u",
-			 hz, pit.period, PIT_RELOAD_MIN, PIT_RELOAD_MAX);
-		return why;
-	}
-	if (!pit_calibrate(&plan->cal))
-		return "channel 0 does not count";
-	plan->period_counts = pit.period;
-	pit.route = ioapic_isa_route(PIT_ISA_IRQ);
-	report_info("PIT at %u Hz (nominal); ISA IRQ %d is GSI %u (%s) by %s", PIT_HZ, PIT_ISA_IRQ,
-		    pit.route.gsi, pit.route.trigger == IOAPIC_LEVEL ? "level" : "edge",
-		    ioapic_found_by());
-	if (!ioapic_route(&pit.route, TIMER_TICK_VECTOR, apic_id()))
-		return "the IOAPIC has no pin for ISA IRQ 0";
-	return NULL;
-}
-
-/* Counting starts once the second byte of the count is written: the anchor is read just before. */
-static u64 pit_start(void)
+/* Counting starts once the second byte of the count is written: the counter is read just before. */
+u64 pit_ch0_rate_start(u32 reload)
 {
 	u64 t;
 
 	outb(PIT_CMD_CH0 | PIT_CMD_LOHI | PIT_CMD_MODE2 | PIT_CMD_BINARY, PIT_MODE_CMD);
-	outb((u8)pit.period, PIT_CH0_DATA);
+	outb((u8)reload, PIT_CH0_DATA);
 	t = arch_counter();
-	outb((u8)(pit.period >> 8), PIT_CH0_DATA);
+	outb((u8)(reload >> 8), PIT_CH0_DATA);
 	return t;
-}
-
-static void pit_stop(void)
-{
-	pit_quiesce();
-	ioapic_mask(pit.route.gsi);
 }
 
 /* Port 0x61 as channel 2's first use found it; 0xffff: not saved. */
@@ -182,14 +113,3 @@ void pit_ch2_stop(void)
 	outb((u8)ch2_saved_gate, PIT_CH2_GATE_PORT);
 	ch2_saved_gate = 0xffff;
 }
-
-const struct tick_source tick_source_pit = {
-	.name = "pit",
-	.what = "PIT channel 0, rate generator, through the IOAPIC",
-	.kind = TICK_PERIODIC,
-	.wake_use = TICK_OWN_TIMER,
-	.probe = pit_probe,
-	.setup = pit_setup,
-	.start = pit_start,
-	.stop = pit_stop,
-};

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The 8254 PIT: channel 0 as a tick source (ISA IRQ 0 via the IOAPIC), channel 2 as a clock and a one-shot delay. */
+/* The 8254 PIT: channel 0 (ISA IRQ 0) as a rate generator, channel 2 as a clock and a one-shot delay. */
 #ifndef VMTICK_X86_PIT_H
 #define VMTICK_X86_PIT_H
 
-#include "timer_tick.h"
+#include "libc.h"
 
 #define PIT_HZ 1193182
+/* The ISA line channel 0 interrupts on. */
+#define PIT_ISA_IRQ 0
+/* Channel 0's reload values in mode 2: at least 2; 0 loads 65536. */
+#define PIT_RELOAD_MIN 2
+#define PIT_RELOAD_MAX 65536
 
 /*
  * Stop channel 0: QEMU starts it at reset in mode 3 with the largest
@@ -13,6 +18,17 @@
  * interrupt is masked everywhere.
  */
 void pit_quiesce(void);
+
+/*
+ * Channel 0 as a rate generator (mode 2), an interrupt every reload
+ * counts. pit_ch0_run_free() loads the largest reload, for measuring its
+ * clock with pit_ch0_count() (latched; it counts down and wraps every
+ * 55 ms). pit_ch0_rate_start() returns arch_counter() read just before the
+ * write that starts the count: the device counts from after it.
+ */
+void pit_ch0_run_free(void);
+u16 pit_ch0_count(void);
+u64 pit_ch0_rate_start(u32 reload);
 
 /*
  * Channel 2 (gated by port 0x61, speaker off) never interrupts, so it is
@@ -27,7 +43,5 @@ u16 pit_ch2_count(void);
 void pit_ch2_oneshot(u16 count);
 bool pit_ch2_done(void);
 void pit_ch2_stop(void);
-
-extern const struct tick_source tick_source_pit;
 
 #endif

@@ -16,6 +16,7 @@
 #define RTC_C_UF   (1u << 4) /* update ended */
 
 /* The periodic interrupt's rates with the 32.768 kHz time base: powers of two. */
+#define RTC_TIME_BASE_HZ    32768
 #define RTC_PERIODIC_HZ_MIN 2
 #define RTC_PERIODIC_HZ_MAX 8192
 

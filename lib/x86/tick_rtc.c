@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The CMOS RTC's periodic interrupt as a tick source, ISA IRQ 8 through the IOAPIC (beside tick_chipset.c). */
+#include "x86/tick.h"
+#include "x86/apic.h"
+#include "arch.h"
+#include "x86/ioapic.h"
+#include "report.h"
+#include "x86/rtc.h"
+#include "stats.h"
+
+/*
+ * The periodic interrupt: PIE in register B, the rate
+ * select of register A (hz: a power of two, 2..8192), ISA IRQ 8, and
+ * register C read to acknowledge (until then the line stays up and no
+ * further edge reaches the IOAPIC).
+ *
+ * The RTC has no count to read, so its clock is measured by its flags:
+ * register C is polled with the pin masked, each PF bracketed between the
+ * read before (which did not see it) and the one that did. Its phase is
+ * the divider chain's, not the start's: the schedule is anchored on a PF
+ * caught the same way, at the lower end of its bracket.
+ */
+
+/* Best bracket of this many flags at each end of the calibration, which lasts the window. */
+#define RTC_CAL_EDGES	  16
+#define RTC_CAL_WINDOW_MS 200
+/* Lost ticks the guest cannot attribute (tick_source.unseen_host_lost_pct; reason below). */
+#define RTC_UNSEEN_HOST_LOST_PCT 8
+/* A flag not seen within this many nominal periods, and at least this long: the interrupt does not run. */
+#define RTC_EDGE_TIMEOUT_PERIODS 4
+#define RTC_EDGE_TIMEOUT_MIN_MS	 100
+
+static struct {
+	struct ioapic_route route;
+	u64 nominal; /* counter ticks per period, from the nominal rate */
+	u64 timeout; /* counter ticks to wait for a flag */
+	struct tick_cal cal;
+	u64 period_counts;
+} rtc;
+
+struct rtc_flag {
+	u64 lo, hi; /* the periodic flag was set after lo and before hi */
+};
+
+/* Poll register C from a clearing read until PF shows: false after the timeout. */
+static bool rtc_next_flag(struct rtc_flag *f)
+{
+	u64 prev = arch_counter(), start = prev, a, b;
+	u8 c;
+
+	rtc_irq_ack();
+	for (;;) {
+		a = arch_counter();
+		c = rtc_irq_ack();
+		b = arch_counter();
+		if (c & RTC_C_PF) {
+			*f = (struct rtc_flag){prev, b};
+			return true;
+		}
+		if (b - start > rtc.timeout)
+			return false;
+		prev = a;
+	}
+}
+
+/* The narrowest bracket of the next RTC_CAL_EDGES flags. */
+static const char *rtc_mark(struct rtc_flag *best)
+{
+	struct rtc_flag f;
+
+	for (unsigned i = 0; i < RTC_CAL_EDGES; i++) {
+		if (!rtc_next_flag(&f))
+			return "the periodic flag (register C's PF) did not come";
+		if (!i || f.hi - f.lo < best->hi - best->lo)
+			*best = f;
+	}
+	return NULL;
+}
+
+static u64 flag_mid(const struct rtc_flag *f)
+{
+	return f->lo + (f->hi - f->lo) / 2;
+}
+
+/*
+ * Flags over the window: counts of the 32768 Hz time base between the
+ * best brackets at each end. Polling (two port exits a read) misses flags
+ * and QEMU sets each one when its timer callback runs, late by the main
+ * loop's delays: the periods between the two are the gap rounded to whole
+ * nominal ones, which must leave no doubt (a quarter period, beyond the
+ * brackets' widths) - a rate off by more than that over the window fails.
+ */
+static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
+{
+	static char why[112];
+	struct rtc_flag f1, f2;
+	u64 end, gap, k, off, slack;
+	const char *no;
+
+	rtc_irq_enable(RTC_IRQ_PERIODIC);
+	no = rtc_mark(&f1);
+	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / 1000;
+	while (!no && arch_counter() < end)
+		rtc_irq_ack();
+	if (!no)
+		no = rtc_mark(&f2);
+	rtc_irq_disable(RTC_IRQ_PERIODIC);
+	rtc_irq_ack();
+	if (no)
+		return no;
+	gap = flag_mid(&f2) - flag_mid(&f1);
+	k = (gap + rtc.nominal / 2) / rtc.nominal;
+	off = gap > k * rtc.nominal ? gap - k * rtc.nominal : k * rtc.nominal - gap;
+	slack = (f1.hi - f1.lo) / 2 + (f2.hi - f2.lo) / 2;
+	if (off > rtc.nominal / 4 + slack) {
+		snprintf(why, sizeof(why), "periodic flags %llu us apart: no whole number of periods "
+			 "at hz", ticks_to_ns(gap, tick_counter_hz()) / 1000);
+		return why;
+	}
+	if (!tick_cal_from(cal, gap, k * (RTC_TIME_BASE_HZ / hz), slack))
+		return "the periodic flags gave no rate";
+	return NULL;
+}
+
+static void rtc_ack(void)
+{
+	rtc_irq_ack();
+}
+
+static const char *rtc_probe(void)
+{
+	u32 seconds;
+	const char *why = rtc_seconds_of_day(&seconds);
+
+	if (why)
+		return why;
+	if (!ioapic_init())
+		return "no IOAPIC to route ISA IRQ 8 through";
+	return NULL;
+}
+
+static const char *rtc_setup(u64 hz, struct tick_plan *plan)
+{
+	static char why[112];
+	const char *no_rate = hz <= RTC_PERIODIC_HZ_MAX ? rtc_set_periodic_hz((unsigned)hz)
+							: "above 8192 Hz";
+	const char *no_cal;
+
+	if (no_rate) {
+		snprintf(why, sizeof(why), "hz=%llu: %s", hz, no_rate);
+		return why;
+	}
+	rtc.nominal = tick_counter_hz() / hz;
+	rtc.timeout = max(RTC_EDGE_TIMEOUT_PERIODS * rtc.nominal,
+			  tick_counter_hz() * RTC_EDGE_TIMEOUT_MIN_MS / 1000);
+	rtc.route = ioapic_isa_route(RTC_ISA_IRQ);
+	ioapic_mask(rtc.route.gsi);
+	no_cal = rtc_calibrate(hz, &plan->cal);
+	if (no_cal)
+		return no_cal;
+	plan->period_counts = RTC_TIME_BASE_HZ / hz;
+	rtc.cal = plan->cal;
+	rtc.period_counts = plan->period_counts;
+	report_info("RTC periodic interrupt: %u Hz time base / %llu; ISA IRQ %d is GSI %u (%s) by %s",
+		    RTC_TIME_BASE_HZ, plan->period_counts, RTC_ISA_IRQ,
+		    rtc.route.gsi, rtc.route.trigger == IOAPIC_LEVEL ? "level" : "edge",
+		    ioapic_found_by());
+	if (!ioapic_route(&rtc.route, TIMER_TICK_VECTOR, apic_id()))
+		return "the IOAPIC has no pin for ISA IRQ 8";
+	tick_device_ack = rtc_ack;
+	return NULL;
+}
+
+/*
+ * With interrupts off, PIE set and the pin routed: the first flag fixes
+ * the phase. Its edge left an interrupt pending, taken as the first tick:
+ * the anchor is one period before the flag's lower bound, so that slot 0
+ * is no later than that flag.
+ */
+static u64 rtc_start(void)
+{
+	struct rtc_flag f;
+
+	rtc_irq_enable(RTC_IRQ_PERIODIC);
+	if (!rtc_next_flag(&f))
+		return arch_counter(); /* no flag: the run's checks will say so */
+	return f.lo - tick_counts_to_ticks(&rtc.cal, rtc.period_counts);
+}
+
+static void rtc_stop(void)
+{
+	rtc_irq_disable(RTC_IRQ_PERIODIC);
+	rtc_irq_ack();
+	ioapic_mask(rtc.route.gsi);
+	tick_device_ack = NULL;
+}
+
+const struct tick_source tick_source_rtc = {
+	.name = "rtc",
+	.what = "CMOS RTC periodic interrupt, through the IOAPIC",
+	.kind = TICK_PERIODIC,
+	.wake_use = TICK_OWN_TIMER,
+	/*
+	 * QEMU runs the RTC's periodic timer in its main loop thread, as it
+	 * does the HPET: ticks that thread's delays cost, the halted vCPU
+	 * does not see as steal time. Up to 71 of 2048 (3.5 %) went that way
+	 * beside a busy loop here, 178 (8.7 %) on a busier host; the HPET's
+	 * allowance is kept, so that dropping one tick in ten still fails.
+	 */
+	.unseen_host_lost_pct = RTC_UNSEEN_HOST_LOST_PCT,
+	.probe = rtc_probe,
+	.setup = rtc_setup,
+	.start = rtc_start,
+	.stop = rtc_stop,
+};
