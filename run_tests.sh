@@ -9,7 +9,6 @@ if ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); 
 fi
 
 SRCDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck disable=SC2034 # read by the sourced runner files
 RUN_PROG=run_tests.sh
 
 # shellcheck source=scripts/runner-lib.bash

@@ -55,47 +55,47 @@ arch_build_candidates() { # arch
 	for cc in "${ARCH_CCS[@]}"; do arch_build_dir "$1" "$cc"; done
 }
 
-# The first candidate configured for ARCH, made absolute in RUN_BUILD.
+# The first candidate configured for ARCH, made absolute in ARCH_BUILD (ARCH_ARCH: the arch).
 arch_pick_build() { # arch
 	local d
 	while IFS= read -r d; do
 		if [ "$(arch_config_value "$d" ARCH)" = "$1" ]; then
-			RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$1
+			ARCH_BUILD=$(cd "$d" && pwd) && ARCH_ARCH=$1
 			return 0
 		fi
 	done < <(arch_build_candidates "$1")
 	return 1
 }
 
-# Pick the build directory: RUN_REQ_BUILD (--build/BUILD_DIR); else the build
-# for RUN_REQ_ARCH (--arch); else the current or top directory's config.mak;
-# else the host arch's build/ARCH-gcc or -clang. Sets RUN_BUILD (absolute)
-# and RUN_ARCH; on failure returns 1 with the reasons in ARCH_ERRORS.
-arch_find_build() {
-	local d a want
+# Pick the build directory: the one asked for (--build/BUILD_DIR); else the
+# build for the arch asked for (--arch); else the current or top directory's
+# config.mak; else the host arch's build/ARCH-gcc or -clang. Sets ARCH_BUILD
+# (absolute) and ARCH_ARCH, this file's own; on failure returns 1 with the
+# reasons in ARCH_ERRORS.
+arch_find_build() { # requested-build requested-arch (either may be empty)
+	local d a want req_build=$1 req_arch=$2
 	ARCH_ERRORS=()
-	if [ -n "$RUN_REQ_BUILD" ]; then
-		if ! a=$(arch_config_value "$RUN_REQ_BUILD" ARCH); then
-			ARCH_ERRORS+=("run_tests: no config.mak with ARCH in '$RUN_REQ_BUILD' (run configure there)")
+	if [ -n "$req_build" ]; then
+		if ! a=$(arch_config_value "$req_build" ARCH); then
+			ARCH_ERRORS+=("run_tests: no config.mak with ARCH in '$req_build' (run configure there)")
 			return 1
 		fi
-		if [ -n "$RUN_REQ_ARCH" ] && [ "$a" != "$RUN_REQ_ARCH" ]; then
-			ARCH_ERRORS+=("run_tests: '$RUN_REQ_BUILD' is configured for $a, not $RUN_REQ_ARCH")
+		if [ -n "$req_arch" ] && [ "$a" != "$req_arch" ]; then
+			ARCH_ERRORS+=("run_tests: '$req_build' is configured for $a, not $req_arch")
 			return 1
 		fi
-		RUN_BUILD=$(cd "$RUN_REQ_BUILD" && pwd) && RUN_ARCH=$a
+		ARCH_BUILD=$(cd "$req_build" && pwd) && ARCH_ARCH=$a
 		return
 	fi
-	if [ -z "$RUN_REQ_ARCH" ]; then
+	if [ -z "$req_arch" ]; then
 		for d in "$PWD" "$SRCDIR"; do
 			if a=$(arch_config_value "$d" ARCH); then
-				# shellcheck disable=SC2034 # a global the other runner files read
-				RUN_BUILD=$(cd "$d" && pwd) && RUN_ARCH=$a
+				ARCH_BUILD=$(cd "$d" && pwd) && ARCH_ARCH=$a
 				return
 			fi
 		done
 	fi
-	want=${RUN_REQ_ARCH:-$(arch_canonical "$(uname -m)")} || want=""
+	want=${req_arch:-$(arch_canonical "$(uname -m)")} || want=""
 	if [ -n "$want" ] && arch_pick_build "$want"; then return; fi
 	if [ -z "$want" ]; then
 		ARCH_ERRORS+=("run_tests: no configured build here or in $SRCDIR, and no vmtick arch is native to $(uname -m): pass --arch or --build")

@@ -113,7 +113,6 @@ cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
 			v=${v//\{host_kind\}/$(arch_host_kind)}
 		fi
 	fi
-	# shellcheck disable=SC2034 # a global the other runner files read
 	CFG_EXPANDED=$v
 }
 
@@ -173,20 +172,15 @@ cfg_store() { # section key value
 	arch) CFG_ARCH[$1]=${3//,/ } ;;
 	smp) CFG_SMP[$1]=$3 ;;
 	test_args)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_ARGS[$1]=$3 ;;
 	qemu_params)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_PARAMS[$1]=$3 ;;
 	groups) CFG_GROUPS[$1]=$3 ;;
 	accel)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_ACCEL[$1]=$3 ;;
 	timeout)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_TIMEOUT[$1]=$3 ;;
 	events)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		CFG_EVENTS[$1]=$3 ;;
 	esac
 }

@@ -7,7 +7,6 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-# shellcheck disable=SC2034 # read by arch_build_dir
 SRCDIR=$top
 # shellcheck source=scripts/arch.bash
 . "$top/scripts/arch.bash"

@@ -49,7 +49,6 @@ main_parse_args() { # args...
 		-l | --list) RUN_LIST=1 ;;
 		-t | --tap) RUN_TAP=1 ;;
 		--default-bios)
-			# shellcheck disable=SC2034 # a global the other runner files read
 			FIRMWARE=default ;;
 		-g | -j | --group | --jobs | --arch | --build | --junit | --tap-file)
 			(($# >= 2)) || main_usage_error "$1 needs a value"
@@ -75,15 +74,12 @@ main_option() { # option value
 		;;
 	-j | --jobs)
 		[[ $2 =~ ^[1-9][0-9]*$ ]] || main_usage_error "-j wants a positive number, not '$2'"
-		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_JOBS=$2
 		;;
 	--arch)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_REQ_ARCH=$(arch_canonical "$2") || main_usage_error "--arch: unknown arch '$2' (${CFG_ARCHES[*]}, or arm64, i686)"
 		;;
 	--build)
-		# shellcheck disable=SC2034 # a global the other runner files read
 		RUN_REQ_BUILD=$2 ;;
 	--junit) RUN_JUNIT=$2 ;;
 	--tap-file) RUN_TAP_FILE=$2 ;;
@@ -108,7 +104,6 @@ main_check_env() {
 	qboot | default | seabios) ;;
 	*) [ -r "$FIRMWARE" ] || main_usage_error "FIRMWARE must be qboot, default or a readable ROM file, not '$FIRMWARE'" ;;
 	esac
-	# shellcheck disable=SC2034 # a global the other runner files read
 	RUN_FORCED_ACCEL=${ACCEL:-}
 }
 
@@ -253,14 +248,14 @@ main() { # args...
 	main_parse_args "$@"
 	main_check_env
 	# A standalone script holds exactly the test it was made for: always run it.
-	# shellcheck disable=SC2034 # read by select.bash
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then RUN_ALL=1; fi
 	RUN_CFG=${RUN_CFG:-${UNITTESTS_CFG:-$SRCDIR/unittests.cfg}}
 	RUN_CFG_SHOWN=${RUN_CFG_SHOWN:-$RUN_CFG}
 	LOGDIR=${LOGDIR:-logs}
 	cfg_parse "$RUN_CFG" "$RUN_CFG_SHOWN" || main_fatal "${CFG_ERROR_LINES[@]}"
 	if [ -z "${RUN_KERNEL_OVERRIDE:-}" ]; then
-		arch_find_build || main_fatal "${ARCH_ERRORS[@]}"
+		arch_find_build "$RUN_REQ_BUILD" "$RUN_REQ_ARCH" || main_fatal "${ARCH_ERRORS[@]}"
+		RUN_BUILD=$ARCH_BUILD RUN_ARCH=$ARCH_ARCH
 	fi
 	run_find_kvm
 	main_select

@@ -52,7 +52,7 @@ if ((BASH_VERSINFO[0] < 5 || (BASH_VERSINFO[0] == 5 && BASH_VERSINFO[1] < 1))); 
 	exit 4
 fi
 HEAD
-		for lib in "${RUNNER_LIBS[@]}"; do
+		for lib in $(runner_lib_names); do
 			echo "# ---- scripts/$lib.bash"
 			grep -v -e '^# SPDX-License-Identifier' -e '^# shellcheck shell=' "$SRCDIR/scripts/$lib.bash"
 		done

@@ -32,9 +32,7 @@ report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_SECS
 		IFS= read -r R_OUTCOME
 		IFS= read -r R_USEC
 		IFS= read -r R_MSG
-		# shellcheck disable=SC2034 # read by junit.bash
 		IFS= read -r R_ACCEL
-		# shellcheck disable=SC2034 # read by junit.bash
 		IFS= read -r R_START
 	} <"$RUN_TMP/$1.result"
 	R_SECS=$(printf '%d.%02d' $((R_USEC / 1000000)) $((R_USEC % 1000000 / 10000)))

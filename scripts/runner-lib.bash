@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Loads the runner's pieces, for run_tests.sh and scripts/mkstandalone.sh (which embeds them in RUNNER_LIBS order).
+# Loads the runner's pieces, for run_tests.sh and scripts/mkstandalone.sh (which embeds them in runner_lib_names order).
 # shellcheck shell=bash
 
-# shellcheck disable=SC2034 # read by scripts/mkstandalone.sh
-RUNNER_LIBS=(cfg arch runner report tap junit select main)
+# The pieces, in the order they are loaded below.
+runner_lib_names() { printf '%s\n' cfg arch runner report tap junit select main; }
 # shellcheck source=scripts/cfg.bash
 . "$SRCDIR/scripts/cfg.bash"
 # shellcheck source=scripts/arch.bash

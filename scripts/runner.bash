@@ -66,7 +66,6 @@ run_decide_accel() { # want
 	elif [ -z "$problem" ]; then
 		PREP_ACCEL=kvm
 	else
-		# shellcheck disable=SC2034 # PREP_WHY: read by main.bash (the banner)
 		PREP_ACCEL=tcg PREP_WHY="no KVM: $problem"
 	fi
 }
@@ -414,7 +413,6 @@ run_all() { # tests...
 		((w <= RUN_JOBS)) || w=$RUN_JOBS
 		while ((RUN_USED + w > RUN_JOBS)) && [ -z "$RUN_SIGNAL" ]; do run_reap; done
 		[ -z "$RUN_SIGNAL" ] || return 0
-		# shellcheck disable=SC2034 # read by main.bash (an interrupted test's time)
 		RUN_STARTED[$t]=$(run_usec)
 		run_test "$t" &
 		pid=$!

@@ -459,8 +459,15 @@ busy_host() {
 
 # --fake-only: the fake-QEMU checks (no guest: make check runs them beside other
 # host-side steps); --real-only: the real kernels (timing: run alone).
+# The pieces runner-lib.bash loads, in order, and the names it gives mkstandalone.sh.
+# shellcheck disable=SC2016 # a literal $SRCDIR in the pattern
+lib_loads() { sed -n 's|^\. "\$SRCDIR/scripts/\(.*\)\.bash"$|\1|p' "$TOP/scripts/runner-lib.bash"; }
+lib_names() { eval "$(grep '^runner_lib_names()' "$TOP/scripts/runner-lib.bash")" && runner_lib_names; }
+
 fake_checks() {
 	ok "shellcheck: runner clean" shellcheck -S style -x -a "$RUNNER" "$TOP/scripts/mkstandalone.sh" "$FAKE" "$HERE/run.sh"
+	ok "runner-lib: what standalone scripts embed is what run_tests.sh loads, in order" \
+		equals "$(lib_names | tr '\n' ' ')" "$(lib_loads | tr '\n' ' ')"
 	fake_outcomes
 	nothing_selected
 	signal_crash
