@@ -10,9 +10,9 @@ check:
 run:
 	@$(or $(SRCDIR),.)/scripts/check.sh --run
 host-check:
-	@$(MAKE) -C $(or $(SRCDIR),.)/tests check
+	@$(MAKE) -C $(or $(SRCDIR),.)/host-tests check
 fuzz:
-	@$(MAKE) -C $(or $(SRCDIR),.)/tests fuzz
+	@$(MAKE) -C $(or $(SRCDIR),.)/host-tests fuzz
 
 ifeq ($(wildcard config.mak),)
 ifeq ($(filter-out check run fuzz host-check,$(or $(MAKECMDGOALS),all)),)
@@ -40,7 +40,7 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wmissing-prototypes -Wstrict-prototypes \
-	-I$(S)/lib -DVMTICK_ARCH_$(ARCH)
+	-I$(S)/lib -I$(S)/common -DVMTICK_ARCH_$(ARCH)
 ifeq ($(CC_TYPE),gcc)
 CFLAGS += -fno-tree-loop-distribute-patterns
 endif
@@ -68,7 +68,8 @@ ASFLAGS += $(ARCHFLAGS)
 # --- sources: found by wildcard, never listed -------------------------------
 rel = $(patsubst $(S)/%,%,$(1))
 # lib/test_name.c is built once per kernel (below), not into the library.
-LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c)))
+# common/ holds the arch-neutral halves of tests; they go into the library too.
+LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c $(S)/common/*.c)))
 ifeq ($(TESTDIR),x86)
 LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*_$(BITS).S) $(filter-out %_32.S %_64.S,$(wildcard $(S)/$(LIBARCH)/*.S)))
 else
@@ -100,7 +101,7 @@ $(1)/%.o: $(S)/$(1)/%.S
 	@mkdir -p $$(dir $$@)
 	$$(call quiet,AS)$$(CC) $$(ASFLAGS) -MMD -MP -c -o $$@ $$<
 endef
-$(foreach d,lib $(TESTDIR),$(eval $(call compile_rules,$(d))))
+$(foreach d,lib common $(TESTDIR),$(eval $(call compile_rules,$(d))))
 
 lib/libvmtick.a: $(LIB_OBJS)
 	@rm -f $@
@@ -123,7 +124,7 @@ $(TESTDIR)/%.name.o: $(S)/lib/test_name.c
 .SECONDARY:
 
 clean:
-	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
+	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
 
 include $(S)/scripts/standalone.mk
 

@@ -4,7 +4,7 @@
  * across host events - pause, save/restore, live migration - that the
  * runner performs when the guest asks (docs/lifecycle.md).
  *
- * What it checks, for each event, on every vCPU (lib/lifecycle.c):
+ * What it checks, for each event, on every vCPU (common/lifecycle.c):
  *  - CNTVCT and CNTPCT never go backwards, and their largest step over
  *    the event is no more than the time QEMU says the guest was stopped
  *    plus what the window before the event saw;

@@ -2,7 +2,7 @@
 /*
  * timer-tick: one timer source interrupting at a fixed rate while the
  * guest sleeps in WFI between ticks - the load a tickful idle guest puts
- * on its host - on the arm64 generic timer. The engine is lib/timer_tick.c
+ * on its host - on the arm64 generic timer. The engine is common/timer_tick.c
  * (shared with x86/timer-tick.c); lib/arm64/tick.c is the arm64 half.
  *
  * What it checks: the source can be set up; at most one tick is lost and

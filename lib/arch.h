@@ -58,7 +58,7 @@ void arch_heap_range(uintptr_t *start, uintptr_t *end);
 /* Reference clocks (lib/refclock.h): the arch's table, in order of preference; *n is set to how many. */
 const struct refclock *const *refclock_table(size_t *n);
 
-/* ---- the timer-tick engine's hooks (lib/timer_tick.c; x86: lib/x86/tick.c) ---- */
+/* ---- the timer-tick engine's hooks (common/timer_tick.c; x86: lib/x86/tick.c) ---- */
 
 /*
  * Once, before any probe: quiet every timer the machine starts with,

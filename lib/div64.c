@@ -3,8 +3,8 @@
 #include "libc.h"
 
 /*
- * Built for i386 guests only. The host unit tests (tests/test_div64.c)
- * compile it on x86_64 too, with the names renamed by tests/host_rename.h,
+ * Built for i386 guests only. The host unit tests (host-tests/test_div64.c)
+ * compile it on x86_64 too, with the names renamed by host-tests/host_rename.h,
  * which defines VMTICK_HOST_TEST.
  */
 #if defined(__i386__) || defined(VMTICK_HOST_TEST)

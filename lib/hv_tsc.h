@@ -50,7 +50,7 @@ u64 hv_tsc_time(u64 tsc, u64 scale, s64 offset);
  * the page says it is invalid: the caller falls back to the MSR.
  * Test-only build flags: -DHV_TSC_FAULT_NO_RECHECK drops the second read
  * of the sequence (a torn copy is then accepted), -DHV_TSC_FAULT_USE_INVALID
- * uses a page whose sequence is 0; tests/test_hv_tsc.c must fail.
+ * uses a page whose sequence is 0; host-tests/test_hv_tsc.c must fail.
  */
 bool hv_tsc_read(const struct hv_ref_tsc_page *page, u64 (*counter)(void), struct hv_tsc_copy *copy);
 

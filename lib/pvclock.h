@@ -69,7 +69,7 @@ u64 pvclock_wall_ns(const struct pvclock_wall_clock *wc, u64 system_ns);
  * fences: never older than the tsc_timestamp copied) is read inside that
  * window too. Returns the clock at that counter value.
  * Test-only build flag: -DPVCLOCK_FAULT_NO_RECHECK drops the second
- * version read (a torn copy is then accepted; tests/test_pvclock_protocol.c
+ * version read (a torn copy is then accepted; host-tests/test_pvclock_protocol.c
  * must fail).
  */
 u64 pvclock_read(const struct pvclock_vcpu_time_info *ti, u64 (*counter)(void),

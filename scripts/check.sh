@@ -87,7 +87,7 @@ suite() { # label build-dir [runner args...]
 
 # The runner's own tests (--fake-only or --real-only), their TAP kept with the suites'.
 runner_tests() { # part
-	env RUNNER_TEST_BUILD="$(arch_build_dir x86_64 gcc)" tests/runner/run.sh "$1" |
+	env RUNNER_TEST_BUILD="$(arch_build_dir x86_64 gcc)" host-tests/runner/run.sh "$1" |
 		tee "$reports/runner-tests${1#--}.tap"
 	return "${PIPESTATUS[0]}"
 }
@@ -150,16 +150,24 @@ must_to() { # results label command...
 # The host-side steps, in two streams (a 2-CPU host runs both at once; the
 # runner's fake-QEMU checks mostly wait, the others compute). The only guests
 # among them run in modes whose outcome does not depend on timing.
-host_stream_a() { # results
+host_stream_a() { # results builds-done-file
 	step "host tests (cmocka, ASan+UBSan)"
-	must_to "$1" "host tests" make -s -C tests check
+	must_to "$1" "host tests" make -s -C host-tests check
 	step "fuzzers (${fuzz_seconds} s each)"
-	must_to "$1" "fuzzers" make -s -C tests fuzz FUZZ_SECONDS="$fuzz_seconds"
+	must_to "$1" "fuzzers" make -s -C host-tests fuzz FUZZ_SECONDS="$fuzz_seconds"
 	step "GitLab matrix"
-	must_to "$1" "GitLab matrix" tests/gitlab/matrix-check
+	must_to "$1" "GitLab matrix" host-tests/gitlab/matrix-check
+	step "host tools (host-tests/tools: bench-compare, the doc test's parser)"
+	must_to "$1" "host tools" python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
+	# it runs the real selftest too (in modes whose outcome is no matter of
+	# timing: pass, fail, skip, hang, crash), so after stream b's builds
+	local waited
+	for ((waited = 0; waited < 600; waited++)); do [ -e "$2" ] && break; sleep 1; done
+	step "LAVA test definition"
+	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
 }
 
-host_stream_b() { # results
+host_stream_b() { # results builds-done-file
 	local arch cc
 	for arch in "${arches[@]}"; do
 		for cc in gcc clang; do
@@ -167,12 +175,7 @@ host_stream_b() { # results
 			must_to "$1" "build $arch-$cc" build "$arch" "$cc"
 		done
 	done
-	# after the builds: it also runs the real selftest, in modes whose outcome is
-	# no matter of timing (pass, fail, skip, hang, crash)
-	step "LAVA test definition"
-	must_to "$1" "LAVA test definition" tests/lava/testdef-check
-	step "host tools (tests/tools: bench-compare, the doc test's parser)"
-	must_to "$1" "host tools" python3 -m unittest discover -s tests/tools -p 'test_*.py'
+	touch "$2"
 	step "runner self-tests with a fake QEMU"
 	must_to "$1" "runner self-tests (fake QEMU)" runner_tests --fake-only
 	# the real selftest in modes whose outcome is no matter of timing (pass, fail,
@@ -185,8 +188,8 @@ host_stream_b() { # results
 host_steps() {
 	local tmp line
 	tmp=$(mktemp -d)
-	host_stream_a "$tmp/a.res" >"$tmp/a.out" 2>&1 &
-	host_stream_b "$tmp/b.res" >"$tmp/b.out" 2>&1 &
+	host_stream_a "$tmp/a.res" "$tmp/built" >"$tmp/a.out" 2>&1 &
+	host_stream_b "$tmp/b.res" "$tmp/built" >"$tmp/b.out" 2>&1 &
 	wait
 	cat "$tmp/a.out" "$tmp/b.out"
 	step "host-side steps done"
@@ -211,7 +214,7 @@ host_steps
 # here (export-logs), so they are counted, kept and read by the LAVA check
 # without running them a second time.
 step "doc test (every command README.md and docs/*.md show, in a fresh copy; make run's suites among them)"
-must "doc test" tests/doc/run.py --export-logs logs
+must "doc test" host-tests/doc/run.py --export-logs logs
 for arch in $(host_arches); do
 	count_junit "$reports/$arch-gcc.xml" "$arch-gcc"
 done
@@ -234,6 +237,6 @@ fi
 step "LAVA jobs"
 lava_logs=()
 for arch in "${arches[@]}"; do lava_logs+=("logs/$arch-gcc"); done
-must "LAVA jobs" tests/lava/jobs-check "${lava_logs[@]}"
+must "LAVA jobs" host-tests/lava/jobs-check "${lava_logs[@]}"
 
 finish

@@ -299,7 +299,7 @@ def config_arch(d):
         return None
 
 
-# What the guest takes (x86/timer-tick.c, lib/timer_tick.c): hz=1..10000, seconds=1..600.
+# What the guest takes (x86/timer-tick.c, common/timer_tick.c): hz=1..10000, seconds=1..600.
 HZ_RANGE = (1, 10000)
 SECONDS_RANGE = (1, 600)
 # configure's names for the arches

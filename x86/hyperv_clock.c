@@ -18,7 +18,7 @@
  *     and [k0 - 2, k1 + 1]. The bound: the page is kvmclock / 100 through
  *     a floored scale and a floored offset (up to 2 units below), and a
  *     difference of two floored products may exceed the floor of the
- *     difference by 1 (tests/test_hv_tsc.c checks this bound against
+ *     difference by 1 (host-tests/test_hv_tsc.c checks this bound against
  *     kvmclock's arithmetic). A page 1 ms off misses by 10,000 units; a
  *     descheduled vCPU only widens a bracket.
  *  2. warps: the vCPUs take turns under the fair lock

@@ -4,7 +4,7 @@
  * across host events - pause, save/restore, live migration - that the
  * runner performs when the guest asks (docs/lifecycle.md).
  *
- * What it checks, for each event, on every vCPU (lib/lifecycle.c):
+ * What it checks, for each event, on every vCPU (common/lifecycle.c):
  *  - the TSC and this vCPU's kvmclock never go backwards, and their
  *    largest step over the event is no more than the time QEMU says the
  *    guest was stopped plus what the window before the event saw;
@@ -33,7 +33,7 @@
  *                comma-separated; the cfg's events key must match
  *   catchup=N    catch-up ticks allowed beyond those explained (default 16)
  *   fault=NAME   test-only, every check must be seen failing: back, jump,
- *                flip, rearm, rate, storm, tod (lib/lifecycle.c)
+ *                flip, rearm, rate, storm, tod (common/lifecycle.c)
  */
 #include "libc.h"
 #include "x86/apic.h"

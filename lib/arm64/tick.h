@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The generic timer as lib/timer_tick.h sources: the virtual and physical timers, one-shot by CVAL. */
+/* The generic timer as common/timer_tick.h sources: the virtual and physical timers, one-shot by CVAL. */
 #ifndef VMTICK_ARM64_TICK_H
 #define VMTICK_ARM64_TICK_H
 

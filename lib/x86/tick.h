@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The x86 tick sources of the timer-tick engine (lib/timer_tick.h), and the vectors they use. */
+/* The x86 tick sources of the timer-tick engine (common/timer_tick.h), and the vectors they use. */
 #ifndef VMTICK_X86_TICK_H
 #define VMTICK_X86_TICK_H
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lib/fdt.c and lib/fdt-query.c against the host's libfdt, on device trees QEMU's virt machine
- * dumped (the .dtb files in tests/data: GICv2 and GICv3, 1 to 4 CPUs, EL2, with and
+ * dumped (the .dtb files in host-tests/data: GICv2 and GICv3, 1 to 4 CPUs, EL2, with and
  * without virtio-serial and bootargs): the same nodes in the same order at
  * the same depths, names, properties, parents, children, paths, compatible
  * searches, reg decoding, memory, CPUs, bootargs and stdout-path; and what

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The doc test's reading of Markdown (tests/doc/mdblocks.py): which blocks are commands, their lines, the annotations."""
+"""The doc test's reading of Markdown (host-tests/doc/mdblocks.py): which blocks are commands, their lines, the annotations."""
 import os
 import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "doc"))
-import mdblocks as pages  # noqa: E402  (tests/doc/mdblocks.py)
+sys.path.insert(0, os.path.join(TOP, "host-tests", "doc"))
+import mdblocks as pages  # noqa: E402  (host-tests/doc/mdblocks.py)
 
 PAGE = """# A page
 
@@ -90,7 +90,7 @@ if __name__ == "__main__":
 
 
 class Running(unittest.TestCase):
-    """tests/doc/run.py on a page of its own: statuses, file:line, skips, repeats."""
+    """host-tests/doc/run.py on a page of its own: statuses, file:line, skips, repeats."""
 
     def test_a_failing_command_is_named_by_file_and_line(self):
         import subprocess
@@ -104,7 +104,7 @@ class Running(unittest.TestCase):
                         "<!-- doc-test: expect ^bye$ -->\n    echo hello\n\n"
                         "<!-- doc-test: exit 3 -->\n<!-- doc-test: expect ^hello$ -->\n\n"
                         "    echo hello; exit 3\n")
-            r = subprocess.run([sys.executable, os.path.join(TOP, "tests", "doc", "run.py"), page],
+            r = subprocess.run([sys.executable, os.path.join(TOP, "host-tests", "doc", "run.py"), page],
                                capture_output=True, text=True, check=False)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
         self.assertIn(f"FAIL {page}:4: exit 1, want 0: false   # fails", r.stdout)
@@ -125,7 +125,7 @@ class Running(unittest.TestCase):
                 f.write("<!-- doc-test: export-logs the suite's verdicts -->\n\n"
                         "    mkdir -p logs/r && echo hi > logs/r/f && echo \"log: $PWD/logs/r/f\" > logs/r/t.tap\n"
                         "\nText.\n\n    mkdir -p logs/q\n")
-            r = subprocess.run([sys.executable, os.path.join(TOP, "tests", "doc", "run.py"),
+            r = subprocess.run([sys.executable, os.path.join(TOP, "host-tests", "doc", "run.py"),
                                 "--export-logs", dest, page], capture_output=True, text=True, check=False)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             with open(os.path.join(dest, "r", "f"), encoding="utf-8") as f:

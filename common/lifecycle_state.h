@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The lifecycle test's shared state and bounds, between its sampling half (lib/lifecycle.c) and its checks (lib/lifecycle_check.c). */
+/* The lifecycle test's shared state and bounds, between its sampling half (common/lifecycle.c) and its checks (common/lifecycle_check.c). */
 #ifndef VMTICK_LIFECYCLE_STATE_H
 #define VMTICK_LIFECYCLE_STATE_H
 

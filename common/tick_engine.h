@@ -89,7 +89,7 @@ extern struct tick_run tick_run;
 /* Counter value of slot i of the schedule. */
 u64 tick_slot(u64 i);
 
-/* ---- the reports (lib/tick_report.c) ---- */
+/* ---- the reports (common/tick_report.c) ---- */
 
 /* The source's clock as measured, against its period: what the schedule is built from. */
 void tick_report_plan(u64 hz, u64 want_hz);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Tests of run_tests.sh itself: outcomes, cfg errors, selection, -j, TAP, JUnit, standalone; fake and real QEMU.
 #
-# Usage: tests/runner/run.sh [--fake-only | --real-only]
+# Usage: host-tests/runner/run.sh [--fake-only | --real-only]
 # Output is TAP (plan last). The checks a CI gate relies on live in gate.sh.
 # The real-kernel part runs when x86/selftest.flat is built: in the source tree,
 # or in the build named by RUNNER_TEST_BUILD (scripts/check.sh passes build/x86_64-gcc).
@@ -66,7 +66,7 @@ make_build() { # dir arch
 
 # The checks of what a CI gate relies on: JUnit for dashboards, selection
 # errors, signals, interrupted runs, option errors, the build layout.
-# shellcheck source=tests/runner/gate.sh
+# shellcheck source=host-tests/runner/gate.sh
 . "$HERE/gate.sh"
 
 # --- outcomes with the fake QEMU ----------------------------------------------
@@ -489,7 +489,7 @@ case ${1:-} in
 	fake_checks
 	real_kernels
 	;;
-*) echo "tests/runner/run.sh: unknown argument '$1' (--fake-only or --real-only)" >&2; exit 2 ;;
+*) echo "host-tests/runner/run.sh: unknown argument '$1' (--fake-only or --real-only)" >&2; exit 2 ;;
 esac
 echo "1..$((PASSED + FAILED))"
 echo "# $PASSED passed, $FAILED failed"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What host tests call in lib/: the vt_ names tests/host_rename.h gives the
+ * What host tests call in lib/: the vt_ names host-tests/host_rename.h gives the
  * libc functions, and lib/argv.h's functions, declared with system types and
  * lib/types.h's (typedefs alone) so a test can include glibc's headers too. Every lib object is also built with
  * this header forced in after host_rename.h, so the compiler checks these

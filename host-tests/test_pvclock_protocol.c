@@ -11,8 +11,8 @@
  * value some call had returned before it began.
  * Each must be seen failing: build the library with the fault flag and
  * the matching test fails -
- *   make -C tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_RECHECK  (torn copies)
- *   make -C tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_CMPXCHG  (clamp goes back)
+ *   make -C host-tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_RECHECK  (torn copies)
+ *   make -C host-tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_CMPXCHG  (clamp goes back)
  */
 /* LIBSRC: lib/pvclock.c */
 /* LIBS: -lpthread */

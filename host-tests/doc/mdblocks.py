@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Finding the commands a Markdown page shows, by the convention tests/doc/run.py documents; no side effects."""
+"""Finding the commands a Markdown page shows, by the convention host-tests/doc/run.py documents; no side effects."""
 import os
 import re
 import shutil

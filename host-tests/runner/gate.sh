@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The runner's checks that a CI gate relies on (JUnit for dashboards, nothing selected, signals, interruption, options, build layout); sourced by tests/runner/run.sh.
+# The runner's checks that a CI gate relies on (JUnit for dashboards, nothing selected, signals, interruption, options, build layout); sourced by host-tests/runner/run.sh.
 # shellcheck shell=bash
 
 # --- JUnit as a dashboard reads it: a suite per QEMU run, a case per guest check ---

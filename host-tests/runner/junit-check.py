@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Reads a run_tests.sh JUnit file with a third-party consumer (Debian's python3-junitparser) and prints what it sees.
 
-Usage: tests/runner/junit-check.py FILE
+Usage: host-tests/runner/junit-check.py FILE
 
 Prints one line per suite, "suite NAME outcome=O tests=N failures=F errors=E
 skipped=S accelerator=A", then one per testcase, "case SUITE/NAME KIND
-[message]" (KIND: pass, failure, error, skipped), for tests/runner/run.sh to
+[message]" (KIND: pass, failure, error, skipped), for host-tests/runner/run.sh to
 match. Exits 1, naming the problem, when the counts a suite claims differ
 from its testcases or a property a dashboard needs is missing.
 """
@@ -41,7 +41,7 @@ def check_suite(suite):
     claimed = (suite.tests, suite.failures, suite.errors, suite.skipped)
     counted = (sum(kinds.values()), kinds["failure"], kinds["error"], kinds["skipped"])
     if claimed != counted:
-        problems.append(f"suite {suite.name}: claims tests/failures/errors/skipped {claimed}, has {counted}")
+        problems.append(f"suite {suite.name}: claims host-tests/failures/errors/skipped {claimed}, has {counted}")
     head = (f"suite {suite.name} outcome={props.get('outcome')} tests={suite.tests} "
             f"failures={suite.failures} errors={suite.errors} skipped={suite.skipped} "
             f"accelerator={props.get('accelerator')}")

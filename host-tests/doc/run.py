@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The doc test: runs every command README.md and docs/*.md show, in a fresh copy of the tree, and fails naming file:line.
 
-Usage: tests/doc/run.py [--list] [--keep] [--timeout S] [--export-logs DIR] [PAGE.md...]
+Usage: host-tests/doc/run.py [--list] [--keep] [--timeout S] [--export-logs DIR] [PAGE.md...]
 
 The convention (also in README.md, "Commands in these pages"):
 - A code block is a fenced block (```) or a block indented by four spaces.
@@ -65,7 +65,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mdblocks as pages  # noqa: E402  (tests/doc/mdblocks.py)
+import mdblocks as pages  # noqa: E402  (host-tests/doc/mdblocks.py)
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_TIMEOUT = 600
@@ -165,7 +165,7 @@ def collect(paths):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="tests/doc/run.py", description=__doc__.splitlines()[0],
+    ap = argparse.ArgumentParser(prog="host-tests/doc/run.py", description=__doc__.splitlines()[0],
                                  epilog="The convention: the top of this file, and README.md.")
     ap.add_argument("pages", nargs="*", metavar="PAGE.md",
                     help="pages to test, relative to the top (default: README.md docs/*.md)")

@@ -10,8 +10,8 @@
  * makes it read again; and the protocol under a writer thread that updates
  * the page the way the hypervisor does (sequence 0, fields, new sequence):
  * no reader may take fields of two updates. Each must be seen failing:
- *   make -C tests check LIB_DEFS=-DHV_TSC_FAULT_NO_RECHECK   (update missed, torn copies)
- *   make -C tests check LIB_DEFS=-DHV_TSC_FAULT_USE_INVALID  (sequence 0 used)
+ *   make -C host-tests check LIB_DEFS=-DHV_TSC_FAULT_NO_RECHECK   (update missed, torn copies)
+ *   make -C host-tests check LIB_DEFS=-DHV_TSC_FAULT_USE_INVALID  (sequence 0 used)
  */
 /* LIBSRC: lib/hv_tsc.c lib/pvclock.c */
 /* LIBS: -lpthread */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lib/div64.c, the i386 guests' 64-bit division helpers, checked on the host
- * (where tests/host_rename.h lets it build) against the native 64-bit '/'
+ * (where host-tests/host_rename.h lets it build) against the native 64-bit '/'
  * and '%': edge values crossed with each other, then pseudo-random operands
  * of every bit length. INT64_MIN / -1, undefined in C, must give INT64_MIN
  * remainder 0 rather than fault.

@@ -4,7 +4,7 @@
  * never a read outside the blob (ASan) or a hang (-timeout). The first
  * input byte picks the mode: even, the rest of the input is the blob; odd,
  * the rest is a list of (offset, value) byte patches applied to a real QEMU
- * tree (tests/data), which reaches the deep structure paths at once. Every
+ * tree (host-tests/data), which reaches the deep structure paths at once. Every
  * lookup the platform code makes is run on the result; and when libfdt's
  * fdt_check_full() accepts the blob, dt_init() must too and both must walk
  * the same nodes.
