@@ -212,9 +212,11 @@ host_steps
 # The doc test runs README.md's `make run` in a fresh copy: those are the
 # default suites of the native arches, and their logs, JUnit and TAP come back
 # here (export-logs), so they are counted, kept and read by the LAVA check
-# without running them a second time.
+# without running them a second time. The copy starts with the builds made
+# above from the same sources (seed-builds): its build commands still run,
+# configure and find nothing to rebuild.
 step "doc test (every command README.md and docs/*.md show, in a fresh copy; make run's suites among them)"
-must "doc test" host-tests/doc/run.py --export-logs logs
+must "doc test" host-tests/doc/run.py --seed-builds --export-logs logs
 for arch in $(host_arches); do
 	count_junit "$reports/$arch-gcc.xml" "$arch-gcc"
 done

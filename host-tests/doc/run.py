@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The doc test: runs every command README.md and docs/*.md show, in a fresh copy of the tree, and fails naming file:line.
 
-Usage: host-tests/doc/run.py [--list] [--keep] [--timeout S] [--export-logs DIR] [PAGE.md...]
+Usage: host-tests/doc/run.py [--list] [--keep] [--timeout S] [--export-logs DIR] [--seed-builds] [PAGE.md...]
 
 The convention (also in README.md, "Commands in these pages"):
 - A code block is a fenced block (```) or a block indented by four spaces.
@@ -123,6 +123,13 @@ def keep_logs(tree, where):
 PATH_BEARING = (".xml", ".tap", ".json", ".txt")
 
 
+def seed_builds(tree):
+    """Copy this tree's build/ directories into the copy (--seed-builds)."""
+    src = os.path.join(TOP, "build")
+    if os.path.isdir(src):
+        shutil.copytree(src, os.path.join(tree, "build"), symlinks=True)
+
+
 def export_logs(tree, dest):
     """Copy the copy's logs/ into dest (merging), for a block annotated export-logs;
     paths into the copy's logs/ in reports (JUnit, TAP, JSON) then name dest, since
@@ -171,6 +178,10 @@ def main():
                     help="pages to test, relative to the top (default: README.md docs/*.md)")
     ap.add_argument("--list", action="store_true", help="print the commands and skips; run nothing")
     ap.add_argument("--keep", action="store_true", help="keep the copy the commands ran in")
+    ap.add_argument("--seed-builds", action="store_true",
+                    help="start the copy with this tree's build/ (make check: it has just built "
+                         "them from the same sources, so the pages' build commands configure and "
+                         "find nothing to rebuild)")
     ap.add_argument("--export-logs", metavar="DIR",
                     help="copy the copy's logs/ into DIR after blocks annotated export-logs")
     ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="S",
@@ -201,6 +212,8 @@ def main():
     failed = 0
     try:
         fresh_copy(tree)
+        if args.seed_builds:
+            seed_builds(tree)
         print(f"doc-test: {len(runnable)} commands in {tree}", flush=True)
         done = {}
         for b, no, cmd in runnable:
