@@ -147,14 +147,14 @@ must_to() { # results label command...
 	if "$@"; then echo "pass $label" >>"$res"; else echo "fail $label" >>"$res"; fi
 }
 
-# The host-side steps, in two streams (a 2-CPU host runs both at once; the
-# runner's fake-QEMU checks mostly wait, the others compute). The only guests
+# The host-side steps, in three streams (a 2-CPU host runs them at once: the
+# runner's checks mostly wait for fake or real QEMUs, the others compute). The only guests
 # among them run in modes whose outcome does not depend on timing.
 host_stream_a() { # results builds-done-file
 	step "host tests (cmocka, ASan+UBSan)"
-	must_to "$1" "host tests" make -s -C host-tests check
+	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
 	step "fuzzers (${fuzz_seconds} s each)"
-	must_to "$1" "fuzzers" make -s -C host-tests fuzz FUZZ_SECONDS="$fuzz_seconds"
+	must_to "$1" "fuzzers" make -s -j"$jobs" -C host-tests fuzz FUZZ_SECONDS="$fuzz_seconds"
 	step "GitLab matrix"
 	must_to "$1" "GitLab matrix" host-tests/gitlab/matrix-check
 	step "host tools (host-tests/tools: bench-compare, the doc test's parser)"
@@ -178,8 +178,13 @@ host_stream_b() { # results builds-done-file
 	touch "$2"
 	step "runner self-tests with a fake QEMU"
 	must_to "$1" "runner self-tests (fake QEMU)" runner_tests --fake-only
-	# the real selftest in modes whose outcome is no matter of timing (pass, fail,
-	# hang, crash, signals, a failed migration)
+}
+
+# The real selftest in modes whose outcome is no matter of timing (pass, fail,
+# hang, crash, signals, a failed migration), once stream b has built it.
+host_stream_c() { # results builds-done-file
+	local waited
+	for ((waited = 0; waited < 600; waited++)); do [ -e "$2" ] && break; sleep 1; done
 	step "runner self-tests with the real x86_64 selftest"
 	must_to "$1" "runner self-tests (real kernels)" runner_tests --real-only
 }
@@ -190,16 +195,17 @@ host_steps() {
 	tmp=$(mktemp -d)
 	host_stream_a "$tmp/a.res" "$tmp/built" >"$tmp/a.out" 2>&1 &
 	host_stream_b "$tmp/b.res" "$tmp/built" >"$tmp/b.out" 2>&1 &
+	host_stream_c "$tmp/c.res" "$tmp/built" >"$tmp/c.out" 2>&1 &
 	wait
-	cat "$tmp/a.out" "$tmp/b.out"
+	cat "$tmp/a.out" "$tmp/b.out" "$tmp/c.out"
 	step "host-side steps done"
 	while read -r line; do
 		case $line in
 		pass\ *) total_pass=$((total_pass + 1)) ;;
 		*) total_fail=$((total_fail + 1)) failures+=("${line#fail }") ;;
 		esac
-	done < <(cat "$tmp/a.res" "$tmp/b.res" 2>/dev/null)
-	if [ ! -s "$tmp/a.res" ] || [ ! -s "$tmp/b.res" ]; then
+	done < <(cat "$tmp/a.res" "$tmp/b.res" "$tmp/c.res" 2>/dev/null)
+	if [ ! -s "$tmp/a.res" ] || [ ! -s "$tmp/b.res" ] || [ ! -s "$tmp/c.res" ]; then
 		total_fail=$((total_fail + 1))
 		failures+=("host-side steps: a stream left no results")
 	fi
