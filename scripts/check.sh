@@ -140,6 +140,12 @@ fi
 arches=(x86_64 i386)
 [ -d lib/arm64 ] && [ -n "$(ls lib/arm64/*.S 2>/dev/null)" ] && arches+=(aarch64)
 
+# Wait until stream b has built every arch (its builds-done file), at most 10 minutes.
+wait_for_builds() { # builds-done-file
+	local waited
+	for ((waited = 0; waited < 600; waited++)); do [ -e "$1" ] && return; sleep 1; done
+}
+
 # A host-side step in a stream: its outcome as a line of the stream's results file.
 must_to() { # results label command...
 	local res=$1 label=$2
@@ -148,8 +154,9 @@ must_to() { # results label command...
 }
 
 # The host-side steps, in three streams (a 2-CPU host runs them at once: the
-# runner's checks mostly wait for fake or real QEMUs, the others compute). The only guests
-# among them run in modes whose outcome does not depend on timing.
+# runner's checks mostly wait for fake or real QEMUs, the others compute).
+# The only guests among them run in modes whose outcome does not depend on
+# timing.
 host_stream_a() { # results builds-done-file
 	step "host tests (cmocka, ASan+UBSan)"
 	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
@@ -161,8 +168,7 @@ host_stream_a() { # results builds-done-file
 	must_to "$1" "host tools" python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
 	# it runs the real selftest too (in modes whose outcome is no matter of
 	# timing: pass, fail, skip, hang, crash), so after stream b's builds
-	local waited
-	for ((waited = 0; waited < 600; waited++)); do [ -e "$2" ] && break; sleep 1; done
+	wait_for_builds "$2"
 	step "LAVA test definition"
 	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
 }
@@ -183,13 +189,12 @@ host_stream_b() { # results builds-done-file
 # The real selftest in modes whose outcome is no matter of timing (pass, fail,
 # hang, crash, signals, a failed migration), once stream b has built it.
 host_stream_c() { # results builds-done-file
-	local waited
-	for ((waited = 0; waited < 600; waited++)); do [ -e "$2" ] && break; sleep 1; done
+	wait_for_builds "$2"
 	step "runner self-tests with the real x86_64 selftest"
 	must_to "$1" "runner self-tests (real kernels)" runner_tests --real-only
 }
 
-# Run both streams, then print each one's output whole and add up its results.
+# Run the streams at once, then print each one's output whole and add up its results.
 host_steps() {
 	local tmp line
 	tmp=$(mktemp -d)
