@@ -166,11 +166,6 @@ host_stream_a() { # results builds-done-file
 	must_to "$1" "GitLab matrix" host-tests/gitlab/matrix-check
 	step "host tools (host-tests/tools: bench-compare, the doc test's parser)"
 	must_to "$1" "host tools" python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
-	# it runs the real selftest too (in modes whose outcome is no matter of
-	# timing: pass, fail, skip, hang, crash), so after stream b's builds
-	wait_for_builds "$2"
-	step "LAVA test definition"
-	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
 }
 
 host_stream_b() { # results builds-done-file
@@ -187,11 +182,14 @@ host_stream_b() { # results builds-done-file
 }
 
 # The real selftest in modes whose outcome is no matter of timing (pass, fail,
-# hang, crash, signals, a failed migration), once stream b has built it.
+# skip, hang, crash, signals, a failed migration), once stream b has built it.
 host_stream_c() { # results builds-done-file
 	wait_for_builds "$2"
 	step "runner self-tests with the real x86_64 selftest"
 	must_to "$1" "runner self-tests (real kernels)" runner_tests --real-only
+	# the LAVA definition's check runs the real selftest in such modes too
+	step "LAVA test definition"
+	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
 }
 
 # Run the streams at once, then print each one's output whole and add up its results.
