@@ -88,7 +88,7 @@ suite() { # label build-dir [runner args...]
 # The runner's own tests (--fake-only or --real-only), their TAP kept with the suites'.
 runner_tests() { # part
 	env RUNNER_TEST_BUILD="$(arch_build_dir x86_64 gcc)" host-tests/runner/run.sh "$1" |
-		tee "$reports/runner-tests${1#--}.tap"
+		tee "$reports/runner-tests-${1#--}.tap"
 	return "${PIPESTATUS[0]}"
 }
 
