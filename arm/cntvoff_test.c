@@ -41,7 +41,6 @@
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
 
-
 /* The virtual count 2^40 ticks ahead of the physical one: CNTVCT = CNTPCT - OFFSET. */
 #define OFFSET			(0ull - (1ull << 40))
 BOOT_CNTVOFF(OFFSET);

@@ -71,7 +71,6 @@
 #include "wait.h"
 #include "arm64/virtio-mmio.h"
 
-
 #define IPI_SGI				1
 #define SELF_SGI			2
 #define RESPONDER_CPU			1

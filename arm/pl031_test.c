@@ -39,7 +39,6 @@
 #include "report.h"
 #include "arm64/sysreg.h"
 
-
 #define NS_PER_S		1000000000ull
 #define MATCH_AHEAD_S		2
 /* how long to wait for the match: ahead plus two seconds, in seconds of the counter */

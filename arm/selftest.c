@@ -40,7 +40,6 @@
 #include "arm64/timer.h"
 #include "wait.h"
 
-
 /* How long a CPU waits for an interrupt before calling it lost. */
 #define IRQ_TIMEOUT_MS		2000
 #define TEST_SGI		1

@@ -41,7 +41,6 @@
 #include "libc.h"
 #include "arm64/tick.h"
 
-
 static const struct tick_source *const sources[] = {
 	&tick_source_vtimer,
 	&tick_source_ptimer,

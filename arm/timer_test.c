@@ -61,7 +61,6 @@
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
 
-
 #define MAX_LOOPS		10000000ull
 /* ISR_EL1.I: an IRQ is pending at this CPU, masked or not */
 #define ISR_EL1_I		(1 << 7)
