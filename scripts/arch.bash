@@ -55,12 +55,12 @@ arch_build_candidates() { # arch
 	for cc in "${ARCH_CCS[@]}"; do arch_build_dir "$1" "$cc"; done
 }
 
-# The first candidate configured for ARCH, made absolute in ARCH_BUILD (ARCH_ARCH: the arch).
-arch_pick_build() { # arch
+# The first candidate configured for ARCH, made absolute in the variable named build-var.
+arch_pick_build() { # arch build-var
 	local d
 	while IFS= read -r d; do
 		if [ "$(arch_config_value "$d" ARCH)" = "$1" ]; then
-			ARCH_BUILD=$(cd "$d" && pwd) && ARCH_ARCH=$1
+			printf -v "$2" '%s' "$(cd "$d" && pwd)"
 			return 0
 		fi
 	done < <(arch_build_candidates "$1")
@@ -69,10 +69,10 @@ arch_pick_build() { # arch
 
 # Pick the build directory: the one asked for (--build/BUILD_DIR); else the
 # build for the arch asked for (--arch); else the current or top directory's
-# config.mak; else the host arch's build/ARCH-gcc or -clang. Sets ARCH_BUILD
-# (absolute) and ARCH_ARCH, this file's own; on failure returns 1 with the
-# reasons in ARCH_ERRORS.
-arch_find_build() { # requested-build requested-arch (either may be empty)
+# config.mak; else the host arch's build/ARCH-gcc or -clang. Sets the
+# variables named build-var (absolute) and arch-var, the caller's own; on
+# failure returns 1 with the reasons in ARCH_ERRORS.
+arch_find_build() { # requested-build requested-arch (either may be empty) build-var arch-var
 	local d a want req_build=$1 req_arch=$2
 	ARCH_ERRORS=()
 	if [ -n "$req_build" ]; then
@@ -84,19 +84,22 @@ arch_find_build() { # requested-build requested-arch (either may be empty)
 			ARCH_ERRORS+=("run_tests: '$req_build' is configured for $a, not $req_arch")
 			return 1
 		fi
-		ARCH_BUILD=$(cd "$req_build" && pwd) && ARCH_ARCH=$a
+		printf -v "$3" '%s' "$(cd "$req_build" && pwd)" && printf -v "$4" '%s' "$a"
 		return
 	fi
 	if [ -z "$req_arch" ]; then
 		for d in "$PWD" "$SRCDIR"; do
 			if a=$(arch_config_value "$d" ARCH); then
-				ARCH_BUILD=$(cd "$d" && pwd) && ARCH_ARCH=$a
+				printf -v "$3" '%s' "$(cd "$d" && pwd)" && printf -v "$4" '%s' "$a"
 				return
 			fi
 		done
 	fi
 	want=${req_arch:-$(arch_canonical "$(uname -m)")} || want=""
-	if [ -n "$want" ] && arch_pick_build "$want"; then return; fi
+	if [ -n "$want" ] && arch_pick_build "$want" "$3"; then
+		printf -v "$4" '%s' "$want"
+		return
+	fi
 	if [ -z "$want" ]; then
 		ARCH_ERRORS+=("run_tests: no configured build here or in $SRCDIR, and no vmtick arch is native to $(uname -m): pass --arch or --build")
 		return 1

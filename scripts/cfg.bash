@@ -94,9 +94,37 @@ cfg_host_cpus() {
 	nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1
 }
 
+# One key's value in an entry, empty when the entry does not set it; the keys
+# other files read (file, arch, smp and groups have functions of their own).
+cfg_value() { # test key
+	case $2 in
+	test_args) echo "${CFG_ARGS[$1]:-}" ;;
+	qemu_params) echo "${CFG_PARAMS[$1]:-}" ;;
+	accel) echo "${CFG_ACCEL[$1]:-}" ;;
+	timeout) echo "${CFG_TIMEOUT[$1]:-}" ;;
+	events) echo "${CFG_EVENTS[$1]:-}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# The entry as cfg text again, from the parsed values (standalone scripts).
+cfg_entry_text() { # test
+	local t=$1
+	echo "[$t]"
+	echo "file = ${CFG_FILE[$t]}"
+	echo "arch = ${CFG_ARCH[$t]}"
+	echo "smp = ${CFG_SMP[$t]}"
+	if [ -n "${CFG_ARGS[$t]+set}" ]; then echo "test_args = ${CFG_ARGS[$t]}"; fi
+	if [ -n "${CFG_PARAMS[$t]+set}" ]; then echo "qemu_params = ${CFG_PARAMS[$t]}"; fi
+	if [ -n "${CFG_GROUPS[$t]+set}" ]; then echo "groups = ${CFG_GROUPS[$t]}"; fi
+	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
+	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
+	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
+}
+
 # Substitute the placeholders in one value. The time is read here, so call it
 # right before QEMU starts. EPOCHREALTIME has microsecond resolution.
-cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
+cfg_expand() { # value var: the result in the variable named var (no subshell)
 	local v=$1 now=${EPOCHREALTIME:-} sec usec
 	if [[ $v == *'{'* ]]; then
 		if [ -z "$now" ]; then now="$(date +%s).000000"; fi
@@ -113,7 +141,7 @@ cfg_expand() { # value -> stdout-free: result in CFG_EXPANDED
 			v=${v//\{host_kind\}/$(arch_host_kind)}
 		fi
 	fi
-	CFG_EXPANDED=$v
+	printf -v "$2" '%s' "$v"
 }
 
 cfg_check_value() { # where section key value

@@ -119,12 +119,12 @@ junit_suite() { # test qemu-version host-kernel
 	if [ -r "$log" ]; then junit_clean <"$log" >"$clean"; else : >"$clean"; fi
 	IFS= read -r cmd <"$clean"
 	[[ $cmd != 'not started: '* ]] || cmd=""
-	accel=$R_ACCEL
+	accel=$(report_accel)
 	if [ -z "$accel" ] && [[ $cmd =~ \ -accel\ ([a-z]+) ]]; then accel=${BASH_REMATCH[1]}; fi
 	junit_checks "$clean" "$cls"
 	junit_run_case "$cls"
 	printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
-		"$(junit_attr "$t")" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$R_START" "$(junit_attr "$(uname -n)")"
+		"$(junit_attr "$t")" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$(report_start)" "$(junit_attr "$(uname -n)")"
 	echo '    <properties>'
 	junit_property outcome "$R_OUTCOME"
 	junit_property message "$R_MSG"

@@ -38,14 +38,16 @@ main_is_number() { # text
 }
 
 main_parse_args() { # args...
-	RUN_JOBS=1 RUN_TAP=0 RUN_LIST=0 RUN_VERBOSE=0 RUN_ALL=0 RUN_JUNIT="" RUN_TAP_FILE=""
+	RUN_TAP=0 RUN_LIST=0 RUN_VERBOSE=0 RUN_JUNIT="" RUN_TAP_FILE=""
+	run_set_jobs 1
+	select_nodefault 0
 	RUN_REQ_ARCH="" RUN_REQ_BUILD=${BUILD_DIR:-}
 	MAIN_NAMES=() MAIN_GROUPS=()
 	while (($#)); do
 		case $1 in
 		-h | --help) main_usage; exit 0 ;;
 		-v | --verbose) RUN_VERBOSE=1 ;;
-		-a | --all) RUN_ALL=1 ;;
+		-a | --all) select_nodefault 1 ;;
 		-l | --list) RUN_LIST=1 ;;
 		-t | --tap) RUN_TAP=1 ;;
 		--default-bios)
@@ -74,7 +76,7 @@ main_option() { # option value
 		;;
 	-j | --jobs)
 		[[ $2 =~ ^[1-9][0-9]*$ ]] || main_usage_error "-j wants a positive number, not '$2'"
-		RUN_JOBS=$2
+		run_set_jobs "$2"
 		;;
 	--arch)
 		RUN_REQ_ARCH=$(arch_canonical "$2") || main_usage_error "--arch: unknown arch '$2' (${CFG_ARCHES[*]}, or arm64, i686)"
@@ -104,7 +106,7 @@ main_check_env() {
 	qboot | default | seabios) ;;
 	*) [ -r "$FIRMWARE" ] || main_usage_error "FIRMWARE must be qboot, default or a readable ROM file, not '$FIRMWARE'" ;;
 	esac
-	RUN_FORCED_ACCEL=${ACCEL:-}
+	run_force_accel "${ACCEL:-}"
 }
 
 # An output file named by an option must be writable before any test runs.
@@ -203,7 +205,7 @@ main_interrupted() {
 		if [ -s "$RUN_TMP/$t.result" ]; then
 			: # it ended before it could be stopped
 		elif [[ $running == *" $t "* ]]; then
-			started=${RUN_STARTED[$t]}
+			started=$(run_started_usec "$t")
 			run_write_result "$t" INTERRUPTED $(($(run_usec) - started)) \
 				"stopped by the runner on $sig before it ended"
 		else
@@ -238,7 +240,7 @@ main_banner() {
 	# a standalone script prints just its outcome line
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then return; fi
 	run_decide_accel ""
-	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator ${PREP_ACCEL:-none ($PREP_MSG)}${PREP_WHY:+ ($PREP_WHY)}, logs in $LOGDIR"
+	line="vmtick: $RUN_ARCH build in $RUN_BUILD, accelerator $(run_accel_text), logs in $LOGDIR"
 	tap_out "# $line"
 	if ((!RUN_TAP)); then echo "$line"; fi
 }
@@ -248,14 +250,14 @@ main() { # args...
 	main_parse_args "$@"
 	main_check_env
 	# A standalone script holds exactly the test it was made for: always run it.
-	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then RUN_ALL=1; fi
+	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ]; then select_nodefault 1; fi
 	RUN_CFG=${RUN_CFG:-${UNITTESTS_CFG:-$SRCDIR/unittests.cfg}}
 	RUN_CFG_SHOWN=${RUN_CFG_SHOWN:-$RUN_CFG}
 	LOGDIR=${LOGDIR:-logs}
 	cfg_parse "$RUN_CFG" "$RUN_CFG_SHOWN" || main_fatal "${CFG_ERROR_LINES[@]}"
 	if [ -z "${RUN_KERNEL_OVERRIDE:-}" ]; then
-		arch_find_build "$RUN_REQ_BUILD" "$RUN_REQ_ARCH" || main_fatal "${ARCH_ERRORS[@]}"
-		RUN_BUILD=$ARCH_BUILD RUN_ARCH=$ARCH_ARCH
+		arch_find_build "$RUN_REQ_BUILD" "$RUN_REQ_ARCH" RUN_BUILD RUN_ARCH ||
+			main_fatal "${ARCH_ERRORS[@]}"
 	fi
 	run_find_kvm
 	main_select

@@ -23,21 +23,6 @@ die() {
 	exit 4
 }
 
-# The entry as cfg text again, from the parsed values.
-entry_text() { # test
-	local t=$1
-	echo "[$t]"
-	echo "file = ${CFG_FILE[$t]}"
-	echo "arch = ${CFG_ARCH[$t]}"
-	echo "smp = ${CFG_SMP[$t]}"
-	if [ -n "${CFG_ARGS[$t]+set}" ]; then echo "test_args = ${CFG_ARGS[$t]}"; fi
-	if [ -n "${CFG_PARAMS[$t]+set}" ]; then echo "qemu_params = ${CFG_PARAMS[$t]}"; fi
-	if [ -n "${CFG_GROUPS[$t]+set}" ]; then echo "groups = ${CFG_GROUPS[$t]}"; fi
-	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
-	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
-	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
-}
-
 write_script() { # test kernel arch out
 	local t=$1 kernel=$2 arch=$3 out=$4 lib
 	{
@@ -69,13 +54,13 @@ RUN_CFG=\$RUN_TMP/unittests.cfg
 RUN_CFG_SHOWN="unittests.cfg (as embedded in $t)"
 RUN_KERNEL_OVERRIDE=\$RUN_TMP/${CFG_FILE[$t]}
 cat >"\$RUN_CFG" <<'VMTICK_CFG_END'
-$(entry_text "$t")
+$(cfg_entry_text "$t")
 VMTICK_CFG_END
 base64 -d >"\$RUN_KERNEL_OVERRIDE" <<'VMTICK_KERNEL_END' || exit 4
 $(base64 -w 76 "$kernel")
 VMTICK_KERNEL_END
 TAIL
-		if [ -n "${CFG_EVENTS[$t]:-}" ]; then
+		if [ -n "$(cfg_value "$t" events)" ]; then
 			# the helper that performs the entry's events (docs/lifecycle.md)
 			echo "RUN_LIFECYCLE_PY=\$RUN_TMP/lifecycle.py"
 			echo "cat >\"\$RUN_LIFECYCLE_PY\" <<'VMTICK_LIFECYCLE_END'"

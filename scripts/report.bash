@@ -27,6 +27,10 @@ report_init() {
 
 # The result file written by run_write_result: outcome, microseconds,
 # message, accelerator (empty if QEMU never started), start time (UTC).
+# What report_read read that only the JUnit writer uses.
+report_accel() { echo "$R_ACCEL"; }
+report_start() { echo "$R_START"; }
+
 report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_SECS
 	{
 		IFS= read -r R_OUTCOME

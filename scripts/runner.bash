@@ -8,6 +8,12 @@ RUN_DEFAULT_TIMEOUT=90
 # with Debian's Python: the helper needs nothing but the standard library.
 RUN_PYTHON=/usr/bin/python3
 declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=() RUN_STARTED=()
+
+# What main.bash's options decide: CPU slots (-j), an accelerator forced by ACCEL=.
+run_set_jobs() { RUN_JOBS=$1; }
+run_force_accel() { RUN_FORCED_ACCEL=$1; }
+# When a running test started (microseconds), for an interrupted run's report.
+run_started_usec() { echo "${RUN_STARTED[$1]:-}"; }
 RUN_USED=0
 
 # A busy host (docs/runner.md, "A busy host"): while QEMU runs, the runner
@@ -34,7 +40,8 @@ run_smp() { # test
 
 # Seconds QEMU may run: TIMEOUT, else cfg timeout, else 90; times TIMEOUT_FACTOR.
 run_timeout() { # test
-	local t=${TIMEOUT:-${CFG_TIMEOUT[$1]:-$RUN_DEFAULT_TIMEOUT}}
+	local t=${TIMEOUT:-$(cfg_value "$1" timeout)}
+	t=${t:-$RUN_DEFAULT_TIMEOUT}
 	awk -v t="$t" -v f="${TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%g\n", t * f }'
 }
 
@@ -70,12 +77,17 @@ run_decide_accel() { # want
 	fi
 }
 
+# The accelerator run_decide_accel chose, with why, as the banner says it.
+run_accel_text() {
+	echo "${PREP_ACCEL:-none ($PREP_MSG)}${PREP_WHY:+ ($PREP_WHY)}"
+}
+
 # Decide how a test starts. Sets PREP_OUTCOME/PREP_MSG when it cannot start
 # (SKIP or ERROR), else PREP_ACCEL and PREP_KERNEL.
 run_prepare() { # test
 	local t=$1 qemu
 	PREP_KERNEL=""
-	run_decide_accel "${CFG_ACCEL[$1]:-}"
+	run_decide_accel "$(cfg_value "$1" accel)"
 	[ -z "$PREP_OUTCOME" ] || return 0
 	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$(arch_testdir "$RUN_ARCH")/${CFG_FILE[$t]}}
 	qemu=${QEMU:-$(arch_default_qemu "$RUN_ARCH")}
@@ -83,7 +95,7 @@ run_prepare() { # test
 		PREP_OUTCOME=ERROR PREP_MSG="kernel $PREP_KERNEL not found (not built? run make)"
 	elif ! command -v "$qemu" >/dev/null 2>&1; then
 		PREP_OUTCOME=ERROR PREP_MSG="QEMU binary '$qemu' not found (install it or set QEMU=)"
-	elif [ -n "${CFG_EVENTS[$t]:-}" ] && [ ! -x "$RUN_PYTHON" ]; then
+	elif [ -n "$(cfg_value "$t" events)" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="events need $RUN_PYTHON for scripts/lifecycle.py, which is not installed"
 	fi
 }
@@ -96,19 +108,19 @@ run_lifecycle_helper() {
 
 # Expand placeholders (the host time is read now) and build ARCH_CMD.
 run_build_cmd() { # test
-	local t=$1 w args
+	local t=$1 w args value events
 	local -a params=()
-	cfg_split_words "${CFG_PARAMS[$t]:-}"
+	cfg_split_words "$(cfg_value "$t" qemu_params)"
 	for w in "${CFG_WORDS[@]}"; do
-		cfg_expand "$w"
-		params+=("$CFG_EXPANDED")
+		cfg_expand "$w" value
+		params+=("$value")
 	done
-	cfg_expand "${CFG_ARGS[$t]:-}"
-	args=$CFG_EXPANDED
+	cfg_expand "$(cfg_value "$t" test_args)" args
 	arch_qemu_cmd "$RUN_ARCH" "$PREP_ACCEL" "$(run_smp "$t")" "$PREP_KERNEL" "$args" "${params[@]}"
 	RUN_CMD=("${ARCH_CMD[@]}")
-	if [ -n "${CFG_EVENTS[$t]:-}" ]; then
-		RUN_CMD=("$RUN_PYTHON" "$(run_lifecycle_helper)" --events "${CFG_EVENTS[$t]}" -- "${ARCH_CMD[@]}")
+	events=$(cfg_value "$t" events)
+	if [ -n "$events" ]; then
+		RUN_CMD=("$RUN_PYTHON" "$(run_lifecycle_helper)" --events "$events" -- "${ARCH_CMD[@]}")
 	fi
 }
 

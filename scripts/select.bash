@@ -2,6 +2,11 @@
 # Which unittests.cfg entries a run takes (names, groups, -a, the build's arch), and why none when none.
 # shellcheck shell=bash
 
+# Whether nodefault entries are taken too (-a, and a standalone script's own test).
+select_nodefault() { # 0 or 1
+	SELECT_ALL=$1
+}
+
 # Every -g GROUP must be a group of some entry (of any arch): a typo is an error, not an empty run.
 select_check_groups() {
 	local g t known
@@ -35,7 +40,7 @@ select_wanted() { # test named(0|1)
 		if cfg_has_group "$t" "$g"; then in_group=1; fi
 	done
 	((in_group)) || return 1
-	if ((!RUN_ALL)) && cfg_has_group "$t" nodefault && ! cfg_in_list nodefault "${MAIN_GROUPS[@]}"; then
+	if ((!SELECT_ALL)) && cfg_has_group "$t" nodefault && ! cfg_in_list nodefault "${MAIN_GROUPS[@]}"; then
 		SELECT_NODEFAULT+=("$t")
 		return 1
 	fi
