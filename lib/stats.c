@@ -78,50 +78,43 @@ static u64 mean_of(const u64 *s, u64 n)
 	return sum_hi ? div128_u64(sum_hi, sum, n) : sum / n;
 }
 
-static u64 deviation(u64 x, u64 median)
+/* The first index whose sample is not below v (n when none), in sorted s. */
+static u64 lower_bound(const u64 *s, u64 n, u64 v)
 {
-	return x > median ? x - median : median - x;
-}
-
-/* How many samples lie within d of the median. */
-static u64 count_within(const u64 *s, u64 n, u64 median, u64 d)
-{
-	u64 within = 0;
-
-	for (u64 i = 0; i < n; i++)
-		within += deviation(s[i], median) <= d;
-	return within;
-}
-
-/*
- * Median of |x - median|, without a second buffer: bisect for the smallest
- * deviation that half the samples lie within (the middle one, or the lower
- * middle for even n); for even n the upper middle is that one again or the
- * next larger deviation, and the two are averaged as for the median.
- */
-static u64 mad_of(const u64 *s, u64 n, u64 median, u64 widest)
-{
-	u64 lo = 0, hi = widest, upper = UINT64_MAX;
+	u64 lo = 0, hi = n;
 
 	while (lo < hi) {
 		u64 mid = lo + (hi - lo) / 2;
 
-		if (count_within(s, n, median, mid) * 2 >= n)
-			hi = mid;
-		else
+		if (s[mid] < v)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (n % 2)
-		return lo;
-	if (count_within(s, n, median, lo) > n / 2)
-		return lo;
-	for (u64 i = 0; i < n; i++) {
-		u64 d = deviation(s[i], median);
+	return lo;
+}
 
-		if (d > lo)
-			upper = min(upper, d);
+/*
+ * Median of |x - median| over sorted samples: below the median the
+ * deviations grow leftwards, from it upwards rightwards, so walking outward
+ * from the median, the nearer side first (as a merge does), visits them in
+ * increasing order. The middle one is the MAD; for even n the lower and
+ * upper middle are averaged as for the median. Half the samples are read
+ * once: guest code is slow enough under emulation (docs/host-quirks.md)
+ * that a pass per bit over all of them cost a timer test a second.
+ */
+static u64 mad_of(const u64 *s, u64 n, u64 median)
+{
+	u64 right = lower_bound(s, n, median), left = right, prev = 0, d = 0;
+
+	for (u64 taken = 0; taken <= n / 2; taken++) {
+		prev = d;
+		if (right < n && (!left || s[right] - median <= median - s[left - 1]))
+			d = s[right++] - median;
+		else
+			d = median - s[--left];
 	}
-	return midpoint(lo, upper);
+	return n % 2 ? d : midpoint(prev, d);
 }
 
 void stats_compute(u64 *s, u64 n, struct stats *out)
@@ -136,7 +129,7 @@ void stats_compute(u64 *s, u64 n, struct stats *out)
 	out->median = n % 2 ? s[n / 2] : midpoint(s[n / 2 - 1], s[n / 2]);
 	out->p99 = stats_percentile(s, n, 99);
 	out->mean = mean_of(s, n);
-	out->mad = mad_of(s, n, out->median, max(out->median - out->min, out->max - out->median));
+	out->mad = mad_of(s, n, out->median);
 }
 
 u64 ticks_to_ps(u64 ticks, u64 hz)

@@ -27,6 +27,11 @@ RUN_USED=0
 # beside two busy loops.
 RUN_DISTURBED_PCT=5
 RUN_ATTEMPTS=3
+# A second or third attempt runs alone: it takes the machine lock
+# ($RUN_TMP/machine.lock) exclusively, which waits for every attempt already
+# running beside it (each holds the lock shared while its QEMU runs) and keeps
+# new ones from starting until it ends. A test the runner's own -j slots had
+# disturbed is then judged on a host that runs nothing else of the suite's.
 RUN_PROC=${RUN_PROC:-/proc} # the tests point it at a made-up tree
 RUN_CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 RUN_TPID="" # the timeout process (and process group) of the running attempt
@@ -183,17 +188,20 @@ run_test() { # test
 	# which stops this job with SIGTERM.
 	trap '' INT
 	trap 'if [ -n "$RUN_TPID" ]; then kill -TERM -- "-$RUN_TPID" 2>/dev/null; wait "$RUN_TPID"; fi; exit 143' TERM
+	exec {RUN_LOCK_FD}>>"$RUN_TMP/machine.lock"
 	for ((attempt = 1; ; attempt++)); do
 		# placeholders (the host's time) are read again for every attempt
 		run_build_cmd "$t"
 		run_quote_cmd "${RUN_CMD[@]}" >"$log"
 		[ -z "$notes" ] || printf '%s' "$notes" >>"$log"
+		if ((attempt == 1)); then flock -s "$RUN_LOCK_FD"; else flock -x "$RUN_LOCK_FD"; fi
 		run_attempt "$t" "$log" "$tmo"
+		flock -u "$RUN_LOCK_FD"
 		if [ "$RUN_OUTCOME" != FAIL ] || ! run_disturbed || ((attempt >= RUN_ATTEMPTS)); then
 			break
 		fi
 		mv -f -- "$log" "$log.$attempt"
-		notes+="runner: attempt $attempt FAIL while $RUN_DISTURBANCE: run again (its log: $t.log.$attempt)"$'\n'
+		notes+="runner: attempt $attempt FAIL while $RUN_DISTURBANCE: run again, alone (its log: $t.log.$attempt)"$'\n'
 		earlier+="; attempt $attempt ${RUN_MSG#*; first } while $RUN_DISTURBANCE"
 	done
 	if [ -n "$earlier" ]; then

@@ -445,7 +445,7 @@ busy_host() {
 		has_match out.txt '^PASS +flaky-busy .*\(attempt 2 of 3; attempt 1 FAIL: flaky: late while QEMU.s threads waited 2000 ms for a CPU in [0-9]+ ms'
 	ok "busy: ... two attempts" equals "$(wc -l <runs-busy)" 2
 	ok "busy: ... the first attempt's log kept" has_line logs/flaky-busy.log.1 'FAIL: flaky: late'
-	ok "busy: ... the log says why it ran again" has_match logs/flaky-busy.log '^runner: attempt 1 FAIL while .* run again \(its log: flaky-busy.log.1\)$'
+	ok "busy: ... the log says why it ran again" has_match logs/flaky-busy.log '^runner: attempt 1 FAIL while .* run again, alone \(its log: flaky-busy.log.1\)$'
 	ok "busy: ... only the last attempt's checks are reported" has_match junit.xml '<testsuite name="flaky-busy" tests="1" failures="0" '
 	ok "busy: a FAIL on a quiet host is final" has_match out.txt '^FAIL +flaky-quiet .*first FAIL: flaky: late$'
 	ok "busy: ... one attempt" equals "$(wc -l <runs-quiet)" 1
@@ -454,6 +454,32 @@ busy_host() {
 	ok "busy: ... exit status 1" equals "$st" 1
 	ok "busy: the closing lines name what ran again" has_line out.txt 'run again on a busy host: flaky-busy fail-busy (see their lines and logs)'
 	ok "busy: the log's last line says what the host took" has_match logs/flaky-quiet.log "^runner: QEMU's threads waited [0-9]+ ms for a CPU in [0-9]+ ms, the host's hypervisor stole [0-9]+ ms$"
+	cd "$TOP" || return
+}
+
+# Whether a test's second run (the retry) kept clear of every run in another
+# span file: load can stretch runs, never make them stop overlapping.
+retry_alone() { # retried-span-file other-span-file
+	awk 'FNR == 1 { f++ } $2 == "start" { n[f]++; if (f == 1 && n[f] == 2) rp = $1; if (f == 2) s[$1] = $3 }
+		$2 == "start" && f == 1 && $1 == rp { rs = $3 } $2 == "end" && f == 1 && $1 == rp { re = $3 }
+		$2 == "end" && f == 2 { e[$1] = $3 }
+		END { if (n[1] != 2 || re == "") exit 1
+			for (p in s) if (!(p in e) || (s[p] < re && rs < e[p])) exit 1 }' "$1" "$2"
+}
+
+# A retry waits for what runs beside it and holds the other -j slots back.
+busy_retry_alone() {
+	local d=$WORK/busy-alone
+	make_build "$d/build" x86_64
+	printf '%s\n' "span $d/flaky.spans" 'busy 2000' 'pause 0.5' "flaky $d/runs" >"$d/build/x86/flaky.flat"
+	printf '%s\n' "span $d/other.spans" 'pause 1.5' 'out PASS: other' \
+		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/build/x86/other.flat"
+	printf '%s\n' '[flaky]' 'file = flaky.flat' '[other]' 'file = other.flat' '[third]' 'file = other.flat' >"$d/t.cfg"
+	mkdir -p "$d/proc"
+	cd "$d" || return
+	RUN_PROC=$d/proc UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build -j 2 >out.txt 2>err.txt
+	ok "busy: a retry runs alone (clear of the tests beside it under -j 2)" retry_alone flaky.spans other.spans
+	ok "busy: ... all three passed" last_line_is out.txt "3 passed, 0 failed, 0 skipped"
 	cd "$TOP" || return
 }
 
@@ -480,6 +506,7 @@ fake_checks() {
 	standalone
 	known_failures
 	busy_host
+	busy_retry_alone
 }
 
 case ${1:-} in
