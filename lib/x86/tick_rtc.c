@@ -15,14 +15,18 @@
  * further edge reaches the IOAPIC).
  *
  * The RTC has no count to read, so its clock is measured by its flags:
- * register C is polled with the pin masked, each PF bracketed between the
- * read before (which did not see it) and the one that did. Its phase is
- * the divider chain's, not the start's: the schedule is anchored on a PF
- * caught the same way, at the lower end of its bracket.
+ * register C is polled, each PF bracketed between the read before (which
+ * did not see it) and the one that did. QEMU sets a flag when its timer
+ * callback runs in the main loop thread: on time or late by that thread's
+ * delays, never early. So a mark (the calibration's two ends, the run's
+ * anchor) catches several flags in a row and takes the one earliest on the
+ * period grid, the least delayed (rtc_mark). Its phase is the divider
+ * chain's, not the start's.
  */
 
-/* Best bracket of this many flags at each end of the calibration, which lasts the window. */
-#define RTC_CAL_EDGES	  16
+/* Flags a mark catches: hz / RTC_MARK_PER_HZ of them, from 2 to RTC_MARK_FLAGS (a mark lasts 1/16 s at most). */
+#define RTC_MARK_FLAGS	  16
+#define RTC_MARK_PER_HZ	  16
 #define RTC_CAL_WINDOW_MS 200
 /* Lost ticks the guest cannot attribute (tick_source.unseen_host_lost_pct; reason below). */
 #define RTC_UNSEEN_HOST_LOST_PCT 8
@@ -36,6 +40,7 @@ static struct {
 	u64 timeout; /* counter ticks to wait for a flag */
 	struct tick_cal cal;
 	u64 period_counts;
+	unsigned mark_flags; /* flags a mark catches */
 } rtc;
 
 struct rtc_flag {
@@ -63,55 +68,107 @@ static bool rtc_next_flag(struct rtc_flag *f)
 	}
 }
 
-/* The narrowest bracket of the next RTC_CAL_EDGES flags. */
-static const char *rtc_mark(struct rtc_flag *best)
+/* Insertion sort of a mark's few residuals. */
+static void sort_small(u64 *v, unsigned n)
 {
-	struct rtc_flag f;
+	for (unsigned i = 1; i < n; i++) {
+		u64 x = v[i];
+		unsigned j = i;
 
-	for (unsigned i = 0; i < RTC_CAL_EDGES; i++) {
-		if (!rtc_next_flag(&f))
-			return "the periodic flag (register C's PF) did not come";
-		if (!i || f.hi - f.lo < best->hi - best->lo)
-			*best = f;
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
 	}
-	return NULL;
 }
 
-static u64 flag_mid(const struct rtc_flag *f)
+/*
+ * The earliest of residuals on a circle of one period: the one after the
+ * widest gap between neighbours (the flags on time come right after it, the
+ * late ones spread behind them). Also the distance to the next one, a
+ * measured spread of the least delayed flags.
+ */
+static u64 earliest_on_circle(u64 *r, unsigned n, u64 period, u64 *spread)
 {
-	return f->lo + (f->hi - f->lo) / 2;
+	unsigned first = 0;
+	u64 widest = 0;
+
+	sort_small(r, n);
+	for (unsigned i = 0; i < n; i++) {
+		u64 gap = i ? r[i] - r[i - 1] : r[0] + period - r[n - 1];
+
+		if (gap >= widest) {
+			widest = gap;
+			first = i;
+		}
+	}
+	*spread = n > 1 ? (r[(first + 1) % n] + period - r[first]) % period : 0;
+	return r[first];
+}
+
+struct rtc_mark {
+	u64 due;   /* when the last flag caught was due, by the earliest flag */
+	u64 slack; /* the earliest flag's bracket and the spread after it */
+};
+
+/*
+ * Catch the next flags (rtc_mark_flags of them) and say when the last one
+ * was due: each flag's lower bound on the period grid of the first, the
+ * earliest of them, moved by whole periods to the last flag's slot (at or
+ * before its lower bound: its flag too came no earlier than due).
+ */
+static const char *rtc_mark(u64 period, struct rtc_mark *m)
+{
+	struct rtc_flag f[RTC_MARK_FLAGS] = {0};
+	u64 r[RTC_MARK_FLAGS] = {0}, base, spread, e, limit;
+	unsigned n = rtc.mark_flags, best = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!rtc_next_flag(&f[i]))
+			return "the periodic flag (register C's PF) did not come";
+	base = f[0].lo;
+	for (unsigned i = 0; i < n; i++)
+		r[i] = (f[i].lo - base) % period;
+	e = earliest_on_circle(r, n, period, &spread);
+	for (unsigned i = 0; i < n; i++)
+		if ((f[i].lo - base) % period == e)
+			best = i;
+	m->due = base + e;
+	limit = f[n - 1].lo + period / 4;
+	if (m->due > limit) /* the earliest came before the first flag's residual */
+		m->due -= period;
+	m->due += (limit - m->due) / period * period;
+	m->slack = f[best].hi - f[best].lo + spread;
+	return NULL;
 }
 
 /*
  * Flags over the window: counts of the 32768 Hz time base between the
- * best brackets at each end. Polling (two port exits a read) misses flags
- * and QEMU sets each one when its timer callback runs, late by the main
- * loop's delays: the periods between the two are the gap rounded to whole
- * nominal ones, which must leave no doubt (a quarter period, beyond the
- * brackets' widths) - a rate off by more than that over the window fails.
+ * marks at each end. The periods between the two are the gap rounded to
+ * whole nominal ones, which must leave no doubt (a quarter period, beyond
+ * the marks' slack) - a rate off by more than that over the window fails.
  */
 static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
 {
 	static char why[112];
-	struct rtc_flag f1, f2;
+	struct rtc_mark m1, m2;
 	u64 end, gap, k, off, slack;
 	const char *no;
 
 	rtc_irq_enable(RTC_IRQ_PERIODIC);
-	no = rtc_mark(&f1);
+	no = rtc_mark(rtc.nominal, &m1);
 	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / 1000;
 	while (!no && arch_counter() < end)
 		rtc_irq_ack();
 	if (!no)
-		no = rtc_mark(&f2);
+		no = rtc_mark(rtc.nominal, &m2);
 	rtc_irq_disable(RTC_IRQ_PERIODIC);
 	rtc_irq_ack();
 	if (no)
 		return no;
-	gap = flag_mid(&f2) - flag_mid(&f1);
+	gap = m2.due - m1.due;
 	k = (gap + rtc.nominal / 2) / rtc.nominal;
 	off = gap > k * rtc.nominal ? gap - k * rtc.nominal : k * rtc.nominal - gap;
-	slack = (f1.hi - f1.lo) / 2 + (f2.hi - f2.lo) / 2;
+	slack = m1.slack + m2.slack;
 	if (off > rtc.nominal / 4 + slack) {
 		snprintf(why, sizeof(why), "periodic flags %llu us apart: no whole number of periods "
 			 "at hz", ticks_to_ns(gap, tick_counter_hz()) / 1000);
@@ -153,6 +210,7 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 	rtc.nominal = tick_counter_hz() / hz;
 	rtc.timeout = max(RTC_EDGE_TIMEOUT_PERIODS * rtc.nominal,
 			  tick_counter_hz() * RTC_EDGE_TIMEOUT_MIN_MS / 1000);
+	rtc.mark_flags = (unsigned)min(max(hz / RTC_MARK_PER_HZ, 2ull), (u64)RTC_MARK_FLAGS);
 	rtc.route = ioapic_isa_route(RTC_ISA_IRQ);
 	ioapic_mask(rtc.route.gsi);
 	no_cal = rtc_calibrate(hz, &plan->cal);
@@ -172,19 +230,23 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 }
 
 /*
- * With interrupts off, PIE set and the pin routed: the first flag fixes
- * the phase. Its edge left an interrupt pending, taken as the first tick:
- * the anchor is one period before the flag's lower bound, so that slot 0
- * is no later than that flag.
+ * With interrupts off, PIE set and the pin routed: a mark fixes the phase,
+ * then one more flag is caught and nothing slow done after it (a mark's
+ * sums take milliseconds of emulated guest code, a dozen periods at
+ * 8192 Hz). That flag's edge left an interrupt pending, taken as the first
+ * tick: the anchor is one period before the flag's slot on the mark's
+ * grid, so that slot 0 is no later than it, even when the flag came late.
  */
 static u64 rtc_start(void)
 {
+	u64 period = tick_counts_to_ticks(&rtc.cal, rtc.period_counts);
+	struct rtc_mark m;
 	struct rtc_flag f;
 
 	rtc_irq_enable(RTC_IRQ_PERIODIC);
-	if (!rtc_next_flag(&f))
+	if (rtc_mark(period, &m) || !rtc_next_flag(&f))
 		return arch_counter(); /* no flag: the run's checks will say so */
-	return f.lo - tick_counts_to_ticks(&rtc.cal, rtc.period_counts);
+	return m.due + (f.lo + period / 4 - m.due) / period * period - period;
 }
 
 static void rtc_stop(void)
