@@ -85,6 +85,24 @@ suite() { # label build-dir [runner args...]
 	fi
 }
 
+# A suite in a host-side stream: its counts as a line of the stream's results file.
+suite_to() { # results label build-dir [runner args...]
+	local res=$1 label=$2 dir=$3 out line p f s
+	shift 3
+	out=$(mktemp)
+	step "run_tests.sh $label"
+	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j 1 \
+		--junit "$reports/$label.xml" --tap-file "$reports/$label.tap" "$@" | tee "$out"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" | tail -n 1)
+	rm -f "$out"
+	if [ -z "$line" ] || [ ! -s "$reports/$label.xml" ] || [ ! -s "$reports/$label.tap" ]; then
+		echo "fail $label: no closing line, JUnit or TAP" >>"$res"
+		return
+	fi
+	read -r p _ f _ s _ <<<"${line//,/}"
+	echo "counts $p $f $s $label" >>"$res"
+}
+
 # The runner's own tests (--fake-only or --real-only), their TAP kept with the suites'.
 runner_tests() { # part
 	env RUNNER_TEST_BUILD="$(arch_build_dir x86_64 gcc)" host-tests/runner/run.sh "$1" |
@@ -140,8 +158,8 @@ fi
 arches=(x86_64 i386)
 [ -d lib/arm64 ] && [ -n "$(ls lib/arm64/*.S 2>/dev/null)" ] && arches+=(aarch64)
 
-# Wait until stream b has built every arch (its builds-done file), at most 10 minutes.
-wait_for_builds() { # builds-done-file
+# Wait until stream b has made a file (a build's done marker), at most 10 minutes.
+wait_for() { # file
 	local waited
 	for ((waited = 0; waited < 600; waited++)); do [ -e "$1" ] && return; sleep 1; done
 }
@@ -153,11 +171,13 @@ must_to() { # results label command...
 	if "$@"; then echo "pass $label" >>"$res"; else echo "fail $label" >>"$res"; fi
 }
 
-# The host-side steps, in three streams (a 2-CPU host runs them at once: the
+# The host-side steps, in four streams (a 2-CPU host runs them at once: the
 # runner's checks mostly wait for fake or real QEMUs, the others compute).
 # The only guests among them run in modes whose outcome does not depend on
-# timing.
-host_stream_a() { # results builds-done-file
+# timing: the real selftest in its pass/fail/skip/hang/crash modes, the
+# selftest group (smp and config values read back, no time measured), and
+# the LAVA jobs booting selftests.
+host_stream_a() { # results done-dir
 	step "host tests (cmocka, ASan+UBSan)"
 	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
 	step "fuzzers (${fuzz_seconds} s each)"
@@ -168,50 +188,78 @@ host_stream_a() { # results builds-done-file
 	must_to "$1" "host tools" python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
 }
 
-host_stream_b() { # results builds-done-file
+# Every build, x86_64 with gcc first (stream c's kernels); each leaves a marker.
+host_stream_b() { # results done-dir
 	local arch cc
 	for arch in "${arches[@]}"; do
 		for cc in gcc clang; do
 			step "build $arch with $cc"
 			must_to "$1" "build $arch-$cc" build "$arch" "$cc"
+			touch "$2/$arch-$cc"
 		done
 	done
-	touch "$2"
-	step "runner self-tests with a fake QEMU"
-	must_to "$1" "runner self-tests (fake QEMU)" runner_tests --fake-only
+	touch "$2/all"
+	# its boots take every gcc build; the monitor on this run's consoles comes after the suites
+	step "LAVA jobs (schema, cfg, boots)"
+	must_to "$1" "LAVA jobs" host-tests/lava/jobs-check
 }
 
 # The real selftest in modes whose outcome is no matter of timing (pass, fail,
-# skip, hang, crash, signals, a failed migration), once stream b has built it.
-host_stream_c() { # results builds-done-file
-	wait_for_builds "$2"
+# skip, hang, crash, signals, a failed migration), then the selftest group of
+# the other builds and accelerators.
+host_stream_c() { # results done-dir
+	local arch
+	wait_for "$2/x86_64-gcc"
 	step "runner self-tests with the real x86_64 selftest"
 	must_to "$1" "runner self-tests (real kernels)" runner_tests --real-only
 	# the LAVA definition's check runs the real selftest in such modes too
 	step "LAVA test definition"
 	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
+	wait_for "$2/all"
+	for arch in "${arches[@]}"; do
+		suite_to "$1" "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
+	done
+	# The default accelerator is KVM where it works: the x86 selftests under TCG too.
+	if [ -c /dev/kvm ]; then
+		for arch in x86_64 i386; do
+			ACCEL=tcg suite_to "$1" "$arch-gcc-tcg-selftest" "$(arch_build_dir "$arch" gcc)" -g selftest
+		done
+	fi
+}
+
+# The runner's checks with a fake QEMU: no kernels, mostly waiting.
+host_stream_d() { # results done-dir
+	step "runner self-tests with a fake QEMU"
+	must_to "$1" "runner self-tests (fake QEMU)" runner_tests --fake-only
 }
 
 # Run the streams at once, then print each one's output whole and add up its results.
 host_steps() {
-	local tmp line
+	local tmp line p f s label x
 	tmp=$(mktemp -d)
-	host_stream_a "$tmp/a.res" "$tmp/built" >"$tmp/a.out" 2>&1 &
-	host_stream_b "$tmp/b.res" "$tmp/built" >"$tmp/b.out" 2>&1 &
-	host_stream_c "$tmp/c.res" "$tmp/built" >"$tmp/c.out" 2>&1 &
+	mkdir "$tmp/done"
+	for x in a b c d; do
+		"host_stream_$x" "$tmp/$x.res" "$tmp/done" >"$tmp/$x.out" 2>&1 &
+	done
 	wait
-	cat "$tmp/a.out" "$tmp/b.out" "$tmp/c.out"
+	cat "$tmp/a.out" "$tmp/b.out" "$tmp/c.out" "$tmp/d.out"
 	step "host-side steps done"
 	while read -r line; do
 		case $line in
 		pass\ *) total_pass=$((total_pass + 1)) ;;
+		counts\ *)
+			read -r _ p f s label <<<"$line"
+			total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+			[ "$f" -eq 0 ] || failures+=("$label: $f failed")
+			;;
 		*) total_fail=$((total_fail + 1)) failures+=("${line#fail }") ;;
 		esac
-	done < <(cat "$tmp/a.res" "$tmp/b.res" "$tmp/c.res" 2>/dev/null)
-	if [ ! -s "$tmp/a.res" ] || [ ! -s "$tmp/b.res" ] || [ ! -s "$tmp/c.res" ]; then
+	done < <(cat "$tmp"/?.res 2>/dev/null)
+	for x in a b c d; do
+		[ -s "$tmp/$x.res" ] && continue
 		total_fail=$((total_fail + 1))
-		failures+=("host-side steps: a stream left no results")
-	fi
+		failures+=("host-side steps: stream $x left no results")
+	done
 	rm -rf -- "$tmp"
 }
 
@@ -230,24 +278,18 @@ for arch in $(host_arches); do
 	count_junit "$reports/$arch-gcc.xml" "$arch-gcc"
 done
 
+# the other arches' default suites (aarch64 under TCG on an x86 host)
 for arch in "${arches[@]}"; do
-	# the native arches' default suites ran above, as make run runs them
 	[[ " $(host_arches) " == *" $arch "* ]] ||
 		{ [ -f "$(arch_build_dir "$arch" gcc)/config.mak" ] && suite "$arch-gcc" "$(arch_build_dir "$arch" gcc)"; }
-	suite "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
 done
-# The default accelerator is KVM where it works: run the x86 selftests under TCG too.
-if [ -c /dev/kvm ]; then
-	for arch in x86_64 i386; do
-		ACCEL=tcg suite "$arch-gcc-tcg-selftest" "$(arch_build_dir "$arch" gcc)" -g selftest
-	done
-fi
 
-# CI glue (docs/ci.md): the LAVA jobs (schema, this run's consoles); the GitLab
-# matrix and the LAVA test definition were checked with the host-side steps.
-step "LAVA jobs"
+# CI glue (docs/ci.md): the LAVA monitor on this run's consoles; the jobs'
+# schema and boots, the GitLab matrix and the LAVA test definition were
+# checked with the host-side steps.
+step "LAVA monitor on this run's consoles"
 lava_logs=()
 for arch in "${arches[@]}"; do lava_logs+=("logs/$arch-gcc"); done
-must "LAVA jobs" host-tests/lava/jobs-check "${lava_logs[@]}"
+must "LAVA monitor" host-tests/lava/jobs-check --monitor-only "${lava_logs[@]}"
 
 finish
