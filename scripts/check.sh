@@ -12,7 +12,7 @@ SRCDIR=$top
 . "$top/scripts/arch.bash"
 reports=logs/reports
 jobs=${CHECK_JOBS:-2}
-fuzz_seconds=${FUZZ_SECONDS:-5}
+fuzz_seconds=${FUZZ_SECONDS:-3}
 total_pass=0 total_fail=0 total_skip=0
 failures=()
 
