@@ -24,7 +24,7 @@
  * chain's, not the start's.
  */
 
-/* Flags a mark catches: hz / RTC_MARK_PER_HZ of them, from 2 to RTC_MARK_FLAGS (a mark lasts 1/16 s at most). */
+/* Flags a mark catches: hz / RTC_MARK_PER_HZ, from 2 to RTC_MARK_FLAGS (1/16 s above 32 Hz). */
 #define RTC_MARK_FLAGS	  16
 #define RTC_MARK_PER_HZ	  16
 #define RTC_CAL_WINDOW_MS 200
