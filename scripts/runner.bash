@@ -221,7 +221,8 @@ run_attempt() { # test log timeout
 	# timeout makes itself a process-group leader: killing the group also
 	# reaches anything QEMU started. stdin must not be the terminal. It ends
 	# when QEMU does, or SIGKILLs it RUN_KILL_AFTER s after the time is up.
-	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${RUN_CMD[@]}" </dev/null >>"$log" 2>"$err" &
+	# QEMU does not inherit the machine lock: only this shell holds and releases it.
+	timeout --kill-after="$RUN_KILL_AFTER" "$tmo" "${RUN_CMD[@]}" </dev/null >>"$log" 2>"$err" {RUN_LOCK_FD}>&- &
 	RUN_TPID=$!
 	echo "$RUN_TPID" >"$RUN_TMP/$t.pgid"
 	# bash reports a job killed by a signal on stderr as soon as it notices,
