@@ -175,8 +175,10 @@ must_to() { # results label command...
 # runner's checks mostly wait for fake or real QEMUs, the others compute).
 # The only guests among them run in modes whose outcome does not depend on
 # timing: the real selftest in its pass/fail/skip/hang/crash modes, the
-# selftest group (smp and config values read back, no time measured), and
-# the LAVA jobs booting selftests.
+# selftest group (vCPUs, config values, exceptions, IPIs, and on arm64 a
+# 10 ms timer that must not fire early, which load can only delay), and the
+# LAVA jobs booting selftests and exit-bench-tcg (whose checks compare the
+# fastest batches, which load cannot make faster).
 host_stream_a() { # results done-dir
 	step "host tests (cmocka, ASan+UBSan)"
 	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
