@@ -36,6 +36,12 @@ cfg_split_words() { # string
 	local s=$1 i c word="" inword=0 quote=""
 	CFG_WORDS=()
 	CFG_SPLIT_ERROR=""
+	# Without quotes or backslashes the words are what blanks separate: read
+	# splits them at once (a character loop costs every runner start 0.3 s).
+	if [[ $s != *[\'\"\\]* ]]; then
+		IFS=$' \t' read -r -a CFG_WORDS <<<"$s"
+		return 0
+	fi
 	for ((i = 0; i < ${#s}; i++)); do
 		c=${s:i:1}
 		if [ "$quote" = "'" ]; then
