@@ -19,20 +19,6 @@ failures=()
 # A step's header, with the seconds since make check started (where the time goes).
 step() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
-# Add a runner's closing "N passed, N failed, N skipped" line to the totals.
-count() { # log label
-	local line
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$1" | tail -n 1)
-	if [ -z "$line" ]; then
-		failures+=("$2: no closing line")
-		total_fail=$((total_fail + 1))
-		return
-	fi
-	read -r p _ f _ s _ <<<"${line//,/}"
-	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
-	[ "$f" -eq 0 ] || failures+=("$2: $f failed")
-}
-
 # Count a suite from its JUnit (the outcome property of each test): PASS
 # passed, SKIP skipped, KFAIL neither (as the runner's closing line counts),
 # anything else failed.
@@ -70,28 +56,13 @@ build() { # arch cc
 		(cd "$dir" && "$top/configure" --arch="$1" --cc="$2" >/dev/null && make -s -j"$jobs")
 }
 
-suite() { # label build-dir [runner args...]
-	local label=$1 dir=$2 out
-	shift 2
-	out=$(mktemp)
-	step "run_tests.sh $label"
-	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j "$jobs" \
-		--junit "$reports/$label.xml" --tap-file "$reports/$label.tap" "$@" | tee "$out"
-	count "$out" "$label"
-	rm -f "$out"
-	if [ ! -s "$reports/$label.xml" ] || [ ! -s "$reports/$label.tap" ]; then
-		failures+=("$label: no JUnit or TAP in $reports")
-		total_fail=$((total_fail + 1))
-	fi
-}
-
-# A suite in a host-side stream: its counts as a line of the stream's results file.
+# A suite: its counts as a line of a results file (a host-side stream's, or suite's own).
 suite_to() { # results label build-dir [runner args...]
 	local res=$1 label=$2 dir=$3 out line p f s
 	shift 3
 	out=$(mktemp)
 	step "run_tests.sh $label"
-	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j 1 \
+	LOGDIR=logs/$label ./run_tests.sh --build "$dir" -j "${SUITE_JOBS:-$jobs}" \
 		--junit "$reports/$label.xml" --tap-file "$reports/$label.tap" "$@" | tee "$out"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" | tail -n 1)
 	rm -f "$out"
@@ -101,6 +72,32 @@ suite_to() { # results label build-dir [runner args...]
 	fi
 	read -r p _ f _ s _ <<<"${line//,/}"
 	echo "counts $p $f $s $label" >>"$res"
+}
+
+# Add a results file's lines to the totals: "pass LABEL", "fail LABEL", and a
+# suite's "counts P F S LABEL".
+add_results() { # results-file
+	local line p f s label
+	while read -r line; do
+		case $line in
+		pass\ *) total_pass=$((total_pass + 1)) ;;
+		counts\ *)
+			read -r _ p f s label <<<"$line"
+			total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+			[ "$f" -eq 0 ] || failures+=("$label: $f failed")
+			;;
+		*) total_fail=$((total_fail + 1)) failures+=("${line#fail }") ;;
+		esac
+	done <"$1"
+}
+
+# A suite outside the host-side streams, counted at once.
+suite() { # label build-dir [runner args...]
+	local res
+	res=$(mktemp)
+	suite_to "$res" "$@"
+	add_results "$res"
+	rm -f "$res"
 }
 
 # The runner's own tests (--fake-only or --real-only), their TAP kept with the suites'.
@@ -177,8 +174,8 @@ must_to() { # results label command...
 # timing: the real selftest in its pass/fail/skip/hang/crash modes, the
 # selftest group (vCPUs, config values, exceptions, IPIs, and on arm64 a
 # 10 ms timer that must not fire early, which load can only delay), and the
-# LAVA jobs booting selftests and exit-bench-tcg (whose checks compare the
-# fastest batches, which load cannot make faster).
+# LAVA jobs booting selftests and exit-bench-tcg (functional checks; its
+# timings are judged only by their fastest batches).
 host_stream_a() { # results done-dir
 	step "host tests (cmocka, ASan+UBSan)"
 	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
@@ -219,12 +216,12 @@ host_stream_c() { # results done-dir
 	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
 	wait_for "$2/all"
 	for arch in "${arches[@]}"; do
-		suite_to "$1" "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
+		SUITE_JOBS=1 suite_to "$1" "$arch-clang-selftest" "$(arch_build_dir "$arch" clang)" -g selftest
 	done
 	# The default accelerator is KVM where it works: the x86 selftests under TCG too.
 	if [ -c /dev/kvm ]; then
 		for arch in x86_64 i386; do
-			ACCEL=tcg suite_to "$1" "$arch-gcc-tcg-selftest" "$(arch_build_dir "$arch" gcc)" -g selftest
+			ACCEL=tcg SUITE_JOBS=1 suite_to "$1" "$arch-gcc-tcg-selftest" "$(arch_build_dir "$arch" gcc)" -g selftest
 		done
 	fi
 }
@@ -237,7 +234,7 @@ host_stream_d() { # results done-dir
 
 # Run the streams at once, then print each one's output whole and add up its results.
 host_steps() {
-	local tmp line p f s label x
+	local tmp x
 	tmp=$(mktemp -d)
 	mkdir "$tmp/done"
 	for x in a b c d; do
@@ -246,17 +243,7 @@ host_steps() {
 	wait
 	cat "$tmp/a.out" "$tmp/b.out" "$tmp/c.out" "$tmp/d.out"
 	step "host-side steps done"
-	while read -r line; do
-		case $line in
-		pass\ *) total_pass=$((total_pass + 1)) ;;
-		counts\ *)
-			read -r _ p f s label <<<"$line"
-			total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
-			[ "$f" -eq 0 ] || failures+=("$label: $f failed")
-			;;
-		*) total_fail=$((total_fail + 1)) failures+=("${line#fail }") ;;
-		esac
-	done < <(cat "$tmp"/?.res 2>/dev/null)
+	for x in a b c d; do [ -e "$tmp/$x.res" ] && add_results "$tmp/$x.res"; done
 	for x in a b c d; do
 		[ -s "$tmp/$x.res" ] && continue
 		total_fail=$((total_fail + 1))

@@ -24,7 +24,7 @@
  * chain's, not the start's.
  */
 
-/* Flags a mark catches: hz / RTC_MARK_PER_HZ, from 2 to RTC_MARK_FLAGS (1/16 s above 32 Hz). */
+/* Flags a mark catches: hz / RTC_MARK_PER_HZ, 2 to RTC_MARK_FLAGS (at most 1/16 s from 32 Hz up). */
 #define RTC_MARK_FLAGS	  16
 #define RTC_MARK_PER_HZ	  16
 #define RTC_CAL_WINDOW_MS 200
@@ -68,19 +68,6 @@ static bool rtc_next_flag(struct rtc_flag *f)
 	}
 }
 
-/* Insertion sort of a mark's few residuals. */
-static void sort_small(u64 *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++) {
-		u64 x = v[i];
-		unsigned j = i;
-
-		for (; j && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
 /*
  * The earliest of residuals on a circle of one period: the one after the
  * widest gap between neighbours (the flags on time come right after it, the
@@ -92,7 +79,7 @@ static u64 earliest_on_circle(u64 *r, unsigned n, u64 period, u64 *spread)
 	unsigned first = 0;
 	u64 widest = 0;
 
-	sort_small(r, n);
+	sort_u64(r, n);
 	for (unsigned i = 0; i < n; i++) {
 		u64 gap = i ? r[i] - r[i - 1] : r[0] + period - r[n - 1];
 
@@ -134,7 +121,7 @@ static const char *rtc_mark(u64 period, struct rtc_mark *m)
 			best = i;
 	m->due = base + e;
 	limit = f[n - 1].lo + period / 4;
-	if (m->due > limit) /* the earliest came before the first flag's residual */
+	if (m->due > limit) /* the last flag came less than a period after the first */
 		m->due -= period;
 	m->due += (limit - m->due) / period * period;
 	m->slack = f[best].hi - f[best].lo + spread;
@@ -232,8 +219,8 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 /*
  * With interrupts off, PIE set and the pin routed: a mark fixes the phase,
  * then one more flag is caught and nothing slow done after it (a mark's
- * sums take milliseconds of emulated guest code, a dozen periods at
- * 8192 Hz). That flag's edge left an interrupt pending, taken as the first
+ * sums in emulated guest code made the first tick come about two periods
+ * late at 1024 Hz, measured). That flag's edge left an interrupt pending, taken as the first
  * tick: the anchor is one period before the flag's slot on the mark's
  * grid, so that slot 0 is no later than it, even when the flag came late.
  */
