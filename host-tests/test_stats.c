@@ -170,6 +170,44 @@ static void test_sort(void **state)
 	}
 }
 
+/* --- least_delayed ------------------------------------------------------------ */
+
+/*
+ * Table cases on a period of 1000: times of events due every 1000 that
+ * came on time or late; want the least delayed and the spread after it.
+ */
+static void test_least_delayed(void **state)
+{
+	static const struct {
+		const char *what;
+		u64 t[8];
+		unsigned n;
+		unsigned want;
+		u64 spread;
+		unsigned run;
+	} cases[] = {
+		{"one event", {500}, 1, 0, 0, 1},
+		{"the first on time, then later", {100, 1110, 2105, 3300}, 4, 0, 5, 4},
+		{"the first late by 30", {130, 1100, 2105, 3102}, 4, 1, 2, 4},
+		/* by residuals modulo 1000 the third (2900) would look 100 early */
+		{"one late by 90% ends a run", {0, 1003, 2900, 3001, 4002}, 5, 3, 1, 3},
+		/* 2230 -> 4205: a step of two periods, a lost event, starts a run */
+		{"the longer run after a lost one", {200, 1250, 2230, 4205, 5201, 6203, 7202}, 7, 4, 1, 4},
+		{"all on time", {0, 1000, 2000, 3000}, 4, 0, 0, 4},
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		u64 spread = 99999;
+		unsigned run = 99;
+
+		print_message("%s\n", cases[i].what);
+		assert_int_equal(least_delayed(cases[i].t, cases[i].n, 1000, &spread, &run),
+				 cases[i].want);
+		assert_int_equal(spread, cases[i].spread);
+		assert_int_equal(run, cases[i].run);
+	}
+}
+
 /* --- stats_percentile ---------------------------------------------------------- */
 
 static void test_percentile(void **state)
@@ -445,7 +483,8 @@ static void test_fmt_milli(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sort),	       cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_sort),	       cmocka_unit_test(test_least_delayed),
+		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_compute_empty),  cmocka_unit_test(test_compute_known),
 		cmocka_unit_test(test_compute_random), cmocka_unit_test(test_convert_edges),
 		cmocka_unit_test(test_convert_random), cmocka_unit_test(test_convert_range),

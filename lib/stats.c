@@ -23,6 +23,59 @@ void sort_u64(u64 *v, u64 n)
 	}
 }
 
+/* A step this much longer than a period ends a run: an event lost, or one late by half a period. */
+#define RUN_STEP_NUM 3
+#define RUN_STEP_DEN 2
+
+/* Where the run of events from `from` ends (one past its last). */
+static unsigned run_end(const u64 *t, unsigned n, unsigned from, u64 period)
+{
+	unsigned k = from + 1;
+
+	while (k < n && (t[k] - t[k - 1]) * RUN_STEP_DEN < period * RUN_STEP_NUM)
+		k++;
+	return k;
+}
+
+/* The least delayed event of t[from..end), and how much later the next least came. */
+static unsigned run_least(const u64 *t, unsigned from, unsigned end, u64 period, u64 *spread)
+{
+	unsigned best = from;
+	s64 least = 0, next = INT64_MAX;
+
+	for (unsigned k = from + 1; k < end; k++) {
+		/* how much later than the run's first it came, against the periods counted */
+		s64 r = (s64)(t[k] - t[from]) - (s64)((k - from) * period);
+
+		if (r < least) {
+			next = least;
+			least = r;
+			best = k;
+		} else if (r < next) {
+			next = r;
+		}
+	}
+	*spread = end - from > 1 ? (u64)(next - least) : 0;
+	return best;
+}
+
+unsigned least_delayed(const u64 *t, unsigned n, u64 period, u64 *spread, unsigned *run)
+{
+	unsigned best = 0, longest = 0;
+
+	*spread = 0;
+	for (unsigned from = 0, end; from < n; from = end) {
+		end = run_end(t, n, from, period);
+		if (end - from > longest) {
+			longest = end - from;
+			best = run_least(t, from, end, period, spread);
+		}
+	}
+	if (run)
+		*run = longest;
+	return best;
+}
+
 u64 stats_percentile(const u64 *sorted, u64 n, unsigned p)
 {
 	u64 rank;

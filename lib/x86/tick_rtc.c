@@ -68,30 +68,6 @@ static bool rtc_next_flag(struct rtc_flag *f)
 	}
 }
 
-/*
- * The earliest of residuals on a circle of one period: the one after the
- * widest gap between neighbours (the flags on time come right after it, the
- * late ones spread behind them). Also the distance to the next one, a
- * measured spread of the least delayed flags.
- */
-static u64 earliest_on_circle(u64 *r, unsigned n, u64 period, u64 *spread)
-{
-	unsigned first = 0;
-	u64 widest = 0;
-
-	sort_u64(r, n);
-	for (unsigned i = 0; i < n; i++) {
-		u64 gap = i ? r[i] - r[i - 1] : r[0] + period - r[n - 1];
-
-		if (gap >= widest) {
-			widest = gap;
-			first = i;
-		}
-	}
-	*spread = n > 1 ? (r[(first + 1) % n] + period - r[first]) % period : 0;
-	return r[first];
-}
-
 struct rtc_mark {
 	u64 due;   /* when the last flag caught was due, by the earliest flag */
 	u64 slack; /* the earliest flag's bracket and the spread after it */
@@ -99,31 +75,24 @@ struct rtc_mark {
 
 /*
  * Catch the next flags (rtc_mark_flags of them) and say when the last one
- * was due: each flag's lower bound on the period grid of the first, the
- * earliest of them, moved by whole periods to the last flag's slot (at or
+ * was due: the least delayed flag's lower bound (lib/stats.h,
+ * least_delayed), moved by whole periods to the last flag's slot (at or
  * before its lower bound: its flag too came no earlier than due).
  */
 static const char *rtc_mark(u64 period, struct rtc_mark *m)
 {
 	struct rtc_flag f[RTC_MARK_FLAGS] = {0};
-	u64 r[RTC_MARK_FLAGS] = {0}, base, spread, e, limit;
-	unsigned n = rtc.mark_flags, best = 0;
+	u64 lo[RTC_MARK_FLAGS] = {0}, spread, limit;
+	unsigned n = rtc.mark_flags, best;
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		if (!rtc_next_flag(&f[i]))
 			return "the periodic flag (register C's PF) did not come";
-	base = f[0].lo;
-	for (unsigned i = 0; i < n; i++)
-		r[i] = (f[i].lo - base) % period;
-	e = earliest_on_circle(r, n, period, &spread);
-	for (unsigned i = 0; i < n; i++)
-		if ((f[i].lo - base) % period == e)
-			best = i;
-	m->due = base + e;
+		lo[i] = f[i].lo;
+	}
+	best = least_delayed(lo, n, period, &spread, NULL);
 	limit = f[n - 1].lo + period / 4;
-	if (m->due > limit) /* the last flag came less than a period after the first */
-		m->due -= period;
-	m->due += (limit - m->due) / period * period;
+	m->due = f[best].lo + (limit - f[best].lo) / period * period;
 	m->slack = f[best].hi - f[best].lo + spread;
 	return NULL;
 }
