@@ -183,28 +183,28 @@ static void test_least_delayed(void **state)
 		u64 t[8];
 		unsigned n;
 		unsigned want;
-		u64 spread;
+		u64 spread, spread2;
 		unsigned run;
 	} cases[] = {
-		{"one event", {500}, 1, 0, 0, 1},
-		{"the first on time, then later", {100, 1110, 2105, 3300}, 4, 0, 5, 4},
-		{"the first late by 30", {130, 1100, 2105, 3102}, 4, 1, 2, 4},
+		{"one event", {500}, 1, 0, 0, 0, 1},
+		{"the first on time, then later", {100, 1110, 2105, 3300}, 4, 0, 5, 10, 4},
+		{"the first late by 30", {130, 1100, 2105, 3102}, 4, 1, 2, 5, 4},
 		/* by residuals modulo 1000 the third (2900) would look 100 early */
-		{"one late by 90% ends a run", {0, 1003, 2900, 3001, 4002}, 5, 3, 1, 3},
+		{"one late by 90% ends a run", {0, 1003, 2900, 3001, 4002}, 5, 3, 1, 899, 3},
 		/* 2230 -> 4205: a step of two periods, a lost event, starts a run */
-		{"the longer run after a lost one", {200, 1250, 2230, 4205, 5201, 6203, 7202}, 7, 4, 1, 4},
-		{"all on time", {0, 1000, 2000, 3000}, 4, 0, 0, 4},
+		{"the longer run after a lost", {200, 1250, 2230, 4205, 5201, 6203, 7202}, 7, 4, 1, 2, 4},
+		{"all on time", {0, 1000, 2000, 3000}, 4, 0, 0, 0, 4},
+		{"two events", {0, 1010}, 2, 0, 10, 0, 2},
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-		u64 spread = 99999;
-		unsigned run = 99;
+		struct least_delayed got = least_delayed(cases[i].t, cases[i].n, 1000);
 
 		print_message("%s\n", cases[i].what);
-		assert_int_equal(least_delayed(cases[i].t, cases[i].n, 1000, &spread, &run),
-				 cases[i].want);
-		assert_int_equal(spread, cases[i].spread);
-		assert_int_equal(run, cases[i].run);
+		assert_int_equal(got.k, cases[i].want);
+		assert_int_equal(got.spread[0], cases[i].spread);
+		assert_int_equal(got.spread[1], cases[i].spread2);
+		assert_int_equal(got.run, cases[i].run);
 	}
 }
 
@@ -483,12 +483,11 @@ static void test_fmt_milli(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sort),	       cmocka_unit_test(test_least_delayed),
-		cmocka_unit_test(test_percentile),
-		cmocka_unit_test(test_compute_empty),  cmocka_unit_test(test_compute_known),
-		cmocka_unit_test(test_compute_random), cmocka_unit_test(test_convert_edges),
-		cmocka_unit_test(test_convert_random), cmocka_unit_test(test_convert_range),
-		cmocka_unit_test(test_fmt_milli),
+		cmocka_unit_test(test_sort),	      cmocka_unit_test(test_least_delayed),
+		cmocka_unit_test(test_percentile),    cmocka_unit_test(test_compute_empty),
+		cmocka_unit_test(test_compute_known), cmocka_unit_test(test_compute_random),
+		cmocka_unit_test(test_convert_edges), cmocka_unit_test(test_convert_random),
+		cmocka_unit_test(test_convert_range), cmocka_unit_test(test_fmt_milli),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,43 +37,55 @@ static unsigned run_end(const u64 *t, unsigned n, unsigned from, u64 period)
 	return k;
 }
 
-/* The least delayed event of t[from..end), and how much later the next least came. */
-static unsigned run_least(const u64 *t, unsigned from, unsigned end, u64 period, u64 *spread)
+/* The least delayed event of t[from..end), and how much later the next least ones came. */
+static struct least_delayed run_least(const u64 *t, unsigned from, unsigned end, u64 period)
 {
-	unsigned best = from;
-	s64 least = 0, next = INT64_MAX;
+	struct least_delayed out = {.k = from, .run = end - from};
+	/* the LEAST_DELAYED_SPREADS + 1 smallest residuals so far, ascending */
+	s64 least[LEAST_DELAYED_SPREADS + 1];
 
-	for (unsigned k = from + 1; k < end; k++) {
+	for (unsigned i = 0; i <= LEAST_DELAYED_SPREADS; i++)
+		least[i] = INT64_MAX;
+	for (unsigned k = from; k < end; k++) {
 		/* how much later than the run's first it came, against the periods counted */
 		s64 r = (s64)(t[k] - t[from]) - (s64)((k - from) * period);
+		unsigned i = LEAST_DELAYED_SPREADS + 1;
 
-		if (r < least) {
-			next = least;
-			least = r;
-			best = k;
-		} else if (r < next) {
-			next = r;
+		while (i > 0 && r < least[i - 1]) {
+			if (i <= LEAST_DELAYED_SPREADS)
+				least[i] = least[i - 1];
+			i--;
+		}
+		if (i <= LEAST_DELAYED_SPREADS)
+			least[i] = r;
+		if (!i)
+			out.k = k;
+	}
+	for (unsigned i = 0; i < LEAST_DELAYED_SPREADS; i++)
+		out.spread[i] = least[i + 1] == INT64_MAX ? 0 : (u64)(least[i + 1] - least[0]);
+	return out;
+}
+
+unsigned longest_run(const u64 *t, unsigned n, u64 period, unsigned *len)
+{
+	unsigned best = 0;
+
+	*len = 0;
+	for (unsigned from = 0, end; from < n; from = end) {
+		end = run_end(t, n, from, period);
+		if (end - from > *len) {
+			*len = end - from;
+			best = from;
 		}
 	}
-	*spread = end - from > 1 ? (u64)(next - least) : 0;
 	return best;
 }
 
-unsigned least_delayed(const u64 *t, unsigned n, u64 period, u64 *spread, unsigned *run)
+struct least_delayed least_delayed(const u64 *t, unsigned n, u64 period)
 {
-	unsigned best = 0, longest = 0;
+	unsigned len, from = longest_run(t, n, period, &len);
 
-	*spread = 0;
-	for (unsigned from = 0, end; from < n; from = end) {
-		end = run_end(t, n, from, period);
-		if (end - from > longest) {
-			longest = end - from;
-			best = run_least(t, from, end, period, spread);
-		}
-	}
-	if (run)
-		*run = longest;
-	return best;
+	return run_least(t, from, from + len, period);
 }
 
 u64 stats_percentile(const u64 *sorted, u64 n, unsigned p)

@@ -29,17 +29,28 @@ void sort_u64(u64 *v, u64 n);
  * Events due on a period's grid that come on time or late, never early
  * (a device raised from a host thread that is sometimes delayed; one
  * raised while the one before was not yet taken is lost): t[0..n-1]
- * their times, in order, n >= 1. Returns the index of the least delayed:
+ * their times, in order, n >= 1. least_delayed() finds the least delayed:
  * of the longest run of events each less than 1.5 periods after the one
  * before (each the next period's; a lost event, or one late by half a
  * period or more, ends a run), the one earliest against the periods the
  * run counts. A late event never looks early that way, whatever its
  * delay; by their residuals modulo the period one late by 90% would look
- * 10% early. Sets *spread to how much later the run's next least delayed
- * came (0 for a run of one), a measured spread of the least delayed, and
- * *run (unless NULL) to the run's length.
+ * 10% early.
  */
-unsigned least_delayed(const u64 *t, unsigned n, u64 period, u64 *spread, unsigned *run);
+#define LEAST_DELAYED_SPREADS 2
+struct least_delayed {
+	unsigned k;   /* its index */
+	unsigned run; /* the run's length */
+	/*
+	 * how much later than it the run's next least delayed came, and the
+	 * one after that (0 where the run has no such event): a measured
+	 * spread of the least delayed
+	 */
+	u64 spread[LEAST_DELAYED_SPREADS];
+};
+struct least_delayed least_delayed(const u64 *t, unsigned n, u64 period);
+/* The longest run of t[0..n-1] as least_delayed() takes it: its first index, *len its length. */
+unsigned longest_run(const u64 *t, unsigned n, u64 period, unsigned *len);
 
 /*
  * ticks of a counter running at hz, in picoseconds: exact to the

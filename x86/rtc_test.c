@@ -42,20 +42,26 @@
  *     UTC (QEMU's default), its century from the FADT's register.
  *  3. periodic: for each of rates= (default 256 and 64 Hz), PIE set and RS
  *     selecting it, interrupts over window_ms (default 500), each with PF
- *     and IRQF; the rate between two of them, the one with the least steal
- *     before it in the first and in the last quarter, bound (the delays'
- *     difference) / window + the reference's tolerance: 3.9% at 500 ms (a
- *     tick lost while the host held QEMU costs as much). A rate select one
- *     step off is 50-100% off. A window with a bound over
- *     PERIODIC_USABLE_PPB (20%) or an interrupt missing is measured again,
- *     up to PERIODIC_WINDOWS times; the best one is judged. Not 1024 or 512 Hz by
+ *     and IRQF; the rate between two marks, the least delayed interrupt of
+ *     the first and of the last quarter (QEMU raises them on time or late,
+ *     and loses one raised before the last was acknowledged), over the
+ *     whole periods between them, counted with the period the longest run
+ *     of interrupts a period apart gives. Bound on a quiet host: the marks'
+ *     measured spread over the window + the reference's tolerance, about
+ *     0.1% (a rate 0.5% off fails); on a busy one (steal time over 5% of
+ *     the window, a mark's quarter broken by a lost or late interrupt, or
+ *     no steal time to tell by: TCG) the delays' difference, IRQ_LATE_MS
+ *     and steal, / window + tolerance: about 4% at 500 ms. A window whose
+ *     periods are not certain (no run of 16, or the count ambiguous) is
+ *     unusable; up to PERIODIC_WINDOWS are measured, the best judged. A
+ *     rate select one step off is 50-100% off. Not 1024 or 512 Hz by
  *     default: under kvm-pvm a handler (three exits to QEMU) does not
- *     always finish within the period, and the guest itself loses ticks
- *     (1024 Hz: 22-35% of the time in every run; 512 Hz: 9% in one run of
- *     four on a busy host; docs/clocks.md).
+ *     always finish within the period and interrupts are lost (on an
+ *     earlier, slower machine 22-35% of them at 1024 Hz; docs/clocks.md).
  * RESULT lines: rtc.tod_offset_ms, rtc.update.interval_ms,
- * rtc.periodic.<hz>hz.{err_ppm,bound_ppm,long_intervals,max_interval_us}
- * (long: 1.5 periods or more, a tick lost or late).
+ * rtc.periodic.<hz>hz.{err_ppm,bound_ppm,long_intervals,missed,
+ * max_interval_us,steal_us} (long: 1.5 periods or more, a tick lost or
+ * late; missed: periods between the marks without an interrupt).
  *
  * Arguments, key=value:
  *   host_time=S   the host's time of day when QEMU started ({host_time});
@@ -68,7 +74,8 @@
  *   fault=NAME    test-only, makes a check fail to show it can: noack (the
  *                 handler does not read register C), tod_stale2s (the time
  *                 of day taken 2 s behind), periodic_rate (RS selects twice
- *                 the rate the check expects; half at 8192 Hz)
+ *                 the rate the check expects; half at 8192 Hz),
+ *                 periodic_slow (the interrupts' times stretched by 0.5%)
  * Anything else is a failure.
  */
 #include "libc.h"
@@ -94,10 +101,16 @@
 #define MAX_WINDOW_MS	     5000
 #define MAX_RATES	     4
 #define MAX_EVENTS	     4096
-#define PERIODIC_USABLE_PPB  200000000ull
+#define PERIODIC_USABLE_PPB  5000000ull
 #define PERIODIC_WINDOWS     3
-/* a first and a last interrupt in different quarters */
-#define PERIODIC_MIN_IRQS 5
+/* quarters of 4 interrupts at least: a mark needs a spread */
+#define PERIODIC_MIN_IRQS 16
+/* fault=periodic_slow: the interrupts' times stretched by 1/200 (an RTC 0.5% slow) */
+#define PERIODIC_SLOW_DIV 200
+/* steal time over a window, in percent of it, beyond which the host is busy (periodic_measure) */
+#define PERIODIC_QUIET_STEAL_PCT 5
+/* the longest run of interrupts a period apart, for the period: at least this long */
+#define PERIODIC_RUN_FOR_PERIOD 16
 /* fault=tod_stale2s */
 #define FAULT_TOD_STALE_S 2
 
@@ -107,10 +120,11 @@ enum phase {
 	PHASE_PERIODIC = 1 << 2,
 	PHASE_ALL = (1 << 3) - 1
 };
-enum fault { FAULT_NONE, FAULT_NOACK, FAULT_TOD_STALE2S, FAULT_PERIODIC_RATE };
+enum fault { FAULT_NONE, FAULT_NOACK, FAULT_TOD_STALE2S, FAULT_PERIODIC_RATE, FAULT_PERIODIC_SLOW };
 
 static const char *const phase_names[] = {"update", "tod", "periodic"};
-static const char *const fault_names[] = {"none", "noack", "tod_stale2s", "periodic_rate"};
+static const char *const fault_names[] = {"none", "noack", "tod_stale2s", "periodic_rate",
+					  "periodic_slow"};
 
 static struct {
 	u64 host_ns, threshold_ns, window_ms;
@@ -325,54 +339,184 @@ static void update_test(void)
 /* ---- 3. periodic ------------------------------------------------------------------ */
 
 struct periodic_figures {
-	unsigned n, first, last;
+	unsigned n, first, last; /* interrupts collected; the two marks' */
+	u64 periods;		 /* whole periods between the marks */
 	s64 err_ppb;
-	u64 bound_ppb, long_intervals, max_interval_ns, window_ns;
+	u64 bound_ppb, long_intervals, max_interval_ns, window_ns, missed;
+	u64 steal_ns; /* the vCPU's steal time over the window */
+	u64 period_ns, per_period_ns; /* the longest run's period and how far it can be off */
+	/* why the bound is the coarse one (NULL: the marks' spread) */
+	const char *coarse;
+	char unusable[192]; /* why the window gives no rate, else empty */
 };
 
-/* The interrupt from start to end (either way) with the least steal time before it; ties: nearer
- * start. */
-static unsigned least_stolen(unsigned start, unsigned end)
-{
-	unsigned best = start;
+/* A mark: the least delayed of a run of interrupts, and how sure that is. */
+struct periodic_mark {
+	unsigned k;
+	unsigned run; /* interrupts in the run it was found in */
+	u64 slack_ns; /* the spread of the least delayed, and the reference's reads */
+};
 
-	for (unsigned k = start; k != end;) {
-		k = end > start ? k + 1 : k - 1;
-		if (steal_before(k) < steal_before(best))
-			best = k;
-	}
-	return best;
+static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the reference */
+
+/* One count of the reference, ns, rounded up. */
+static u64 ref_tick_ns(void)
+{
+	return (NS_PER_S + ref->hz() - 1) / ref->hz();
 }
 
+/* Interrupt k's time since interrupt 0 into irq_ns, and the intervals' figures. */
+static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
+{
+	for (unsigned k = 0; k < f->n; k++) {
+		irq_ns[k] = ref_ns(events[k].at - events[0].at);
+		if (opt.fault == FAULT_PERIODIC_SLOW)
+			irq_ns[k] += irq_ns[k] / PERIODIC_SLOW_DIV;
+	}
+	for (unsigned k = 1; k < f->n; k++) {
+		u64 interval = irq_ns[k] - irq_ns[k - 1];
+
+		f->max_interval_ns = max(f->max_interval_ns, interval);
+		f->long_intervals += interval >= nominal_ns + nominal_ns / 2;
+	}
+}
+
+/*
+ * The least delayed interrupt of from..from+count-1 (lib/stats.h,
+ * least_delayed). Its slack is how much later the third least delayed of
+ * its run came: two late ones can agree by chance (seen beside two busy
+ * loops at 64 Hz: marks 2 ms late with the next least 0.2 ms behind).
+ */
+static struct periodic_mark periodic_mark(unsigned from, unsigned count, u64 period_ns)
+{
+	struct least_delayed l = least_delayed(&irq_ns[from], count, period_ns);
+
+	return (struct periodic_mark){
+		.k = from + l.k, .run = l.run, .slack_ns = l.spread[1] + 2 * ref_tick_ns()};
+}
+
+/*
+ * Their period, ns, from the longest run of interrupts each less than 1.5
+ * nominal periods after the one before (lib/stats.h, longest_run): in it
+ * every interrupt is the next period's, however late, so the run counts
+ * its periods (a rate select 2x off still counts right; at 0.5x no run is
+ * long enough). The least delayed of the run's first and of its last
+ * quarter, half the run apart or more, and the periods between them give
+ * the period; *per_period_ns is
+ * the marks' spread over those periods, how far it can be off. 0 when
+ * the run is shorter than PERIODIC_RUN_FOR_PERIOD.
+ */
+static u64 period_from_run(unsigned n, u64 nominal_ns, u64 *per_period_ns)
+{
+	unsigned len, from = longest_run(irq_ns, n, nominal_ns, &len), quarter = len / 4;
+	struct periodic_mark a, b;
+
+	if (len < PERIODIC_RUN_FOR_PERIOD)
+		return 0;
+	a = periodic_mark(from, quarter, nominal_ns);
+	b = periodic_mark(from + len - quarter, quarter, nominal_ns);
+	*per_period_ns = (a.slack_ns + b.slack_ns) / (b.k - a.k) + 1;
+	return (irq_ns[b.k] - irq_ns[a.k]) / (b.k - a.k);
+}
+
+/*
+ * The whole periods between the marks: a whole number of periods of
+ * period_ns within a quarter period plus the marks' slack, and the period's
+ * own uncertainty over them under a quarter period. False (and why in
+ * f->unusable) when not.
+ */
+static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period_ns,
+			  u64 per_period_ns, u64 slack)
+{
+	u64 gap = f->window_ns, off;
+
+	f->periods = max((gap + period_ns / 2) / period_ns, 1ull);
+	off = gap > f->periods * period_ns ? gap - f->periods * period_ns
+					   : f->periods * period_ns - gap;
+	if (f->periods * per_period_ns < period_ns / 4 && off <= period_ns / 4 + slack)
+		return true;
+	snprintf(f->unusable, sizeof(f->unusable),
+		 "interrupts %u and %u, %llu us apart, are %llu periods of %llu ns +- %llu ns "
+		 "(nominal %llu ns) only to within %llu us (allowed a quarter period)",
+		 f->first, f->last, gap / NS_PER_US, f->periods, period_ns, per_period_ns,
+		 nominal_ns, (off + f->periods * per_period_ns) / NS_PER_US);
+	return false;
+}
+
+/*
+ * The rate over one window. Interrupts are timed in the handler; QEMU
+ * raises each on its period's grid or late (its main loop's delays), and
+ * one raised while the one before is not yet acknowledged is lost (a long
+ * interval). So the rate comes from two marks, the least delayed interrupt
+ * of the first and of the last quarter (least_delayed), and the whole
+ * periods between them, counted with the period the longest run of
+ * interrupts gives (period_from_run). The bound is the marks' slack over
+ * the window plus the reference's tolerance: how late the least delayed
+ * interrupts themselves were is what it cannot know, measured by how much
+ * later the next least delayed came.
+ */
 static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = opt.fault != FAULT_PERIODIC_RATE ? hz
 			      : hz < RTC_PERIODIC_HZ_MAX       ? hz * 2
 							       : hz / 2;
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
-	u64 period_ns = NS_PER_S / hz, expected_ns, late_ns;
-	unsigned quarter;
+	u64 nominal_ns = NS_PER_S / hz, period_ns, per_period_ns = 0, slack;
+	struct periodic_mark a, z;
+	unsigned q;
 
 	rtc_set_periodic_hz(programmed);
 	*f = (struct periodic_figures){
 		.n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NS_PER_MS + NS_PER_S)};
 	if (f->n < PERIODIC_MIN_IRQS)
 		return;
-	for (unsigned k = 1; k < f->n; k++) {
-		u64 interval = ref_ns(events[k].at - events[k - 1].at);
-
-		f->max_interval_ns = max(f->max_interval_ns, interval);
-		f->long_intervals += interval >= period_ns + period_ns / 2;
+	interrupt_times(f, nominal_ns);
+	f->steal_ns = events[f->n - 1].steal - steal_at_start;
+	period_ns = period_from_run(f->n, nominal_ns, &per_period_ns);
+	f->period_ns = period_ns;
+	f->per_period_ns = per_period_ns;
+	if (!period_ns) {
+		snprintf(f->unusable, sizeof(f->unusable), "%s",
+			 "no run of interrupts a period apart long enough to time the period by");
+		return;
 	}
-	quarter = (f->n - 1) / 4;
-	f->first = least_stolen(0, quarter);
-	f->last = least_stolen(f->n - 1, f->n - 1 - quarter);
-	f->window_ns = ref_ns(events[f->last].at - events[f->first].at);
-	expected_ns = (u64)(f->last - f->first) * NS_PER_S / hz;
-	f->err_ppb = ((s64)expected_ns - (s64)f->window_ns) * (s64)NS_PER_S / (s64)f->window_ns;
-	late_ns = IRQ_LATE_MS * NS_PER_MS + max(steal_before(f->first), steal_before(f->last));
-	f->bound_ppb =
-		(late_ns + 2 * NS_PER_S / ref->hz()) * NS_PER_S / f->window_ns + ref->tolerance_ppb;
+	q = f->n / 4;
+	a = periodic_mark(0, q, period_ns);
+	z = periodic_mark(f->n - q, q, period_ns);
+	f->first = a.k;
+	f->last = z.k;
+	f->window_ns = irq_ns[z.k] - irq_ns[a.k];
+	slack = a.slack_ns + z.slack_ns;
+	if (!count_periods(f, nominal_ns, period_ns, per_period_ns, slack))
+		return;
+	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
+	f->err_ppb = ((s64)(f->periods * NS_PER_S / hz) - (s64)f->window_ns) * (s64)NS_PER_S /
+		     (s64)f->window_ns;
+	f->bound_ppb = slack * NS_PER_S / f->window_ns + ref->tolerance_ppb;
+	/*
+	 * A mark's spread says how late the least delayed interrupt can have
+	 * been only on a quiet host: the quarter's interrupts all in one run,
+	 * the vCPU's steal time under PERIODIC_QUIET_STEAL_PCT of the window
+	 * (0.7-2.4 ms in 0.5 s idle here, 120-260 ms beside busy loops, where
+	 * the three least delayed of a 64 Hz quarter came 2 ms late together:
+	 * QEMU's main loop waits for its share of a CPU, 4 ms at a time).
+	 * Otherwise, and without steal time (TCG: how busy the host is cannot
+	 * be told), the bound is what any interrupt may be late by at each end
+	 * (IRQ_LATE_MS and the steal time before it).
+	 */
+	if (!has_steal)
+		f->coarse = "no steal time here to tell a busy host by";
+	else if (f->steal_ns * 100 > f->window_ns * PERIODIC_QUIET_STEAL_PCT)
+		f->coarse = "a busy host, steal time over 5% of the window";
+	else if (min(a.run, z.run) < q)
+		f->coarse = "interrupts lost or half a period late near a mark";
+	if (f->coarse) {
+		u64 late_ns = IRQ_LATE_MS * NS_PER_MS + max(steal_before(a.k), steal_before(z.k));
+
+		f->bound_ppb =
+			max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NS_PER_S / f->window_ns +
+						  ref->tolerance_ppb);
+	}
 }
 
 static void periodic_result(const char *prefix, const char *what, const char *unit, const char *v)
@@ -396,23 +540,37 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	periodic_result(name, "bound_ppm", "ppm", bound);
 	snprintf(digits, sizeof(digits), "%llu", f->long_intervals);
 	periodic_result(name, "long_intervals", "count", digits);
+	snprintf(digits, sizeof(digits), "%llu", f->missed);
+	periodic_result(name, "missed", "count", digits);
 	snprintf(digits, sizeof(digits), "%llu", f->max_interval_ns / NS_PER_US);
 	periodic_result(name, "max_interval_us", "us", digits);
+	snprintf(digits, sizeof(digits), "%llu", f->steal_ns / NS_PER_US);
+	periodic_result(name, "steal_us", "us", digits);
 	report(flags_set(f->n, RTC_C_PF | RTC_C_IRQF),
 	       "register C has PF and IRQF set in every periodic interrupt");
 	report(mag <= f->bound_ppb,
-	       "%u periods in %llu ms (interrupts %u to %u of %u): %s ppm off %u Hz (bound +-%s "
-	       "ppm)",
-	       f->last - f->first, f->window_ns / NS_PER_MS, f->first,
-	       f->last, f->n, err, hz, bound);
+	       "%llu periods in %llu.%03llu ms (interrupts %u to %u of %u, %llu periods without "
+	       "one): %s ppm off %u Hz (bound +-%s ppm, %s%s)",
+	       f->periods, f->window_ns / NS_PER_MS, f->window_ns / NS_PER_US % 1000, f->first,
+	       f->last, f->n, f->missed, err, hz, bound,
+	       f->coarse ? f->coarse : "the marks' spread",
+	       f->coarse ? ": 19 ms of delay and the steal time at either end" : "");
+}
+
+/* Whether window f is better than window than: usable first, then the tighter bound. */
+static bool better_window(const struct periodic_figures *f, const struct periodic_figures *than)
+{
+	if (!f->unusable[0] != !than->unusable[0])
+		return !f->unusable[0];
+	return f->bound_ppb < than->bound_ppb;
 }
 
 /*
- * Measure up to PERIODIC_WINDOWS windows, keeping the first one whose
- * interrupts all came (no interval of 1.5 periods or more) within a usable
- * bound, else the one with the fewest long intervals: a periodic interrupt
- * QEMU dropped while its main loop was held (beside two busy loops: 7-31 of
- * 129 at 256 Hz) is one period short in the count the rate comes from.
+ * Measure up to PERIODIC_WINDOWS windows, keeping the best: the first one
+ * whose bound is its marks' spread within PERIODIC_USABLE_PPB ends it.
+ * A window is unusable when no run of interrupts gives the period or the
+ * periods between the marks are not certain; its bound is the coarse one
+ * when a mark's quarter had interrupts lost or late.
  */
 static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 {
@@ -424,13 +582,42 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 			*best = f;
 			return;
 		}
-		if (!w || (f.bound_ppb <= PERIODIC_USABLE_PPB &&
-			   (best->bound_ppb > PERIODIC_USABLE_PPB ||
-			    f.long_intervals < best->long_intervals)))
+		if (!w || better_window(&f, best))
 			*best = f;
-		if (best->bound_ppb <= PERIODIC_USABLE_PPB && !best->long_intervals)
+		if (!best->unusable[0] && !best->coarse && best->bound_ppb <= PERIODIC_USABLE_PPB)
 			return;
+		if (f.unusable[0])
+			report_info("window %u of %u unusable: %s", w + 1, PERIODIC_WINDOWS,
+				    f.unusable);
+		else
+			report_info("window %u of %u: bound %llu ppm (%s)", w + 1, PERIODIC_WINDOWS,
+				    f.bound_ppb / PPB_PER_PPM,
+				    f.coarse ? f.coarse : "the marks' spread");
 	}
+}
+
+/*
+ * An unusable window's rate by the longest run's own period, when that
+ * alone is off nominal beyond its uncertainty and the reference's
+ * tolerance (a rate select one step off): true after the FAIL is reported.
+ */
+static bool run_period_off(unsigned hz, const struct periodic_figures *f)
+{
+	u64 nominal_ns = NS_PER_S / hz, off, allowed;
+	s64 err_ppb;
+
+	if (!f->period_ns)
+		return false;
+	off = f->period_ns > nominal_ns ? f->period_ns - nominal_ns : nominal_ns - f->period_ns;
+	allowed = f->per_period_ns + nominal_ns * ref->tolerance_ppb / NS_PER_S;
+	if (off <= allowed)
+		return false;
+	err_ppb = ((s64)nominal_ns - (s64)f->period_ns) * (s64)NS_PER_S / (s64)f->period_ns;
+	report(false,
+	       "the interrupts' period %llu ns +- %llu ns (the longest run of them) is %lld ppm "
+	       "off %u Hz, beyond that and the reference's tolerance (the window itself: %s)",
+	       f->period_ns, f->per_period_ns, err_ppb / PPB_PER_PPM, hz, f->unusable);
+	return true;
 }
 
 static void periodic_test(void)
@@ -445,11 +632,10 @@ static void periodic_test(void)
 		if (f.n < PERIODIC_MIN_IRQS)
 			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
 			       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
-		else if (f.bound_ppb > PERIODIC_USABLE_PPB)
-			report(false, "every window disturbed (bound %llu ppm)",
-			       f.bound_ppb / PPB_PER_PPM);
-		else
+		else if (!f.unusable[0])
 			periodic_report(hz, &f);
+		else if (!run_period_off(hz, &f))
+			report(false, "every window unusable, the first: %s", f.unusable);
 		report_prefix_pop();
 	}
 }

@@ -82,18 +82,19 @@ struct rtc_mark {
 static const char *rtc_mark(u64 period, struct rtc_mark *m)
 {
 	struct rtc_flag f[RTC_MARK_FLAGS] = {0};
-	u64 lo[RTC_MARK_FLAGS] = {0}, spread, limit;
-	unsigned n = rtc.mark_flags, best;
+	u64 lo[RTC_MARK_FLAGS] = {0}, limit;
+	unsigned n = rtc.mark_flags;
+	struct least_delayed best;
 
 	for (unsigned i = 0; i < n; i++) {
 		if (!rtc_next_flag(&f[i]))
 			return "the periodic flag (register C's PF) did not come";
 		lo[i] = f[i].lo;
 	}
-	best = least_delayed(lo, n, period, &spread, NULL);
+	best = least_delayed(lo, n, period);
 	limit = f[n - 1].lo + period / 4;
-	m->due = f[best].lo + (limit - f[best].lo) / period * period;
-	m->slack = f[best].hi - f[best].lo + spread;
+	m->due = f[best.k].lo + (limit - f[best.k].lo) / period * period;
+	m->slack = f[best.k].hi - f[best.k].lo + best.spread[0];
 	return NULL;
 }
 
