@@ -497,9 +497,10 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	 * A mark's spread says how late the least delayed interrupt can have
 	 * been only on a quiet host: the quarter's interrupts all in one run,
 	 * the vCPU's steal time under PERIODIC_QUIET_STEAL_PCT of the window
-	 * (0.7-2.4 ms in 0.5 s idle here, 120-260 ms beside busy loops, where
-	 * the three least delayed of a 64 Hz quarter came 2 ms late together:
-	 * QEMU's main loop waits for its share of a CPU, 4 ms at a time).
+	 * (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms beside one busy loop,
+	 * 100-260 ms beside two or three, where the three least delayed of a
+	 * 64 Hz quarter came 2 ms late together: QEMU's main loop waits for
+	 * its share of a CPU, 4 ms at a time).
 	 * Otherwise, and without steal time (TCG: how busy the host is cannot
 	 * be told), the bound is what any interrupt may be late by at each end
 	 * (IRQ_LATE_MS and the steal time before it).
