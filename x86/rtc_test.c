@@ -49,8 +49,8 @@
  *     of interrupts a period apart gives. Bound on a quiet host: the marks'
  *     measured spread over the window + the reference's tolerance, about
  *     0.1% (a rate 0.5% off fails); on a busy one (steal time over 5% of
- *     the window, a mark's quarter broken by a lost or late interrupt, or
- *     no steal time to tell by: TCG) the delays' difference, IRQ_LATE_MS
+ *     the window, under half a mark's quarter in its run, or no steal
+ *     time to tell by: TCG) the delays' difference, IRQ_LATE_MS
  *     and steal, / window + tolerance: about 4% at 500 ms. A window whose
  *     periods are not certain (no run of 16, or the count ambiguous) is
  *     unusable; up to PERIODIC_WINDOWS are measured, the best judged. A
@@ -495,8 +495,9 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->bound_ppb = slack * NS_PER_S / f->window_ns + ref->tolerance_ppb;
 	/*
 	 * A mark's spread says how late the least delayed interrupt can have
-	 * been only on a quiet host: the quarter's interrupts all in one run,
-	 * the vCPU's steal time under PERIODIC_QUIET_STEAL_PCT of the window
+	 * been only on a quiet host: half the quarter's interrupts or more in
+	 * the mark's run, the vCPU's steal time under PERIODIC_QUIET_STEAL_PCT
+	 * of the window
 	 * (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms beside one busy loop,
 	 * 100-260 ms beside two or three, where the three least delayed of a
 	 * 64 Hz quarter came 2 ms late together: QEMU's main loop waits for
@@ -509,7 +510,7 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 		f->coarse = "no steal time here to tell a busy host by";
 	else if (f->steal_ns * 100 > f->window_ns * PERIODIC_QUIET_STEAL_PCT)
 		f->coarse = "a busy host, steal time over 5% of the window";
-	else if (min(a.run, z.run) < q)
+	else if (min(a.run, z.run) < q / 2)
 		f->coarse = "interrupts lost or half a period late near a mark";
 	if (f->coarse) {
 		u64 late_ns = IRQ_LATE_MS * NS_PER_MS + max(steal_before(a.k), steal_before(z.k));
@@ -585,7 +586,9 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		}
 		if (!w || better_window(&f, best))
 			*best = f;
-		if (!best->unusable[0] && !best->coarse && best->bound_ppb <= PERIODIC_USABLE_PPB)
+		/* without steal time every bound is the coarse one: measuring again cannot help */
+		if (!best->unusable[0] &&
+		    (!has_steal || (!best->coarse && best->bound_ppb <= PERIODIC_USABLE_PPB)))
 			return;
 		if (f.unusable[0])
 			report_info("window %u of %u unusable: %s", w + 1, PERIODIC_WINDOWS,
