@@ -101,8 +101,9 @@
 #define MAX_WINDOW_MS	     5000
 #define MAX_RATES	     4
 #define MAX_EVENTS	     4096
-#define PERIODIC_USABLE_PPB  5000000ull
 #define PERIODIC_WINDOWS     3
+/* a window whose quiet bound is wider than this (0.5%) is measured again */
+#define PERIODIC_USABLE_PPB 5000000ull
 /* quarters of 4 interrupts at least: a mark needs a spread */
 #define PERIODIC_MIN_IRQS 16
 /* fault=periodic_slow: the interrupts' times stretched by 1/200 (an RTC 0.5% slow) */
@@ -384,7 +385,7 @@ static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 /*
  * The least delayed interrupt of from..from+count-1 (lib/stats.h,
  * least_delayed). Its slack is how much later the third least delayed of
- * its run came: two late ones can agree by chance (seen beside two busy
+ * its run came: two late ones can agree by chance (seen beside three busy
  * loops at 64 Hz: marks 2 ms late with the next least 0.2 ms behind).
  */
 static struct periodic_mark periodic_mark(unsigned from, unsigned count, u64 period_ns)
@@ -402,9 +403,8 @@ static struct periodic_mark periodic_mark(unsigned from, unsigned count, u64 per
  * its periods (a rate select 2x off still counts right; at 0.5x no run is
  * long enough). The least delayed of the run's first and of its last
  * quarter, half the run apart or more, and the periods between them give
- * the period; *per_period_ns is
- * the marks' spread over those periods, how far it can be off. 0 when
- * the run is shorter than PERIODIC_RUN_FOR_PERIOD.
+ * the period; *per_period_ns is the marks' spread over those periods, how
+ * far it can be off. 0 when the run is shorter than PERIODIC_RUN_FOR_PERIOD.
  */
 static u64 period_from_run(unsigned n, u64 nominal_ns, u64 *per_period_ns)
 {
@@ -497,11 +497,10 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	 * A mark's spread says how late the least delayed interrupt can have
 	 * been only on a quiet host: half the quarter's interrupts or more in
 	 * the mark's run, the vCPU's steal time under PERIODIC_QUIET_STEAL_PCT
-	 * of the window
-	 * (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms beside one busy loop,
-	 * 100-260 ms beside two or three, where the three least delayed of a
-	 * 64 Hz quarter came 2 ms late together: QEMU's main loop waits for
-	 * its share of a CPU, 4 ms at a time).
+	 * of the window (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms beside one
+	 * busy loop, 100-260 ms beside two or three, where the three least
+	 * delayed of a 64 Hz quarter came 2 ms late together: QEMU's main loop
+	 * waits for its share of a CPU, 4 ms at a time).
 	 * Otherwise, and without steal time (TCG: how busy the host is cannot
 	 * be told), the bound is what any interrupt may be late by at each end
 	 * (IRQ_LATE_MS and the steal time before it).
@@ -572,7 +571,7 @@ static bool better_window(const struct periodic_figures *f, const struct periodi
  * whose bound is its marks' spread within PERIODIC_USABLE_PPB ends it.
  * A window is unusable when no run of interrupts gives the period or the
  * periods between the marks are not certain; its bound is the coarse one
- * when a mark's quarter had interrupts lost or late.
+ * when the host may be busy (periodic_measure says how it tells).
  */
 static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 {
