@@ -68,7 +68,8 @@
  *                 absent: no step 2
  *   threshold=S   step 2's allowance for start-up and boot, seconds (default 4)
  *   phases=LIST   which of update,tod,periodic to run (default all)
- *   rates=LIST    step 3's rates in Hz, powers of two 2..8192 (default 256,64)
+ *   rates=LIST    step 3's rates in Hz, powers of two 2..8192 (default 256,64),
+ *                 each giving 16 interrupts or more in the window (2 Hz cannot)
  *   window_ms=N   step 3's window per rate (default 500)
  *   ref=NAME      the reference: hpet or pmtimer (default the first present)
  *   fault=NAME    test-only, makes a check fail to show it can: noack (the
