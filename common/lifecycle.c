@@ -7,7 +7,7 @@
 #include "report.h"
 
 static const char *const fault_names[] = {
-	"none", "back", "jump", "flip", "rearm", "rate", "storm", "tod",
+	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
 };
 
 struct lc_state lc;
@@ -44,6 +44,19 @@ static void sample(struct lc_cpu *me, enum lc_phase ph)
 	}
 }
 
+/* A periodic tick of the window before the event (w 0) or after it (w 1), for its period. */
+static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
+{
+	u64 steal = lc.has_steal ? tick_arch_steal_ns() : 0;
+
+	if (t->nstamps[w] == LC_STAMPS)
+		return;
+	if (!t->nstamps[w])
+		t->steal_first[w] = steal;
+	t->steal_last[w] = steal;
+	t->stamps[w][t->nstamps[w]++] = now;
+}
+
 enum lc_role lc_timer_fired(unsigned slot, u64 now)
 {
 	struct lc_timer *t = &lc.cpu[smp_id()].t[slot];
@@ -52,6 +65,8 @@ enum lc_role lc_timer_fired(unsigned slot, u64 now)
 	if (t->role == LC_ROLE_ONESHOT && !t->fired_at) {
 		t->fired_at = now;
 	} else if (t->role == LC_ROLE_PERIODIC) {
+		if (ph != LC_DURING)
+			stamp_tick(t, ph == LC_AFTER, now);
 		t->ticks[ph]++;
 		if (t->last_tick && now - t->last_tick < t->period / LC_EARLY_DIV)
 			t->early[ph]++;
@@ -108,6 +123,8 @@ static void periodic_faults(struct lc_cpu *me)
 		t->faulted = true;
 		if (lc.fault == LC_FAULT_RATE)
 			lc.arch->periodic(s, t->period * 2);
+		if (lc.fault == LC_FAULT_RATE5)
+			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / 1000);
 		for (u64 n = 0;
 		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
 			lc_timer_fired(s, arch_counter());
@@ -346,6 +363,10 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 		report_skip("%s", why);
 		return report_summary();
 	}
+	why = tick_arch_steal_init();
+	lc.has_steal = !why;
+	if (why)
+		report_info("periodic rates judged by their tick counts only: %s", why);
 	if (lc.fault != LC_FAULT_NONE)
 		report_info("test-only fault '%s' injected: checks are expected to fail",
 			    fault_names[lc.fault]);

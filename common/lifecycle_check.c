@@ -146,6 +146,94 @@ static bool rate_near(u64 rate, u64 ref)
 	       rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
 }
 
+/* A window's period from its ticks' own grid, as parts of the window it spans. */
+struct lc_window_period {
+	u64 span;	     /* counter ticks between the two marks */
+	u64 periods;	     /* whole periods between them */
+	u64 slack;	     /* the marks' measured spread, counter ticks */
+	const char *why_not; /* NULL, or why the window cannot be timed */
+};
+
+/*
+ * Marks at the least delayed tick of the window's first and last quarter
+ * (lib/stats.h, least_delayed, on the window's own mean period), and the
+ * ticks between them: the window must be one run of ticks each less than
+ * 1.5 periods after the one before, so that every tick is the next
+ * period's (rounding the span to nominal periods would hide a rate off by
+ * more than half a period over it). Not timed on a busy host (steal time
+ * over LC_QUIET_STEAL_PCT of the window), with too few ticks, or with a
+ * tick lost or late by half a period.
+ */
+static struct lc_window_period window_period(const struct lc_timer *t, unsigned w)
+{
+	struct lc_window_period p = {0};
+	const u64 *s = t->stamps[w];
+	unsigned n = t->nstamps[w], q = n / 4, zk;
+	struct least_delayed a, z, all;
+	u64 mean;
+
+	if (n < LC_STAMPS_MIN) {
+		p.why_not = "too few ticks";
+		return p;
+	}
+	if ((t->steal_last[w] - t->steal_first[w]) * 100 >
+	    counter_ns(s[n - 1] - s[0]) * LC_QUIET_STEAL_PCT) {
+		p.why_not = "a busy host, steal time over 5% of the window";
+		return p;
+	}
+	mean = (s[n - 1] - s[0]) / (n - 1);
+	all = least_delayed(s, n, mean);
+	if (all.run < n) {
+		p.why_not = "a tick lost or late by half a period";
+		return p;
+	}
+	a = least_delayed(s, q, mean);
+	z = least_delayed(s + n - q, q, mean);
+	zk = n - q + z.k;
+	p.span = s[zk] - s[a.k];
+	p.periods = zk - a.k;
+	p.slack = a.spread[1] + z.spread[1];
+	return p;
+}
+
+/*
+ * The period after the event against the period before it, each from its
+ * window's ticks (window_period): the same timer, programmed the same way,
+ * so the LAPIC's calibration cancels. Bound: both windows' slack over
+ * their spans. A window that cannot be timed leaves the counts' check
+ * (10%) alone to judge, said in an INFO line.
+ */
+static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
+{
+	const char *name = lc.arch->name_of_slot[slot];
+	struct lc_window_period b = window_period(t, 0), a = window_period(t, 1);
+	s64 err_ppm;
+	u64 bound_ppm;
+	char what[48];
+
+	/* without steal time lc_main said so once: a busy host cannot be told */
+	if (!lc.has_steal)
+		return;
+	if (b.why_not || a.why_not) {
+		report_info("vCPU %d %s period after the event not timed (%s window: %s)", cpu,
+			    name, b.why_not ? "the before" : "the after",
+			    b.why_not ? b.why_not : a.why_not);
+		return;
+	}
+	/* (a.span / a.periods) / (b.span / b.periods) - 1, in ppm */
+	err_ppm = ((s64)(a.span * b.periods) - (s64)(b.span * a.periods)) * 1000000 /
+		  (s64)(b.span * a.periods);
+	bound_ppm = (b.slack * 1000000 + b.span - 1) / b.span +
+		    (a.slack * 1000000 + a.span - 1) / a.span + 1;
+	report((u64)(err_ppm < 0 ? -err_ppm : err_ppm) <= bound_ppm,
+	       "vCPU %d %s period after the event %lld ppm off the period before, timed by "
+	       "the ticks (bound +-%llu ppm: the marks' spread)",
+	       cpu, name, err_ppm, bound_ppm);
+	snprintf(what, sizeof(what), "e%u.%s.%s.cpu%d.period_ppm", lc.seq,
+		 lc_event_name(lc.done.kind), name, cpu);
+	report_result(what, "ppm", "%lld", err_ppm);
+}
+
 static void check_periodic(int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
@@ -164,6 +252,7 @@ static void check_periodic(int cpu, unsigned slot)
 	       "nominal "
 	       "or of the rate before, %llu.%01llu%%",
 	       cpu, name, after / 10, after % 10, LC_RATE_TOL_PPT / 10, before / 10, before % 10);
+	check_period(cpu, slot, t);
 	report(catchup <= allowed,
 	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
 	       "(bound %llu + %llu the vCPU's own delays explain)",

@@ -5,6 +5,7 @@
 
 #include "lifecycle.h"
 #include "arch.h"
+#include "stats.h"
 
 /* Each window (before the event, after it) lasts this long, by the counter. */
 #define LC_WINDOW_NS		500000000ull
@@ -22,6 +23,14 @@
 #define LC_CATCHUP_MAX		16
 /* Periodic rate after the event against nominal or the rate before it, parts per thousand. */
 #define LC_RATE_TOL_PPT		100
+/* Tick times kept per window for the periods before and after the event: 0.5 s at 100 Hz is 50. */
+#define LC_STAMPS		64
+/* A window's period is timed from this many ticks at least (marks on its quarters). */
+#define LC_STAMPS_MIN		16
+/* Steal time over a window beyond this percent of it: a busy host, the period not judged. */
+#define LC_QUIET_STEAL_PCT	5
+/* Test-only: fault=rate5 reprograms the periodic timer this many parts per thousand slow. */
+#define LC_FAULT_RATE5_PPT	50
 /*
  * Slack on the time stamps the host gives: QEMU stamps STOP after the
  * vCPUs have stopped and RESUME before they run, each within this.
@@ -63,6 +72,7 @@ enum lc_fault {
 	LC_FAULT_FLIP,	/* expect the opposite of each clock's measured semantics */
 	LC_FAULT_REARM,	/* the one-shot is re-armed an hour later as the request goes out */
 	LC_FAULT_RATE,	/* after the event the periodic timer is reprogrammed at half rate */
+	LC_FAULT_RATE5,	/* after the event the periodic timer is reprogrammed 5% slow */
 	LC_FAULT_STORM,	/* after the event, one tick per period the stop lasted, at once */
 	LC_FAULT_TOD,	/* the time of day after the event is 1 s ahead */
 };
@@ -76,6 +86,13 @@ struct lc_timer {
 	u64 last_tick;
 	u32 ticks[LC_NR_PHASES];
 	u32 early[LC_NR_PHASES];
+	/*
+	 * the tick times of the window before the event [0] and after it
+	 * [1], and the steal time at the first and at the latest
+	 */
+	u64 stamps[2][LC_STAMPS];
+	u32 nstamps[2];
+	u64 steal_first[2], steal_last[2];
 	/* the wrongly reprogrammed rate of fault=rate and the ticks of fault=storm are in place */
 	bool faulted;
 };
@@ -93,6 +110,7 @@ struct lc_cpu {
 struct lc_state {
 	const struct lc_arch *arch;
 	enum lc_fault fault;
+	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
 	u64 catchup_max;
 	enum lc_event events[64];
 	unsigned nevents;
@@ -104,16 +122,6 @@ struct lc_state {
 };
 
 extern struct lc_state lc;
-
-static inline u64 ticks_to_ns(u64 ticks, u64 hz)
-{
-	return ticks / hz * NSEC_PER_SEC + ticks % hz * NSEC_PER_SEC / hz;
-}
-
-static inline u64 ns_to_ticks(u64 ns, u64 hz)
-{
-	return ns / NSEC_PER_SEC * hz + ns % NSEC_PER_SEC * hz / NSEC_PER_SEC;
-}
 
 static inline u64 clock_hz(const struct lc_clock *c)
 {

@@ -17,11 +17,15 @@
  *    armed as the request goes out fires after its deadline and within
  *    0.5 s of the runner's answer; on the others it ticks periodically at
  *    100 Hz across the event and keeps its rate after it (within 10%
- *    of nominal or of the rate before), with no more catch-up ticks
- *    (closer than half a period) than the bound (default 16) plus those
- *    the vCPU's own delays explain. Turns alternate per event.
+ *    of nominal or of the rate before by its tick counts; on a quiet host
+ *    also its period, timed by the ticks, against the period before,
+ *    within the ticks' measured spread: about 0.1%), with no more
+ *    catch-up ticks (closer than half a period) than the bound (default
+ *    16) plus those the vCPU's own delays explain. Turns alternate per
+ *    event.
  * Each event prints its figures as RESULT lines: host-measured stop,
- * QMP downtime, each clock's step, one-shot lateness, catch-up ticks.
+ * QMP downtime, each clock's step, one-shot lateness, catch-up ticks,
+ * the period's change (when timed).
  *
  * How: every vCPU samples its clocks in a loop with interrupts on; the
  * boot vCPU samples 0.5 s, prints "LIFECYCLE-REQUEST: KIND SEQ", samples
@@ -33,7 +37,7 @@
  *                comma-separated; the cfg's events key must match
  *   catchup=N    catch-up ticks allowed beyond those explained (default 16)
  *   fault=NAME   test-only, every check must be seen failing: back, jump,
- *                flip, rearm, rate, storm, tod (common/lifecycle.c)
+ *                flip, rearm, rate, rate5, storm, tod (common/lifecycle.c)
  */
 #include "libc.h"
 #include "x86/apic.h"
