@@ -156,7 +156,7 @@ struct lc_window_period {
 
 /*
  * Marks at the least delayed tick of the window's first and last quarter
- * (lib/stats.h, least_delayed, on the window's own mean period), and the
+ * (lib/stats.h, quarter_marks, on the window's own mean period), and the
  * ticks between them: the window must be one run of ticks each less than
  * 1.5 periods after the one before, so that every tick is the next
  * period's (rounding the span to nominal periods would hide a rate off by
@@ -168,31 +168,29 @@ static struct lc_window_period window_period(const struct lc_timer *t, unsigned 
 {
 	struct lc_window_period p = {0};
 	const u64 *s = t->stamps[w];
-	unsigned n = t->nstamps[w], q = n / 4, zk;
-	struct least_delayed a, z, all;
+	unsigned n = t->nstamps[w];
+	struct quarter_marks m;
 	u64 mean;
 
 	if (n < LC_STAMPS_MIN) {
 		p.why_not = "too few ticks";
 		return p;
 	}
+	static_assert(LC_QUIET_STEAL_PCT == 5, "the message below says 5%");
 	if ((t->steal_last[w] - t->steal_first[w]) * 100 >
 	    counter_ns(s[n - 1] - s[0]) * LC_QUIET_STEAL_PCT) {
 		p.why_not = "a busy host, steal time over 5% of the window";
 		return p;
 	}
 	mean = (s[n - 1] - s[0]) / (n - 1);
-	all = least_delayed(s, n, mean);
-	if (all.run < n) {
+	if (least_delayed(s, n, mean).run < n) {
 		p.why_not = "a tick lost or late by half a period";
 		return p;
 	}
-	a = least_delayed(s, q, mean);
-	z = least_delayed(s + n - q, q, mean);
-	zk = n - q + z.k;
-	p.span = s[zk] - s[a.k];
-	p.periods = zk - a.k;
-	p.slack = a.spread[1] + z.spread[1];
+	m = quarter_marks(s, n, mean);
+	p.span = s[m.last] - s[m.first];
+	p.periods = m.last - m.first;
+	p.slack = m.slack;
 	return p;
 }
 

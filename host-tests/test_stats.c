@@ -208,6 +208,21 @@ static void test_least_delayed(void **state)
 	}
 }
 
+/* The marks of a window of 12 on a period of 1000: the least delayed of each quarter of 3. */
+static void test_quarter_marks(void **state)
+{
+	/* first quarter: 10, 1000, 2020 (residuals 0, -10, +10); last: 9005, 10001, 11003 */
+	static const u64 t[12] = {10,	1000, 2020, 3000, 4000,	 5000,
+				  6000, 7000, 8000, 9005, 10001, 11003};
+	struct quarter_marks m = quarter_marks(t, 12, 1000);
+
+	assert_int_equal(m.first, 1);
+	assert_int_equal(m.last, 10);
+	/* the third least delayed: 20 after 1000, 4 after 10001 */
+	assert_int_equal(m.slack, 24);
+	assert_int_equal(m.run, 3);
+}
+
 /* --- stats_percentile ---------------------------------------------------------- */
 
 static void test_percentile(void **state)
@@ -484,6 +499,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort),	      cmocka_unit_test(test_least_delayed),
+		cmocka_unit_test(test_quarter_marks),
 		cmocka_unit_test(test_percentile),    cmocka_unit_test(test_compute_empty),
 		cmocka_unit_test(test_compute_known), cmocka_unit_test(test_compute_random),
 		cmocka_unit_test(test_convert_edges), cmocka_unit_test(test_convert_random),

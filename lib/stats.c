@@ -88,6 +88,20 @@ struct least_delayed least_delayed(const u64 *t, unsigned n, u64 period)
 	return run_least(t, from, from + len, period);
 }
 
+struct quarter_marks quarter_marks(const u64 *t, unsigned n, u64 period)
+{
+	unsigned q = n / 4;
+	struct least_delayed a = least_delayed(t, q, period);
+	struct least_delayed z = least_delayed(t + n - q, q, period);
+
+	return (struct quarter_marks){
+		.first = a.k,
+		.last = n - q + z.k,
+		.run = min(a.run, z.run),
+		.slack = a.spread[1] + z.spread[1],
+	};
+}
+
 u64 stats_percentile(const u64 *sorted, u64 n, unsigned p)
 {
 	u64 rank;

@@ -51,6 +51,19 @@ struct least_delayed {
 struct least_delayed least_delayed(const u64 *t, unsigned n, u64 period);
 /* The longest run of t[0..n-1] as least_delayed() takes it: its first index, *len its length. */
 unsigned longest_run(const u64 *t, unsigned n, u64 period, unsigned *len);
+/*
+ * The two marks a rate is timed between: the least delayed event of
+ * t[0..n/4) and of t[n-n/4..n) (least_delayed), n >= 4. slack: how much
+ * later the third least delayed of each mark's run came, both added (two
+ * late ones can agree by chance; three seldom do); run: the shorter of the
+ * marks' runs.
+ */
+struct quarter_marks {
+	unsigned first, last; /* indices into t */
+	unsigned run;
+	u64 slack;
+};
+struct quarter_marks quarter_marks(const u64 *t, unsigned n, u64 period);
 
 /*
  * ticks of a counter running at hz, in picoseconds: exact to the

@@ -377,13 +377,6 @@ struct periodic_figures {
 	char unusable[192]; /* why the window gives no rate, else empty */
 };
 
-/* A mark: the least delayed of a run of interrupts, and how sure that is. */
-struct periodic_mark {
-	unsigned k;
-	unsigned run; /* interrupts in the run it was found in */
-	u64 slack_ns; /* the spread of the least delayed, and the reference's reads */
-};
-
 static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the reference */
 
 /* One count of the reference, ns, rounded up. */
@@ -408,18 +401,16 @@ static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 	}
 }
 
-/*
- * The least delayed interrupt of from..from+count-1 (lib/stats.h,
- * least_delayed). Its slack is how much later the third least delayed of
- * its run came: two late ones can agree by chance (seen beside three busy
- * loops at 64 Hz: marks 2 ms late with the next least 0.2 ms behind).
- */
-static struct periodic_mark periodic_mark(unsigned from, unsigned count, u64 period_ns)
+/* The two marks of interrupts from..from+count-1 (lib/stats.h, quarter_marks), as indices of irq_ns. */
+static struct quarter_marks periodic_marks(unsigned from, unsigned count, u64 period_ns)
 {
-	struct least_delayed l = least_delayed(&irq_ns[from], count, period_ns);
+	struct quarter_marks m = quarter_marks(&irq_ns[from], count, period_ns);
 
-	return (struct periodic_mark){
-		.k = from + l.k, .run = l.run, .slack_ns = l.spread[1] + 2 * ref_tick_ns()};
+	m.first += from;
+	m.last += from;
+	/* each mark's time is a reference read: two counts of it each */
+	m.slack += 4 * ref_tick_ns();
+	return m;
 }
 
 /*
@@ -434,15 +425,14 @@ static struct periodic_mark periodic_mark(unsigned from, unsigned count, u64 per
  */
 static u64 period_from_run(unsigned n, u64 nominal_ns, u64 *per_period_ns)
 {
-	unsigned len, from = longest_run(irq_ns, n, nominal_ns, &len), quarter = len / 4;
-	struct periodic_mark a, b;
+	unsigned len, from = longest_run(irq_ns, n, nominal_ns, &len);
+	struct quarter_marks m;
 
 	if (len < PERIODIC_RUN_FOR_PERIOD)
 		return 0;
-	a = periodic_mark(from, quarter, nominal_ns);
-	b = periodic_mark(from + len - quarter, quarter, nominal_ns);
-	*per_period_ns = (a.slack_ns + b.slack_ns) / (b.k - a.k) + 1;
-	return (irq_ns[b.k] - irq_ns[a.k]) / (b.k - a.k);
+	m = periodic_marks(from, len, nominal_ns);
+	*per_period_ns = m.slack / (m.last - m.first) + 1;
+	return (irq_ns[m.last] - irq_ns[m.first]) / (m.last - m.first);
 }
 
 /*
@@ -511,6 +501,8 @@ static unsigned periodic_programmed(unsigned hz)
  */
 static const char *busy_host(const struct periodic_figures *f)
 {
+	static_assert(PERIODIC_QUIET_STEAL_PCT == 5, "the message below says 5%");
+
 	if (!has_steal)
 		return "no steal time here to tell a busy host by";
 	if (f->steal_ns * 100 > irq_ns[f->n - 1] * PERIODIC_QUIET_STEAL_PCT)
@@ -526,9 +518,9 @@ static const char *busy_host(const struct periodic_figures *f)
  * interval up and the next one's down to none: the sum keeps the count
  * (seen beside two busy loops under TCG; "one at least" counted 20% too
  * many). Never fewer periods than interrupts: a rate select one step fast
- * gives intervals of half a period, which round either way. A rate select one step slow gives two
- * per interval: more than PERIODIC_BUSY_MISSED_PCT of the periods without
- * an interrupt leaves the window unusable.
+ * gives intervals of half a period, which round either way. A rate select
+ * one step slow gives two per interval: more than PERIODIC_BUSY_MISSED_PCT
+ * of the periods without an interrupt leaves the window unusable.
  */
 static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_ns)
 {
@@ -566,9 +558,8 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	unsigned programmed = periodic_programmed(hz);
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
 	u64 nominal_ns = NS_PER_S / hz, period_ns, per_period_ns = 0, slack;
-	struct periodic_mark a, z;
+	struct quarter_marks m;
 	const char *busy;
-	unsigned q;
 
 	rtc_set_periodic_hz(programmed);
 	*f = (struct periodic_figures){
@@ -588,13 +579,11 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 			 "(a rate select one step slow leaves none)");
 		return;
 	}
-	q = f->n / 4;
-	a = periodic_mark(0, q, period_ns ? period_ns : nominal_ns);
-	z = periodic_mark(f->n - q, q, period_ns ? period_ns : nominal_ns);
-	f->first = a.k;
-	f->last = z.k;
-	f->window_ns = irq_ns[z.k] - irq_ns[a.k];
-	slack = a.slack_ns + z.slack_ns;
+	m = periodic_marks(0, f->n, period_ns ? period_ns : nominal_ns);
+	f->first = m.first;
+	f->last = m.last;
+	f->window_ns = irq_ns[m.last] - irq_ns[m.first];
+	slack = m.slack;
 	/* on a busy host a run's period can be too uncertain to count by: count the intervals */
 	if (!(period_ns && count_periods(f, nominal_ns, period_ns, per_period_ns, slack)) &&
 	    (!busy || !count_periods_by_intervals(f, nominal_ns)))
@@ -613,10 +602,11 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	 */
 	if (busy)
 		f->coarse = busy;
-	else if (min(a.run, z.run) < q / 2)
+	else if (m.run < f->n / 4 / 2)
 		f->coarse = "interrupts lost or half a period late near a mark";
 	if (f->coarse) {
-		u64 late_ns = IRQ_LATE_MS * NS_PER_MS + max(steal_before(a.k), steal_before(z.k));
+		u64 late_ns =
+			IRQ_LATE_MS * NS_PER_MS + max(steal_before(m.first), steal_before(m.last));
 
 		f->bound_ppb =
 			max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NS_PER_S / f->window_ns +
@@ -634,7 +624,7 @@ static void periodic_result(const char *prefix, const char *what, const char *un
 
 static void periodic_report(unsigned hz, const struct periodic_figures *f)
 {
-	char name[48], digits[24], err[24], bound[24];
+	char name[48], digits[24], err[24], bound[24], how[128];
 	u64 mag = (u64)(f->err_ppb < 0 ? -f->err_ppb : f->err_ppb);
 
 	snprintf(err, sizeof(err), "%s%s", f->err_ppb < 0 ? "-" : "+",
@@ -655,13 +645,16 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	       "register C has PF and IRQF set in every periodic interrupt but those right after "
 	       "another (%u without: %u of them more than half a period after the one before)",
 	       f->flagless, f->flagless_unexplained);
+	if (f->coarse)
+		snprintf(how, sizeof(how), "%s: %u ms of delay and the steal time at either end",
+			 f->coarse, IRQ_LATE_MS);
+	else
+		snprintf(how, sizeof(how), "the marks' spread");
 	report(mag <= f->bound_ppb,
 	       "%llu periods in %llu.%03llu ms (interrupts %u to %u of %u, %llu periods without "
-	       "one): %s ppm off %u Hz (bound +-%s ppm, %s%s)",
+	       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
 	       f->periods, f->window_ns / NS_PER_MS, f->window_ns / NS_PER_US % 1000, f->first,
-	       f->last, f->n, f->missed, err, hz, bound,
-	       f->coarse ? f->coarse : "the marks' spread",
-	       f->coarse ? ": 19 ms of delay and the steal time at either end" : "");
+	       f->last, f->n, f->missed, err, hz, bound, how);
 }
 
 /* Whether window f is better than window than: usable first, then the tighter bound. */
