@@ -43,7 +43,7 @@
  *  3. periodic: for each of rates= (default 256 and 64 Hz), PIE set and RS
  *     selecting it, interrupts over window_ms (default 500). Each has PF
  *     and IRQF in register C, but one right after another (a late handler
- *     read its flag with its own). The rate between two marks, the least
+ *     read its flag with its own) and on a busy host 1 in 16. The rate between two marks, the least
  *     delayed interrupt of the first and of the last quarter (QEMU raises
  *     them on time or late, and loses one raised before the last was
  *     acknowledged), over the whole periods between them, counted with the
@@ -123,6 +123,8 @@
 #define PERIODIC_RUN_FOR_PERIOD 16
 /* without such a run, on a busy host: at most this share of periods without an interrupt */
 #define PERIODIC_BUSY_MISSED_PCT 33
+/* on a busy host, interrupts in this many that may lack PF though not right after another */
+#define PERIODIC_BUSY_FLAGLESS 16
 /* fault=tod_stale2s */
 #define FAULT_TOD_STALE_S 2
 
@@ -481,6 +483,19 @@ static void periodic_flags(struct periodic_figures *f, u64 nominal_ns)
 	}
 }
 
+/*
+ * Interrupts without PF more than half a period after the one before that
+ * a busy host explains: its vCPU can stand still between a late handler
+ * that read the next flag and the interrupt that flag raised (seen beside
+ * two busy loops under KVM: 1 of 129, the one before 0.5 period or more
+ * back). None on a quiet host; on a busy one 1 in PERIODIC_BUSY_FLAGLESS
+ * (fault=periodic_noflag's 1 in 8 still fails).
+ */
+static unsigned flagless_allowed(const struct periodic_figures *f)
+{
+	return f->coarse ? f->n / PERIODIC_BUSY_FLAGLESS : 0;
+}
+
 /* The rate RS selects: hz, or the faults' twice (half at 8192 Hz) or half of it. */
 static unsigned periodic_programmed(unsigned hz)
 {
@@ -641,10 +656,12 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	periodic_result(name, "max_interval_us", "us", digits);
 	snprintf(digits, sizeof(digits), "%llu", f->steal_ns / NS_PER_US);
 	periodic_result(name, "steal_us", "us", digits);
-	report(!f->flagless_unexplained,
+	report(f->flagless_unexplained <= flagless_allowed(f),
 	       "register C has PF and IRQF set in every periodic interrupt but those right after "
-	       "another (%u without: %u of them more than half a period after the one before)",
-	       f->flagless, f->flagless_unexplained);
+	       "another (%u without: %u of them more than half a period after the one before, "
+	       "allowed %u%s)",
+	       f->flagless, f->flagless_unexplained, flagless_allowed(f),
+	       f->coarse ? " on a busy host" : "");
 	if (f->coarse)
 		snprintf(how, sizeof(how), "%s: %u ms of delay and the steal time at either end",
 			 f->coarse, IRQ_LATE_MS);
