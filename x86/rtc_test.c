@@ -403,7 +403,7 @@ static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 	}
 }
 
-/* The two marks of interrupts from..from+count-1 (lib/stats.h, quarter_marks), as indices of irq_ns. */
+/* The two marks of interrupts from..from+count-1 (lib/stats.h, quarter_marks), into irq_ns. */
 static struct quarter_marks periodic_marks(unsigned from, unsigned count, u64 period_ns)
 {
 	struct quarter_marks m = quarter_marks(&irq_ns[from], count, period_ns);
