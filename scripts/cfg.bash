@@ -2,13 +2,19 @@
 # Reads unittests.cfg into arrays, checks every line, splits and expands values; never evaluates them.
 # shellcheck shell=bash
 
-CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout events)
+CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout events
+	kvm_params tcg_params kvm_args tcg_args)
+# The accelerators, in the order the runner prefers them: KVM where usable, else TCG.
+CFG_ACCELS=(kvm tcg)
 CFG_ARCHES=(x86_64 i386 aarch64)
 CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus host_kind)
 
 # Per test, keyed by section name. CFG_NAMES keeps the file's order.
+# CFG_ACCEL_PARAMS and CFG_ACCEL_ARGS are keyed "ACCEL:test" (kvm_params = ...
+# is CFG_ACCEL_PARAMS[kvm:test]); CFG_ACCEL holds the list, "kvm tcg" by default.
 declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
-	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_WHERE=()
+	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_WHERE=() \
+	CFG_ACCEL_PARAMS=() CFG_ACCEL_ARGS=()
 declare -ga CFG_NAMES=()
 CFG_ERRORS=0
 # Messages of the last failed cfg_parse, one "file:line: message" each.
@@ -110,8 +116,19 @@ cfg_value() { # test key
 	accel) echo "${CFG_ACCEL[$1]:-}" ;;
 	timeout) echo "${CFG_TIMEOUT[$1]:-}" ;;
 	events) echo "${CFG_EVENTS[$1]:-}" ;;
+	kvm_params | tcg_params) echo "${CFG_ACCEL_PARAMS[${2%_params}:$1]:-}" ;;
+	kvm_args | tcg_args) echo "${CFG_ACCEL_ARGS[${2%_args}:$1]:-}" ;;
 	*) return 1 ;;
 	esac
+}
+
+# Whether the entry runs under ACCEL (its accel list; both by default).
+cfg_has_accel() { # test accel
+	local a
+	for a in ${CFG_ACCEL[$1]:-${CFG_ACCELS[*]}}; do
+		[ "$a" = "$2" ] && return 0
+	done
+	return 1
 }
 
 # The entry as cfg text again, from the parsed values (standalone scripts).
@@ -127,6 +144,11 @@ cfg_entry_text() { # test
 	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
 	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
 	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
+	local a
+	for a in "${CFG_ACCELS[@]}"; do
+		if [ -n "${CFG_ACCEL_PARAMS[$a:$t]+set}" ]; then echo "${a}_params = ${CFG_ACCEL_PARAMS[$a:$t]}"; fi
+		if [ -n "${CFG_ACCEL_ARGS[$a:$t]+set}" ]; then echo "${a}_args = ${CFG_ACCEL_ARGS[$a:$t]}"; fi
+	done
 }
 
 # Substitute the placeholders in one value. The time is read here, so call it
@@ -170,9 +192,9 @@ cfg_check_value() { # where section key value
 		[[ $v =~ ^[1-9][0-9]{0,3}$ || $v == '{host_cpus}' ]] ||
 			cfg_error "$where" "smp: '$v' is not a CPU count (1, 2, ... or {host_cpus})"
 		;;
-	test_args) cfg_check_placeholders "$where" "$key" "$v" ;;
-	qemu_params)
-		cfg_split_words "$v" || cfg_error "$where" "qemu_params: $CFG_SPLIT_ERROR"
+	test_args | kvm_args | tcg_args) cfg_check_placeholders "$where" "$key" "$v" ;;
+	qemu_params | kvm_params | tcg_params)
+		cfg_split_words "$v" || cfg_error "$where" "$key: $CFG_SPLIT_ERROR"
 		cfg_check_placeholders "$where" "$key" "$v"
 		;;
 	groups)
@@ -182,7 +204,17 @@ cfg_check_value() { # where section key value
 		done
 		;;
 	accel)
-		[[ $v == kvm || $v == tcg ]] || cfg_error "$where" "accel: '$v' is neither kvm nor tcg"
+		cfg_split_words "${v//,/ }"
+		((${#CFG_WORDS[@]})) || cfg_error "$where" "accel: empty list (kvm, tcg or both)"
+		local -A seen=()
+		for w in "${CFG_WORDS[@]}"; do
+			if ! cfg_in_list "$w" "${CFG_ACCELS[@]}"; then
+				cfg_error "$where" "accel: '$w' is neither kvm nor tcg"
+			elif [ -n "${seen[$w]:-}" ]; then
+				cfg_error "$where" "accel: '$w' named twice"
+			fi
+			seen[$w]=1
+		done
 		;;
 	timeout)
 		[[ $v =~ ^[0-9]+(\.[0-9]+)?$ && ! $v =~ ^0+(\.0+)?$ ]] ||
@@ -212,7 +244,10 @@ cfg_store() { # section key value
 		CFG_PARAMS[$1]=$3 ;;
 	groups) CFG_GROUPS[$1]=$3 ;;
 	accel)
-		CFG_ACCEL[$1]=$3 ;;
+		cfg_split_words "${3//,/ }"
+		CFG_ACCEL[$1]=${CFG_WORDS[*]} ;;
+	kvm_params | tcg_params) CFG_ACCEL_PARAMS[${2%_params}:$1]=$3 ;;
+	kvm_args | tcg_args) CFG_ACCEL_ARGS[${2%_args}:$1]=$3 ;;
 	timeout)
 		CFG_TIMEOUT[$1]=$3 ;;
 	events)
@@ -288,6 +323,13 @@ cfg_finish_section() { # section
 	fi
 	: "${CFG_ARCH[$s]:=${CFG_ARCHES[*]}}"
 	: "${CFG_SMP[$s]:=1}"
+	local a
+	for a in "${CFG_ACCELS[@]}"; do
+		cfg_has_accel "$s" "$a" && continue
+		if [ -n "${CFG_ACCEL_PARAMS[$a:$s]+set}" ] || [ -n "${CFG_ACCEL_ARGS[$a:$s]+set}" ]; then
+			cfg_error "${CFG_WHERE[$s]}" "[$s] sets ${a}_params or ${a}_args but does not run under $a (accel = ${CFG_ACCEL[$s]})"
+		fi
+	done
 }
 
 cfg_has_group() { # test group

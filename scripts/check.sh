@@ -174,7 +174,7 @@ must_to() { # results label command...
 # timing: the real selftest in its pass/fail/skip/hang/crash modes, the
 # selftest group (vCPUs, config values, exceptions, IPIs, and on arm64 a
 # 10 ms timer that must not fire early, which load can only delay), and the
-# LAVA jobs booting selftests and exit-bench-tcg (functional checks; its
+# LAVA jobs booting selftests and exit-bench under TCG (functional checks; its
 # timings are judged only by their fastest batches).
 host_stream_a() { # results done-dir
 	step "host tests (cmocka, ASan+UBSan)"

@@ -58,11 +58,12 @@ else
 	kernel=$top/build/x86_64-gcc/x86/kvmclock_test.flat
 fi
 [ -f "$kernel" ] || die "$kernel not built (make run, or ./configure --arch=x86_64 && make)"
-[ -w /dev/kvm ] || die "/dev/kvm not usable: kvmclock needs KVM"
-command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
 [ "$max" -le 255 ] || die "-n: the test supports at most 255 vCPUs"
 mkdir -p "$out" 2>/dev/null || die "-o $out: cannot create it"
 [ -w "$out" ] || die "-o $out: not writable"
+# the arguments first, then what the host lacks: a bad option is named on any host
+[ -w /dev/kvm ] || die "/dev/kvm not usable: kvmclock needs KVM"
+command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
 
 counts=()
 for ((n = 1; n < max; n *= 2)); do counts+=("$n"); done

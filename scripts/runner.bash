@@ -55,30 +55,30 @@ run_find_kvm() {
 	RUN_KVM_PROBLEM=$(arch_kvm_problem "$RUN_ARCH")
 }
 
-# The one place the accelerator is decided, for an entry's accel (empty:
-# any) under ACCEL= and this host's KVM: sets PREP_ACCEL and PREP_WHY (why
-# not KVM, when it falls back to TCG), or PREP_OUTCOME/PREP_MSG (SKIP or
-# ERROR) when the entry cannot run. The banner asks it for an entry of
-# no accel.
-run_decide_accel() { # want
-	local want=$1 problem=$RUN_KVM_PROBLEM
+# The one place the accelerator is decided, for an entry's accel list
+# (empty: the banner's question, any) under ACCEL= and this host's KVM: KVM
+# where the entry runs under it and KVM is usable, else TCG where the entry
+# runs under it. Sets PREP_ACCEL and PREP_WHY (why not KVM, when it falls
+# back to TCG), or PREP_OUTCOME/PREP_MSG (SKIP or ERROR) when the entry
+# cannot run.
+run_decide_accel() { # accel-list
+	local list=${1:-${CFG_ACCELS[*]}} problem=$RUN_KVM_PROBLEM
 	PREP_OUTCOME="" PREP_MSG="" PREP_ACCEL="" PREP_WHY=""
 	if [ -n "$RUN_FORCED_ACCEL" ]; then
-		if [ -n "$want" ] && [ "$want" != "$RUN_FORCED_ACCEL" ]; then
-			PREP_OUTCOME=SKIP PREP_MSG="test needs accel=$want, ACCEL=$RUN_FORCED_ACCEL was forced"
+		if [[ " $list " != *" $RUN_FORCED_ACCEL "* ]]; then
+			PREP_OUTCOME=SKIP PREP_MSG="test runs under accel=${list// /,} only, ACCEL=$RUN_FORCED_ACCEL was forced"
 		elif [ "$RUN_FORCED_ACCEL" = kvm ] && [ -n "$problem" ]; then
 			PREP_OUTCOME=ERROR PREP_MSG="ACCEL=kvm but KVM is not usable: $problem"
 		else
 			PREP_ACCEL=$RUN_FORCED_ACCEL
 		fi
-	elif [ "$want" = kvm ] && [ -n "$problem" ]; then
-		PREP_OUTCOME=SKIP PREP_MSG="accel=kvm but KVM is not usable: $problem"
-	elif [ -n "$want" ]; then
-		PREP_ACCEL=$want
-	elif [ -z "$problem" ]; then
+	elif [[ " $list " == *" kvm "* ]] && [ -z "$problem" ]; then
 		PREP_ACCEL=kvm
+	elif [[ " $list " == *" tcg "* ]]; then
+		PREP_ACCEL=tcg
+		if [[ " $list " == *" kvm "* ]]; then PREP_WHY="no KVM: $problem"; fi
 	else
-		PREP_ACCEL=tcg PREP_WHY="no KVM: $problem"
+		PREP_OUTCOME=SKIP PREP_MSG="needs KVM (accel=kvm), which is not usable here: $problem"
 	fi
 }
 
@@ -111,17 +111,34 @@ run_lifecycle_helper() {
 	echo "${RUN_LIFECYCLE_PY:-$SRCDIR/scripts/lifecycle.py}"
 }
 
-# Expand placeholders (the host time is read now) and build ARCH_CMD.
-run_build_cmd() { # test
-	local t=$1 w args value events
-	local -a params=()
-	cfg_split_words "$(cfg_value "$t" qemu_params)"
+# An entry's QEMU options and kernel arguments under one accelerator: its
+# qemu_params then ACCEL_params, its test_args then ACCEL_args, each word
+# with its placeholders expanded (the host time is read now). The runner,
+# scripts/lava-jobs and the standalone scripts all build commands here.
+run_entry_parts() { # test accel -> RUN_PARAMS (array), RUN_ARGS
+	local t=$1 a=$2 w value args
+	RUN_PARAMS=()
+	cfg_split_words "$(cfg_value "$t" qemu_params) $(cfg_value "$t" "${a}_params")"
 	for w in "${CFG_WORDS[@]}"; do
 		cfg_expand "$w" value
-		params+=("$value")
+		RUN_PARAMS+=("$value")
 	done
-	cfg_expand "$(cfg_value "$t" test_args)" args
-	arch_qemu_cmd "$RUN_ARCH" "$PREP_ACCEL" "$(run_smp "$t")" "$PREP_KERNEL" "$args" "${params[@]}"
+	args="$(cfg_value "$t" test_args) $(cfg_value "$t" "${a}_args")"
+	args=${args#"${args%%[![:blank:]]*}"}
+	args=${args%"${args##*[![:blank:]]}"}
+	cfg_expand "$args" RUN_ARGS
+}
+
+# The entry's QEMU command under accel, in ARCH_CMD.
+run_entry_cmd() { # test arch accel kernel
+	run_entry_parts "$1" "$3"
+	arch_qemu_cmd "$2" "$3" "$(run_smp "$1")" "$4" "$RUN_ARGS" "${RUN_PARAMS[@]}"
+}
+
+# Build RUN_CMD: QEMU's command, under scripts/lifecycle.py when the entry has events.
+run_build_cmd() { # test
+	local t=$1 events
+	run_entry_cmd "$t" "$RUN_ARCH" "$PREP_ACCEL" "$PREP_KERNEL"
 	RUN_CMD=("${ARCH_CMD[@]}")
 	events=$(cfg_value "$t" events)
 	if [ -n "$events" ]; then

@@ -108,7 +108,8 @@ CFG
 	ok "fake: PASS line" has_match out.txt '^PASS +pass \([0-9.]+ s\) 1 tests, 0 unexpected failures, 0 skipped$'
 	ok "fake: FAIL line names the failure" has_match out.txt '^FAIL +fail .*first FAIL: two'
 	ok "fake: SKIP line with the guest's reason" has_match out.txt '^SKIP +skip .*no widget here$'
-	ok "fake: TIMEOUT" has_match out.txt '^TIMEOUT +hang \(2\.[0-9]+ s\) killed after 2 s'
+	# the run lasts the 2 s timeout plus QEMU's start and the kill: more on a loaded host
+	ok "fake: TIMEOUT" has_match out.txt '^TIMEOUT +hang \([2-9]\.[0-9]+ s\) killed after 2 s'
 	ok "fake: reset is CRASH" has_match out.txt '^CRASH +crash '
 	ok "fake: signal is CRASH" has_match out.txt '^CRASH +segv .*SIGSEGV'
 	ok "fake: bad option is ERROR with QEMU's message" has_match out.txt '^ERROR +badopt .*-bogus: invalid option'
@@ -171,6 +172,12 @@ cfg_errors() {
 	check_cfg "unknown placeholder" '^bad\.cfg:3: test_args: unknown placeholder .host_tim.' $'[a]\nfile = pass.flat\ntest_args = {host_tim}'
 	check_cfg "bad event" '^bad\.cfg:3: events: bad event .exec:cat.' $'[a]\nfile = pass.flat\nevents = pause=1 exec:cat'
 	check_cfg "empty events" '^bad\.cfg:3: events: empty list' $'[a]\nfile = pass.flat\nevents ='
+	check_cfg "bad accel" '^bad\.cfg:3: accel: .xen. is neither kvm nor tcg' $'[a]\nfile = pass.flat\naccel = kvm xen'
+	check_cfg "accel twice" '^bad\.cfg:3: accel: .tcg. named twice' $'[a]\nfile = pass.flat\naccel = tcg tcg'
+	check_cfg "params for an accel it does not run under" \
+		'^bad\.cfg:1: \[a\] sets tcg_params or tcg_args but does not run under tcg \(accel = kvm\)' \
+		$'[a]\nfile = pass.flat\naccel = kvm\ntcg_params = -icount 7'
+	check_cfg "unbalanced quote in kvm_params" '^bad\.cfg:3: kvm_params: unterminated' $'[a]\nfile = pass.flat\nkvm_params = -cpu \'max'
 	check_cfg "duplicate section" '^bad\.cfg:3: \[a\] already defined at bad\.cfg:1' $'[a]\nfile = pass.flat\n[a]\nfile = pass.flat'
 	ok "cfg: counts line after an error" last_line_is out.txt "0 passed, 1 failed, 0 skipped"
 	UNITTESTS_CFG=bad.cfg "$RUNNER" --build build -t >tap.txt 2>/dev/null
@@ -217,15 +224,37 @@ accel() {
 	[ "$(uname -m)" != aarch64 ] || return 0
 	make_build "$d/build" aarch64
 	cd "$d" || return
-	printf '%s\n' '[kvmonly]' 'file = pass.flat' 'accel = kvm' '[any]' 'file = pass.flat' >a.cfg
+	cat >a.cfg <<'CFG'
+[kvmonly]
+file = pass.flat
+accel = kvm
+[any]
+file = pass.flat
+qemu_params = -name any
+test_args = a=1
+kvm_params = -name kvm-only
+tcg_params = -icount shift=7,sleep=off
+kvm_args = k=1
+tcg_args = t=1
+[tcgonly]
+file = pass.flat
+accel = tcg
+CFG
 	UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt
-	ok "accel: accel=kvm test SKIPs without KVM" has_match out.txt '^SKIP +kvmonly .*accel=kvm but KVM is not usable: host is'
+	ok "accel: accel=kvm test SKIPs without KVM, naming why" \
+		has_match out.txt '^SKIP +kvmonly .*needs KVM \(accel=kvm\), which is not usable here: host is'
 	ok "accel: others fall back to TCG" has_match logs/any.log ' -accel tcg -cpu max '
+	ok "accel: TCG's own QEMU options after qemu_params, not KVM's" \
+		has_match logs/any.log ' -name any -icount shift=7,sleep=off$'
+	ok "accel: TCG's own arguments after test_args, not KVM's" has_match logs/any.log " -append 'a=1 t=1' "
 	ok "accel: aarch64 command" has_match logs/any.log ' -machine virt,gic-version=3 .*-device virtconsole,chardev=ctd -chardev testdev,id=ctd '
 	ACCEL=kvm UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build any >out.txt
 	ok "accel: ACCEL=kvm without KVM is ERROR" has_match out.txt '^ERROR +any .*ACCEL=kvm but KVM is not usable'
 	ACCEL=tcg UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build kvmonly >out.txt
-	ok "accel: ACCEL=tcg SKIPs an accel=kvm test" has_match out.txt '^SKIP +kvmonly .*needs accel=kvm'
+	ok "accel: ACCEL=tcg SKIPs an accel=kvm test" has_match out.txt '^SKIP +kvmonly .*runs under accel=kvm only, ACCEL=tcg was forced'
+	ACCEL=tcg UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build -l -v any tcgonly >out.txt
+	ok "accel: -l -v prints the accelerator's command" has_match out.txt "-accel tcg .* -append 'a=1 t=1' -name any -icount shift=7,sleep=off$"
+	ok "accel: accel=tcg entry runs under TCG" has_match out.txt '^    .* -accel tcg .*/pass\.flat$'
 	cd "$TOP" || return
 }
 
