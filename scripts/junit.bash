@@ -110,6 +110,22 @@ junit_run_case() { # classname
 	JUNIT_CASES+="    </testcase>"$'\n'
 }
 
+# A test that passed (or KFAILed) only on a later attempt: its run's testcase
+# carries each earlier attempt as a Surefire <flakyFailure>, which GitLab and
+# Jenkins show as a flaky test. A test that failed on every attempt has its
+# <failure> already. Appended to JUNIT_CASES.
+junit_flaky_case() { # test classname
+	local line msg
+	((R_ATTEMPTS > 1)) || return 0
+	[[ $R_OUTCOME == PASS || $R_OUTCOME == KFAIL ]] || return 0
+	JUNIT_CASES+="    <testcase name=\"$JUNIT_RUN_CASE\" classname=\"$(junit_attr "$2")\" time=\"$R_SECS\">"$'\n'
+	while IFS= read -r line; do
+		msg=$(junit_attr "${line#FAIL: }")
+		JUNIT_CASES+="      <flakyFailure type=\"FAIL\" message=\"$msg\"><stackTrace>FAIL: $msg</stackTrace></flakyFailure>"$'\n'
+	done < <(run_earlier_attempts "$1")
+	JUNIT_CASES+="    </testcase>"$'\n'
+}
+
 # One QEMU run as a testsuite; adds its counts to JT_N JT_F JT_E JT_SK.
 junit_suite() { # test qemu-version host-kernel
 	local t=$1 log="$LOGDIR/$1.log" clean="$RUN_TMP/$1.junit" cls cmd="" accel
@@ -123,6 +139,7 @@ junit_suite() { # test qemu-version host-kernel
 	if [ -z "$accel" ] && [[ $cmd =~ \ -accel\ ([a-z]+) ]]; then accel=${BASH_REMATCH[1]}; fi
 	junit_checks "$clean" "$cls"
 	junit_run_case "$cls"
+	junit_flaky_case "$t" "$cls"
 	printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
 		"$(junit_attr "$t")" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$(report_start)" "$(junit_attr "$(uname -n)")"
 	echo '    <properties>'
@@ -134,6 +151,7 @@ junit_suite() { # test qemu-version host-kernel
 	junit_property host_kernel "$3"
 	junit_property command "$cmd"
 	junit_property log "$log"
+	junit_property attempts "$R_ATTEMPTS"
 	echo '    </properties>'
 	printf '%s' "$JUNIT_CASES"
 	printf '    <system-out>'

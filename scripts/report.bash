@@ -26,18 +26,20 @@ report_init() {
 }
 
 # The result file written by run_write_result: outcome, microseconds,
-# message, accelerator (empty if QEMU never started), start time (UTC).
+# message, accelerator (empty if QEMU never started), start time (UTC),
+# attempts (more than 1: run again on a busy host).
 # What report_read read that only the JUnit writer uses.
 report_accel() { echo "$R_ACCEL"; }
 report_start() { echo "$R_START"; }
 
-report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_SECS
+report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_ATTEMPTS R_SECS
 	{
 		IFS= read -r R_OUTCOME
 		IFS= read -r R_USEC
 		IFS= read -r R_MSG
 		IFS= read -r R_ACCEL
 		IFS= read -r R_START
+		IFS= read -r R_ATTEMPTS || R_ATTEMPTS=1
 	} <"$RUN_TMP/$1.result"
 	R_SECS=$(printf '%d.%02d' $((R_USEC / 1000000)) $((R_USEC % 1000000 / 10000)))
 }
@@ -77,7 +79,7 @@ report_finished() { # test
 	report_read "$t"
 	REPORT_COUNT[$R_OUTCOME]=$((REPORT_COUNT[$R_OUTCOME] + 1))
 	# run again on a busy host (runner.bash, run_test): said in the closing lines
-	if [[ $R_MSG == *' (attempt '[2-9]' of '* ]]; then REPORT_AGAIN+=("$t"); fi
+	if ((R_ATTEMPTS > 1)); then REPORT_AGAIN+=("$t"); fi
 	REPORT_DONE+=("$t")
 	report_results "$t"
 	tap_test "$t"

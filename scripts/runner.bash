@@ -165,10 +165,18 @@ run_usec() {
 }
 
 # The result file report_read reads. accel is empty when QEMU never started.
-run_write_result() { # test outcome usec message [accel start-time]
+run_write_result() { # test outcome usec message [accel start-time attempts]
 	local start=${6:-}
 	if [ -z "$start" ]; then start=$(run_utc_now); fi
-	printf '%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "${5:-}" "$start" >"$RUN_TMP/$1.result"
+	printf '%s\n%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "${5:-}" "$start" "${7:-1}" \
+		>"$RUN_TMP/$1.result"
+}
+
+# The earlier attempts of a test run again on a busy host, one line each
+# ("MESSAGE while DISTURBANCE"; empty file: one attempt), for JUnit and TAP.
+run_earlier_attempts() { # test
+	local f="$RUN_TMP/$1.attempts"
+	if [ -r "$f" ]; then cat -- "$f"; fi
 }
 
 run_utc_now() {
@@ -220,12 +228,14 @@ run_test() { # test
 		mv -f -- "$log" "$log.$attempt"
 		notes+="runner: attempt $attempt FAIL while $RUN_DISTURBANCE: run again, alone (its log: $t.log.$attempt)"$'\n'
 		earlier+="; attempt $attempt ${RUN_MSG#*; first } while $RUN_DISTURBANCE"
+		printf 'FAIL: %s while %s (its log: %s)\n' "${RUN_MSG#*; first FAIL: }" "$RUN_DISTURBANCE" \
+			"$t.log.$attempt" >>"$RUN_TMP/$t.attempts"
 	done
 	if [ -n "$earlier" ]; then
 		RUN_MSG+=" (attempt $attempt of $RUN_ATTEMPTS$earlier)"
 	fi
 	start=$(($(run_usec) - start))
-	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$PREP_ACCEL" "$when"
+	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$PREP_ACCEL" "$when" "$attempt"
 }
 
 # One run of RUN_CMD, its output appended to the log; sets RUN_OUTCOME,

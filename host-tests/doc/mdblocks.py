@@ -27,6 +27,7 @@ class Block:
         self.exit = 0             # the status every command must end with
         self.expect = None        # a regular expression each command's output must match
         self.export = None        # why its logs/ go to run.py --export-logs DIR, when annotated so
+        self.needs_kvm = None     # why it needs KVM, when annotated needs-kvm
         self.error = None         # a bad annotation
 
     def where(self, line=None):
@@ -109,10 +110,13 @@ def apply_annotation(block, line, verb, rest):
             block.error = f"{block.path}:{line}: expect: bad regular expression: {e}"
     elif verb == "export-logs" and rest:
         block.export = rest
+    elif verb == "needs-kvm" and rest:
+        block.needs_kvm = rest
     else:
-        block.error = (f"{block.path}:{line}: bad annotation '{verb} {rest}'".rstrip() +
+        block.error = (f"{block.path}:{line}: bad annotation '{f'{verb} {rest}'.rstrip()}'" +
                        ": want <!-- doc-test: skip REASON -->, <!-- doc-test: exit N -->, "
-                       "<!-- doc-test: expect REGEX --> or <!-- doc-test: export-logs WHY -->")
+                       "<!-- doc-test: expect REGEX -->, <!-- doc-test: export-logs WHY --> "
+                       "or <!-- doc-test: needs-kvm WHY -->")
 
 
 def first_word(command):

@@ -35,6 +35,11 @@ The convention (also in README.md, "Commands in these pages"):
                                        verdicts, JUnit and TAP from the
                                        README's make run this way, rather
                                        than running them a second time)
+      <!-- doc-test: needs-kvm WHY --> the block runs only where KVM can run
+                                       x86_64 guests (scripts/arch.bash's
+                                       arch_kvm_problem); elsewhere it is
+                                       skipped, the test naming why KVM is
+                                       not usable and WHY the block needs it
   Several annotations may precede one block.
 - Commands run one by one in bash (pipefail) from the top of a fresh copy
   of the tree (the files git knows, as they are in the work tree), README.md
@@ -106,6 +111,13 @@ def run_command(command, cwd, timeout):
 VERDICT = re.compile(r"^(FAIL|TIMEOUT|CRASH|ERROR|INTERRUPTED|failed:) ")
 # Where the copy's logs go when a command fails: they outlive the copy.
 KEPT_LOGS = os.path.join(TOP, "logs", "doc-test")
+
+
+def kvm_problem():
+    """Why KVM cannot run x86_64 guests here (the runner's own answer); empty when it can."""
+    script = 'SRCDIR="$1"; . "$SRCDIR/scripts/arch.bash"; arch_kvm_problem x86_64'
+    return subprocess.run(["bash", "-c", script, "kvm", TOP], capture_output=True,
+                          text=True).stdout.strip()
 
 
 def keep_logs(tree, where):
@@ -197,6 +209,10 @@ def main():
     if errors:
         return 2
 
+    problem = kvm_problem()
+    for b in blocks:
+        if b.needs_kvm and problem and not b.skip:
+            b.skip = f"needs KVM, not usable here ({problem}): {b.needs_kvm}"
     skipped = [b for b in blocks if b.skip]
     for b in skipped:
         print(f"skip {b.where()}: {b.skip}")

@@ -468,7 +468,8 @@ busy_host() {
 	printf '[flaky-busy]\nfile = flaky-busy.flat\n[flaky-quiet]\nfile = flaky-quiet.flat\n[fail-busy]\nfile = fail-busy.flat\n' >"$d/t.cfg"
 	mkdir -p "$d/proc"
 	cd "$d" || return
-	RUN_PROC=$d/proc UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build --junit junit.xml >out.txt 2>err.txt
+	RUN_PROC=$d/proc UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build --junit junit.xml \
+		--tap-file tap.txt >out.txt 2>err.txt
 	st=$?
 	ok "busy: a FAIL while the host was busy runs again and passes" \
 		has_match out.txt '^PASS +flaky-busy .*\(attempt 2 of 3; attempt 1 FAIL: flaky: late while QEMU.s threads waited 2000 ms for a CPU in [0-9]+ ms'
@@ -482,8 +483,24 @@ busy_host() {
 	ok "busy: ... every attempt's log kept" test -s logs/fail-busy.log.2
 	ok "busy: ... exit status 1" equals "$st" 1
 	ok "busy: the closing lines name what ran again" has_line out.txt 'run again on a busy host: flaky-busy fail-busy (see their lines and logs)'
+	ok "busy: JUnit shows a pass on a later attempt as flaky (Surefire's flakyFailure)" \
+		has_match junit.xml '^      <flakyFailure type="FAIL" message="flaky: late while QEMU.s threads waited 2000 ms'
+	ok "busy: ... and counts the attempts" has_match junit.xml '<property name="attempts" value="2"/>'
+	ok "busy: ... the JUnit still passes the schema" xsd_valid junit.xml
+	ok "busy: ... no flakyFailure for a test that failed every time" \
+		equals "$(grep -c '<flakyFailure' junit.xml)" 1
+	ok "busy: TAP says a pass came on a later attempt" has_line tap.txt '# retried: flaky-busy PASS on attempt 2 of 3'
+	ok "busy: ... with each earlier attempt" has_match tap.txt '^# retried: flaky-busy attempt 1 FAIL: flaky: late while .*\(its log: flaky-busy.log.1\)$'
+	ok "busy: ... and the attempts in its YAML" has_line tap.txt '  attempts: 2'
+	ok "busy: results.json counts the attempts" results_attempts logs/flaky-busy.log 2
+	ok "busy: ... one for a test run once" results_attempts logs/flaky-quiet.log 1
 	ok "busy: the log's last line says what the host took" has_match logs/flaky-quiet.log "^runner: QEMU's threads waited [0-9]+ ms for a CPU in [0-9]+ ms, the host's hypervisor stole [0-9]+ ms$"
 	cd "$TOP" || return
+}
+
+# The attempts scripts/results-to-json reads from a runner log.
+results_attempts() { # log want
+	[ "$("$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["attempts"])')" = "$2" ]
 }
 
 # Whether a test's second run (the retry) kept clear of every run in another
