@@ -334,7 +334,10 @@ static bool parse_args(int argc, char **argv)
 			   "test-only: the check to make fail"),
 	};
 	static const struct arg_table table = ARG_TABLE(args);
-	const char *why = args_parse(&table, argc, argv);
+	const char *why;
+
+	args_help_exit(&table, argc, argv);
+	why = args_parse(&table, argc, argv);
 
 	if (why)
 		printf("%s\n", why);
@@ -367,7 +370,9 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	lc.has_steal = !why;
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);
-	if (lc.fault != LC_FAULT_NONE)
+	if (lc.fault == LC_FAULT_TOD && !arch->tod_ns)
+		report_skip("fault=tod: no time of day here to put ahead");
+	else if (lc.fault != LC_FAULT_NONE)
 		report_info("test-only fault '%s' injected: checks are expected to fail",
 			    fault_names[lc.fault]);
 	on_cpus(init_on, NULL);

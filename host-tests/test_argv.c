@@ -6,9 +6,11 @@
  * nanoseconds), and the table-driven parser: each kind at both ends of its
  * range, defaults, unknown and duplicate keys, positional arguments and too
  * many of them, bad numbers, lists with an unknown name, flags, checked
- * text, with the one message and the usage it prints. lib/argv.c prints
- * through the host's printf; the output is read back by pointing stdout at
- * a temporary file.
+ * text, a required key left out, with the one message and the usage it
+ * prints, and "help", which prints the usage and ends the test as a SKIP
+ * through args_parse_or_abort() (its report_* calls are stubbed here).
+ * lib/argv.c prints through the host's printf; the output is read back by
+ * pointing stdout at a temporary file.
  */
 /* LIBSRC: lib/argv.c lib/strto.c lib/string.c lib/printf.c */
 #include <setjmp.h>
@@ -406,7 +408,8 @@ static void test_table_keys_only(void **state)
 	const struct arg_table t = ARG_TABLE(some);
 
 	assert_string_equal(parse_line(&t, "source=warp 7"), "bad argument '7': not key=value");
-	assert_string_equal(parse_line(&t, "loops=8"), "bad argument 'source': source is required");
+	assert_string_equal(parse_line(&t, "loops=8"),
+			    "missing source=: source is required (one of none, warp, freq)");
 	assert_null(parse_line(&t, "source=freq"));
 	assert_int_equal(o.fault, 2);
 	assert_true(o.loops == UNSET);
@@ -447,6 +450,78 @@ static void test_table_usage(void **state)
 	test_table_keys_only(state);
 }
 
+/* args_parse_or_abort() ends the test through these: each records, then leaves by ended. */
+static jmp_buf ended;
+static char outcome[512];
+
+void report_skip(const char *fmt, ...)
+{
+	va_list ap;
+	size_t at = (size_t)snprintf(outcome, sizeof(outcome), "SKIP: ");
+
+	va_start(ap, fmt);
+	vsnprintf(outcome + at, sizeof(outcome) - at, fmt, ap);
+	va_end(ap);
+}
+
+void report_abort(const char *fmt, ...)
+{
+	va_list ap;
+	size_t at = (size_t)snprintf(outcome, sizeof(outcome), "FAIL: ");
+
+	va_start(ap, fmt);
+	vsnprintf(outcome + at, sizeof(outcome) - at, fmt, ap);
+	va_end(ap);
+	longjmp(ended, 1);
+}
+
+void report_exit(void)
+{
+	longjmp(ended, 1);
+}
+
+/* cmdline through args_parse_or_abort(), stdout captured: the outcome line, "" when it returned. */
+static const char *parse_or_abort(const struct arg_table *t, const char *cmdline)
+{
+	char *argv[MAX_ARGS];
+	int argc = setup_args("prog", cmdline, argv, MAX_ARGS);
+
+	outcome[0] = '\0';
+	capture_start();
+	if (!setjmp(ended))
+		args_parse_or_abort(t, argc, argv);
+	capture_end();
+	return outcome;
+}
+
+/* "help" anywhere prints the usage and ends as a SKIP; a word like it is a bad argument. */
+static void test_table_help(void **state)
+{
+	static const char *const help_lines[] = { "help", "loops=3 help", "help bogus=1", "--help", "-h" };
+	static const struct {
+		const char *line, *outcome;
+	} not_help[] = {
+		{ "loops=3", "" },
+		{ "help=1", "FAIL: bad argument 'help=1': unknown key" },
+		{ "helpme", "FAIL: bad argument 'helpme': loops must be a whole number from 1 to 1000" },
+	};
+	bool asked = false;
+	const struct arg with_help_key[] = { ARG_FLAG("help", &asked, "a key of this test") };
+	const struct arg_table t = ARG_TABLE(with_help_key);
+
+	for (size_t i = 0; i < ARRAY_LEN(help_lines); i++) {
+		assert_string_equal(parse_or_abort(&table, help_lines[i]),
+				    "SKIP: usage printed, nothing run");
+		assert_non_null(strstr(captured, "usage: prog [loops [host_time [threshold]]]"));
+		assert_null(strstr(captured, "bad argument"));
+	}
+	for (size_t i = 0; i < ARRAY_LEN(not_help); i++)
+		assert_string_equal(parse_or_abort(&table, not_help[i].line), not_help[i].outcome);
+	/* a test whose own key is "help" keeps it */
+	assert_string_equal(parse_or_abort(&t, "help"), "");
+	assert_true(asked);
+}
+
 /* A default the table itself gets wrong is the test author's bug, named as such. */
 static void test_table_bad_default(void **state)
 {
@@ -465,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_table_bad),
 		cmocka_unit_test(test_table_usage),
 		cmocka_unit_test(test_table_bad_default),
+		cmocka_unit_test(test_table_help),
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_seconds),
 		cmocka_unit_test(test_keyvalue),

@@ -271,6 +271,18 @@ static const char *must_be(const char *word, const struct arg *a)
 	return bad(word, "%s must be %s", a->key, allowed);
 }
 
+/* A required key left out: "missing source=: source is required (one of ...)". */
+static const char *missing(const struct arg *a)
+{
+	char allowed[MSG_SIZE];
+	size_t at = 0;
+
+	put_allowed(allowed, sizeof(allowed), &at, a);
+	snprintf(msg, sizeof(msg), "missing %s%s: %s is required (%s)", a->key,
+		 a->kind == ARG_KIND_FLAG ? "" : "=", a->key, allowed);
+	return msg;
+}
+
 int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits)
 {
 	int words = 0;
@@ -437,8 +449,22 @@ static const char *parse_words(const struct arg_table *t, int argc, char **argv)
 		why = parse_word(t, argv[i], &p, &seen);
 	for (size_t i = 0; i < t->n && !why; i++)
 		if (t->args[i].required && !(seen & (1ull << i)))
-			why = bad(t->args[i].key, "%s is required", t->args[i].key);
+			why = missing(&t->args[i]);
 	return why;
+}
+
+bool args_help_wanted(const struct arg_table *t, int argc, char **argv)
+{
+	static const char *const help_words[] = { "help", "--help", "-h" };
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->args[i].key, help_words[0]))
+			return false;
+	for (int i = 1; i < argc; i++)
+		for (size_t w = 0; w < ARRAY_SIZE(help_words); w++)
+			if (!strcmp(argv[i], help_words[w]))
+				return true;
+	return false;
 }
 
 const char *args_parse(const struct arg_table *t, int argc, char **argv)

@@ -103,18 +103,40 @@ struct arg_table {
 
 /*
  * Set the defaults, then parse argv[1..argc). NULL when all is well;
- * otherwise prints the usage (from the table) and returns the one message,
- * "bad argument '<arg>': <what is wrong>" (a static buffer).
+ * otherwise prints the usage (from the table) and returns the one message
+ * (a static buffer): "bad argument '<arg>': <what is wrong>", or for a
+ * required key left out "missing <key>=: <key> is required (<what it takes>)".
  */
 const char *args_parse(const struct arg_table *t, int argc, char **argv);
 /* The usage text: one line per argument with its help, range and default. */
 void args_usage(const struct arg_table *t, const char *prog);
+/*
+ * Whether a word of argv[1..argc) is "help" (or --help, -h): the user asks
+ * for the usage. Never for a table with a key of that name.
+ */
+bool args_help_wanted(const struct arg_table *t, int argc, char **argv);
 
-/* args_parse(), and report_abort() with its message on a bad argument. */
+/*
+ * On "help", print the usage and end the test as a SKIP: nothing was run,
+ * and nothing failed. Returns otherwise. args_parse_or_abort() calls it; a
+ * test that calls args_parse() itself calls it first.
+ */
+static inline void args_help_exit(const struct arg_table *t, int argc, char **argv)
+{
+	if (!args_help_wanted(t, argc, argv))
+		return;
+	args_usage(t, argc > 0 ? argv[0] : "");
+	report_skip("usage printed, nothing run");
+	report_exit();
+}
+
+/* args_help_exit(), then args_parse() and report_abort() with its message on a bad argument. */
 static inline void args_parse_or_abort(const struct arg_table *t, int argc, char **argv)
 {
-	const char *why = args_parse(t, argc, argv);
+	const char *why;
 
+	args_help_exit(t, argc, argv);
+	why = args_parse(t, argc, argv);
 	if (why)
 		report_abort("%s", why);
 }

@@ -6,7 +6,7 @@
 #include "libc.h"
 
 #define LC_MAX_CPUS	16
-#define LC_MAX_CLOCKS	2
+#define LC_MAX_CLOCKS	3
 /* Timers per vCPU the arch half offers: 1 (x86's LAPIC timer) or 2 (arm64's CNTV and CNTP). */
 #define LC_MAX_SLOTS	2
 

@@ -49,10 +49,17 @@ arch_build_dir() { # arch cc
 }
 
 # The directories where a build for ARCH may be, in the order they are tried.
+# Each directory once: run from the top, $PWD is $SRCDIR.
 arch_build_candidates() { # arch
-	local cc
-	printf '%s\n' "$PWD" "$SRCDIR"
-	for cc in "${ARCH_CCS[@]}"; do arch_build_dir "$1" "$cc"; done
+	local cc d
+	local -a cands=("$PWD" "$SRCDIR")
+	local -A seen=()
+	for cc in "${ARCH_CCS[@]}"; do cands+=("$(arch_build_dir "$1" "$cc")"); done
+	for d in "${cands[@]}"; do
+		[ -z "${seen[$d]:-}" ] || continue
+		seen[$d]=1
+		echo "$d"
+	done
 }
 
 # The first candidate configured for ARCH, made absolute in the variable named build-var.
@@ -104,7 +111,7 @@ arch_find_build() { # requested-build requested-arch (either may be empty) build
 		ARCH_ERRORS+=("run_tests: no configured build here or in $SRCDIR, and no vmtick arch is native to $(uname -m): pass --arch or --build")
 		return 1
 	fi
-	ARCH_ERRORS+=("run_tests: no build configured for $want; looked in: $(arch_build_candidates "$want" | tr '\n' ' ')")
+	ARCH_ERRORS+=("run_tests: no build configured for $want; looked in: $(arch_build_candidates "$want" | paste -sd ' ')")
 	ARCH_ERRORS+=("run_tests: make one: mkdir -p build/$want-gcc && cd build/$want-gcc && ../../configure --arch=$want && make (make run and make check do this)")
 	return 1
 }

@@ -98,7 +98,7 @@ junit_run_case() { # classname
 	case $R_OUTCOME in
 	PASS | KFAIL) ((J_N == 0)) || return 0 ;;
 	FAIL) ((J_F == 0)) || return 0; kind=failure J_F=$((J_F + 1)) ;;
-	SKIP) ((J_N == 0)) || return 0; kind=skipped J_SK=$((J_SK + 1)) ;;
+	SKIP | NOTRUN) ((J_N == 0)) || return 0; kind=skipped J_SK=$((J_SK + 1)) ;;
 	*) kind=error J_E=$((J_E + 1)) ;;
 	esac
 	J_N=$((J_N + 1))
@@ -163,7 +163,7 @@ junit_suite() { # test qemu-version host-kernel
 
 # The whole report: <testsuites> around one suite per finished (or
 # interrupted) run. FAIL is a <failure>; TIMEOUT, CRASH, ERROR and
-# INTERRUPTED are <error>s; SKIP is <skipped message="reason">.
+# INTERRUPTED are <error>s; SKIP and NOTRUN (never started) are <skipped message="reason">.
 junit_write() { # file total-usec
 	local file=$1 usec=$2 t qv hk body="$RUN_TMP/junit.body" JT_N=0 JT_F=0 JT_E=0 JT_SK=0
 	qv=$(junit_qemu_version)

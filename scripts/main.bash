@@ -192,7 +192,8 @@ main_signal() { # status
 	RUN_SIGNAL=${RUN_SIGNAL:-$1}
 }
 
-# Stop what runs, report each unfinished test as INTERRUPTED, keep the rest.
+# Stop what runs, report each unfinished test as INTERRUPTED and each one not
+# started as NOTRUN, keep the rest.
 main_interrupted() {
 	local t sig started running=" ${RUN_PID_NAME[*]} "
 	local -A finished=()
@@ -210,7 +211,7 @@ main_interrupted() {
 				"stopped by the runner on $sig before it ended"
 		else
 			echo "not started: the run was interrupted by $sig" >"$LOGDIR/$t.log"
-			run_write_result "$t" INTERRUPTED 0 "not started: the run was interrupted by $sig"
+			run_write_result "$t" NOTRUN 0 "not started: the run was interrupted by $sig"
 		fi
 		report_finished "$t"
 	done

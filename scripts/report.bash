@@ -2,7 +2,9 @@
 # What the user sees: one line per finished test, the RESULT figures, the counts and the exit status.
 # shellcheck shell=bash
 
-declare -gA REPORT_COUNT=([PASS]=0 [KFAIL]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRASH]=0 [ERROR]=0 [INTERRUPTED]=0)
+# NOTRUN: never started, the run having been interrupted first: counted apart,
+# neither failed nor skipped (the run's status is its signal's anyway).
+declare -gA REPORT_COUNT=([PASS]=0 [KFAIL]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRASH]=0 [ERROR]=0 [INTERRUPTED]=0 [NOTRUN]=0)
 # The outcomes that count as failed, in the order the breakdown lists them.
 REPORT_FAILED_OUTCOMES=(FAIL TIMEOUT CRASH ERROR INTERRUPTED)
 declare -ga REPORT_DONE=()      # tests in the order they finished
@@ -49,7 +51,7 @@ report_line() { # test
 	if ((REPORT_COLOUR)); then
 		case $R_OUTCOME in
 		PASS) colour=$'\e[32m' ;;
-		SKIP | KFAIL) colour=$'\e[33m' ;;
+		SKIP | KFAIL | NOTRUN) colour=$'\e[33m' ;;
 		*) colour=$'\e[31m' ;;
 		esac
 		reset=$'\e[0m'
@@ -110,6 +112,9 @@ report_exit_status() {
 report_kfail_line() {
 	if ((REPORT_COUNT[KFAIL] > 0)); then
 		echo "known host defects: ${REPORT_COUNT[KFAIL]} KFAIL (passed apart from them)"
+	fi
+	if ((REPORT_COUNT[NOTRUN] > 0)); then
+		echo "not started: ${REPORT_COUNT[NOTRUN]} (the run was interrupted before them)"
 	fi
 	# a verdict from a later attempt is worth less than one from a quiet host: say so
 	if ((${#REPORT_AGAIN[@]} > 0)); then

@@ -60,7 +60,7 @@ main_select() {
 			# shellcheck disable=SC2053 # p is a pattern on purpose: names may be globs.
 			if [[ $t == $p ]]; then matched=1 named[$t]=1; fi
 		done
-		((matched)) || main_fatal "run_tests: no test in $RUN_CFG_SHOWN matches '$p'"
+		((matched)) || main_fatal "run_tests: no test in $RUN_CFG_SHOWN matches '$p'$(select_did_you_mean "$p")"
 	done
 	for t in "${CFG_NAMES[@]}"; do
 		select_wanted "$t" "${named[$t]:-0}" || continue
@@ -72,6 +72,50 @@ main_select() {
 		MAIN_SELECTED+=("$t")
 	done
 	((${#MAIN_SELECTED[@]})) || main_fatal "run_tests: nothing to run: $(select_why_none)"
+}
+
+# Edit distance from a to b into SELECT_DIST: insertions, deletions,
+# substitutions and swaps of two neighbours ('hept' -> 'hpet') cost 1 each.
+select_distance() { # a b
+	local a=$1 b=$2 i j best w=$((${#2} + 1))
+	local -a d=()
+	for ((i = 0; i <= ${#a}; i++)); do d[i * w]=$i; done
+	for ((j = 0; j <= ${#b}; j++)); do d[j]=$j; done
+	for ((i = 1; i <= ${#a}; i++)); do
+		for ((j = 1; j <= ${#b}; j++)); do
+			best=$((d[(i - 1) * w + j - 1] + 1))
+			[[ ${a:i-1:1} != "${b:j-1:1}" ]] || best=$((best - 1))
+			((d[(i - 1) * w + j] + 1 >= best)) || best=$((d[(i - 1) * w + j] + 1))
+			((d[i * w + j - 1] + 1 >= best)) || best=$((d[i * w + j - 1] + 1))
+			if ((i > 1 && j > 1)) && [[ ${a:i-1:1} == "${b:j-2:1}" && ${a:i-2:1} == "${b:j-1:1}" ]] &&
+				((d[(i - 2) * w + j - 2] + 1 < best)); then
+				best=$((d[(i - 2) * w + j - 2] + 1))
+			fi
+			d[i * w + j]=$best
+		done
+	done
+	SELECT_DIST=${d[${#a} * w + ${#b}]}
+}
+
+# For a name no test has: "; did you mean NAME?" naming the closest tests
+# (of any arch), when one is close enough to be a typo of it; else nothing.
+select_did_you_mean() { # name
+	local p=${1,,} t best=-1 close=()
+	[[ $p != *[][*?]* ]] || return 0 # a pattern, not a misspelt name
+	for t in "${CFG_NAMES[@]}"; do
+		select_distance "$p" "${t,,}"
+		if ((best < 0 || SELECT_DIST < best)); then best=$SELECT_DIST close=(); fi
+		((SELECT_DIST != best)) || close+=("$t")
+	done
+	# at most 2 edits, or a third of the name's length for a long one
+	((best >= 0 && best <= (${#p} / 3 > 2 ? ${#p} / 3 : 2))) || return 0
+	if ((${#close[@]} == 1)); then
+		echo "; did you mean ${close[0]}?"
+	elif ((${#close[@]} <= 3)); then
+		echo "; did you mean ${close[*]:0:${#close[@]}-1} or ${close[-1]}?"
+	else
+		echo "; did you mean one of $(select_some "${close[@]}")?"
+	fi
 }
 
 # One list of names, at most a few of them.

@@ -52,7 +52,7 @@ tap_test() { # test
 	tap_subtest "$t"
 	case $R_OUTCOME in
 	PASS) point="ok $TAP_N - $name" ;;
-	SKIP) point="ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
+	SKIP | NOTRUN) point="ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
 	KFAIL) point="not ok $TAP_N - $name # TODO known host defect: $(tap_escape "$R_MSG")" ;;
 	*) point="not ok $TAP_N - $name" ;;
 	esac

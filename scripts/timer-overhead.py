@@ -22,9 +22,12 @@ shown but not judged: a FAIL under strace is strace's delay, not the
 source's (a run that crashes or times out under strace still counts).
 
 Output: a table on stdout, OUT/timer-overhead.json, OUT/timer-overhead.png
-(gnuplot) and every run's guest log in OUT. Exit status: 0 when every run
-ended PASS or SKIP (runs under strace: PASS, SKIP or FAIL), 1 otherwise,
-2 for bad usage. A FAIL is printed with the guest's first FAIL line.
+(gnuplot) and every run's guest log in OUT: by default logs/timer-overhead
+(LOGDIR/timer-overhead when LOGDIR is set), beside the runner's logs, never
+in the source tree (the next ./run_tests.sh moves logs/ to logs.old/, this
+too). Exit status: 0 when every run ended PASS or SKIP (runs under strace:
+PASS, SKIP or FAIL), 1 otherwise, 2 for bad usage. A FAIL is printed with
+the guest's first FAIL line.
 """
 
 import argparse
@@ -346,7 +349,9 @@ def parse_args():
     ap.add_argument("--runs", type=in_range("--runs", 1, 100), default=3,
                     help="runs per source for the CPU figures, 1..100 (default 3)")
     ap.add_argument("--strace", action="store_true", help="one more run per source under strace -c -f")
-    ap.add_argument("--out", default="timer-overhead.out", help="directory for JSON, chart and logs")
+    ap.add_argument("--out", default=os.path.join(os.environ.get("LOGDIR") or "logs", "timer-overhead"),
+                    help="directory for JSON, chart and logs (default: logs/timer-overhead, "
+                    "or LOGDIR/timer-overhead, where the runner's logs go)")
     args = ap.parse_args()
     args.arch = ARCH_ALIASES.get(args.arch, args.arch) or config_arch(SRCDIR) or "x86_64"
     if args.arch not in SOURCES:

@@ -178,10 +178,30 @@ class CommandLine(unittest.TestCase):
             self.assertRegex(rest, rf"{name}: not a benchmark \(unit {unit}\)")
 
     def test_too_few_runs_cannot_pass_the_gate(self):
-        r = self.run_script("--strict", *self.sides(self.figures()[:2], self.figures()))
+        # one row lacks a run, the others are judged (nothing judged at all: below)
+        old = self.figures()
+        del old[2]["exit-bench/exit.cpuid"]
+        r = self.run_script("--strict", *self.sides(old, self.figures()))
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
-        self.assertIn("too few runs (2 old, 3 new; need 3)", r.stdout)
+        self.assertIn("exit-bench/exit.cpuid: too few runs (2 old, 3 new; need 3)", r.stdout)
+        self.assertRegex(r.stdout, r"exit-bench/exit\.rdtsc +ns .* same")
         self.assertIn("could not be judged", r.stderr)
+
+    def test_judging_nothing_is_not_a_pass(self):
+        # one run a side (scripts/bench-compare A -- A), with or without --strict
+        one = self.sides(self.figures()[:1], self.figures()[:1])
+        for strict in ([], ["--strict"]):
+            r = self.run_script(*strict, *one)
+            self.assertEqual(r.returncode, 2, f"{strict}: {r.stdout}{r.stderr}")
+            self.assertIn("0 judged", r.stdout)
+            self.assertIn("bench-compare: no benchmark judged: too few runs (1 old, 1 new; need 3): "
+                          "give at least 3 runs of each build", r.stderr)
+        # enough runs, but not one figure is a cost
+        props = [{k: v for k, v in f.items() if v[1] != "ns"} for f in self.figures()]
+        r = self.run_script(*self.sides(props, props))
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("bench-compare: no benchmark judged: no figure in both OLD and NEW is a cost "
+                      "(ns, us, ms, s, cycles)", r.stderr)
 
     def test_columns_align(self):
         figs = self.figures()

@@ -92,6 +92,20 @@ class Tools(unittest.TestCase):
         for args, message in cases:
             self.refuses(["timer-overhead.py", *args], message)
 
+    def test_timer_overhead_output_under_logs(self):
+        # by default its output goes where the runner's does (logs/, or LOGDIR), never the source tree
+        b = ["--build", self.build, "--sources", "none", "--runs", "1", "--seconds", "1"]
+        for env, out in (({}, os.path.join(self.dir, "logs", "timer-overhead")),
+                         ({"LOGDIR": "mylogs"}, os.path.join(self.dir, "mylogs", "timer-overhead"))):
+            env = dict(os.environ, QEMU=self.qemu, ACCEL="tcg", **env)
+            r = subprocess.run([os.path.join(SCRIPTS, "timer-overhead.py"), *b], capture_output=True,
+                               text=True, check=False, env=env, cwd=self.dir, timeout=120)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)  # the fake guest failed
+            self.assertTrue(os.path.isfile(os.path.join(out, "timer-overhead.json")), r.stdout + r.stderr)
+            self.assertIn(f"# {os.path.relpath(out, self.dir)}/timer-overhead.json", r.stdout)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "timer-overhead.out")))
+        self.assertFalse(os.path.exists(os.path.join(TOP, "timer-overhead.out")))
+
     def test_kvmclock_sweep_arguments(self):
         k = os.path.join(self.build, "x86", "kvmclock_test.flat")
         cases = ((["-n", "0", k], "-n wants a positive number, not '0'"),
@@ -122,9 +136,10 @@ class Tools(unittest.TestCase):
     def test_bench_plot_format_and_failed_runs(self):
         doc = {"format": "vmtick-bench-results/1", "runs": [
             {"test": "t", "summary": "3 tests, 1 unexpected failures, 0 skipped",
-             "benchmarks": {"s.a": {"value": 5.0, "unit": "ns"}}},
+             "benchmarks": {"s.a": {"value": 5.0, "unit": "ns", "iterations": 100}}},
             {"test": "u", "summary": "3 tests, 0 unexpected failures, 0 skipped",
-             "benchmarks": {"s.b": {"value": 7.0, "unit": "ns"}, "s.c": {"skipped": "why"}}}]}
+             "benchmarks": {"s.b": {"value": 7.0, "unit": "ns", "iterations": 100},
+                            "s.c": {"skipped": "why"}}}]}
         res = os.path.join(self.dir, "r.json")
         with open(res, "w", encoding="utf-8") as f:
             json.dump(doc, f)
@@ -134,8 +149,8 @@ class Tools(unittest.TestCase):
         with open(svg, encoding="utf-8") as f:
             text = f.read()
         self.assertTrue(text.lstrip().startswith("<?xml"), "-o x.svg did not write SVG")
-        self.assertIn("s.a (FAIL in 1)", text)
-        self.assertIn("s.c (SKIP in 1)", text)
+        self.assertIn("t/s.a (FAIL)", text)
+        self.assertIn("u/s.c (SKIP)", text)
         self.assertIn("(a run FAILED)", text)
         png = os.path.join(self.dir, "x.png")
         self.assertEqual(self.run_tool("bench-plot", "-o", png, res).returncode, 0)

@@ -19,6 +19,7 @@
 
 #define HPET_GCAP_NUM_TIM_SHIFT 8
 #define HPET_GCAP_NUM_TIM_MASK	0x1f
+#define HPET_GCAP_COUNT_SIZE_CAP (1u << 13)
 #define HPET_GCAP_LEG_RT_CAP	(1u << 15)
 #define HPET_GCAP_VENDOR_SHIFT	16
 #define HPET_GEN_ENABLE_CNF	(1u << 0)
@@ -104,6 +105,22 @@ void hpet_counter_run(void)
 u32 hpet_counter_read32(void)
 {
 	return hpet_read(HPET_MAIN_CNT);
+}
+
+bool hpet_counter_is_64bit(void)
+{
+	return hpet.cap & HPET_GCAP_COUNT_SIZE_CAP;
+}
+
+u64 hpet_counter_read64(void)
+{
+	u32 hi, lo;
+
+	do {
+		hi = hpet_read(HPET_MAIN_CNT_HI);
+		lo = hpet_read(HPET_MAIN_CNT);
+	} while (hpet_read(HPET_MAIN_CNT_HI) != hi);
+	return (u64)hi << 32 | lo;
 }
 
 /* Rounded to the nearest Hz; QEMU's 10 ns period gives 100 MHz exactly. */

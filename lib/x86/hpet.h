@@ -23,6 +23,15 @@ const char *hpet_find(void);
  */
 void hpet_counter_run(void);
 u32 hpet_counter_read32(void);
+/* Whether the main counter is 64 bits wide (COUNT_SIZE_CAP); else its upper dword reads 0. */
+bool hpet_counter_is_64bit(void);
+/*
+ * The whole 64-bit main counter, read as two dwords (i386 has no 64-bit
+ * MMIO): upper, lower, upper again, repeated until the upper dword held
+ * still across the lower one's read, so a carry between them cannot tear
+ * the value. Needs hpet_counter_is_64bit().
+ */
+u64 hpet_counter_read64(void);
 /* Counts per second, from the capability register's period (femtoseconds per count). */
 u64 hpet_counter_hz(void);
 

@@ -13,6 +13,8 @@
 #define PM_TMR_LEN		4
 #define PMTIMER_BITS_SHORT	24
 #define PMTIMER_BITS_EXT	32
+/* pmtimer_read_ext()'s first value: the counter plus this, room for a step back */
+#define PMTIMER_EXT_BASE	(1ull << 32)
 
 static struct {
 	u16 port;
@@ -57,4 +59,22 @@ u32 pmtimer_read(void)
 	u32 v = inl(pm.port);
 
 	return pm.bits == PMTIMER_BITS_EXT ? v : v & ((1u << PMTIMER_BITS_SHORT) - 1);
+}
+
+u64 pmtimer_read_ext(struct pmtimer_ext *e)
+{
+	u64 range = 1ull << pm.bits;
+	u32 now = pmtimer_read();
+	u64 step = (now - e->last) & (range - 1);
+
+	if (!e->started) {
+		e->started = true;
+		e->total = PMTIMER_EXT_BASE + now;
+	} else if (step < range / 2) {
+		e->total += step;
+	} else {
+		e->total -= range - step;
+	}
+	e->last = now;
+	return e->total;
 }

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Real x86_64 test kernels for the host-tool tests: one build in a temporary directory, made once per process.
+
+Never the tree's own builds (build/, the in-tree one): other work uses
+those. configure and make take a few seconds; only the kernels asked for
+are built.
+"""
+import atexit
+import os
+import shutil
+import subprocess
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+QEMU_X86 = "qemu-system-x86_64"
+_built = {}
+
+
+def missing():
+    """Why real kernels cannot run here (for skipTest), or None."""
+    for tool in (QEMU_X86, "gcc", "make"):
+        if not shutil.which(tool):
+            return f"no {tool} on PATH"
+    return None
+
+
+def x86_64_build(*names):
+    """A configured x86_64 build directory holding x86/NAME.flat for each name (built on first use)."""
+    build = _built.get("x86_64")
+    if build is None:
+        build = tempfile.mkdtemp(prefix="vmtick-tools-build-")
+        atexit.register(shutil.rmtree, build, ignore_errors=True)
+        subprocess.run([os.path.join(TOP, "configure"), "--arch=x86_64"], cwd=build, check=True,
+                       stdout=subprocess.DEVNULL)
+        _built["x86_64"] = build
+    want = [f"x86/{n}.flat" for n in names if not os.path.exists(os.path.join(build, "x86", f"{n}.flat"))]
+    if want:
+        subprocess.run(["make", "-s", "-j2", *want], cwd=build, check=True)
+    return build
