@@ -333,9 +333,9 @@ real_signals() { # build
 	ok "real: SIGTERM: junitparser reads it" junitparser_reads i.xml i.seen
 	ok "real: SIGTERM: finished test kept" has_match i.seen '^suite mode-pass outcome=PASS '
 	ok "real: SIGTERM: running test INTERRUPTED" has_match i.seen '^suite mode-hang outcome=INTERRUPTED '
-	ok "real: SIGTERM: test not started INTERRUPTED" has_match i.seen '^suite later outcome=INTERRUPTED '
+	ok "real: SIGTERM: test not started NOTRUN" has_match i.seen '^suite later outcome=NOTRUN '
 	prove --exec cat i.tap >prove.txt 2>&1
-	ok "real: SIGTERM: prove reads the TAP (3 points, 2 failed)" has_match prove.txt 'Tests: 3 Failed: 2\)'
+	ok "real: SIGTERM: prove reads the TAP (3 points, 1 failed, the one not started a skip)" has_match prove.txt 'Tests: 3 Failed: 1\)'
 	cd "$TOP" || return
 }
 
@@ -385,14 +385,19 @@ real_kernels() {
 	real_lifecycle "$build"
 }
 
-# Host events (docs/lifecycle.md) with the real x86 lifecycle kernel under
-# KVM: a refused migration and an unexpected request are ERRORs with the
-# reason, and neither leaves a QEMU or the private directory behind.
+# Host events (docs/lifecycle.md) with the real x86 lifecycle kernel (KVM
+# where usable, else TCG): a refused migration and an unexpected request are
+# ERRORs with the reason, and neither leaves a QEMU or the private directory
+# behind. The refused migration needs KVM: +invtsc blocks migration there only.
 real_lifecycle() { # build
-	local d=$WORK/lc st
-	if [ ! -r "$1/x86/lifecycle.flat" ] || [ ! -w /dev/kvm ]; then
-		echo "# real lifecycle: skipped (no x86/lifecycle.flat or no KVM)"
+	local d=$WORK/lc st kvm=1
+	if [ ! -r "$1/x86/lifecycle.flat" ]; then
+		echo "# real lifecycle: skipped (no x86/lifecycle.flat in $1)"
 		return
+	fi
+	if [ -n "$(SRCDIR=$TOP bash -c '. "$SRCDIR/scripts/arch.bash"; arch_kvm_problem x86_64')" ]; then
+		kvm=0
+		echo "# real lifecycle: no KVM here: the refused migration (invtsc, KVM only) is not checked"
 	fi
 	mkdir -p "$d/tmp" && cd "$d" || return
 	TMPDIR=$d/tmp UNITTESTS_CFG=$HERE/lifecycle.cfg "$RUNNER" --build "$1" >out.txt 2>err.txt
@@ -400,12 +405,12 @@ real_lifecycle() { # build
 	ok "real lifecycle: exit status 4" equals "$st" 4
 	ok "real lifecycle: unexpected request is an ERROR naming it" has_match out.txt \
 		"^ERROR +lc-unexpected \\([0-9.]+ s\\) the guest asked for event 1 'save'; the cfg's event 1 is 'pause'$"
-	ok "real lifecycle: refused migration is an ERROR with QEMU's message" has_match out.txt \
+	((kvm == 0)) || ok "real lifecycle: refused migration is an ERROR with QEMU's message" has_match out.txt \
 		'^ERROR +lc-blocked \([0-9.]+ s\) QMP migrate: State blocked by non-migratable CPU device \(invtsc flag\)$'
 	ok "real lifecycle: events the guest never asked for are an ERROR" has_match out.txt \
 		"^ERROR +lc-unused \\([0-9.]+ s\\) the guest passed after 1 of the cfg's 2 events$"
 	ok "real lifecycle: a pause passes" has_match out.txt '^PASS +lc-pause '
-	ok "real lifecycle: the log keeps both QEMU command lines" has_match logs/lc-blocked.log \
+	((kvm == 0)) || ok "real lifecycle: the log keeps both QEMU command lines" has_match logs/lc-blocked.log \
 		'^lifecycle: qemu 1: qemu-system-x86_64 .* -incoming defer$'
 	ok "real lifecycle: no QEMU left" no_process "$1/x86/lifecycle.flat"
 	ok "real lifecycle: private directories removed" equals "$(ls "$d/tmp")" ""
@@ -413,7 +418,8 @@ real_lifecycle() { # build
 	"$d/sa/lc-pause" >sa.txt 2>&1
 	ok "real lifecycle standalone: pause passes" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 0:PASS
 	TMPDIR=$d/tmp "$d/sa/lc-blocked" >sa.txt 2>&1
-	ok "real lifecycle standalone: refused migration ERROR" equals "$?:$(awk 'NR == 1 { print $1 }' sa.txt)" 4:ERROR
+	st=$?
+	((kvm == 0)) || ok "real lifecycle standalone: refused migration ERROR" equals "$st:$(awk 'NR == 1 { print $1 }' sa.txt)" 4:ERROR
 	ok "real lifecycle standalone: nothing left" equals "$(ls "$d/tmp")" ""
 	cd "$TOP" || return
 }
