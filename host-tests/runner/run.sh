@@ -428,7 +428,7 @@ real_lifecycle() { # build
 known_failures() {
 	local d=$WORK/kfail st kind=none
 	make_build "$d/build" x86_64
-	[ ! -d /sys/module/kvm_pvm ] || kind=kvm-pvm
+	[ ! -d /sys/module/kvm_pvm ] || kind="kvm-pvm"
 	printf '%s\n' args 'out PASS: one' 'out KFAIL: two (known defect of this host: kvm-pvm/x)' \
 		'out SUMMARY: 2 tests, 0 unexpected failures, 0 skipped, 1 known failures' 'exit 0' >"$d/build/x86/kfail.flat"
 	printf '%s\n' 'out KFAIL: two (known defect of this host: kvm-pvm/x)' 'out FAIL: three' \

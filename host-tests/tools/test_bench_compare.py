@@ -268,7 +268,28 @@ class CommandLine(unittest.TestCase):
                 paths.append("--")
         r = self.run_script("--strict", *paths)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertRegex(r.stdout, r"exit-bench/exit\.cpuid +ns .* same")
+        self.assertRegex(r.stdout, r"exit-bench/exit\.cpuid \(tcg\) +ns .* same")
+
+    def test_accelerators_are_compared_apart(self):
+        """One entry runs under KVM or TCG: a KVM run is never judged against a TCG one."""
+        figs = [{k.split("/", 1)[1]: v for k, v in f.items() if k.startswith("exit-bench/")}
+                for f in self.figures()]
+        paths = []
+        for side, accel in (("a", "kvm"), ("b", "tcg")):
+            for i, f in enumerate(figs):
+                os.makedirs(os.path.join(self.dir, f"{side}{i}"))
+                p = os.path.join(self.dir, f"{side}{i}", "exit-bench.log")
+                runner_log(p, f)
+                with open(p) as fh:
+                    text = fh.read().replace("-accel tcg", f"-accel {accel}")
+                with open(p, "w") as fh:
+                    fh.write(text)
+                paths.append(p)
+            if side == "a":
+                paths.append("--")
+        r = self.run_script(*paths)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("no benchmark judged", r.stdout + r.stderr)
 
     def test_units_that_differ_are_an_error(self):
         new = self.figures()
