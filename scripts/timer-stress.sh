@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Stress: the timer group, run N times beside M busy loops, per build; pass/fail per entry, worst unexplained loss and lateness.
+# Stress: the timer group (or other groups, or the default suite), run N times beside M busy loops, per build; pass/fail per entry, worst unexplained loss and lateness.
 #
-# Usage: scripts/timer-stress.sh [-n RUNS] [-m BUSY] [BUILD_DIR...]
-#   -n RUNS   runs of the timer group per build (default 10)
-#   -m BUSY   busy loops (shell `while :; do :; done`) beside each run (default 2)
+# Usage: scripts/timer-stress.sh [-n RUNS] [-m BUSY] [-g GROUP]... [-s] [BUILD_DIR...]
+#   -n RUNS   runs per build (default 10)
+#   -m BUSY   busy loops (shell `while :; do :; done`) beside each run (default 2; 0: an idle host)
+#   -g GROUP  run this group instead of timer (repeatable: -g timer -g lifecycle)
+#   -s        run the whole default suite instead
 #   BUILD_DIR configured builds (default: build/*-gcc and build/*-clang, one per arch)
+# The runner's environment applies: ACCEL=tcg runs every entry under TCG, and
+# scripts/without-kvm scripts/timer-stress.sh ... as a host without KVM would.
 #
 # The busy loops start before each run and are killed (by their PID) after
 # it, whatever way the script ends. Per entry it prints how many runs ended
@@ -21,22 +25,33 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=10
 busy=2
+groups=()
+suite=0
 
 usage() {
-	echo "usage: scripts/timer-stress.sh [-n RUNS] [-m BUSY] [BUILD_DIR...]" >&2
+	echo "usage: scripts/timer-stress.sh [-n RUNS] [-m BUSY] [-g GROUP]... [-s] [BUILD_DIR...]" >&2
 	exit 2
 }
 
-while getopts n:m:h opt; do
+while getopts n:m:g:sh opt; do
 	case $opt in
 	n) [[ $OPTARG =~ ^[1-9][0-9]*$ ]] || { echo "timer-stress: -n wants a positive number, not '$OPTARG'" >&2; exit 2; }
 	   runs=$OPTARG ;;
 	m) [[ $OPTARG =~ ^[0-9]+$ ]] || { echo "timer-stress: -m wants a number, not '$OPTARG'" >&2; exit 2; }
 	   busy=$OPTARG ;;
+	g) [[ $OPTARG =~ ^[A-Za-z0-9_.+-]+$ ]] || { echo "timer-stress: -g wants a group name, not '$OPTARG'" >&2; exit 2; }
+	   groups+=(-g "$OPTARG") ;;
+	s) suite=1 ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
+if ((suite)) && ((${#groups[@]})); then
+	echo "timer-stress: -s (the default suite) and -g GROUP exclude each other" >&2
+	exit 2
+fi
+if ((!suite)) && ((${#groups[@]} == 0)); then groups=(-g timer); fi
+what="the ${groups[*]:-default suite}"
 
 builds=("$@")
 if [ "${#builds[@]}" -eq 0 ]; then
@@ -70,13 +85,13 @@ start_busy() {
 	done
 }
 
-# One run of the timer group: outcome lines to $1/outcomes, RESULT lines in $1/results.txt.
+# One run of the groups: outcome lines to $1/outcomes, RESULT lines in $1/results.txt.
 run_once() {
 	local build=$1 out=$2
 
 	mkdir -p "$out"
 	start_busy
-	LOGDIR=$out NO_COLOR=1 "$top/run_tests.sh" --build "$build" -g timer >"$out/outcomes" 2>&1
+	LOGDIR=$out NO_COLOR=1 "$top/run_tests.sh" --build "$build" "${groups[@]}" >"$out/outcomes" 2>&1
 	stop_busy
 }
 
@@ -86,12 +101,12 @@ for build in "${builds[@]}"; do
 	for ((r = 1; r <= runs; r++)); do
 		run_once "$build" "$work/$name/$r"
 	done
-	echo "# $name: $runs run(s) of the timer group beside $busy busy loop(s)"
+	echo "# $name: $runs run(s) of $what beside $busy busy loop(s)${ACCEL:+, ACCEL=$ACCEL}"
 	# outcome lines: "PASS    entry (1.2 s) ..."; RESULT lines: "entry name value unit"
 	cat "$work/$name"/*/outcomes | awk '
-		$1 ~ /^(PASS|FAIL|SKIP|XFAIL|TIMEOUT|ERROR)$/ { n[$2 " " $1]++; e[$2] = 1 }
+		$1 ~ /^(PASS|FAIL|SKIP|KFAIL|TIMEOUT|CRASH|ERROR)$/ { n[$2 " " $1]++; e[$2] = 1 }
 		$1 ~ /^(PASS|FAIL)$/ && / \(attempt [2-9] of / { n[$2 " again"]++ }
-		END { for (k in e) printf "%s %d %d %d %d\n", k, n[k " PASS"], n[k " FAIL"] + n[k " TIMEOUT"] + n[k " ERROR"], n[k " SKIP"], n[k " again"] }' |
+		END { for (k in e) printf "%s %d %d %d %d\n", k, n[k " PASS"] + n[k " KFAIL"], n[k " FAIL"] + n[k " TIMEOUT"] + n[k " CRASH"] + n[k " ERROR"], n[k " SKIP"], n[k " again"] }' |
 		sort >"$work/$name.counts"
 	cat "$work/$name"/*/results.txt 2>/dev/null | awk '
 		$2 ~ /\.lost_unexplained$/ { if ($3 + 0 > lost[$1]) lost[$1] = $3 + 0; seen[$1] = 1 }
