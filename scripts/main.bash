@@ -160,18 +160,26 @@ main_list() {
 	done
 }
 
-# Keep one generation of logs: logs/ becomes logs.old/. A log directory that
-# cannot be made or written is an error naming it, before any test starts.
+# Keep one generation of logs: the files of logs/ move to logs.old/. Its
+# directories stay: they are other runs' (make run's logs/ARCH-CC/, the
+# suites' logs/reports/, LOGDIR=logs/NAME runs), which a later plain run
+# must not take away. A log directory that cannot be made or written is an
+# error naming it, before any test starts.
 main_logs() {
-	local why
+	local why e
 	case $LOGDIR in
 	/*) ;;
 	*) LOGDIR=$PWD/$LOGDIR ;;
 	esac
 	if [ -z "${RUN_KERNEL_OVERRIDE:-}" ] && [ -e "$LOGDIR" ]; then
 		rm -rf -- "${LOGDIR:?}.old" 2>/dev/null
-		why=$(mv -- "$LOGDIR" "$LOGDIR.old" 2>&1) ||
-			main_fatal "${RUN_PROG:-run_tests.sh}: cannot move the log directory $LOGDIR to $LOGDIR.old: ${why##*: }"
+		why=$(mkdir -- "$LOGDIR.old" 2>&1) ||
+			main_fatal "${RUN_PROG:-run_tests.sh}: cannot make $LOGDIR.old for the last run's logs: ${why##*: }"
+		for e in "$LOGDIR"/* "$LOGDIR"/.[!.]*; do
+			if [ -d "$e" ] || { [ ! -e "$e" ] && [ ! -L "$e" ]; }; then continue; fi
+			why=$(mv -- "$e" "$LOGDIR.old/" 2>&1) ||
+				main_fatal "${RUN_PROG:-run_tests.sh}: cannot move $e to $LOGDIR.old: ${why##*: }"
+		done
 	fi
 	why=$(mkdir -p -- "$LOGDIR" 2>&1) ||
 		main_fatal "${RUN_PROG:-run_tests.sh}: cannot create the log directory $LOGDIR: ${why##*: }"

@@ -135,7 +135,10 @@ CFG
 	ok "fake: TAP subtests from guest lines" has_line tap.txt '    not ok 2 - two <&> "]]>"'
 	ok "fake: TAP escapes #" has_line tap.txt '    # INFO: a # sign'
 	ok "fake: TAP runner-level error" has_match tap.txt '^not ok [0-9]+ - nokernel$'
+	mkdir -p logs/x86_64-gcc logs/reports && echo kept >logs/reports/suite.xml
+	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build pass >/dev/null 2>&1
 	ok "fake: previous logs kept once" has_match logs.old/pass.log '^/'
+	ok "fake: other runs' directories (make run's suites, reports) stay in place" has_line logs/reports/suite.xml kept
 	ok "fake: plain counts on stderr with -t" last_line_is tap-err.txt "1 passed, 6 failed, 1 skipped"
 
 	ok "select: -l lists the default set" equals "$(UNITTESTS_CFG=t.cfg "$RUNNER" --build build -l | tr '\n' ' ')" \
