@@ -23,20 +23,39 @@
  *  2. virt: CNTV_CVAL = CNTVCT + D (D = 10 ms): ISTATUS clear at once, set
  *     once CNTVCT has passed CVAL, within WAIT_D times D.
  *  3. phys: CNTP_CVAL = CNTPCT + D: the same, in the physical count.
+ *  4. wrap: the virtual timer's interrupt, unmasked, for CVAL = CNTVCT + D:
+ *     CVAL + CNTVOFF, the physical count it is due at, passes 2^64 (the
+ *     sum wraps to CNTPCT + D). Not at once (ISTATUS clear when armed, no
+ *     interrupt before CNTVCT reaches CVAL), not never (within WAIT_D
+ *     times D), once. An emulation that treats the wrapped sum as "beyond
+ *     any time" never fires it; one that takes the sum as it wraps is right.
+ *  5. far: the virtual timer, unmasked, with CVAL 2^64 - 1024 and 2^64 - 1
+ *     (CNTVCT near 2^40): no interrupt and ISTATUS never set over D.
  * RESULT lines: cntvoff.cpuN.fire_late_ticks.{virt,phys} (how far past
- * CVAL the counter was when ISTATUS was first seen set).
+ * CVAL the counter was when ISTATUS was first seen set), and
+ * cntvoff.cpuN.irq_late_ticks.virt (step 4, in the handler).
+ * Not reached with this offset: a CNTVOFF below CNTPCT (KVM's own, the
+ * count at VM creation) puts CVAL + CNTVOFF past 2^64, so behind CNTPCT,
+ * for a CVAL near 2^64. QEMU's TCG re-arms its timer for that past moment
+ * over and over, a host storm that stops the guest (QEMU issue 60; 7.2.22
+ * does it with CNTVOFF 1 and CVAL 2^64 - 1). It needs a second offset.
  * SKIP when the CPU has no EL2 (ID_AA64PFR0_EL1.EL2 is 0): no offset.
  *
  * Arguments, key=value:
- *   fault=crossed  test-only: each timer's CVAL is taken from the other
- *                  counter, as an emulation that mixes the two counts
- *                  would behave (step 2 fires at once, step 3 never)
+ *   fault=NAME     test-only, as a buggy emulation would behave: crossed
+ *                  (each timer's CVAL is taken from the other counter,
+ *                  the two counts mixed: step 2 fires at once, step 3
+ *                  never), saturate (a CVAL whose sum with CNTVOFF wraps
+ *                  is written as 2^64 - 1, "never": steps 2 and 4), signed
+ *                  (step 5: a CVAL with bit 63 set taken as 0)
  * Anything else is a failure.
  */
 #include "libc.h"
 #include "arch.h"
 #include "argv.h"
+#include "atomic.h"
 #include "report.h"
+#include "arm64/gic.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
@@ -52,9 +71,12 @@ BOOT_CNTVOFF(OFFSET);
 /* how long a timer may take past its CVAL to show ISTATUS, in D */
 #define WAIT_D			50
 
-enum fault { FAULT_NONE, FAULT_CROSSED };
-static const char *const fault_names[] = { "none", "crossed" };
+enum fault { FAULT_NONE, FAULT_CROSSED, FAULT_SATURATE, FAULT_SIGNED };
+static const char *const fault_names[] = { "none", "crossed", "saturate", "signed" };
 static unsigned fault;		/* enum fault */
+
+/* Step 5: virtual CVALs that CNTVCT, near 2^40, reaches in centuries. */
+static const u64 far_cvals[] = { 0ull - 1024, UINT64_MAX };
 
 static const char *const kind_names[] = { [TIMER_VIRT] = "virt", [TIMER_PHYS] = "phys" };
 
@@ -66,9 +88,21 @@ struct seen {
 		bool fired;	/* ISTATUS set within the wait */
 		u64 late;	/* counter past CVAL when ISTATUS was seen */
 	} t[2];
+	struct {
+		bool wraps;	/* CVAL + CNTVOFF passed 2^64 */
+		bool early;	/* ISTATUS set right after arming */
+		s64 at;		/* CNTVCT - CVAL in the handler */
+		u32 count;	/* interrupts taken */
+	} wrap;
+	struct {
+		u64 count;	/* CNTVCT when armed */
+		u32 irqs;	/* interrupts taken */
+		bool istatus;	/* ISTATUS seen set */
+	} far[ARRAY_SIZE(far_cvals)];
 };
 static struct seen seen[NR_CPUS];
 static u64 tick_d;
+static bool with_irqs;		/* steps 4-5: the GIC has the virtual timer's PPI */
 
 static void read_offset(struct seen *s)
 {
@@ -78,19 +112,71 @@ static void read_offset(struct seen *s)
 	s->hi = (s64)(p - v1);
 }
 
+/* The virtual CVAL as written; fault=saturate: 2^64 - 1 when CVAL + CNTVOFF wraps. */
+static u64 virt_cval(u64 cval)
+{
+	return fault == FAULT_SATURATE && cval + OFFSET < cval ? UINT64_MAX : cval;
+}
+
 /* Arm kind at its own counter + D (fault=crossed: the other's), masked; watch ISTATUS. */
 static void watch_timer(enum timer_kind k, struct seen *s)
 {
 	enum timer_kind from = fault == FAULT_CROSSED ? (enum timer_kind)!k : k;
 	u64 cval = timer_count(from) + tick_d, give_up = timer_count(k) + WAIT_D * tick_d, now;
 
-	timer_set_cval(k, cval);
+	timer_set_cval(k, k == TIMER_VIRT ? virt_cval(cval) : cval);
 	s->t[k].early = timer_fired(k);
 	while (!(s->t[k].fired = timer_fired(k)) && timer_count(k) < give_up)
 		;
 	now = timer_count(k);
 	s->t[k].late = now > cval ? now - cval : 0;
 	timer_stop(k);
+}
+
+static bool got_irq(void)
+{
+	return atomic_load(&timer_irq_seen(smp_id())->count) != 0;
+}
+
+/* Step 4, IRQs on at the CPU around the wait. */
+static void wrap_fire(struct seen *s)
+{
+	struct timer_irq_seen *v = timer_irq_seen(smp_id());
+	u64 cval = timer_count(TIMER_VIRT) + tick_d, give_up = cval + WAIT_D * tick_d;
+
+	s->wrap.wraps = cval + OFFSET < cval;
+	v->count = 0;
+	timer_arm(TIMER_VIRT, virt_cval(cval), 0);
+	s->wrap.early = timer_fired(TIMER_VIRT);
+	local_irq_enable();
+	while (!got_irq() && timer_count(TIMER_VIRT) < give_up)
+		cpu_relax();
+	local_irq_disable();
+	timer_stop(TIMER_VIRT);
+	s->wrap.count = v->count;
+	s->wrap.at = (s64)(v->at - cval);
+}
+
+/* Step 5: the far CVALs, unmasked; fault=signed writes one with bit 63 set as 0. */
+static void far_quiet(struct seen *s)
+{
+	struct timer_irq_seen *v = timer_irq_seen(smp_id());
+
+	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++) {
+		u64 now = timer_count(TIMER_VIRT), end = now + tick_d;
+		bool set = false;
+
+		v->count = 0;
+		s->far[i].count = now;
+		timer_arm(TIMER_VIRT, fault == FAULT_SIGNED && (s64)far_cvals[i] < 0 ? 0 : far_cvals[i], 0);
+		local_irq_enable();
+		while (!got_irq() && !set && timer_count(TIMER_VIRT) < end)
+			set = timer_fired(TIMER_VIRT);
+		local_irq_disable();
+		timer_stop(TIMER_VIRT);
+		s->far[i].irqs = v->count;
+		s->far[i].istatus = set;
+	}
 }
 
 static void on_each(void *unused)
@@ -100,6 +186,12 @@ static void on_each(void *unused)
 	read_offset(s);
 	watch_timer(TIMER_VIRT, s);
 	watch_timer(TIMER_PHYS, s);
+	if (!with_irqs)
+		return;
+	gic_enable_irq(timer_irq(TIMER_VIRT));
+	wrap_fire(s);
+	far_quiet(s);
+	gic_disable_irq(timer_irq(TIMER_VIRT));
 }
 
 static void report_cpu(int cpu)
@@ -120,6 +212,28 @@ static void report_cpu(int cpu)
 		snprintf(name, sizeof(name), "cntvoff.cpu%d.fire_late_ticks.%s", cpu, kind_names[k]);
 		report_result(name, "ticks", "%llu", s->t[k].late);
 	}
+	if (!with_irqs)
+		return;
+	if (!s->wrap.count) {
+		report(false, "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): no "
+		       "interrupt within %u ms of CVAL", cpu, tick_d, s->wrap.wraps ? "yes" : "no",
+		       WAIT_D * 1000 / D_PER_SECOND);
+	} else {
+		char name[48];
+
+		report(s->wrap.wraps && !s->wrap.early && s->wrap.count == 1 && s->wrap.at >= 0,
+		       "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): clear when armed "
+		       "(%s), %u interrupt at CVAL%+lld (want one, at or after CVAL)", cpu, tick_d,
+		       s->wrap.wraps ? "yes" : "no", s->wrap.early ? "was set" : "yes", s->wrap.count, s->wrap.at);
+		snprintf(name, sizeof(name), "cntvoff.cpu%d.irq_late_ticks.virt", cpu);
+		report_result(name, "ticks", "%lld", s->wrap.at);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++)
+		report(!s->far[i].irqs && !s->far[i].istatus,
+		       "cpu%d: virt timer, CVAL %#llx with CNTVCT %#llx: no interrupt (%s), ISTATUS clear "
+		       "throughout (%s) over %u ms", cpu, far_cvals[i], s->far[i].count,
+		       s->far[i].irqs ? "taken" : "none",
+		       s->far[i].istatus ? "set" : "yes", 1000 / D_PER_SECOND);
 }
 
 static const struct arg args[] = {
@@ -144,6 +258,9 @@ int main(int argc, char **argv)
 	tick_d = timer_freq() / D_PER_SECOND;
 	report_info("CNTFRQ %llu Hz, CNTVOFF_EL2 %#llx set at start-up, %d vCPUs",
 		    timer_freq(), OFFSET, cpu_count());
+	with_irqs = timer_irq_record_install();
+	if (!with_irqs)
+		report_skip("no GIC or no timer PPI: the virtual timer's interrupt (steps 4-5) is not checked");
 	on_cpus(on_each, NULL);
 	for (int cpu = 0; cpu < cpu_count(); cpu++)
 		report_cpu(cpu);

@@ -38,8 +38,8 @@
 #include "arm64/pl031.h"
 #include "report.h"
 #include "arm64/sysreg.h"
+#include "units.h"
 
-#define NS_PER_S		1000000000ull
 #define MATCH_AHEAD_S		2
 /* how long to wait for the match: ahead plus two seconds, in seconds of the counter */
 #define MATCH_WAIT_S		(MATCH_AHEAD_S + 2)
@@ -89,12 +89,12 @@ static bool wait_irq(void)
 
 static void check_tod(void)
 {
-	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NS_PER_S);
+	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NSEC_PER_SEC);
 
 	report_result("pl031.tod_offset_s", "s", "%lld", offset_s);
-	report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NS_PER_S),
+	report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NSEC_PER_SEC),
 	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", offset_s,
-	       opt.threshold_ns / NS_PER_S);
+	       opt.threshold_ns / NSEC_PER_SEC);
 }
 
 static void check_match(void)

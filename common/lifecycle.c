@@ -8,6 +8,7 @@
 
 static const char *const fault_names[] = {
 	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
+	"stopped_flag", "stopped_reset", "rtc_behind",
 };
 
 struct lc_state lc;
@@ -131,6 +132,30 @@ static void periodic_faults(struct lc_cpu *me)
 	}
 }
 
+/*
+ * Take this vCPU's stopped flag as a guest's watchdog does (read, and
+ * clear when set), counting it per phase. The host sets it when the VM
+ * runs again after a stop, so it is looked at from the start: one set
+ * before the request is as wrong as none after it.
+ */
+static void watch_stopped_flag(struct lc_cpu *me, enum lc_phase ph)
+{
+	if (!lc.arch->take_stopped_flag)
+		return;
+	/* fault=stopped_reset: found and cleared after the event, then set again once */
+	if (lc.fault == LC_FAULT_STOPPED_RESET && ph == LC_AFTER && !me->stopped_reset &&
+	    me->stopped_seen[LC_DURING] + me->stopped_seen[LC_AFTER]) {
+		me->stopped_reset = true;
+		lc.arch->set_stopped_flag();
+	}
+	if (!lc.arch->take_stopped_flag())
+		return;
+	/* fault=stopped_flag: cleared unseen from the request on, as if never set */
+	if (lc.fault == LC_FAULT_STOPPED_FLAG && ph >= LC_DURING)
+		return;
+	me->stopped_seen[ph]++;
+}
+
 /* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
 static void step(struct lc_cpu *me, enum lc_phase ph)
 {
@@ -138,6 +163,7 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 		arm_oneshots(me);
 	if (ph == LC_AFTER)
 		periodic_faults(me);
+	watch_stopped_flag(me, ph);
 	sample(me, ph);
 }
 
@@ -189,7 +215,7 @@ static void boot_window(struct lc_cpu *me, enum lc_phase ph, u64 ns)
  * Ask for the event and sample until the runner's answer is in; the line
  * is read from the console's input one polled character at a time.
  */
-static bool request(struct lc_cpu *me, enum lc_event kind, char *line, u64 *first_at, u64 *tod_req)
+static bool request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 {
 	u64 give_up = arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz());
 	size_t len = 0;
@@ -202,7 +228,8 @@ static bool request(struct lc_cpu *me, enum lc_event kind, char *line, u64 *firs
 	 */
 	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), lc.seq);
 	if (lc.arch->tod_ns)
-		*tod_req = lc.arch->tod_ns();
+		a->tod_req = lc.arch->tod_ns();
+	a->nl_at = arch_counter();
 	putchar('\n');
 	while (arch_counter() < give_up) {
 		step(me, LC_DURING);
@@ -210,13 +237,13 @@ static bool request(struct lc_cpu *me, enum lc_event kind, char *line, u64 *firs
 		if (c < 0 || c == '\r')
 			continue;
 		if (!len)
-			*first_at = arch_counter();
+			a->first_at = arch_counter();
 		if (c == '\n') {
-			line[len] = '\0';
+			a->line[len] = '\0';
 			return true;
 		}
 		if (len < LC_LINE_MAX - 1)
-			line[len++] = (char)c;
+			a->line[len++] = (char)c;
 	}
 	return false;
 }
@@ -231,14 +258,35 @@ static void reset_cpus(void)
 	smp_mb();
 }
 
-static void run_event(enum lc_event kind)
+/* The answer is in: read the time of day for it, parse it. */
+static void take_answer(enum lc_event kind, struct lc_answer *a)
+{
+	a->answered = arch_counter();
+	/*
+	 * The host stamps the answer as it sends it; the line takes a while to
+	 * read one polled character at a time: the time of day is taken back
+	 * to its first character.
+	 */
+	if (lc.arch->tod_ns)
+		a->tod_done = lc.arch->tod_ns() - counter_ns(arch_counter() - a->first_at) +
+			      (lc.fault == LC_FAULT_TOD ? LC_FAULT_TOD_NS : 0);
+	if (!lc_parse_done(a->line, &lc.done) || lc.done.kind != kind || lc.done.seq != lc.seq)
+		report_abort("the runner's answer to event %u (%s) is not one: '%s'", lc.seq,
+			     lc_event_name(kind), a->line);
+}
+
+/*
+ * Every vCPU samples across the event: the window before, the request
+ * and its answer, the window after. The seconds clock's edges are timed
+ * outside the windows, with no other vCPU running (each poll is an exit).
+ */
+static void sample_event(enum lc_event kind, struct lc_answer *a)
 {
 	struct lc_cpu *me = &lc.cpu[0];
-	char line[LC_LINE_MAX];
-	u64 tod_req = 0, tod_done = 0, answered, first_at = 0;
 
 	reset_cpus();
-	report_prefix_pushf("event %u %s", lc.seq, lc_event_name(kind));
+	if (lc.rtc)
+		lc_rtc_edge(&a->rtc_before);
 	set_phase(LC_BEFORE);
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_async(cpu, ap_sampler, NULL);
@@ -247,36 +295,40 @@ static void run_event(enum lc_event kind)
 	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
 	set_phase(LC_DURING);
 	arm_oneshots(me);
-	if (!request(me, kind, line, &first_at, &tod_req))
+	if (!request(me, kind, a))
 		report_abort("no answer from the runner to event %u in %llu s", lc.seq,
 			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
-	answered = arch_counter();
-	/*
-	 * The host stamps the answer as it sends it; the line takes a while to
-	 * read one polled character at a time: the time of day is taken back
-	 * to its first character.
-	 */
-	if (lc.arch->tod_ns)
-		tod_done = lc.arch->tod_ns() - counter_ns(arch_counter() - first_at) +
-			   (lc.fault == LC_FAULT_TOD ? LC_FAULT_TOD_NS : 0);
-	if (!lc_parse_done(line, &lc.done) || lc.done.kind != kind || lc.done.seq != lc.seq)
-		report_abort("the runner's answer to event %u (%s) is not one: '%s'", lc.seq,
-			     lc_event_name(kind), line);
+	take_answer(kind, a);
 	set_phase(LC_AFTER);
 	boot_window(me, LC_AFTER, LC_WINDOW_NS);
 	set_phase(LC_FINISHED);
 	stop_timers();
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_wait(cpu);
+	if (lc.rtc)
+		lc_rtc_edge(&a->rtc_after);
+}
 
+static void run_event(enum lc_event kind)
+{
+	static struct lc_answer a;
+
+	memset(&a, 0, sizeof(a));
+	report_prefix_pushf("event %u %s", lc.seq, lc_event_name(kind));
+	sample_event(kind, &a);
 	lc_result_ms("host", "stopped", lc.done.duration_ns);
 	lc_result_ms("host", "qmp_downtime", lc.done.qmp_downtime_ns);
 	lc_result_ms("host", "total", lc.done.total_ns);
+	lc_result_ms("host", "vcpu_wait", lc.done.vcpu_wait_ns);
 	for (unsigned i = 0; i < lc.arch->nclocks; i++)
 		lc_check_clock(i, kind);
-	lc_check_timers(answered);
+	lc_check_timers(a.answered);
 	if (lc.arch->tod_ns)
-		lc_check_tod(tod_req, tod_done);
+		lc_check_tod(a.tod_req, a.tod_done);
+	if (lc.rtc)
+		lc_check_rtc(&a);
+	if (lc.arch->take_stopped_flag)
+		lc_check_stopped_flag();
 	report_prefix_pop();
 }
 
@@ -345,6 +397,31 @@ static bool parse_args(int argc, char **argv)
 	return !why;
 }
 
+/* The arch's seconds clock, when it is there: lc.rtc, else an INFO saying why not. */
+static void find_rtc(const struct lc_arch *arch)
+{
+	const char *why = arch->rtc ? arch->rtc->find() : "none here";
+
+	lc.rtc = why ? NULL : arch->rtc;
+	if (why)
+		report_info("no seconds clock of the host's time of day checked: %s", why);
+}
+
+/* A fault with nothing here to break is a SKIP (the check it shows is not made). */
+static void announce_fault(const struct lc_arch *arch)
+{
+	if (lc.fault == LC_FAULT_TOD && !arch->tod_ns)
+		report_skip("fault=tod: no time of day here to put ahead");
+	else if ((lc.fault == LC_FAULT_STOPPED_FLAG || lc.fault == LC_FAULT_STOPPED_RESET) &&
+		 !arch->take_stopped_flag)
+		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
+	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
+		report_skip("fault=rtc_behind: no seconds clock here to put behind");
+	else if (lc.fault != LC_FAULT_NONE)
+		report_info("test-only fault '%s' injected: checks are expected to fail",
+			    fault_names[lc.fault]);
+}
+
 static void init_on(void *arg)
 {
 	lc.arch->init_cpu();
@@ -370,11 +447,8 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	lc.has_steal = !why;
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);
-	if (lc.fault == LC_FAULT_TOD && !arch->tod_ns)
-		report_skip("fault=tod: no time of day here to put ahead");
-	else if (lc.fault != LC_FAULT_NONE)
-		report_info("test-only fault '%s' injected: checks are expected to fail",
-			    fault_names[lc.fault]);
+	find_rtc(arch);
+	announce_fault(arch);
 	on_cpus(init_on, NULL);
 	for (lc.seq = 1; lc.seq <= lc.nevents; lc.seq++)
 		run_event(lc.events[lc.seq - 1]);

@@ -47,6 +47,22 @@
 #define LC_FROZEN_SLACK_NS	50000000ull
 /* The time of day moves against the host's by at most this much over an event. */
 #define LC_TOD_SLACK_NS		50000000ull
+/*
+ * The seconds clock (RTC, PL031) is timed at one of its edges before the
+ * event and one after: it is polled for up to this long for each.
+ */
+#define LC_RTC_EDGE_WAIT_NS	1500000000ull
+/* Between two polls of it, and from its edge to reading its time of day (lc_rtc_edge). */
+#define LC_RTC_POLL_NS		100000ull
+#define LC_RTC_SETTLE_NS	2000000ull
+/*
+ * Its offset to the host's time of day (the host's stamps on the request
+ * and the answer, carried to the edges by the counter) is off by a
+ * stamp's delay, the console's, and moves over an event by the two
+ * stamps' delays (0-14 ms measured); this, plus the edges' own
+ * uncertainty (the poll), bounds both.
+ */
+#define LC_RTC_SLACK_NS		50000000ull
 /* How long the guest waits for the runner's answer. */
 #define LC_ANSWER_WAIT_NS	300000000000ull
 #define LC_LINE_MAX		256
@@ -75,6 +91,9 @@ enum lc_fault {
 	LC_FAULT_RATE5,	/* after the event the periodic timer is reprogrammed 5% slow */
 	LC_FAULT_STORM,	/* after the event, one tick per period the stop lasted, at once */
 	LC_FAULT_TOD,	/* the time of day after the event is 1 s ahead */
+	LC_FAULT_STOPPED_FLAG,	/* the stopped flag cleared unseen from the request on: a VMM that never sets it */
+	LC_FAULT_STOPPED_RESET,	/* the stopped flag set again once after the guest cleared it */
+	LC_FAULT_RTC_BEHIND,	/* the seconds clock read after the event less the time the guest was stopped */
 };
 
 
@@ -104,6 +123,9 @@ struct lc_cpu {
 	u64 worst_back[LC_MAX_CLOCKS];
 	u64 step[LC_NR_PHASES][LC_MAX_CLOCKS];	/* largest step between two reads */
 	struct lc_timer t[LC_MAX_SLOTS];
+	/* times the vCPU found (and cleared) its stopped flag set, per phase */
+	u32 stopped_seen[LC_NR_PHASES];
+	bool stopped_reset;	/* fault=stopped_reset: the flag was set again */
 	bool oneshot_armed;
 } __attribute__((aligned(64)));
 
@@ -111,6 +133,7 @@ struct lc_state {
 	const struct lc_arch *arch;
 	enum lc_fault fault;
 	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
+	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
 	u64 catchup_max;
 	enum lc_event events[64];
 	unsigned nevents;
@@ -133,10 +156,35 @@ static inline u64 counter_ns(u64 ticks)
 	return ticks_to_ns(ticks, arch_counter_hz());
 }
 
+/*
+ * The seconds clock at one of its edges: its time of day then (seconds
+ * since the epoch) and the counter at the edge, to within +-half_width.
+ */
+struct lc_edge {
+	u64 secs;
+	u64 at;
+	u64 half_width;
+	const char *why_not;	/* NULL, or why there is no edge */
+};
+
+/* The boot vCPU's view of one request and its answer. */
+struct lc_answer {
+	char line[LC_LINE_MAX];
+	u64 nl_at;	/* counter as the request's newline went out */
+	u64 first_at;	/* counter as the answer's first character came in */
+	u64 answered;	/* counter once the whole answer was in */
+	u64 tod_req, tod_done;	/* the arch's time of day (ns), if it has one */
+	struct lc_edge rtc_before, rtc_after;
+};
+
 /* The checks of one event, once every vCPU has stopped sampling. */
 void lc_check_clock(unsigned i, enum lc_event kind);
 void lc_check_timers(u64 answered);
 void lc_check_tod(u64 tod_req, u64 tod_done);
+void lc_check_stopped_flag(void);
+/* Wait for the seconds clock's next edge (lc.arch->rtc), on the boot vCPU. */
+void lc_rtc_edge(struct lc_edge *e);
+void lc_check_rtc(const struct lc_answer *a);
 void lc_result_ms(const char *what, const char *figure, u64 ns);
 
 #endif

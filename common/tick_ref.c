@@ -3,8 +3,10 @@
  * reference clock. */
 #include "tick_ref.h"
 #include "arch.h"
+#include "fixed.h"
 #include "report.h"
 #include "stats.h"
+#include "units.h"
 
 /*
  * Marks per end, the narrowest kept: a fast reference (HPET, PM timer)
@@ -16,8 +18,8 @@
 /* A reference below this rate is slow. */
 #define TICK_REF_SLOW_HZ   1000
 #define TICK_REF_TIMEOUT_S 2
-#define PPB		   1000000000ll
-#define PPM_PER_PPB	   1000
+/* ppb printed as ppm: PPB_PER_PPM is 10^3, three decimals */
+#define PPM_SCALE 3
 
 static unsigned tries(const struct refclock *ref)
 {
@@ -65,11 +67,11 @@ void tick_ref_end(struct tick_ref *r, u64 counter_hz)
 
 static void result_ppm(const char *source, const char *name, s64 ppb)
 {
-	char full[96];
+	char full[96], ppm[FIXED_BUF_SIZE];
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	report_result(full, "ppm", "%lld.%03lld", ppb / PPM_PER_PPB,
-		      (ppb < 0 ? -ppb : ppb) % PPM_PER_PPB);
+	report_result(full, "ppm", "%s",
+		      fmt_fixed(ppm, sizeof(ppm), ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_MINUS));
 }
 
 /* How far span differs from slots periods at want_hz of a counter at counter_hz, in ppb. */
@@ -89,10 +91,10 @@ static s64 plan_ppb(const struct tick_ref_plan *p)
  */
 static u64 ref_ticks_per_s_milli(const struct tick_ref_plan *p, s64 err_ppb)
 {
-	u64 span_us = ticks_to_ns(p->span, p->counter_hz) / 1000;
-	u64 real_us = span_us * (u64)PPB / (u64)(PPB + err_ppb);
+	u64 span_us = ticks_to_ns(p->span, p->counter_hz) / NSEC_PER_USEC;
+	u64 real_us = span_us * PPB_PER_UNIT / (u64)((s64)PPB_PER_UNIT + err_ppb);
 
-	return real_us ? p->received * (u64)PPB / real_us : 0;
+	return real_us ? p->received * PPB_PER_UNIT / real_us : 0;
 }
 
 void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
@@ -114,8 +116,8 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	report(rate.err_ppb <= (s64)rate.bound_ppb && -rate.err_ppb <= (s64)rate.bound_ppb,
 	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
 	       "(bound +-%llu ppm)",
-	       p->counter_hz, r->ref->what, rate.window_ns / 1000000, rate.err_ppb / 1000,
-	       rate.bound_ppb / 1000);
+	       p->counter_hz, r->ref->what, rate.window_ns / NSEC_PER_MSEC,
+	       rate.err_ppb / (s64)PPB_PER_PPM, rate.bound_ppb / PPB_PER_PPM);
 	/*
 	 * The schedule lasts span counter ticks, each really 1 + err long:
 	 * its rate against want_hz is off by err minus the plan's own error.
@@ -126,7 +128,8 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	report(sched_err <= (s64)sched_bound && -sched_err <= (s64)sched_bound,
 	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
 	       "%s ticks per second in its time",
-	       p->want_hz, r->ref->what, sched_err / 1000, sched_bound / 1000, buf);
+	       p->want_hz, r->ref->what, sched_err / (s64)PPB_PER_PPM, sched_bound / PPB_PER_PPM,
+	       buf);
 	result_ppm(p->source, "counter_err", rate.err_ppb);
 	result_ppm(p->source, "counter_bound", (s64)rate.bound_ppb);
 	result_ppm(p->source, "schedule_err", sched_err);

@@ -43,6 +43,11 @@ static void good_lines(void **state)
 	assert_int_equal(d.duration_ns, UINT64_MAX);
 	assert_true(lc_parse_done("LIFECYCLE-DONE  save  2 " FACTS "  ", &d));
 	assert_int_equal(d.kind, LC_SAVE);
+	/* vcpu_wait_ns is optional (0 without it), and taken when given */
+	assert_int_equal(d.vcpu_wait_ns, 0);
+	assert_true(lc_parse_done("LIFECYCLE-DONE migrate 3" FACTS " vcpu_wait_ns=233000000", &d));
+	assert_int_equal(d.vcpu_wait_ns, 233000000ull);
+	assert_false(lc_parse_done("LIFECYCLE-DONE migrate 3" FACTS " vcpu_wait_ns=1 vcpu_wait_ns=2", &d));
 }
 
 static void bad_lines(void **state)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Splits the kernel command line into argv and reads numbers from arguments, rejecting garbage. */
 #include "argv.h"
+#include "units.h"
 
 /* Longest command line kept; the rest is dropped with a warning. */
 #define CMDLINE_MAX 4096
-#define NSEC_PER_SEC 1000000000ULL
 #define FRACTION_DIGITS_MAX 9
 #define DECIMAL 10
 

@@ -56,6 +56,21 @@ enum lc_periodic_kind {
 	LC_PERIODIC_REARMED,
 };
 
+/*
+ * A clock of the host's time of day in whole seconds (x86's CMOS RTC,
+ * arm64's PL031), read after each event against the host's.
+ */
+struct lc_rtc {
+	const char *name;
+	const char *key;	/* its RESULT lines' name: eSEQ.KIND.KEY.tod_offset_ms */
+	/* NULL when it is there and reads, else why not (an INFO: no such check) */
+	const char *(*find)(void);
+	/* A cheap read that changes at each of its seconds' edges, polled to time one. */
+	u32 (*tick)(void);
+	/* Its time of day: seconds since the epoch (as UTC), or why it could not be read. */
+	const char *(*epoch)(u64 *secs);
+};
+
 struct lc_arch {
 	const char *name_of_slot[LC_MAX_SLOTS];
 	unsigned nslots;
@@ -73,6 +88,17 @@ struct lc_arch {
 	void (*irqs_off)(void);
 	/* The guest's time of day in ns since the epoch, or NULL when the arch has no such clock here. */
 	u64 (*tod_ns)(void);
+	/* The clock of the host's time of day in seconds, or NULL. */
+	const struct lc_rtc *rtc;
+	/*
+	 * This vCPU's "stopped by the host" flag (x86 under KVM:
+	 * PVCLOCK_GUEST_STOPPED in its own kvmclock area), read and cleared as
+	 * a guest's watchdog does: true when it was set. NULL when none here.
+	 */
+	bool (*take_stopped_flag)(void);
+	/* Test-only (fault=stopped_reset): set this vCPU's flag again, as a faulty host would. */
+	void (*set_stopped_flag)(void);
+	const char *stopped_flag_name;
 	const struct lc_clock *clocks;
 	unsigned nclocks;
 };
@@ -100,6 +126,12 @@ struct lc_done {
 	u64 overhead_ns;	/* pause: QEMU's stop and cont work, which a frozen clock may see */
 	u64 host_req_ns;	/* host time of day when the request was seen */
 	u64 host_ns;		/* host time of day when the answer was sent */
+	/*
+	 * the longest a vCPU thread of the guest's QEMUs waited for a host CPU
+	 * during the event, plus the most this machine's own hypervisor stole
+	 * from one CPU (0 from a runner that does not measure it)
+	 */
+	u64 vcpu_wait_ns;
 };
 
 /* Parse an answer line (without the newline); false when it is not one. */

@@ -2,6 +2,7 @@
 /* pvclock arithmetic, the version protocol and the clamp, with no arch code in them, so the host unit tests build them as they are. */
 #include "pvclock.h"
 #include "atomic.h"
+#include "units.h"
 
 u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift)
 {
@@ -31,7 +32,7 @@ u64 pvclock_tsc_khz(u32 mul, s8 shift)
 
 	if (!mul || shift >= 64 || shift <= -64)
 		return 0;
-	khz = (PVCLOCK_NSEC_PER_MSEC << 32) / mul;
+	khz = (NSEC_PER_MSEC << 32) / mul;
 	return shift >= 0 ? khz >> shift : khz << -shift;
 }
 
@@ -44,7 +45,7 @@ u64 pvclock_time_at(const struct pvclock_vcpu_time_info *ti, u64 tsc)
 
 u64 pvclock_wall_ns(const struct pvclock_wall_clock *wc, u64 system_ns)
 {
-	return (u64)wc->sec * PVCLOCK_NSEC_PER_SEC + wc->nsec + system_ns;
+	return (u64)wc->sec * NSEC_PER_SEC + wc->nsec + system_ns;
 }
 
 u64 pvclock_read(const struct pvclock_vcpu_time_info *ti, u64 (*counter)(void),

@@ -42,9 +42,6 @@ static_assert(sizeof(struct pvclock_wall_clock) == 12, "pvclock_wall_clock is 12
 /* The host paused the guest (set by KVM for the guest's watchdogs). */
 #define PVCLOCK_GUEST_STOPPED	(1u << 1)
 
-#define PVCLOCK_NSEC_PER_SEC	1000000000ull
-#define PVCLOCK_NSEC_PER_MSEC	1000000ull
-
 /*
  * delta TSC cycles in ns: shifted by tsc_shift, then multiplied by mul / 2^32.
  * The 64x32-bit product is taken exactly in two 32x32-bit halves, so i386

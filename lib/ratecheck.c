@@ -3,10 +3,12 @@
 #include "ratecheck.h"
 #include "arch.h"
 #include "argv.h"
+#include "fixed.h"
 #include "report.h"
-#include "stats.h"
+#include "units.h"
 
-#define PPB_PER_PPM 1000
+/* ppb printed as ppm: PPB_PER_PPM is 10^3, three decimals */
+#define PPM_SCALE 3
 
 int ratecheck_set_refs(struct ratecheck *rc, const char *list)
 {
@@ -102,38 +104,28 @@ static void measure_here(void *arg)
 	}
 }
 
-/* "+12.345" from ppb, in ppm with three decimals. */
-static const char *fmt_ppm(char *buf, size_t size, s64 ppb)
-{
-	char digits[24];
-
-	snprintf(buf, size, "%s%s", ppb < 0 ? "-" : "+",
-		 fmt_milli(digits, sizeof(digits), ppb < 0 ? -(u64)ppb : (u64)ppb));
-	return buf;
-}
-
 static bool report_one(const struct ratecheck *rc, int cpu, const struct refclock_result *r)
 {
 	const struct refclock_rate *rate = &r->rate;
-	char name[80], err[32], bound[32];
+	char name[80], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE];
 
 	if (r->why)
 		return report(false, "%s's rate on vCPU %d against the %s: not measured: %s", rc->clock, cpu,
 			      r->ref->what, r->why);
-	fmt_ppm(err, sizeof(err), rate->err_ppb);
-	fmt_ppm(bound, sizeof(bound), (s64)rate->bound_ppb);
+	fmt_fixed(err, sizeof(err), rate->err_ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_PLUS);
+	fmt_ufixed(bound, sizeof(bound), rate->bound_ppb, PPM_SCALE, PPM_SCALE);
 	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.err_ppm", rc->clock, cpu, r->ref->name);
 	report_result(name, "ppm", "%s", err);
 	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.bound_ppm", rc->clock, cpu, r->ref->name);
-	report_result(name, "ppm", "%s", bound + 1);
+	report_result(name, "ppm", "%s", bound);
 	if (!conclusive(rc, r))
 		return report(false,
 			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
-			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound + 1,
+			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound,
 			      rc->usable_ppb / PPB_PER_PPM);
 	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
 		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm, %llu ms)", rc->clock,
-		      cpu, r->ref->what, err, bound + 1, rate->window_ns / 1000000);
+		      cpu, r->ref->what, err, bound, rate->window_ns / NSEC_PER_MSEC);
 }
 
 unsigned ratecheck_run(const struct ratecheck *rc, int cpu)

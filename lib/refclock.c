@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Reference clocks, arch-neutral part: marking a reference's count change and the rate between two marks. */
 #include "refclock.h"
-
-#define PPB_PER_UNIT 1000000000ull
+#include "units.h"
 
 /*
  * The rate math multiplies two 64-bit values (elapsed ticks by a

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Sample statistics and tick conversions shared by the benchmarks and the timer tests. */
 #include "stats.h"
-
-#define NS_PER_S 1000000000ull
-#define PS_PER_S 1000000000000ull
+#include "units.h"
 
 /* Shell sort: no recursion, no allocation, fine for the few thousand samples a test keeps. */
 void sort_u64(u64 *v, u64 n)
@@ -216,20 +214,21 @@ u64 ticks_to_ps(u64 ticks, u64 hz)
 	if (!hz)
 		return 0;
 	/* whole seconds and the remainder separately, so nothing overflows */
-	return ticks / hz * PS_PER_S + (ticks % hz) * (PS_PER_S / 1000) / hz * 1000 +
-	       (ticks % hz) * (PS_PER_S / 1000) % hz * 1000 / hz;
+	return ticks / hz * PSEC_PER_SEC + (ticks % hz) * (PSEC_PER_SEC / 1000) / hz * 1000 +
+	       (ticks % hz) * (PSEC_PER_SEC / 1000) % hz * 1000 / hz;
 }
 
 u64 ticks_to_ns(u64 ticks, u64 hz)
 {
 	if (!hz)
 		return 0;
-	return ticks / hz * NS_PER_S + (ticks % hz) * NS_PER_S / hz;
+	return ticks / hz * NSEC_PER_SEC + (ticks % hz) * NSEC_PER_SEC / hz;
 }
 
 u64 ns_to_ticks(u64 ns, u64 hz)
 {
-	return ns / NS_PER_S * hz + ((ns % NS_PER_S) * hz + NS_PER_S - 1) / NS_PER_S;
+	return ns / NSEC_PER_SEC * hz +
+	       ((ns % NSEC_PER_SEC) * hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 }
 
 const char *fmt_milli(char *buf, size_t size, u64 thousandths)

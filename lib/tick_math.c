@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 32.32 fixed-point conversions between counter ticks and a timer source's counts. */
 #include "tick_math.h"
-
-#define PPB 1000000000ull
+#include "units.h"
 
 u64 mul_u64_u64_shr32(u64 a, u64 b)
 {
@@ -49,12 +48,12 @@ bool tick_cal_from(struct tick_cal *cal, u64 dt, u64 dc, u64 slack)
 	cal->ratio_fx = (dt << TICK_FX_SHIFT) / dc;
 	/* a count is only known to the whole count: one more count's worth of ticks */
 	err = slack + (cal->ratio_fx >> TICK_FX_SHIFT) + 1;
-	/* err >= dt would be a whole ratio or more, and err * PPB could wrap */
-	cal->err_ppb = err >= dt ? PPB : err * PPB / dt;
+	/* err >= dt would be a whole ratio or more, and err * PPB_PER_UNIT could wrap */
+	cal->err_ppb = err >= dt ? PPB_PER_UNIT : err * PPB_PER_UNIT / dt;
 	return true;
 }
 
 u64 tick_ppb_to_fx(u64 ppb)
 {
-	return (min(ppb, PPB) << TICK_FX_SHIFT) / PPB;
+	return (min(ppb, PPB_PER_UNIT) << TICK_FX_SHIFT) / PPB_PER_UNIT;
 }

@@ -39,6 +39,88 @@ EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|pingpo
 REQUEST_RE = re.compile(r'^(pause|save|migrate) ([0-9]{1,4})$')
 
 
+WAIT_SAMPLE = 0.02        # seconds between two readings of the vCPU threads' waits
+PROC = '/proc'
+
+
+def vcpu_run_delays(procs):
+    """{(pid, tid): ns the thread was runnable but waited for a CPU} for the vCPU threads of live QEMUs."""
+    out = {}
+    for proc in procs:
+        if proc.poll() is not None:
+            continue
+        task = os.path.join(PROC, str(proc.pid), 'task')
+        try:
+            tids = os.listdir(task)
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(os.path.join(task, tid, 'comm')) as f:
+                    if not f.read().startswith('CPU '):     # QEMU names them "CPU 0/KVM", "CPU 1/TCG"
+                        continue
+                with open(os.path.join(task, tid, 'schedstat')) as f:
+                    out[(proc.pid, tid)] = int(f.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def cpu_steal_ns():
+    """[ns this machine's own hypervisor stole from each CPU] (/proc/stat)."""
+    tick_ns = 1e9 / os.sysconf('SC_CLK_TCK')
+    out = []
+    try:
+        with open(os.path.join(PROC, 'stat')) as f:
+            for line in f:
+                w = line.split()
+                if re.fullmatch(r'cpu\d+', w[0]) and len(w) > 8:
+                    out.append(int(int(w[8]) * tick_ns))
+    except (OSError, ValueError):
+        pass
+    return out
+
+
+class WaitMeter:
+    """While an event is performed: how long a vCPU of the guest could not run for want of a CPU.
+
+    Every WAIT_SAMPLE seconds it reads the run_delay of every vCPU thread
+    of every live QEMU (the source, the destination of a migration) and
+    this machine's steal per CPU. The figure is the largest growth of one
+    vCPU thread's run_delay since the meter started (or since the thread
+    appeared) plus the largest steal of one CPU: what a vCPU descheduled
+    during the event can show as a step of every clock it reads, which
+    no clock did (docs/lifecycle.md, "A busy host")."""
+
+    def __init__(self, guest):
+        self.guest = guest
+        self.first = vcpu_run_delays(guest.procs)
+        self.last = dict(self.first)
+        self.steal0 = cpu_steal_ns()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _sample(self):
+        for k, v in vcpu_run_delays(self.guest.procs).items():
+            # a thread born during the event (the destination's): all its waiting counts
+            self.first.setdefault(k, 0)
+            self.last[k] = v
+
+    def _run(self):
+        while not self.stop.wait(WAIT_SAMPLE):
+            self._sample()
+
+    def finish(self):
+        """Stop; return the vCPU wait in ns."""
+        self.stop.set()
+        self.thread.join()
+        self._sample()
+        wait = max((self.last[k] - self.first[k] for k in self.last), default=0)
+        steal = max((b - a for a, b in zip(self.steal0, cpu_steal_ns())), default=0)
+        return max(0, wait) + max(0, steal)
+
+
 class LifecycleError(Exception):
     """A failure that makes the test an ERROR; the text says what failed."""
 
@@ -155,6 +237,9 @@ class Guest:
         n = len(self.procs)
         qmp_path = os.path.join(self.dir, f'qmp{n}.sock')
         cmd = self.cmd + ['-qmp', f'unix:{qmp_path},server=on,wait=off']
+        if '-name' not in self.cmd:
+            # threads named "CPU n/ACCEL": the vCPUs whose waits WaitMeter reads
+            cmd += ['-name', 'vmtick,debug-threads=on']
         if incoming:
             cmd += ['-incoming', 'defer']
         self.say(f'qemu {n}: ' + shlex.join(cmd))
@@ -251,10 +336,13 @@ class Events:
         return kind, secs
 
     def perform(self, kind, secs, t_req):
+        meter = WaitMeter(self.guest)
         facts = getattr(self, 'do_' + kind)(secs)
+        facts['vcpu_wait_ns'] = meter.finish()
         self.done += 1
         self.guest.say(f"event {self.done} {kind}: stopped {facts['duration_ns'] / 1e6:.1f} ms, "
-                       f"QMP downtime {facts['qmp_downtime_ns'] / 1e6:.1f} ms")
+                       f"QMP downtime {facts['qmp_downtime_ns'] / 1e6:.1f} ms, "
+                       f"a vCPU waited {facts['vcpu_wait_ns'] / 1e6:.1f} ms for a CPU")
         facts['host_req_ns'] = t_req
         facts['host_ns'] = time.time_ns()       # as close to the write as can be
         facts['total_ns'] = facts['host_ns'] - t_req

@@ -100,6 +100,7 @@
 #include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
+#include "fixed.h"
 #include "atomic.h"
 #include "x86/kvmclock.h"
 #include "x86/turn_lock.h"
@@ -108,21 +109,23 @@
 #include "ratecheck.h"
 #include "report.h"
 #include "stats.h"
+#include "units.h"
 #include "x86/tsc.h"
 
 #define MAX_LOOPS		100000000ull
-#define NS_PER_MS		1000000ll
 #define CACHE_LINE_SIZE		64
 #define TSC_KHZ_SLACK		3
 /* Step 2's lower limit: 1 ms of rounding plus 1000 ppm of the uptime. */
-#define WALL_ROUNDING_NS	NS_PER_MS
+#define WALL_ROUNDING_NS	NSEC_PER_MSEC
 #define WALL_DRIFT_PPM		1000
 #define MAX_WINDOW_MS		60000
 #define RATE_TRIES		5
 #define RATE_WINDOWS		3
 #define RATE_USABLE_PPB		4000000
-#define SKEW_NS			(100 * NS_PER_MS)
+#define SKEW_NS			(100 * NSEC_PER_MSEC)
 #define SKEW_LOOPS		50
+/* us printed as ms: NSEC_PER_USEC is 10^3, three decimals */
+#define US_AS_MS_SCALE		3
 
 /* Bits of phases=, in the order of phase_names[]. */
 enum phase {
@@ -181,29 +184,25 @@ static u64 magnitude(s64 v)
 	return v < 0 ? -(u64)v : (u64)v;
 }
 
-/* "+1.234" / "-0.005" from a signed count of thousandths. */
-static const char *fmt_signed_milli(char *buf, size_t size, s64 thousandths)
+/* "+1.234" / "-0.005": a signed count of us as ms. */
+static const char *fmt_us_as_ms(char *buf, size_t size, s64 us)
 {
-	char digits[24];
-
-	snprintf(buf, size, "%c%s", thousandths < 0 ? '-' : '+',
-		 fmt_milli(digits, sizeof(digits), magnitude(thousandths)));
-	return buf;
+	return fmt_fixed(buf, size, us, US_AS_MS_SCALE, US_AS_MS_SCALE, FIXED_SIGN_PLUS);
 }
 
 /* "5", "2.5", "0.000001": seconds from ns, without trailing zeros. */
 static const char *fmt_seconds(char *buf, size_t size, u64 ns)
 {
-	u64 frac = ns % PVCLOCK_NSEC_PER_SEC;
+	u64 frac = ns % NSEC_PER_SEC;
 	int digits = 9;
 
 	if (!frac) {
-		snprintf(buf, size, "%llu", ns / PVCLOCK_NSEC_PER_SEC);
+		snprintf(buf, size, "%llu", ns / NSEC_PER_SEC);
 		return buf;
 	}
 	for (; frac % 10 == 0; frac /= 10)
 		digits--;
-	snprintf(buf, size, "%llu.%0*llu", ns / PVCLOCK_NSEC_PER_SEC, digits, frac);
+	snprintf(buf, size, "%llu.%0*llu", ns / NSEC_PER_SEC, digits, frac);
 	return buf;
 }
 
@@ -266,9 +265,9 @@ static u64 boot_wall_under_test(void)
 	u64 b = kvmclock_boot_wall_ns();
 
 	if (fault == FAULT_TOD_STALE2S)
-		return b - 2 * PVCLOCK_NSEC_PER_SEC;
+		return b - 2 * NSEC_PER_SEC;
 	if (fault == FAULT_TOD_AHEAD1S)
-		return b + PVCLOCK_NSEC_PER_SEC;
+		return b + NSEC_PER_SEC;
 	return b;
 }
 
@@ -318,7 +317,7 @@ static void wallclock_on(void *unused)
 static void wallclock_test(const struct options *o)
 {
 	s64 worst = 0, delay_worst = 0, lower = 0;
-	u64 upper = o->threshold_ns + (o->host_has_fraction ? 0 : PVCLOCK_NSEC_PER_SEC);
+	u64 upper = o->threshold_ns + (o->host_has_fraction ? 0 : NSEC_PER_SEC);
 	char a[32], b[32], c[32];
 	bool ok = true;
 
@@ -329,11 +328,11 @@ static void wallclock_test(const struct options *o)
 		/* B - H: the start-up delay; B + uptime - H: the old offset */
 		s64 delay = (s64)(r->boot_ns - o->host_ns);
 		s64 offset = delay + (s64)r->uptime_ns;
-		s64 low = -(s64)(WALL_ROUNDING_NS + r->uptime_ns / PVCLOCK_NSEC_PER_MSEC * WALL_DRIFT_PPM);
+		s64 low = -(s64)(WALL_ROUNDING_NS + r->uptime_ns / NSEC_PER_MSEC * WALL_DRIFT_PPM);
 
 		report_info("vcpu %d: time of day %s ms after the host's, uptime %llu ms: start-up delay %s ms", i,
-			    fmt_signed_milli(a, sizeof(a), offset / 1000), r->uptime_ns / NS_PER_MS,
-			    fmt_signed_milli(b, sizeof(b), delay / 1000));
+			    fmt_us_as_ms(a, sizeof(a), offset / 1000), r->uptime_ns / NSEC_PER_MSEC,
+			    fmt_us_as_ms(b, sizeof(b), delay / 1000));
 		if (magnitude(offset) > magnitude(worst))
 			worst = offset;
 		if (delay < low || delay > (s64)upper) {
@@ -346,13 +345,13 @@ static void wallclock_test(const struct options *o)
 		}
 	}
 	report_result("kvmclock.wallclock.worst_offset_ms", "ms", "%s",
-		      fmt_signed_milli(a, sizeof(a), worst / 1000));
+		      fmt_us_as_ms(a, sizeof(a), worst / 1000));
 	report_result("kvmclock.wallclock.startup_delay_ms", "ms", "%s",
-		      fmt_signed_milli(a, sizeof(a), delay_worst / 1000));
+		      fmt_us_as_ms(a, sizeof(a), delay_worst / 1000));
 	report(ok,
 	       "kvmclock's time of day - host time - uptime is %s ms on %s, allowed %s ms to +%s s%s",
-	       fmt_signed_milli(a, sizeof(a), delay_worst / 1000),
-	       ok ? "every vCPU" : "a vCPU", fmt_signed_milli(b, sizeof(b), lower / 1000),
+	       fmt_us_as_ms(a, sizeof(a), delay_worst / 1000),
+	       ok ? "every vCPU" : "a vCPU", fmt_us_as_ms(b, sizeof(b), lower / 1000),
 	       fmt_seconds(c, sizeof(c), upper),
 	       o->host_has_fraction ? "" : " (+1 s: whole-second host time)");
 	report_prefix_pop();
@@ -365,8 +364,8 @@ static void rate_test(const struct options *o)
 	struct ratecheck rc = {
 		.clock = "kvmclock",
 		.read = clock_under_test,
-		.hz = PVCLOCK_NSEC_PER_SEC,
-		.window = o->window_ms * NS_PER_MS,
+		.hz = NSEC_PER_SEC,
+		.window = o->window_ms * NSEC_PER_MSEC,
 		.tries = RATE_TRIES,
 		.windows = RATE_WINDOWS,
 		.usable_ppb = RATE_USABLE_PPB,
@@ -530,8 +529,8 @@ static void skew_test(void)
 	clamped = warp_run(read_skewed_clamped, SKEW_LOOPS);
 	report_result("kvmclock.skew.raw.warps", "count", "%llu", raw);
 	report_result("kvmclock.skew.clamped.warps", "count", "%llu", clamped);
-	report(raw > 0, "raw reads skewed %lld ms on odd vCPUs go backwards (%llu warps): the detector works",
-	       SKEW_NS / NS_PER_MS, raw);
+	report(raw > 0, "raw reads skewed %llu ms on odd vCPUs go backwards (%llu warps): the detector works",
+	       SKEW_NS / NSEC_PER_MSEC, raw);
 	report(!clamped, "the same reads through the clamp never do (%llu warps): the correction works",
 	       clamped);
 	report_prefix_pop();

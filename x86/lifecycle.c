@@ -9,7 +9,8 @@
  *  - KVM: the TSC and this vCPU's kvmclock; the TSC runs on through a
  *    pause and a save/restore, kvmclock stands still. The one-shot is the
  *    LAPIC timer in TSC-deadline mode; the time of day is kvmclock plus
- *    the wall clock MSR.
+ *    the wall clock MSR; the stopped flag is PVCLOCK_GUEST_STOPPED in
+ *    each vCPU's own kvmclock area.
  *  - TCG: the TSC, the HPET's main counter (64 bits) and the ACPI PM timer
  *    (24 bits on QEMU's pc machine, 32 where the FADT says so; extended to
  *    64 by each vCPU so that a wrap is not a step back); all three stand still while the VM is stopped and carry on
@@ -17,10 +18,9 @@
  *    TSC-deadline mode: the one-shot is its one-shot mode, the deadline
  *    turned into LAPIC counts by the timer's calibration against the TSC
  *    and lengthened by the calibration's error, so it cannot fire early.
- *    No time of day: the one clock that follows the host's under TCG is
- *    the CMOS RTC, in whole seconds, twenty times the 50 ms the check
- *    allows; timing its seconds' edge would mean polling for up to a
- *    second where the time of day must be read as the request goes out.
+ *    No time of day to the ms and no stopped flag: the one clock that
+ *    follows the host's time of day under TCG is the CMOS RTC, in whole
+ *    seconds, checked under both (below).
  * Why TCG too: clocks have broken across these events in QEMU's own device
  * models (the HPET, the PM timer, the emulated LAPIC, TCG's TSC), which a
  * KVM run does not touch. KVM without kvmclock, or another hypervisor,
@@ -33,6 +33,22 @@
  *  - each clock does what the table says while the guest is stopped (not
  *    judged for a stop too short to tell, a live migration's few ms);
  *  - KVM: the time of day keeps its offset to the host's, within 50 ms;
+ *  - KVM: every vCPU finds PVCLOCK_GUEST_STOPPED set in its own kvmclock
+ *    area after the event, none before it, and once it has cleared the
+ *    flag (as Linux's watchdogs do) it stays clear to the end of the
+ *    window after. QEMU asks KVM for it (KVM_KVMCLOCK_CTRL, each vCPU) as
+ *    the VM runs again after any stop; a guest that does not find it
+ *    takes the stop for a soft lockup. Measured here (QEMU 7.2,
+ *    kvm-pvm): set on both vCPUs after every pause, save/restore and
+ *    migration;
+ *  - the CMOS RTC (KVM and TCG) reads the host's time of day after the
+ *    event: timed at an edge of its seconds, it is behind the host's by
+ *    less than a second (give or take 50 ms), and its offset to the
+ *    host's moved over the event by at most 50 ms (plus the edges'
+ *    uncertainty). Its time base must move with the host's across the
+ *    stop (QEMU's default -rtc clock=host, carried in the migration):
+ *    measured here, the offset moved by 0-5 ms, and with -rtc clock=vm
+ *    by -1107 ms over a 1 s save;
  *  - the LAPIC timer: on vCPUs whose turn it is, a one-shot armed as the
  *    request goes out fires after its deadline and within 0.5 s of the
  *    runner's answer; on the others it ticks periodically at 100 Hz
@@ -45,12 +61,16 @@
  *    explain. Turns alternate per event.
  * Each event prints its figures as RESULT lines: host-measured stop,
  * QMP downtime, each clock's step, one-shot lateness, catch-up ticks,
- * the period's change (when timed).
+ * the period's change (when timed), the RTC's offset to the host's time
+ * of day and how far it moved, the vCPUs that found the stopped flag.
  *
- * How: every vCPU samples its clocks in a loop with interrupts on; the
- * boot vCPU samples 0.5 s, prints "LIFECYCLE-REQUEST: KIND SEQ", samples
- * while it polls COM1's input for the runner's "LIFECYCLE-DONE" line,
- * then samples 0.5 s more.
+ * How: every vCPU samples its clocks in a loop with interrupts on (and
+ * takes its stopped flag); the boot vCPU samples 0.5 s, prints
+ * "LIFECYCLE-REQUEST: KIND SEQ", samples while it polls COM1's input for
+ * the runner's "LIFECYCLE-DONE" line, then samples 0.5 s more. Before
+ * and after, alone, it polls the RTC for an edge of its seconds (up to
+ * 1 s each), carried to the host's stamps on the request and the answer
+ * by the counter.
  *
  * Arguments (key=value):
  *   events=LIST  required: pause, save, migrate, each optionally *N,
@@ -58,7 +78,13 @@
  *   catchup=N    catch-up ticks allowed beyond those explained (default 16)
  *   fault=NAME   test-only, every check must be seen failing: back, jump,
  *                flip, rearm, rate, rate5 (the period check: KVM only),
- *                storm, tod (KVM only; a SKIP under TCG)
+ *                storm, tod (KVM only; a SKIP under TCG), stopped_flag
+ *                (the flag cleared unseen from the request on, as if the
+ *                VMM never had it set; KVM only), stopped_reset (set again
+ *                once after the guest cleared it; KVM only), rtc_behind
+ *                (the RTC read after the event less the stop, as a time
+ *                base left behind would read; the few ms of a live
+ *                migration's stop stay within the bound)
  *                (common/lifecycle.c)
  */
 #include "libc.h"
@@ -75,6 +101,7 @@
 #include "x86/pmtimer.h"
 #include "x86/processor.h"
 #include "report.h"
+#include "x86/rtc.h"
 #include "x86/tick.h"
 
 /* QEMU's signature at CPUID 0x40000000 under TCG. */
@@ -207,6 +234,33 @@ static void count_stop(unsigned slot)
 	apic_timer_stop();
 }
 
+/* ---- the CMOS RTC ---------------------------------------------------------- */
+
+static const char *rtc_epoch(u64 *secs)
+{
+	struct rtc_datetime t;
+	const char *why = rtc_read_datetime(&t);
+
+	if (!why)
+		*secs = rtc_datetime_epoch(&t);
+	return why;
+}
+
+static const char *rtc_find(void)
+{
+	u64 secs;
+
+	return rtc_epoch(&secs);
+}
+
+static u32 rtc_tick(void)
+{
+	return rtc_seconds_reg();
+}
+
+/* Under KVM and TCG alike: QEMU's own device model, its time base the host's time of day. */
+static const struct lc_rtc cmos_rtc = {"RTC", "rtc", rtc_find, rtc_tick, rtc_epoch};
+
 /* ---- the accelerators ------------------------------------------------------ */
 
 /* What differs between KVM and TCG: how to tell, the clocks, the one-shot, the time of day. */
@@ -222,6 +276,8 @@ struct accel {
 	void (*oneshot_at)(unsigned slot, u64 when);
 	void (*stop)(unsigned slot);
 	u64 (*tod_ns)(void);
+	bool (*take_stopped_flag)(void);
+	void (*set_stopped_flag)(void);
 };
 
 static const char *kvm_find(void)
@@ -268,9 +324,10 @@ static const char *tcg_start(void)
 
 static const struct accel accels[] = {
 	{"KVM", on_kvm, kvm_find, kvm_start, kvm_clocks, ARRAY_SIZE(kvm_clocks),
-	 deadline_oneshot_at, deadline_stop, kvmclock_wall_ns},
+	 deadline_oneshot_at, deadline_stop, kvmclock_wall_ns, kvmclock_take_guest_stopped,
+	 kvmclock_set_guest_stopped},
 	{"TCG", on_tcg, tcg_find, tcg_start, tcg_clocks, ARRAY_SIZE(tcg_clocks),
-	 count_oneshot_at, count_stop, NULL},
+	 count_oneshot_at, count_stop, NULL, NULL, NULL},
 };
 
 static const struct accel *accel;
@@ -309,6 +366,8 @@ static struct lc_arch x86_lifecycle = {
 	.stop = stop,
 	.irqs_on = irqs_on,
 	.irqs_off = irqs_off,
+	.rtc = &cmos_rtc,
+	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED",
 };
 
 static const struct accel *find_accel(void)
@@ -340,6 +399,8 @@ static const char *probe(void)
 	x86_lifecycle.clocks = accel->clocks;
 	x86_lifecycle.nclocks = accel->nclocks;
 	x86_lifecycle.tod_ns = accel->tod_ns;
+	x86_lifecycle.take_stopped_flag = accel->take_stopped_flag;
+	x86_lifecycle.set_stopped_flag = accel->set_stopped_flag;
 	report_info("%s: LAPIC timer at %llu counts per ms by its calibration (+-%llu ppm)",
 		    accel->name, tick_ticks_to_counts(&lapic_cal, arch_counter_hz() / 1000),
 		    lapic_cal.err_ppb / 1000);

@@ -69,6 +69,7 @@
 #include "report.h"
 #include "x86/tsc_cpuid.h"
 #include "x86/turn_lock.h"
+#include "units.h"
 
 #define MAX_LOOPS	  100000000ull
 #define MAX_WINDOW_MS	  10000
@@ -77,8 +78,6 @@
 /* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
 #define RATE_USABLE_PPB 4000000
 #define CACHE_LINE_SIZE 64
-#define MS_PER_S	1000
-#define PPB_PER_S	1000000000ull
 /* fault=warp: 1 ms of counts, far above a hand-off (about 40 us under kvm-pvm) */
 #define FAULT_WARP_MS 1
 /* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
@@ -174,7 +173,7 @@ static void warp_on(void *arg)
 	struct warp_run *run = arg;
 	struct vcpu_result *r = &results[smp_id()];
 	u32 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1
-			   ? (u32)(run->c->hz() / MS_PER_S * FAULT_WARP_MS)
+			   ? (u32)(run->c->hz() / MSEC_PER_SEC * FAULT_WARP_MS)
 			   : 0;
 
 	*r = (struct vcpu_result){.min_handoff = ~0ull};
@@ -302,7 +301,7 @@ static void add_tsc_ref(struct ratecheck *rc, const struct refclock *device)
 		return;
 	}
 	tsc_ref.tolerance_ppb =
-		device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_S / tsc_stated.hz;
+		device->tolerance_ppb + tsc_stated.resolution_hz * PPB_PER_UNIT / tsc_stated.hz;
 	report_info("TSC: CPUID %s states %llu Hz (resolution %llu Hz)", tsc_stated.leaf,
 		    tsc_stated.hz, tsc_stated.resolution_hz);
 	rc->refs[rc->n++] = &tsc_ref;
@@ -327,8 +326,8 @@ static void rate_test(const struct counter *c, const struct counter *other)
 	snprintf(name, sizeof(name), "%s.hz", c->name);
 	report_result(name, "Hz", "%llu", rc.hz);
 	if (opt.fault == c->rate_fault)
-		rc.hz += rc.hz * FAULT_RATE_PPM / 1000000;
-	rc.window = rc.hz / MS_PER_S * opt.window_ms;
+		rc.hz += rc.hz * FAULT_RATE_PPM / PPM_PER_UNIT;
+	rc.window = rc.hz / MSEC_PER_SEC * opt.window_ms;
 	if (other && ratecheck_set_refs(&rc, other->name))
 		report_abort("no reference clock entry for the %s", other->what);
 	add_tsc_ref(&rc, self);

@@ -89,6 +89,7 @@
 #include "x86/apic.h"
 #include "arch.h"
 #include "argv.h"
+#include "fixed.h"
 #include "x86/desc.h"
 #include "x86/ioapic.h"
 #include "x86/processor.h"
@@ -97,15 +98,16 @@
 #include "x86/rtc.h"
 #include "stats.h"
 #include "x86/steal.h"
+#include "units.h"
 
 #define RTC_IRQ_VECTOR	     0x68
-#define NS_PER_S	     1000000000ull
-#define NS_PER_MS	     1000000ull
-#define NS_PER_US	     1000ull
-#define PPB_PER_PPM	     1000
 #define UPDATE_IRQS	     2
 #define IRQ_LATE_MS	     19
 #define MAX_WINDOW_MS	     5000
+/* ppb printed as ppm (PPB_PER_PPM is 10^3), ns as ms (NSEC_PER_MSEC is 10^6): three decimals */
+#define PPM_SCALE	     3
+#define NS_AS_MS_SCALE	     6
+#define NS_AS_MS_DECIMALS    3
 #define MAX_RATES	     4
 #define MAX_EVENTS	     4096
 #define PERIODIC_WINDOWS     3
@@ -245,7 +247,7 @@ static void rtc_irq(struct ex_regs *regs)
 
 static u64 ref_ns(u64 counts)
 {
-	return counts * NS_PER_S / ref->hz();
+	return counts * NSEC_PER_SEC / ref->hz();
 }
 
 /* Steal time that can have delayed interrupt k: since the handler before it (the wait's start for
@@ -259,7 +261,7 @@ static u64 steal_before(unsigned k)
  * many. */
 static unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns)
 {
-	u64 deadline = arch_counter() + timeout_ns / NS_PER_MS * (arch_counter_hz() / 1000);
+	u64 deadline = arch_counter() + timeout_ns / NSEC_PER_MSEC * (arch_counter_hz() / 1000);
 
 	n_events = 0;
 	steal_at_start = has_steal ? steal_ns() : 0;
@@ -287,7 +289,7 @@ static bool flags_set(unsigned n, u8 want)
 static void tod_test(const struct update_event *u)
 {
 	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / 1000));
-	s64 low = e_ms - 1000, high = e_ms + (s64)(opt.threshold_ns / NS_PER_MS);
+	s64 low = e_ms - 1000, high = e_ms + (s64)(opt.threshold_ns / NSEC_PER_MSEC);
 
 	report_prefix_push("tod");
 	if (u->why) {
@@ -295,7 +297,7 @@ static void tod_test(const struct update_event *u)
 		report_prefix_pop();
 		return;
 	}
-	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NS_PER_MS));
+	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NSEC_PER_MSEC));
 	if (opt.fault == FAULT_TOD_STALE2S)
 		offset_ms -= FAULT_TOD_STALE_S * 1000;
 	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
@@ -314,19 +316,20 @@ static void interval_check(unsigned k)
 {
 	u64 interval_ns = ref_ns(events[k].at - events[k - 1].at);
 	/* the reference's tolerance in ppb is its error in ns over the nominal second */
-	u64 slack_ns = IRQ_LATE_MS * NS_PER_MS + max(steal_before(k - 1), steal_before(k)) +
+	u64 slack_ns = IRQ_LATE_MS * NSEC_PER_MSEC + max(steal_before(k - 1), steal_before(k)) +
 		       ref->tolerance_ppb;
-	u64 off = interval_ns > NS_PER_S ? interval_ns - NS_PER_S : NS_PER_S - interval_ns;
+	u64 off = interval_ns > NSEC_PER_SEC ? interval_ns - NSEC_PER_SEC
+					     : NSEC_PER_SEC - interval_ns;
 	u32 s0 = updates[k - 1].dt.sec, s1 = updates[k].dt.sec;
 	char a[24], b[24];
 
 	report_result("rtc.update.interval_ms", "ms", "%s",
-		      fmt_milli(a, sizeof(a), interval_ns / NS_PER_US));
+		      fmt_milli(a, sizeof(a), interval_ns / NSEC_PER_USEC));
 	report(!updates[k].why && !updates[k - 1].why && s1 == (s0 + 1) % 60,
 	       "update interrupt %u: the seconds went from %u to %u", k, s0, s1);
 	report(off <= slack_ns,
 	       "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
-	       fmt_milli(b, sizeof(b), slack_ns / NS_PER_US));
+	       fmt_milli(b, sizeof(b), slack_ns / NSEC_PER_USEC));
 }
 
 static void update_test(void)
@@ -335,7 +338,7 @@ static void update_test(void)
 	unsigned n;
 
 	read_time_in_handler = true;
-	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NS_PER_S);
+	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NSEC_PER_SEC);
 	read_time_in_handler = false;
 	if (opt.phases & PHASE_UPDATE) {
 		report_prefix_push("update");
@@ -384,7 +387,7 @@ static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the r
 /* One count of the reference, ns, rounded up. */
 static u64 ref_tick_ns(void)
 {
-	return (NS_PER_S + ref->hz() - 1) / ref->hz();
+	return (NSEC_PER_SEC + ref->hz() - 1) / ref->hz();
 }
 
 /* Interrupt k's time since interrupt 0 into irq_ns, and the intervals' figures. */
@@ -457,8 +460,8 @@ static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period
 	snprintf(f->unusable, sizeof(f->unusable),
 		 "interrupts %u and %u, %llu us apart, are %llu periods of %llu ns +- %llu ns "
 		 "(nominal %llu ns) only to within %llu us (allowed a quarter period)",
-		 f->first, f->last, gap / NS_PER_US, f->periods, period_ns, per_period_ns,
-		 nominal_ns, (off + f->periods * per_period_ns) / NS_PER_US);
+		 f->first, f->last, gap / NSEC_PER_USEC, f->periods, period_ns, per_period_ns,
+		 nominal_ns, (off + f->periods * per_period_ns) / NSEC_PER_USEC);
 	return false;
 }
 
@@ -572,13 +575,14 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = periodic_programmed(hz);
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
-	u64 nominal_ns = NS_PER_S / hz, period_ns, per_period_ns = 0, slack;
+	u64 nominal_ns = NSEC_PER_SEC / hz, period_ns, per_period_ns = 0, slack;
 	struct quarter_marks m;
 	const char *busy;
 
 	rtc_set_periodic_hz(programmed);
 	*f = (struct periodic_figures){
-		.n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NS_PER_MS + NS_PER_S)};
+		.n = collect(RTC_IRQ_PERIODIC, want,
+			     2 * opt.window_ms * NSEC_PER_MSEC + NSEC_PER_SEC)};
 	if (f->n < PERIODIC_MIN_IRQS)
 		return;
 	interrupt_times(f, nominal_ns);
@@ -605,9 +609,9 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 		return;
 	f->unusable[0] = '\0';
 	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
-	f->err_ppb = ((s64)(f->periods * NS_PER_S / hz) - (s64)f->window_ns) * (s64)NS_PER_S /
-		     (s64)f->window_ns;
-	f->bound_ppb = slack * NS_PER_S / f->window_ns + ref->tolerance_ppb;
+	f->err_ppb = ((s64)(f->periods * NSEC_PER_SEC / hz) - (s64)f->window_ns) *
+		     (s64)NSEC_PER_SEC / (s64)f->window_ns;
+	f->bound_ppb = slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
 	/*
 	 * A mark's spread says how late the least delayed interrupt can have
 	 * been only on a quiet host (busy_host) with half the quarter's
@@ -620,12 +624,12 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	else if (m.run < f->n / 4 / 2)
 		f->coarse = "interrupts lost or half a period late near a mark";
 	if (f->coarse) {
-		u64 late_ns =
-			IRQ_LATE_MS * NS_PER_MS + max(steal_before(m.first), steal_before(m.last));
+		u64 late_ns = IRQ_LATE_MS * NSEC_PER_MSEC +
+			      max(steal_before(m.first), steal_before(m.last));
 
-		f->bound_ppb =
-			max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NS_PER_S / f->window_ns +
-						  ref->tolerance_ppb);
+		f->bound_ppb = max(f->bound_ppb,
+				   (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
+					   ref->tolerance_ppb);
 	}
 }
 
@@ -639,12 +643,13 @@ static void periodic_result(const char *prefix, const char *what, const char *un
 
 static void periodic_report(unsigned hz, const struct periodic_figures *f)
 {
-	char name[48], digits[24], err[24], bound[24], how[128];
-	u64 mag = (u64)(f->err_ppb < 0 ? -f->err_ppb : f->err_ppb);
+	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[128];
+	char window_ms[FIXED_BUF_SIZE];
+	u64 mag = f->err_ppb < 0 ? -(u64)f->err_ppb : (u64)f->err_ppb;
 
-	snprintf(err, sizeof(err), "%s%s", f->err_ppb < 0 ? "-" : "+",
-		 fmt_milli(digits, sizeof(digits), mag));
-	fmt_milli(bound, sizeof(bound), f->bound_ppb);
+	fmt_fixed(err, sizeof(err), f->err_ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_PLUS);
+	fmt_ufixed(bound, sizeof(bound), f->bound_ppb, PPM_SCALE, PPM_SCALE);
+	fmt_ufixed(window_ms, sizeof(window_ms), f->window_ns, NS_AS_MS_SCALE, NS_AS_MS_DECIMALS);
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.", hz);
 	periodic_result(name, "err_ppm", "ppm", err);
 	periodic_result(name, "bound_ppm", "ppm", bound);
@@ -652,9 +657,9 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	periodic_result(name, "long_intervals", "count", digits);
 	snprintf(digits, sizeof(digits), "%llu", f->missed);
 	periodic_result(name, "missed", "count", digits);
-	snprintf(digits, sizeof(digits), "%llu", f->max_interval_ns / NS_PER_US);
+	snprintf(digits, sizeof(digits), "%llu", f->max_interval_ns / NSEC_PER_USEC);
 	periodic_result(name, "max_interval_us", "us", digits);
-	snprintf(digits, sizeof(digits), "%llu", f->steal_ns / NS_PER_US);
+	snprintf(digits, sizeof(digits), "%llu", f->steal_ns / NSEC_PER_USEC);
 	periodic_result(name, "steal_us", "us", digits);
 	report(f->flagless_unexplained <= flagless_allowed(f),
 	       "register C has PF and IRQF set in every periodic interrupt but those right after "
@@ -668,10 +673,9 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	else
 		snprintf(how, sizeof(how), "the marks' spread");
 	report(mag <= f->bound_ppb,
-	       "%llu periods in %llu.%03llu ms (interrupts %u to %u of %u, %llu periods without "
+	       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
 	       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
-	       f->periods, f->window_ns / NS_PER_MS, f->window_ns / NS_PER_US % 1000, f->first,
-	       f->last, f->n, f->missed, err, hz, bound, how);
+	       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound, how);
 }
 
 /* Whether window f is better than window than: usable first, then the tighter bound. */
@@ -722,20 +726,20 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
  */
 static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 {
-	u64 nominal_ns = NS_PER_S / hz, off, allowed;
+	u64 nominal_ns = NSEC_PER_SEC / hz, off, allowed;
 	s64 err_ppb;
 
 	if (!f->period_ns)
 		return false;
 	off = f->period_ns > nominal_ns ? f->period_ns - nominal_ns : nominal_ns - f->period_ns;
-	allowed = f->per_period_ns + nominal_ns * ref->tolerance_ppb / NS_PER_S;
+	allowed = f->per_period_ns + nominal_ns * ref->tolerance_ppb / NSEC_PER_SEC;
 	if (off <= allowed)
 		return false;
-	err_ppb = ((s64)nominal_ns - (s64)f->period_ns) * (s64)NS_PER_S / (s64)f->period_ns;
+	err_ppb = ((s64)nominal_ns - (s64)f->period_ns) * (s64)NSEC_PER_SEC / (s64)f->period_ns;
 	report(false,
 	       "the interrupts' period %llu ns +- %llu ns (the longest run of them) is %lld ppm "
 	       "off %u Hz, beyond that and the reference's tolerance (the window itself: %s)",
-	       f->period_ns, f->per_period_ns, err_ppb / PPB_PER_PPM, hz, f->unusable);
+	       f->period_ns, f->per_period_ns, err_ppb / (s64)PPB_PER_PPM, hz, f->unusable);
 	return true;
 }
 

@@ -67,7 +67,6 @@
 
 #define MAX_LOOPS		100000000ull
 #define MAX_WINDOW_MS		10000
-#define NS_PER_MS		1000000ull
 #define RATE_TRIES		5
 #define RATE_WINDOWS		3
 /* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */

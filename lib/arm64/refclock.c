@@ -2,6 +2,7 @@
 /* arm64's reference clocks: the PL031 RTC's seconds, independent of the generic timer's counter. */
 #include "refclock.h"
 #include "arm64/pl031.h"
+#include "units.h"
 
 /*
  * Why the PL031 may drift from its nominal 1 Hz without CNTVCT being
@@ -16,7 +17,6 @@
 #define PL031_TOLERANCE_PPB 1000000
 #define PL031_HZ	    1
 #define SECONDS_PER_2_31    (1ull << 31)
-#define NS_PER_S	    1000000000ull
 
 static struct {
 	u32 last;
@@ -54,7 +54,7 @@ static const struct refclock refclock_pl031 = {
 	.hz = pl031_ref_hz,
 	.read = pl031_ref_read,
 	/* a 32-bit count of seconds: any gap under half its wrap follows it */
-	.max_poll_ns = SECONDS_PER_2_31 * NS_PER_S,
+	.max_poll_ns = SECONDS_PER_2_31 * NSEC_PER_SEC,
 	.tolerance_ppb = PL031_TOLERANCE_PPB,
 };
 

@@ -2,6 +2,7 @@
 /* Generic timer access and the counter hooks (arch_counter, arch_counter_hz). */
 #include "libc.h"
 #include "arch.h"
+#include "atomic.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
@@ -68,7 +69,7 @@ unsigned timer_irq(enum timer_kind kind)
 	return timer_ppi[kind == TIMER_VIRT ? DT_TIMER_VIRT : DT_TIMER_PHYS];
 }
 
-static void write_ctl(enum timer_kind kind, u64 ctl)
+void timer_set_ctl(enum timer_kind kind, u64 ctl)
 {
 	if (kind == TIMER_VIRT)
 		write_sysreg(ctl, cntv_ctl_el0);
@@ -83,16 +84,42 @@ void timer_set_cval(enum timer_kind kind, u64 cval)
 		write_sysreg(cval, cntv_cval_el0);
 	else
 		write_sysreg(cval, cntp_cval_el0);
-	write_ctl(kind, CNT_CTL_ENABLE);
+	timer_set_ctl(kind, CNT_CTL_ENABLE);
+}
+
+void timer_arm(enum timer_kind kind, u64 cval, u64 ctl)
+{
+	if (kind == TIMER_VIRT)
+		write_sysreg(cval, cntv_cval_el0);
+	else
+		write_sysreg(cval, cntp_cval_el0);
+	timer_set_ctl(kind, CNT_CTL_ENABLE | ctl);
+}
+
+/*
+ * TVAL's bits [63:32] are RES0: the value goes in as 32 bits and the timer
+ * sign-extends it. Writing it sign-extended to 64 bits would hide an
+ * emulation that adds the whole register unsigned.
+ */
+void timer_write_tval(enum timer_kind kind, s32 tval)
+{
+	if (kind == TIMER_VIRT)
+		write_sysreg((u32)tval, cntv_tval_el0);
+	else
+		write_sysreg((u32)tval, cntp_tval_el0);
+	isb();
 }
 
 void timer_set_tval(enum timer_kind kind, s32 tval)
 {
-	if (kind == TIMER_VIRT)
-		write_sysreg((u64)(s64)tval, cntv_tval_el0);
-	else
-		write_sysreg((u64)(s64)tval, cntp_tval_el0);
-	write_ctl(kind, CNT_CTL_ENABLE);
+	timer_write_tval(kind, tval);
+	timer_set_ctl(kind, CNT_CTL_ENABLE);
+}
+
+s32 timer_get_tval(enum timer_kind kind)
+{
+	isb();
+	return (s32)(u32)(kind == TIMER_VIRT ? read_sysreg(cntv_tval_el0) : read_sysreg(cntp_tval_el0));
 }
 
 u64 timer_get_cval(enum timer_kind kind)
@@ -102,7 +129,7 @@ u64 timer_get_cval(enum timer_kind kind)
 
 void timer_stop(enum timer_kind kind)
 {
-	write_ctl(kind, 0);
+	timer_set_ctl(kind, 0);
 }
 
 bool timer_fired(enum timer_kind kind)
@@ -118,4 +145,32 @@ u64 timer_ns_to_ticks(u64 ns)
 
 	/* Split to keep ns * hz from overflowing for long intervals. */
 	return ns / 1000000000 * hz + ns % 1000000000 * hz / 1000000000;
+}
+
+static struct timer_irq_seen irq_seen[NR_CPUS];
+
+static void timer_irq_record(struct pt_regs *regs, unsigned irq)
+{
+	enum timer_kind kind = irq == timer_irq(TIMER_VIRT) ? TIMER_VIRT : TIMER_PHYS;
+	struct timer_irq_seen *s = &irq_seen[smp_id()];
+
+	s->at = timer_count(kind);
+	s->istatus = timer_fired(kind);
+	/* the level stays up until the timer is quieted */
+	timer_stop(kind);
+	atomic_inc(&s->count);
+}
+
+bool timer_irq_record_install(void)
+{
+	if (!gic_version() || !timer_irq(TIMER_VIRT) || !timer_irq(TIMER_PHYS))
+		return false;
+	install_irq_handler(timer_irq(TIMER_VIRT), timer_irq_record);
+	install_irq_handler(timer_irq(TIMER_PHYS), timer_irq_record);
+	return true;
+}
+
+struct timer_irq_seen *timer_irq_seen(int cpu)
+{
+	return &irq_seen[cpu];
 }

@@ -27,10 +27,31 @@ void timer_set_cval(enum timer_kind kind, u64 cval);
 /* Fire in tval ticks from now (a signed 32-bit down-counter). */
 void timer_set_tval(enum timer_kind kind, s32 tval);
 u64 timer_get_cval(enum timer_kind kind);
+/* Write CNT{V,P}_CTL (CNT_CTL_ENABLE, CNT_CTL_IMASK) and synchronise it. */
+void timer_set_ctl(enum timer_kind kind, u64 ctl);
+/* Write CVAL, then CTL = ENABLE | ctl (CNT_CTL_IMASK or 0). */
+void timer_arm(enum timer_kind kind, u64 cval, u64 ctl);
+/* Write TVAL alone (CTL untouched) and synchronise: CVAL = counter + tval, sign-extended. */
+void timer_write_tval(enum timer_kind kind, s32 tval);
+/* TVAL as read: (CVAL - counter)[31:0], the signed 32-bit view; UNKNOWN while disabled. */
+s32 timer_get_tval(enum timer_kind kind);
 /* Disable: the PPI (level) drops. */
 void timer_stop(enum timer_kind kind);
 /* ISTATUS: the condition is met (whether or not it is masked). */
 bool timer_fired(enum timer_kind kind);
+/*
+ * The timers' interrupts, recorded per CPU: timer_irq_record_install()
+ * puts one handler on both PPIs (false, nothing installed, without a GIC
+ * or a PPI). It notes the timer's counter and ISTATUS, then disables the
+ * timer (the level drops); the caller enables each PPI with gic_enable_irq().
+ */
+struct timer_irq_seen {
+	u32 count;		/* interrupts taken; the caller zeroes it */
+	u64 at;			/* the timer's counter in the last handler */
+	bool istatus;		/* ISTATUS in the last handler */
+} __aligned(64);
+bool timer_irq_record_install(void);
+struct timer_irq_seen *timer_irq_seen(int cpu);
 /* Ticks for ns nanoseconds at CNTFRQ. */
 u64 timer_ns_to_ticks(u64 ns);
 

@@ -5,6 +5,7 @@
 #include "arch.h"
 #include "x86/io.h"
 #include "report.h"
+#include "units.h"
 
 /* Registers (IA-PC HPET specification 1.0a, 2.3); 64-bit ones are accessed as two dwords. */
 #define HPET_GCAP_ID	     0x000
@@ -34,7 +35,6 @@
 #define HPET_TN_INT_ROUTE_SHIFT 9
 
 #define HPET_PERIOD_MAX_FS 100000000u /* the spec's bound: 100 ns */
-#define FS_PER_S	   1000000000000000ull
 /* ACPI HPET table: the base's Generic Address Structure (space ID, then the address at +4). */
 #define ACPI_HPET_BASE_GAS     40
 #define ACPI_HPET_BASE_ADDR    44
@@ -126,14 +126,14 @@ u64 hpet_counter_read64(void)
 /* Rounded to the nearest Hz; QEMU's 10 ns period gives 100 MHz exactly. */
 u64 hpet_counter_hz(void)
 {
-	return (FS_PER_S + hpet.period_fs / 2) / hpet.period_fs;
+	return (FSEC_PER_SEC + hpet.period_fs / 2) / hpet.period_fs;
 }
 
 void hpet_report_found(void)
 {
 	report_info("HPET by %s: vendor %#x, %u timers, period %u fs (%llu Hz nominal)",
 		    hpet.found_by, hpet.cap >> HPET_GCAP_VENDOR_SHIFT, hpet_timers(), hpet.period_fs,
-		    (FS_PER_S / hpet.period_fs));
+		    (FSEC_PER_SEC / hpet.period_fs));
 }
 
 unsigned hpet_timers(void)
@@ -158,7 +158,7 @@ bool hpet_timer_can_periodic(unsigned n)
 
 u64 hpet_counts_at_hz(u64 hz)
 {
-	return (FS_PER_S + (u64)hpet.period_fs * hz / 2) / ((u64)hpet.period_fs * hz);
+	return (FSEC_PER_SEC + (u64)hpet.period_fs * hz / 2) / ((u64)hpet.period_fs * hz);
 }
 
 void hpet_halt_and_clear(void)

@@ -177,6 +177,26 @@ u64 kvmclock_read(enum kvmclock_mode mode)
 	return 0;
 }
 
+bool kvmclock_take_guest_stopped(void)
+{
+	u8 *flags = &this_area()->ti.flags;
+
+	if (!(READ_ONCE(*flags) & PVCLOCK_GUEST_STOPPED))
+		return false;
+	/*
+	 * The host writes this area only while the vCPU is out of the guest:
+	 * one locked instruction clears the bit between two of its updates,
+	 * and an update it makes keeps the bit as the guest left it.
+	 */
+	__atomic_fetch_and(flags, (u8)~PVCLOCK_GUEST_STOPPED, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+void kvmclock_set_guest_stopped(void)
+{
+	__atomic_fetch_or(&this_area()->ti.flags, (u8)PVCLOCK_GUEST_STOPPED, __ATOMIC_SEQ_CST);
+}
+
 bool kvmclock_host_stable(void)
 {
 	if (!stable_bit_valid)

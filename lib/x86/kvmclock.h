@@ -62,6 +62,18 @@ void kvmclock_snapshot(struct pvclock_vcpu_time_info *out);
 void kvmclock_print_params(void);
 
 /*
+ * Whether PVCLOCK_GUEST_STOPPED was set in this vCPU's own area, clearing
+ * it if so, as a guest's watchdog does. KVM sets it in a vCPU's area at
+ * that vCPU's next clock update after the VMM's KVM_KVMCLOCK_CTRL for it
+ * (QEMU's, as the VM runs again after a stop) and keeps it until the
+ * guest clears it; the flag is per vCPU, so only the vCPU's own area
+ * says whether it was stopped (KVM's documentation).
+ */
+bool kvmclock_take_guest_stopped(void);
+/* Test-only: set it in this vCPU's area, as a host that sets it again (where it should not) would. */
+void kvmclock_set_guest_stopped(void);
+
+/*
  * Time of day on this vCPU in ns since the epoch: the wall clock MSR is
  * written for this vCPU's own copy, which is read with the version
  * protocol and added to this vCPU's raw clock.

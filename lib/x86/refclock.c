@@ -5,6 +5,7 @@
 #include "x86/pit.h"
 #include "x86/pmtimer.h"
 #include "x86/rtc.h"
+#include "units.h"
 
 /*
  * Why the clocks may drift from their nominal rate without the clock
@@ -22,9 +23,8 @@
  * the host's own TSC calibration, allowed as much again: 1000 ppm.
  */
 #define HOST_CLOCK_TOLERANCE_PPB 1000000
-#define NS_PER_S		 1000000000ull
 /* Follow wraps at least twice per wrap period. */
-#define HALF_WRAP_NS(bits, hz)	 ((1ull << (bits)) * NS_PER_S / (hz) / 2)
+#define HALF_WRAP_NS(bits, hz)	 ((1ull << (bits)) * NSEC_PER_SEC / (hz) / 2)
 
 /* A counter of `bits` bits followed across its wraps; up or down. */
 struct extended {
@@ -182,7 +182,7 @@ static const struct refclock refclock_rtc = {
 	.hz = rtc_ref_hz,
 	.read = rtc_ref_read,
 	/* a day's wrap is told from a step back: any gap under a day follows it */
-	.max_poll_ns = (RTC_SECONDS_PER_DAY / 2) * NS_PER_S,
+	.max_poll_ns = (RTC_SECONDS_PER_DAY / 2) * NSEC_PER_SEC,
 	.tolerance_ppb = HOST_CLOCK_TOLERANCE_PPB,
 };
 

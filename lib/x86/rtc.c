@@ -175,6 +175,11 @@ u64 rtc_datetime_epoch(const struct rtc_datetime *t)
 	return days * RTC_SECONDS_PER_DAY + (t->hour * 60u + t->min) * 60u + t->sec;
 }
 
+u8 rtc_seconds_reg(void)
+{
+	return cmos_read(RTC_SECONDS);
+}
+
 void rtc_irq_enable(enum rtc_irq irq)
 {
 	cmos_write(RTC_REG_B, cmos_read(RTC_REG_B) | irq);

@@ -38,6 +38,14 @@ const char *rtc_read_datetime(struct rtc_datetime *t);
 /* Seconds since 1970-01-01 00:00, taking the RTC's time as UTC (QEMU's default, -rtc base=utc). */
 u64 rtc_datetime_epoch(const struct rtc_datetime *t);
 
+/*
+ * The seconds register as it reads now, undecoded and without the
+ * update-in-progress protocol: a cheap read (two port accesses) that
+ * changes once a second, for timing the update's edge. Read the time
+ * itself with the functions above.
+ */
+u8 rtc_seconds_reg(void);
+
 /* Interrupt enables of register B. */
 enum rtc_irq {
 	RTC_IRQ_PERIODIC = 1u << 6, /* PIE */

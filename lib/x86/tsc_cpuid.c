@@ -4,9 +4,8 @@
 #include "x86/desc.h"
 #include "x86/processor.h"
 #include "x86/tsc.h"
+#include "units.h"
 
-#define KHZ 1000ull
-#define MHZ 1000000ull
 /* The extended leaves' base: EAX = the highest extended leaf */
 #define CPUID_EXT_BASE		0x80000000u
 #define CPUID_16_EAX_BASE_MHZ	0xffffu
@@ -65,10 +64,13 @@ size_t tsc_freq_statements(struct tsc_freq_statement st[TSC_FREQ_MAX_STATEMENTS]
 	if (crystal_hz)
 		st[n++] = (struct tsc_freq_statement){ "leaf15", "0x15", crystal_hz, 1 };
 	if (hv_hz)
-		st[n++] = (struct tsc_freq_statement){ "leaf40000010", "0x40000010", hv_hz, KHZ };
+		st[n++] = (struct tsc_freq_statement){ "leaf40000010", "0x40000010", hv_hz,
+						       HZ_PER_KHZ };
 	if (max >= CPUID_PROC_FREQ && (cpuid(CPUID_PROC_FREQ).a & CPUID_16_EAX_BASE_MHZ))
-		st[n++] = (struct tsc_freq_statement){ "leaf16", "0x16",
-						       (cpuid(CPUID_PROC_FREQ).a & CPUID_16_EAX_BASE_MHZ) * MHZ, MHZ };
+		st[n++] = (struct tsc_freq_statement){
+			"leaf16", "0x16",
+			(cpuid(CPUID_PROC_FREQ).a & CPUID_16_EAX_BASE_MHZ) * HZ_PER_MHZ,
+			HZ_PER_MHZ };
 	return n;
 }
 

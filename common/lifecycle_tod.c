@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The lifecycle test's checks of the guest's time of day and seconds clock against the host's. */
+#include "lifecycle_state.h"
+#include "report.h"
+
+#define LC_NS_PER_MS 1000000ll
+
+/* RESULT e<seq>.<event>.<what>.<figure> value ms, signed. */
+static void result_signed_ms(const char *what, const char *figure, s64 ns)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
+		 figure);
+	report_result(name, "ms", "%lld", ns / LC_NS_PER_MS);
+}
+
+/* The time of day moved with the host's: its offset to the host's is the same after the event. */
+void lc_check_tod(u64 tod_req, u64 tod_done)
+{
+	const struct lc_done *d = &lc.done;
+	s64 before = (s64)(tod_req - d->host_req_ns), after = (s64)(tod_done - d->host_ns);
+	s64 moved = after - before;
+
+	report(moved <= (s64)LC_TOD_SLACK_NS && moved >= -(s64)LC_TOD_SLACK_NS,
+	       "time of day follows the host's: offset to it %lld us before the event, %lld us "
+	       "after "
+	       "(moved by at most %llu ms)",
+	       before / 1000, after / 1000, LC_TOD_SLACK_NS / 1000000);
+	lc_result_ms("tod", "moved", (u64)(moved < 0 ? -moved : moved));
+}
+
+/* ---- the seconds clock ----------------------------------------------------- */
+
+/* Spin on the counter alone: no device access, no exit, no lock taken in the VMM. */
+static void spin_ns(u64 ns)
+{
+	u64 end = arch_counter() + ns_to_ticks(ns, arch_counter_hz());
+
+	while (arch_counter() < end)
+		cpu_relax();
+}
+
+/*
+ * Poll the clock until its seconds change, each read timed by the
+ * counter: the edge came after the start of the last read of the old
+ * value and before the end of the first read of the new one. Polls are
+ * spaced (LC_RTC_POLL_NS): each read takes the VMM's device lock, and
+ * back-to-back reads starve its main loop, whose timer ends the update
+ * (QEMU's CMOS RTC under TCG then reads update-in-progress for as long
+ * as the polling lasts). The time of day is read once that has had time
+ * to run (LC_RTC_SETTLE_NS): the second the edge began.
+ */
+void lc_rtc_edge(struct lc_edge *e)
+{
+	u64 give_up = arch_counter() + ns_to_ticks(LC_RTC_EDGE_WAIT_NS, arch_counter_hz());
+	u64 old_at = arch_counter(), start, end;
+	u32 first = lc.rtc->tick();
+
+	do {
+		spin_ns(LC_RTC_POLL_NS);
+		start = arch_counter();
+		if (lc.rtc->tick() != first) {
+			end = arch_counter();
+			e->at = old_at + (end - old_at) / 2;
+			e->half_width = (end - old_at + 1) / 2;
+			spin_ns(LC_RTC_SETTLE_NS);
+			e->why_not = lc.rtc->epoch(&e->secs);
+			return;
+		}
+		old_at = start;
+	} while (start < give_up);
+	static_assert(LC_RTC_EDGE_WAIT_NS == 1500000000ull, "the message says 1.5 s");
+	e->why_not = "its seconds did not change in 1.5 s";
+}
+
+/* The host's time of day (ns) at counter value t, from its stamp host_ns taken at counter at. */
+static s64 host_at(u64 host_ns, u64 at, u64 t)
+{
+	return t >= at ? (s64)(host_ns + counter_ns(t - at)) : (s64)(host_ns - counter_ns(at - t));
+}
+
+/*
+ * The seconds clock's offset to the host's time of day at an edge (ns,
+ * negative when behind): before the event from the request's stamp,
+ * which the host takes as the newline comes in; after it from the
+ * answer's, which it takes as it sends the line.
+ */
+static s64 offset_before(const struct lc_answer *a)
+{
+	const struct lc_edge *e = &a->rtc_before;
+
+	return (s64)(e->secs * NSEC_PER_SEC) - host_at(lc.done.host_req_ns, a->nl_at, e->at);
+}
+
+static s64 offset_after(const struct lc_answer *a)
+{
+	const struct lc_edge *e = &a->rtc_after;
+	s64 secs_ns = (s64)(e->secs * NSEC_PER_SEC);
+
+	/* fault=rtc_behind: the clock as a time base left unmoved over the stop would read */
+	if (lc.fault == LC_FAULT_RTC_BEHIND)
+		secs_ns -= (s64)lc.done.duration_ns;
+	return secs_ns - host_at(lc.done.host_ns, a->first_at, e->at);
+}
+
+/*
+ * After the event the clock reads the host's time of day: at one of its
+ * edges it began the second the host is in, so it is behind by less than
+ * a second (a clock of whole seconds, set from the host's); and its
+ * offset to the host moved over the event by no more than the stamps'
+ * delays (LC_RTC_SLACK_NS) and the edges' uncertainty. The first
+ * bound alone misses a clock a second behind half the time; the second
+ * catches it, and anything larger, whatever the phase of its seconds.
+ */
+void lc_check_rtc(const struct lc_answer *a)
+{
+	const char *name = lc.rtc->name;
+	const char *why = a->rtc_before.why_not ? a->rtc_before.why_not : a->rtc_after.why_not;
+	s64 before, after, moved, slack;
+
+	if (why) {
+		report(false, "%s: no edge of its seconds %s the event: %s", name,
+		       a->rtc_before.why_not ? "before" : "after", why);
+		return;
+	}
+	before = offset_before(a), after = offset_after(a), moved = after - before;
+	slack = (s64)(LC_RTC_SLACK_NS + counter_ns(a->rtc_after.half_width));
+	report(after >= -(s64)NSEC_PER_SEC - slack && after <= slack,
+	       "%s reads the host's time of day after the event: %+lld ms from it at an edge of "
+	       "its seconds (allowed %lld to %+lld ms: whole seconds, behind by less than one)",
+	       name, after / LC_NS_PER_MS, (-(s64)NSEC_PER_SEC - slack) / LC_NS_PER_MS,
+	       slack / LC_NS_PER_MS);
+	slack += (s64)counter_ns(a->rtc_before.half_width);
+	report(moved >= -slack && moved <= slack,
+	       "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "
+	       "moved by %+lld ms (at most +-%lld ms)",
+	       name, before / LC_NS_PER_MS, after / LC_NS_PER_MS, moved / LC_NS_PER_MS,
+	       slack / LC_NS_PER_MS);
+	result_signed_ms(lc.rtc->key, "tod_offset_ms", after);
+	result_signed_ms(lc.rtc->key, "tod_moved_ms", moved);
+}
