@@ -83,11 +83,23 @@ void tick_report_checks(u64 hz)
 	    allowed = TICK_UNEXPLAINED_LOST_MAX +
 		      tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
 
-	report(unexplained <= allowed,
-	       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu explained, "
-	       "%llu unexplained (at most %llu%s)",
-	       lost, tick_run.expected, min(lost, tick_run.steal_lost), unexplained, allowed,
-	       tick_run.src->unseen_host_lost_pct ? ", the emulation thread's share included" : "");
+	if (!tick_run.has_steal) {
+		/* no steal time here (TCG, or a KVM without it): say what the allowance is instead */
+		report(unexplained <= allowed,
+		       "ticks lost: %llu of %llu, at most %llu allowed (%u, plus %u%% the emulation "
+		       "thread's delays may cost, which the guest cannot see; no steal time here "
+		       "to explain more: docs/timers.md, \"The host's share: steal time\")",
+		       lost, tick_run.expected, allowed, TICK_UNEXPLAINED_LOST_MAX,
+		       tick_run.src->unseen_host_lost_pct);
+	} else {
+		report(unexplained <= allowed,
+		       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu "
+		       "explained, %llu unexplained (at most %llu%s)",
+		       lost, tick_run.expected, min(lost, tick_run.steal_lost), unexplained,
+		       allowed,
+		       tick_run.src->unseen_host_lost_pct ? ", the emulation thread's share included"
+							  : "");
+	}
 	report(!tick_run.over_late,
 	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
 	       "by %llu us",

@@ -259,8 +259,15 @@ static void test_checks_lost(void **state)
 {
 	char out[OUT_MAX];
 
+	/* without steal time (TCG): the allowance and where it is explained */
+	reset_run(&fake_src);
+	capture(checks_run, out, sizeof(out));
+	HAS_LINE_WITH(out, "FAIL: ticks lost: ", "10 of 1000, at most 1 allowed (1, plus 0% ",
+		      "no steal time here", "docs/timers.md, \"The host's share: steal time\")");
+
 	/* 10 lost, 4 explained by steal time: 6 left, 1 allowed */
 	reset_run(&fake_src);
+	tick_run.has_steal = true;
 	tick_run.steal_lost = 4;
 	tick_run.worst_unexplained = 6000000; /* ticks: 3 ms */
 	tick_run.worst_unexplained_tick = 17;
@@ -277,6 +284,7 @@ static void test_checks_lost(void **state)
 
 	/* more steal time than lost ticks: all explained, the explained count capped */
 	reset_run(&fake_src);
+	tick_run.has_steal = true;
 	tick_run.steal_lost = 25;
 	capture(checks_run, out, sizeof(out));
 	HAS_LINE_WITH(out, "PASS: ticks lost beyond what steal time explains: ", "10 of 1000 ",
@@ -289,6 +297,7 @@ static void test_checks_late_and_early(void **state)
 	char out[OUT_MAX];
 
 	reset_run(&fake_src);
+	tick_run.has_steal = true;
 	tick_run.received = tick_run.expected;
 	tick_run.over_late = 2;
 	tick_run.worst_unexplained = 50000000; /* 25 ms */
