@@ -40,7 +40,7 @@ CFLAGS := -std=gnu11 -O2 -g -ffreestanding -nostdlib -fno-pic -fno-pie \
 	-fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers \
 	-Wmissing-prototypes -Wstrict-prototypes \
-	-I$(S)/lib -I$(S)/common -DVMTICK_ARCH_$(ARCH)
+	-I$(S)/lib -DVMTICK_ARCH_$(ARCH)
 ifeq ($(CC_TYPE),gcc)
 CFLAGS += -fno-tree-loop-distribute-patterns
 endif
@@ -68,8 +68,10 @@ ASFLAGS += $(ARCHFLAGS)
 # --- sources: found by wildcard, never listed -------------------------------
 rel = $(patsubst $(S)/%,%,$(1))
 # lib/test_name.c is built once per kernel (below), not into the library.
-# common/ holds the arch-neutral halves of tests; they go into the library too.
-LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c $(S)/common/*.c)))
+# common/ holds the test engines (their arch-neutral halves, and under common/x86/ or
+# common/arm64/ their arch halves); they go into the library too.
+COMMONARCH := common/$(notdir $(LIBARCH))
+LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c $(S)/common/*.c $(S)/$(COMMONARCH)/*.c)))
 ifeq ($(TESTDIR),x86)
 LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*_$(BITS).S) $(filter-out %_32.S %_64.S,$(wildcard $(S)/$(LIBARCH)/*.S)))
 else
@@ -90,12 +92,18 @@ tests-list:
 silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
 quiet = $(if $(V),,@$(if $(silent),,printf '  %-7s %s\n' $(1) $@;))
 
+# lib/ is the floor every kernel stands on and knows no test: it sees only its own headers.
+# common/ (the test engines) and the tests see lib/ and common/.
+DIR_CFLAGS_lib :=
+DIR_CFLAGS_common := -I$(S)/common
+DIR_CFLAGS_$(TESTDIR) := -I$(S)/common
+
 # Pattern rules name their directory: a slash-free '%.o' would match the
 # file part only and look for sources in the wrong place out of tree.
 define compile_rules
 $(1)/%.o: $(S)/$(1)/%.c
 	@mkdir -p $$(dir $$@)
-	$$(call quiet,CC)$$(CC) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
+	$$(call quiet,CC)$$(CC) $$(CFLAGS) $$(DIR_CFLAGS_$(1)) -MMD -MP -c -o $$@ $$<
 
 $(1)/%.o: $(S)/$(1)/%.S
 	@mkdir -p $$(dir $$@)
@@ -124,7 +132,7 @@ $(TESTDIR)/%.name.o: $(S)/lib/test_name.c
 .SECONDARY:
 
 clean:
-	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
+	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*/*.o common/*.d common/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
 
 include $(S)/scripts/standalone.mk
 

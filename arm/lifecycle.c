@@ -43,7 +43,7 @@
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
 
-/* Slot i of lib/lifecycle.h is timer kind i. */
+/* Slot i of common/lifecycle.h is timer kind i. */
 static_assert(TIMER_VIRT == 0 && TIMER_PHYS == 1, "slots are timer kinds");
 
 static u64 period_of[LC_MAX_CPUS][LC_MAX_SLOTS];

@@ -3,7 +3,7 @@
  * timer-tick: one timer source interrupting at a fixed rate while the
  * guest sleeps in WFI between ticks - the load a tickful idle guest puts
  * on its host - on the arm64 generic timer. The engine is common/timer_tick.c
- * (shared with x86/timer-tick.c); lib/arm64/tick.c is the arm64 half.
+ * (shared with x86/timer-tick.c); common/arm64/tick.c is the arm64 half.
  *
  * What it checks: the source can be set up; at most one tick is lost and
  * none is late by more than 19 ms (TCG has no steal time: the entries run
@@ -48,5 +48,5 @@ static const struct tick_source *const sources[] = {
 
 int main(int argc, char **argv)
 {
-	return tick_main(argc, argv, sources, ARRAY_SIZE(sources));
+	return tick_main(argc, argv, &tick_arch_arm64, sources, ARRAY_SIZE(sources));
 }

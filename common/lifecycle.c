@@ -48,7 +48,7 @@ static void sample(struct lc_cpu *me, enum lc_phase ph)
 /* A periodic tick of the window before the event (w 0) or after it (w 1), for its period. */
 static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
 {
-	u64 steal = lc.has_steal ? tick_arch_steal_ns() : 0;
+	u64 steal = lc.has_steal ? steal_ns() : 0;
 
 	if (t->nstamps[w] == LC_STAMPS)
 		return;
@@ -443,7 +443,7 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 		report_skip("%s", why);
 		return report_summary();
 	}
-	why = tick_arch_steal_init();
+	why = steal_init();
 	lc.has_steal = !why;
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);

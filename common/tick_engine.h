@@ -52,6 +52,7 @@ enum tick_fault {
 };
 
 struct tick_run {
+	const struct tick_arch *arch;
 	const struct tick_source *src;
 	enum tick_fault fault;
 	struct tick_plan plan;

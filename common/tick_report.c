@@ -64,7 +64,7 @@ void tick_report_host(u64 hz)
 
 	if (!tick_run.has_steal)
 		return;
-	steal = tick_arch_steal_ns() - tick_run.steal_start;
+	steal = steal_ns() - tick_run.steal_start;
 	report_info("steal time over the run: %llu us, explaining up to %llu lost tick(s)",
 		    steal / 1000, tick_run.steal_lost);
 	if (tick_run.steal_carry)

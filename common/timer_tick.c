@@ -145,7 +145,7 @@ static u64 steal_since_last(void)
 
 	if (!tick_run.has_steal)
 		return 0;
-	st = tick_arch_steal_ns();
+	st = steal_ns();
 	stolen = ns_to_ticks(st - tick_run.steal_prev, tick_run.counter_hz);
 	tick_run.steal_prev = st;
 	return stolen;
@@ -299,17 +299,17 @@ u64 tick_counter_hz(void)
 static void arm_guard(u64 when)
 {
 	if (tick_run.src->wake_use == TICK_OWN_TIMER)
-		tick_run.guard = tick_arch_wake_at(when) ? GUARD_WAKE : GUARD_NONE;
+		tick_run.guard = tick_run.arch->wake_at(when) ? GUARD_WAKE : GUARD_NONE;
 	else
-		tick_run.guard = tick_arch_guard_at(when) ? GUARD_OTHER : GUARD_NONE;
+		tick_run.guard = tick_run.arch->guard_at(when) ? GUARD_OTHER : GUARD_NONE;
 }
 
 static void cancel_guard(void)
 {
 	if (tick_run.guard == GUARD_WAKE)
-		tick_arch_wake_cancel();
+		tick_run.arch->wake_cancel();
 	else if (tick_run.guard == GUARD_OTHER)
-		tick_arch_guard_cancel();
+		tick_run.arch->guard_cancel();
 }
 
 void tick_wake(void)
@@ -326,7 +326,7 @@ void tick_wake(void)
 static void wait_done(void)
 {
 	while (!tick_run.done)
-		tick_arch_wait();
+		tick_run.arch->wait();
 }
 
 static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
@@ -348,10 +348,10 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	/* the device under test may be a reference too (the HPET): not that one */
 	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
-	tick_arch_flush();
+	tick_run.arch->flush();
 	report_info("phase start");
 	if (tick_run.has_steal)
-		tick_run.steal_start = tick_run.steal_prev = tick_arch_steal_ns();
+		tick_run.steal_start = tick_run.steal_prev = steal_ns();
 	tick_run.prev_at = arch_counter();
 	/*
 	 * A source that stops ticking altogether still ends the run, as a
@@ -405,13 +405,13 @@ static void run_idle(u64 seconds, u64 hz)
 	report_info("phase start");
 	tick_run.anchor = arch_counter();
 	end = tick_run.anchor + seconds * hz;
-	if (!tick_arch_wake_at(end)) {
+	if (!tick_run.arch->wake_at(end)) {
 		report_info("phase end");
 		report_skip("no timer to end the idle run with");
 		return;
 	}
 	while (!tick_run.done) {
-		tick_arch_wait();
+		tick_run.arch->wait();
 		interrupts++;
 	}
 	report_info("phase end");
@@ -478,7 +478,7 @@ static const struct tick_source *parse_args(int argc, char **argv,
 /* The counter's frequency and how it was found, with fault=freq5 applied. */
 static u64 counter_hz(const char **how)
 {
-	u64 hz = tick_arch_counter_hz(how);
+	u64 hz = tick_run.arch->counter_hz(how);
 
 	u64 permille = tick_run.fault == FAULT_FREQ1   ? TICK_FAULT_FREQ1_PERMILLE
 		       : tick_run.fault == FAULT_FREQ5 ? TICK_FAULT_FREQ5_PERMILLE
@@ -493,7 +493,7 @@ static u64 counter_hz(const char **how)
 
 static void start_host_accounting(void)
 {
-	const char *why = tick_arch_steal_init();
+	const char *why = steal_init();
 
 	tick_run.has_steal = !why;
 	if (why)
@@ -503,7 +503,8 @@ static void start_host_accounting(void)
 			    "explains are the host's");
 }
 
-int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size_t n)
+int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct tick_source *const *srcs,
+	      size_t n)
 {
 	struct tick_args a;
 	const struct tick_source *src = parse_args(argc, argv, srcs, n, &a);
@@ -514,14 +515,15 @@ int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size
 		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
 			     want_hz * seconds, TICK_MAX_SAMPLES);
 	report_prefix_push(src->name);
+	tick_run.arch = arch;
 	tick_run.src = src;
 	hz = arch_counter_hz();
 	if (!hz)
 		report_abort("the counter's frequency is unknown");
 	/* sized from the rough figure; the arch measures a better one */
 	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MS_PER_S, hz * seconds / CAL_RUN_SHARE);
-	tick_arch_init();
-	tick_arch_irqs_off();
+	tick_run.arch->init();
+	tick_run.arch->irqs_off();
 	hz = tick_run.counter_hz = counter_hz(&how);
 	why = src->probe ? src->probe() : NULL;
 	if (why) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The timer-tick engine: a timer source as the common half sees it, and the hooks of each arch. */
+/* The timer-tick engine: a timer source as the common half sees it, and the hooks each arch gives it. */
 #ifndef VMTICK_TIMER_TICK_H
 #define VMTICK_TIMER_TICK_H
 
@@ -12,7 +12,7 @@
  * timestamp and every schedule is in counter ticks. A source has its own
  * clock ("source counts": APIC bus cycles, PIT or HPET ticks); tick_cal
  * says how many counter ticks one source count lasts, as measured here;
- * lib/tick_math.h holds it and the conversions between the two.
+ * common/tick_math.h holds it and the conversions between the two.
  */
 
 /* What a source's set-up decided: the period it will program, and its clock against the counter. */
@@ -31,8 +31,8 @@ enum tick_kind {
 };
 
 /*
- * Whether the source is the timer that tick_arch_wake_at() also uses: its
- * guard is then tick_arch_guard_at()'s second timer, not the wake-up.
+ * Whether the source is the timer that struct tick_arch's wake_at() also uses:
+ * its guard is then guard_at()'s second timer, not the wake-up.
  */
 enum tick_wake_use {
 	TICK_OWN_TIMER,
@@ -77,18 +77,57 @@ struct tick_source {
 };
 
 /*
- * The engine: parse source=NAME hz=N seconds=N, run the source through
- * its schedule, report. srcs is the arch's table; "none" (the idle
- * baseline) is built in. Returns the exit code.
+ * What each arch gives the engine: common/x86/tick.c's tick_arch_x86,
+ * common/arm64/tick.c's tick_arch_arm64. Steal time comes from lib
+ * (steal_ns(), lib/arch.h).
  */
-int tick_main(int argc, char **argv, const struct tick_source *const *srcs, size_t n);
+struct tick_arch {
+	/*
+	 * Once, before any probe: quiet every timer the machine starts with,
+	 * install handlers, and get whatever wake_at() needs ready (so that
+	 * arming it later costs no time).
+	 */
+	void (*init)(void);
+	/*
+	 * The counter's frequency, as well as the arch can tell it (rates and
+	 * ns figures depend on it, the schedule does not); how names the method.
+	 */
+	u64 (*counter_hz)(const char **how);
+	/* Interrupts off, on this CPU. */
+	void (*irqs_off)(void);
+	/* With interrupts off: take one interrupt (sleeping until it comes), return with them off again. */
+	void (*wait)(void);
+	/* With interrupts off: take whatever is already pending, without sleeping. */
+	void (*flush)(void);
+	/*
+	 * Call tick_wake() once the counter has reached when (never before);
+	 * returns false when the machine has no timer to do that with.
+	 */
+	bool (*wake_at)(u64 when);
+	void (*wake_cancel)(void);
+	/*
+	 * Call tick_wake() once the counter has reached when (never before), by
+	 * a timer other than wake_at()'s: the guard of a source that is itself
+	 * the wake-up timer. Returns false when the machine has none.
+	 */
+	bool (*guard_at)(u64 when);
+	void (*guard_cancel)(void);
+};
 
-/* The counter's frequency the engine works with (tick_arch_counter_hz()'s answer). */
+/*
+ * The engine: parse source=NAME hz=N seconds=N, run the source through
+ * its schedule, report. srcs is the test's table of the arch's sources;
+ * "none" (the idle baseline) is built in. Returns the exit code.
+ */
+int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct tick_source *const *srcs,
+	      size_t n);
+
+/* The counter's frequency the engine works with (struct tick_arch's counter_hz()). */
 u64 tick_counter_hz(void);
 
 /* The arch half calls these from its interrupt handlers, before acknowledging. */
 void tick_interrupt(void);
-/* The wake-up armed with tick_arch_wake_at() has come (never before its time). */
+/* The wake-up armed with struct tick_arch's wake_at() has come (never before its time). */
 void tick_wake(void);
 
 /*
@@ -99,11 +138,5 @@ void tick_wake(void);
  * inside a period. Returns false when the source did not count.
  */
 bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal);
-
-/*
- * The hooks each arch provides the engine, tick_arch_*, are declared with
- * every other arch hook in lib/arch.h; the arch halves are
- * lib/x86/tick.c and lib/arm64/tick.c.
- */
 
 #endif

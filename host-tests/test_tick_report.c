@@ -12,7 +12,7 @@
  * lost-tick messages are checked by their figures (fragments of the line),
  * the RESULT lines whole: those are what tools read.
  */
-/* LIBSRC: common/tick_report.c lib/report.c lib/stats.c lib/tick_math.c lib/printf.c */
+/* LIBSRC: common/tick_report.c lib/report.c lib/stats.c common/tick_math.c lib/printf.c */
 /* LIBSRC: lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,7 +48,7 @@ u64 tick_slot(u64 i)
 	return tick_run.anchor + (i + 1) * tick_run.period;
 }
 
-u64 tick_arch_steal_ns(void)
+u64 steal_ns(void)
 {
 	return steal_now;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Every hook that arch-neutral code (libc, report, bench, the timer-tick
- * engine, tests) calls into the platform. Each arch implements them under
+ * Every hook that arch-neutral code (libc, report, bench, the test
+ * engines, tests) calls into the platform. Each arch implements them under
  * lib/<arch>/: the console in serial.c / pl011.c, SMP in smp.c, the
- * counter in tsc.c / timer.c, the timer-tick hooks in tick.c, the
- * reference clocks in refclock.c.
+ * counter in tsc.c / timer.c, the reference clocks in refclock.c, steal
+ * time in steal.c. A test engine's own hooks are declared in the engine's
+ * header under common/ (struct tick_arch, struct lc_arch, struct
+ * selftest_arch).
  */
 #ifndef VMTICK_ARCH_H
 #define VMTICK_ARCH_H
@@ -58,45 +60,14 @@ void arch_heap_range(uintptr_t *start, uintptr_t *end);
 /* Reference clocks (lib/refclock.h): the arch's table, in order of preference; *n is set to how many. */
 const struct refclock *const *refclock_table(size_t *n);
 
-/* ---- the timer-tick engine's hooks (common/timer_tick.c; x86: lib/x86/tick.c) ---- */
-
 /*
- * Once, before any probe: quiet every timer the machine starts with,
- * install handlers, and get whatever tick_arch_wake_at() needs ready (so
- * that arming it later costs no time).
+ * Start following the time the host kept each vCPU from running while it
+ * was runnable (x86 under KVM: steal time, lib/x86/steal.c). Returns
+ * NULL, or why the arch cannot tell (TCG, no steal time): measurements
+ * are then judged without it.
  */
-void tick_arch_init(void);
-/*
- * The counter's frequency, as well as the arch can tell it (rates and ns
- * figures depend on it, the schedule does not); how names the method.
- */
-u64 tick_arch_counter_hz(const char **how);
-/* Interrupts off, on this CPU. */
-void tick_arch_irqs_off(void);
-/* With interrupts off: take one interrupt (sleeping until it comes), return with them off again. */
-void tick_arch_wait(void);
-/* With interrupts off: take whatever is already pending, without sleeping. */
-void tick_arch_flush(void);
-/*
- * Call tick_wake() once the counter has reached when (never before);
- * returns false when the machine has no timer to do that with.
- */
-bool tick_arch_wake_at(u64 when);
-void tick_arch_wake_cancel(void);
-/*
- * Call tick_wake() once the counter has reached when (never before), by a
- * timer other than tick_arch_wake_at()'s: the guard of a source that is
- * itself the wake-up timer. Returns false when the machine has none.
- */
-bool tick_arch_guard_at(u64 when);
-void tick_arch_guard_cancel(void);
-/*
- * Start following the time the host kept this vCPU from running while it
- * was runnable (x86 under KVM: steal time). Returns NULL, or why the arch
- * cannot tell (TCG, no steal time): the run is then judged without it.
- */
-const char *tick_arch_steal_init(void);
-/* This vCPU's steal time so far, ns; cheap enough for an interrupt handler. */
-u64 tick_arch_steal_ns(void);
+const char *steal_init(void);
+/* This vCPU's steal time so far, ns (0 without it); cheap enough for an interrupt handler. */
+u64 steal_ns(void);
 
 #endif

@@ -52,5 +52,5 @@ static const struct tick_source *const sources[] = {
 
 int main(int argc, char **argv)
 {
-	return tick_main(argc, argv, sources, ARRAY_SIZE(sources));
+	return tick_main(argc, argv, &tick_arch_x86, sources, ARRAY_SIZE(sources));
 }

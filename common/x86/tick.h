@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The x86 tick sources of the timer-tick engine (common/timer_tick.h), and the vectors they use. */
+/* The x86 half of the timer-tick engine (common/timer_tick.h): its hooks, its sources and the vectors they use. */
 #ifndef VMTICK_X86_TICK_H
 #define VMTICK_X86_TICK_H
 
@@ -11,6 +11,9 @@
 #define TIMER_TICK_VECTOR 0x60
 #define TIMER_WAKE_VECTOR 0x61
 #define TIMER_GUARD_VECTOR 0x62
+
+/* The hooks (tick.c). */
+extern const struct tick_arch tick_arch_x86;
 
 /*
  * The LAPIC timer's clock (divide by 1) against the TSC, measured once

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The x86 half of the timer-tick engine, as lib/arm64/tick.c is arm64's:
- * the tick_arch_* hooks (lib/arch.h), the LAPIC timer's sources, and HPET
+ * The x86 half of the timer-tick engine, as common/arm64/tick.c is arm64's:
+ * the engine's hooks (struct tick_arch), the LAPIC timer's sources, and HPET
  * timer 1 as the guard. The chipset's sources are in tick_chipset.c (HPET,
  * PIT) and tick_rtc.c (CMOS RTC), all declared in tick.h; all build on
  * drivers that know no ticks (apic_timer.c, hpet.c, pit.c, rtc.c).
@@ -17,7 +17,6 @@
 #include "x86/processor.h"
 #include "report.h"
 #include "stats.h"
-#include "x86/steal.h"
 
 /* HPET timer 1 is the guard of the LAPIC sources; in legacy replacement it drives ISA IRQ 8. */
 #define HPET_GUARD_TIMER	  1
@@ -190,7 +189,7 @@ static void wake_irq(struct ex_regs *regs)
 
 static void guard_irq(struct ex_regs *regs);
 
-void tick_arch_init(void)
+static void hook_init(void)
 {
 	struct tick_cal cal;
 
@@ -210,29 +209,29 @@ void tick_arch_init(void)
  * a few PIT runs. Only rates and ns figures depend on it; the schedule is
  * built from each source's clock measured against the TSC itself.
  */
-u64 tick_arch_counter_hz(const char **how)
+static u64 hook_counter_hz(const char **how)
 {
 	*how = "arch_counter_hz()";
 	return arch_counter_hz();
 }
 
-void tick_arch_irqs_off(void)
+static void hook_irqs_off(void)
 {
 	irq_disable();
 }
 
 /* sti holds interrupts off for one more instruction: none slips in before hlt. */
-void tick_arch_wait(void)
+static void hook_wait(void)
 {
 	asm volatile("sti; hlt; cli" ::: "memory");
 }
 
-void tick_arch_flush(void)
+static void hook_flush(void)
 {
 	asm volatile("sti; nop; cli" ::: "memory");
 }
 
-bool tick_arch_wake_at(u64 when)
+static bool hook_wake_at(u64 when)
 {
 	struct tick_cal cal;
 
@@ -251,24 +250,14 @@ bool tick_arch_wake_at(u64 when)
 	return true;
 }
 
-void tick_arch_wake_cancel(void)
+static void hook_wake_cancel(void)
 {
 	if (at.wake_by_deadline)
 		apic_timer_deadline(0);
 	apic_timer_stop();
 }
 
-const char *tick_arch_steal_init(void)
-{
-	return steal_init();
-}
-
-u64 tick_arch_steal_ns(void)
-{
-	return steal_ns();
-}
-
-/* ---- HPET timer 1: the guard of the LAPIC sources (tick_arch_guard_at) ---- */
+/* ---- HPET timer 1: the guard of the LAPIC sources (hook_guard_at) ---- */
 
 static struct {
 	struct ioapic_route route;
@@ -329,7 +318,7 @@ static const char *guard_setup(void)
 	return NULL;
 }
 
-bool tick_arch_guard_at(u64 when)
+static bool hook_guard_at(u64 when)
 {
 	const char *why = NULL;
 
@@ -343,9 +332,21 @@ bool tick_arch_guard_at(u64 when)
 	return !why;
 }
 
-void tick_arch_guard_cancel(void)
+static void hook_guard_cancel(void)
 {
 	hpet_timer_off(HPET_GUARD_TIMER);
 	ioapic_mask(guard.route.gsi);
 	guard.ready = false;
 }
+
+const struct tick_arch tick_arch_x86 = {
+	.init = hook_init,
+	.counter_hz = hook_counter_hz,
+	.irqs_off = hook_irqs_off,
+	.wait = hook_wait,
+	.flush = hook_flush,
+	.wake_at = hook_wake_at,
+	.wake_cancel = hook_wake_cancel,
+	.guard_at = hook_guard_at,
+	.guard_cancel = hook_guard_cancel,
+};

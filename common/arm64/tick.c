@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The generic timer under the timer-tick engine: the tick_arch_* hooks and the vtimer and ptimer sources. */
+/* The generic timer under the timer-tick engine: the engine's hooks (struct tick_arch) and the vtimer and ptimer sources. */
 #include "libc.h"
 #include "arch.h"
 #include "arm64/gic.h"
@@ -13,13 +13,13 @@
  * timer compares its CVAL with CNTVCT, so a deadline is its own CVAL. The
  * physical timer compares with CNTPCT = CNTVCT + CNTVOFF: same system
  * counter, same frequency, shifted by an offset EL1 cannot read (under KVM
- * it is rarely 0). tick_arch_init() measures it by bracketing a CNTPCT
+ * it is rarely 0). hook_init() measures it by bracketing a CNTPCT
  * read between two CNTVCT reads and keeps the upper end of the bracket,
  * so a physical CVAL derived from it can be late by the bracket's width,
  * never early.
  *
  * Each timer has a role for the run: the source under test, or the wake-up
- * timer (tick_arch_wake_at). The wake-up timer is always the other one:
+ * timer (hook_wake_at). The wake-up timer is always the other one:
  * ptimer wakes for vtimer, vtimer for ptimer and for the idle baseline.
  */
 
@@ -135,7 +135,7 @@ static void timer_interrupt(struct pt_regs *regs, unsigned irq)
  * Both PPIs are enabled here, so that arming the wake-up later is two
  * register writes; a timer that is not armed keeps its line low.
  */
-void tick_arch_init(void)
+static void hook_init(void)
 {
 	for (enum timer_kind k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
 		disarm(k);
@@ -151,13 +151,13 @@ void tick_arch_init(void)
 }
 
 /* CNTFRQ_EL0 is the frequency the system counter was given, not an estimate. */
-u64 tick_arch_counter_hz(const char **how)
+static u64 hook_counter_hz(const char **how)
 {
 	*how = "CNTFRQ_EL0";
 	return timer_freq();
 }
 
-void tick_arch_irqs_off(void)
+static void hook_irqs_off(void)
 {
 	local_irq_disable();
 }
@@ -167,7 +167,7 @@ void tick_arch_irqs_off(void)
  * check of the engine's flag and the sleep cannot race with the interrupt.
  * The ISB makes the unmasking take effect before the mask comes back.
  */
-void tick_arch_wait(void)
+static void hook_wait(void)
 {
 	wfi();
 	local_irq_enable();
@@ -175,14 +175,14 @@ void tick_arch_wait(void)
 	local_irq_disable();
 }
 
-void tick_arch_flush(void)
+static void hook_flush(void)
 {
 	local_irq_enable();
 	isb();
 	local_irq_disable();
 }
 
-bool tick_arch_wake_at(u64 when)
+static bool hook_wake_at(u64 when)
 {
 	struct timer_state *t = &timers[wake_kind];
 	unsigned irq = timer_irq(wake_kind);
@@ -195,7 +195,7 @@ bool tick_arch_wake_at(u64 when)
 	return true;
 }
 
-void tick_arch_wake_cancel(void)
+static void hook_wake_cancel(void)
 {
 	/* the PPI stays enabled: a disarmed timer keeps its line low */
 	disarm(wake_kind);
@@ -203,28 +203,13 @@ void tick_arch_wake_cancel(void)
 }
 
 /* Both generic timers are taken (source and wake-up): every source is TICK_OWN_TIMER. */
-bool tick_arch_guard_at(u64 when)
+static bool hook_guard_at(u64 when)
 {
 	return false;
 }
 
-void tick_arch_guard_cancel(void)
+static void hook_guard_cancel(void)
 {
-}
-
-/*
- * No paravirtual steal time here: arm64 runs under TCG on these hosts,
- * whose tick entries use -icount (docs/timers.md) so that host load
- * cannot delay guest time in the first place.
- */
-const char *tick_arch_steal_init(void)
-{
-	return "no steal time on arm64 here (TCG)";
-}
-
-u64 tick_arch_steal_ns(void)
-{
-	return 0;
 }
 
 /* ---- the sources -------------------------------------------------------- */
@@ -318,3 +303,15 @@ static void timer_stop_source(enum timer_kind kind)
 
 GENERIC_TIMER_SOURCE(vtimer, TIMER_VIRT, "generic virtual timer (CNTV), one-shot by CVAL");
 GENERIC_TIMER_SOURCE(ptimer, TIMER_PHYS, "generic physical timer (CNTP), one-shot by CVAL");
+
+const struct tick_arch tick_arch_arm64 = {
+	.init = hook_init,
+	.counter_hz = hook_counter_hz,
+	.irqs_off = hook_irqs_off,
+	.wait = hook_wait,
+	.flush = hook_flush,
+	.wake_at = hook_wake_at,
+	.wake_cancel = hook_wake_cancel,
+	.guard_at = hook_guard_at,
+	.guard_cancel = hook_guard_cancel,
+};
