@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The lifecycle test's checks of one event: every vCPU's clocks, timers and the time of day against what the host measured. */
 #include "lifecycle_state.h"
+#include "fixed.h"
 #include "report.h"
 
 /* RESULT e<seq>.<event>.<what>.<figure> value ms: every event's figures apart. */
 void lc_result_ms(const char *what, const char *figure, u64 ns)
 {
-	char name[64];
+	char name[64], ms[FIXED_BUF_SIZE];
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	report_result(name, "ms", "%llu.%03llu", ns / 1000000, ns / 1000 % 1000);
+	report_result(name, "ms", "%s", fmt_milli(ms, sizeof(ms), ns / NSEC_PER_USEC));
 }
 
 static void result_count(const char *what, const char *figure, u64 n, const char *unit)
@@ -245,16 +246,19 @@ static void check_periodic(int cpu, unsigned slot)
 	u64 catchup = t->early[LC_DURING] + t->early[LC_AFTER];
 	u64 explained = explained_catchup(cpu, t);
 	u64 allowed = lc.catchup_max + explained;
+	char after_pct[FIXED_BUF_SIZE], before_pct[FIXED_BUF_SIZE];
 
+	/* rates are in per mille of nominal, shown in percent with one decimal */
+	fmt_ufixed(after_pct, sizeof(after_pct), after, 1, 1);
+	fmt_ufixed(before_pct, sizeof(before_pct), before, 1, 1);
 	/*
 	 * Nominal, or what it was before: an overcommitted vCPU loses ticks to
 	 * the host as much before the event as after it.
 	 */
 	report(before && (rate_near(after, 1000) || rate_near(after, before)),
-	       "vCPU %d %s periodic rate after the event %llu.%01llu%% of nominal, within %u%% of "
-	       "nominal "
-	       "or of the rate before, %llu.%01llu%%",
-	       cpu, name, after / 10, after % 10, LC_RATE_TOL_PPT / 10, before / 10, before % 10);
+	       "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
+	       "or of the rate before, %s%%",
+	       cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct);
 	check_period(cpu, slot, t);
 	report(catchup <= allowed,
 	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "

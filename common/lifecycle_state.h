@@ -6,6 +6,7 @@
 #include "lifecycle.h"
 #include "arch.h"
 #include "stats.h"
+#include "units.h"
 
 /* Each window (before the event, after it) lasts this long, by the counter. */
 #define LC_WINDOW_NS		500000000ull
@@ -71,7 +72,6 @@
 #define LC_FAULT_JUMP_NS	3000000000ull
 #define LC_FAULT_TOD_NS		1000000000ull
 #define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
-#define NSEC_PER_SEC		1000000000ull
 
 enum lc_phase {
 	LC_BEFORE,	/* the window before the request: the baseline */

@@ -3,7 +3,6 @@
 #include "lifecycle_state.h"
 #include "report.h"
 
-#define LC_NS_PER_MS 1000000ll
 
 /* RESULT e<seq>.<event>.<what>.<figure> value ms, signed. */
 static void result_signed_ms(const char *what, const char *figure, s64 ns)
@@ -12,7 +11,7 @@ static void result_signed_ms(const char *what, const char *figure, s64 ns)
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	report_result(name, "ms", "%lld", ns / LC_NS_PER_MS);
+	report_result(name, "ms", "%lld", ns / (s64)NSEC_PER_MSEC);
 }
 
 /* The time of day moved with the host's: its offset to the host's is the same after the event. */
@@ -129,14 +128,14 @@ void lc_check_rtc(const struct lc_answer *a)
 	report(after >= -(s64)NSEC_PER_SEC - slack && after <= slack,
 	       "%s reads the host's time of day after the event: %+lld ms from it at an edge of "
 	       "its seconds (allowed %lld to %+lld ms: whole seconds, behind by less than one)",
-	       name, after / LC_NS_PER_MS, (-(s64)NSEC_PER_SEC - slack) / LC_NS_PER_MS,
-	       slack / LC_NS_PER_MS);
+	       name, after / (s64)NSEC_PER_MSEC, (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC,
+	       slack / (s64)NSEC_PER_MSEC);
 	slack += (s64)counter_ns(a->rtc_before.half_width);
 	report(moved >= -slack && moved <= slack,
 	       "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "
 	       "moved by %+lld ms (at most +-%lld ms)",
-	       name, before / LC_NS_PER_MS, after / LC_NS_PER_MS, moved / LC_NS_PER_MS,
-	       slack / LC_NS_PER_MS);
+	       name, before / (s64)NSEC_PER_MSEC, after / (s64)NSEC_PER_MSEC, moved / (s64)NSEC_PER_MSEC,
+	       slack / (s64)NSEC_PER_MSEC);
 	result_signed_ms(lc.rtc->key, "tod_offset_ms", after);
 	result_signed_ms(lc.rtc->key, "tod_moved_ms", moved);
 }

@@ -4,6 +4,7 @@
 #define VMTICK_TICK_ENGINE_H
 
 #include "timer_tick.h"
+#include "units.h"
 
 struct tick_ref;
 
@@ -34,8 +35,6 @@ struct tick_ref;
  * run ends then, even for a periodic source that still owes ticks.
  */
 #define TICK_GRACE_MS 50
-#define NS_PER_S      1000000000ull
-#define MS_PER_S      1000ull
 
 /*
  * Faults the checks exist to catch, injected on purpose so that anyone can

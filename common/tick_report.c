@@ -5,6 +5,7 @@
 #include "report.h"
 #include "stats.h"
 #include "tick_ref.h"
+#include "fixed.h"
 
 /* RESULT: timer_tick.SOURCE.NAME value unit */
 void tick_result(const char *name, const char *unit, u64 value)
@@ -45,7 +46,7 @@ void tick_report_lateness(u64 hz)
 void tick_report_counts(u64 span, u64 phase, u64 hz)
 {
 	u64 span_ns = max(ticks_to_ns(span, hz), 1ull),
-	    rate = tick_run.received * MS_PER_S * NS_PER_S / span_ns;
+	    rate = tick_run.received * MSEC_PER_SEC * NSEC_PER_SEC / span_ns;
 	char buf[24];
 
 	report_info("%llu of %llu ticks in %llu ms: %s per second",
@@ -137,7 +138,7 @@ void tick_report_stopped(u64 end, u64 hz)
 {
 	u64 since = end - (tick_run.received ? tick_run.last_at : tick_run.anchor);
 
-	if (tick_run.received == tick_run.expected || since < hz * TICK_GRACE_MS / MS_PER_S)
+	if (tick_run.received == tick_run.expected || since < hz * TICK_GRACE_MS / MSEC_PER_SEC)
 		return;
 	if (tick_run.received)
 		report(false,
@@ -158,7 +159,7 @@ void tick_report_plan(u64 hz, u64 want_hz)
 	u64 period = tick_counts_to_ticks(&p->cal, p->period_counts);
 	char rate[24];
 
-	fmt_milli(rate, sizeof(rate), hz * MS_PER_S / max(period, 1ull));
+	fmt_milli(rate, sizeof(rate), hz * MSEC_PER_SEC / max(period, 1ull));
 	report_info("source clock %llu Hz against the counter (+-%llu ppb); period %llu counts = "
 		    "%llu ns: %s Hz for hz=%llu",
 		    tick_ticks_to_counts(&p->cal, hz), p->cal.err_ppb, p->period_counts,
@@ -176,7 +177,7 @@ void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz)
 		.span = tick_slot(tick_run.expected - 1) - tick_run.anchor,
 		.received = tick_run.received,
 		/* the period is a whole number of counts: up to one off, plus the calibration */
-		.slack_ppb = NS_PER_S / max(tick_run.plan.period_counts, 1ull) +
+		.slack_ppb = NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) +
 			     tick_run.plan.cal.err_ppb,
 	};
 

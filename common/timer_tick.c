@@ -187,7 +187,7 @@ static void judge_pending(u64 stolen_after)
 		tick_run.worst_unexplained = unexplained;
 		tick_run.worst_unexplained_tick = tick_run.pend_tick;
 	}
-	if (unexplained > tick_run.counter_hz * TICK_UNEXPLAINED_LATE_MS / MS_PER_S)
+	if (unexplained > tick_run.counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC)
 		tick_run.over_late++;
 }
 
@@ -245,7 +245,7 @@ static void record(u64 i, u64 now)
 /* fault=hold20, hold50: the interrupt kept waiting, as a guest or emulation bug would. */
 static void hold(u64 ms)
 {
-	u64 until = arch_counter() + tick_run.counter_hz * ms / MS_PER_S;
+	u64 until = arch_counter() + tick_run.counter_hz * ms / MSEC_PER_SEC;
 
 	while (arch_counter() < until)
 		;
@@ -362,13 +362,13 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	 */
 	span = tick_counts_to_ticks(&tick_run.plan.cal,
 				    tick_run.expected * tick_run.plan.period_counts) +
-	       hz * TICK_GRACE_MS / MS_PER_S;
+	       hz * TICK_GRACE_MS / MSEC_PER_SEC;
 	arm_guard(arch_counter() + span);
 	if (tick_run.guard != GUARD_NONE)
 		arm_guard(arch_counter() + span);
 	tick_run.running = true;
 	tick_run.anchor = src->start();
-	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MS_PER_S;
+	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
 	if (src->kind == TICK_ONESHOT) {
 		tick_run.armed_at = tick_run.anchor;
 		src->arm_at(tick_slot(0), tick_run.anchor);
@@ -521,7 +521,7 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 	if (!hz)
 		report_abort("the counter's frequency is unknown");
 	/* sized from the rough figure; the arch measures a better one */
-	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MS_PER_S, hz * seconds / CAL_RUN_SHARE);
+	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MSEC_PER_SEC, hz * seconds / CAL_RUN_SHARE);
 	tick_run.arch->init();
 	tick_run.arch->irqs_off();
 	hz = tick_run.counter_hz = counter_hz(&how);

@@ -18,8 +18,7 @@
 #include <string.h>
 #include "host_shim.h"
 #include "../lib/argv.h"
-
-#define NSEC_PER_SEC 1000000000ULL
+#include "../lib/units.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 #include "host_shim.h"
 #include "../lib/argv.h"
+#include "../lib/units.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS 64
@@ -236,8 +237,7 @@ static void test_long_cmdline(void **state)
 
 /* ---- the table-driven parser ---------------------------------------------- */
 
-#define NS_PER_S 1000000000ULL
-#define THRESHOLD_MAX_NS (5 * NS_PER_S)
+#define THRESHOLD_MAX_NS (5 * NSEC_PER_SEC)
 /* what parse_line() fills o with first: a key without a default keeps it */
 #define UNSET 0xa5a5a5a5a5a5a5a5ULL
 #define PHASES_MUST "phases must be a comma-separated list of regs, counter, freq"
@@ -302,24 +302,24 @@ static void test_table_ok(void **state)
 {
 	static const struct ok_case cases[] = {
 		/* defaults; host_time has none: left as the caller set it */
-		{ "", 100, UNSET, NS_PER_S / 2, true, 7, 0, "a,b", false },
+		{ "", 100, UNSET, NSEC_PER_SEC / 2, true, 7, 0, "a,b", false },
 		/* each end of each range */
-		{ "loops=1", 1, UNSET, NS_PER_S / 2, true, 7, 0, "a,b", false },
+		{ "loops=1", 1, UNSET, NSEC_PER_SEC / 2, true, 7, 0, "a,b", false },
 		{ "loops=1000 threshold=0.000000001", 1000, UNSET, 1, true, 7, 0, "a,b" },
 		{ "threshold=5", 100, UNSET, THRESHOLD_MAX_NS, true, 7, 0, "a,b" },
-		{ "loops=0x10", 16, UNSET, NS_PER_S / 2, true, 7, 0, "a,b" },
+		{ "loops=0x10", 16, UNSET, NSEC_PER_SEC / 2, true, 7, 0, "a,b" },
 		/* positional in order, with a fraction or without */
-		{ "7 1700000000.25 2", 7, 1700000000250000000ULL, 2 * NS_PER_S, true, 7, 0, "a,b" },
-		{ "7 1700000000", 7, 1700000000 * NS_PER_S, NS_PER_S / 2, false, 7, 0, "a,b" },
+		{ "7 1700000000.25 2", 7, 1700000000250000000ULL, 2 * NSEC_PER_SEC, true, 7, 0, "a,b" },
+		{ "7 1700000000", 7, 1700000000 * NSEC_PER_SEC, NSEC_PER_SEC / 2, false, 7, 0, "a,b" },
 		/* a key given by name is skipped by the positional ones */
-		{ "loops=9 5 1.5", 9, 5 * NS_PER_S, 3 * NS_PER_S / 2, false, 7, 0, "a,b" },
-		{ "host_time=0 3 4", 3, 0, 4 * NS_PER_S, false, 7, 0, "a,b" },
+		{ "loops=9 5 1.5", 9, 5 * NSEC_PER_SEC, 3 * NSEC_PER_SEC / 2, false, 7, 0, "a,b" },
+		{ "host_time=0 3 4", 3, 0, 4 * NSEC_PER_SEC, false, 7, 0, "a,b" },
 		/* lists, names, text, flag */
-		{ "phases=freq,regs fault=warp refs=c verbose", 100, UNSET, NS_PER_S / 2,
+		{ "phases=freq,regs fault=warp refs=c verbose", 100, UNSET, NSEC_PER_SEC / 2,
 		  true, 5, 1, "c", true },
 		/* a trailing comma ends the list, as it always did */
-		{ "phases=regs,", 100, UNSET, NS_PER_S / 2, true, 1, 0, "a,b" },
-		{ "phases=counter fault=freq", 100, UNSET, NS_PER_S / 2, true, 2, 2, "a,b" },
+		{ "phases=regs,", 100, UNSET, NSEC_PER_SEC / 2, true, 1, 0, "a,b" },
+		{ "phases=counter fault=freq", 100, UNSET, NSEC_PER_SEC / 2, true, 2, 2, "a,b" },
 	};
 
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {

@@ -10,7 +10,7 @@
  * fences, as a host interrupt or TCG's first pass over new code makes)
  * anywhere in a one-batch run must not fail the row.
  */
-/* LIBSRC: lib/bench.c lib/stats.c lib/argv.c lib/strto.c lib/string.c lib/printf.c */
+/* LIBSRC: lib/bench.c lib/stats.c lib/fixed.c lib/argv.c lib/strto.c lib/string.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

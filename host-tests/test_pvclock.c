@@ -17,10 +17,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "../lib/units.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define RANDOM_ROUNDS 2000000
-#define NSEC_PER_SEC 1000000000ULL
 
 /* lib/pvclock.h, restated with system types (its own header pulls in the freestanding libc). */
 struct pvclock_vcpu_time_info {

@@ -12,7 +12,7 @@
  * ticks rounded up) against unsigned __int128 wherever the result fits,
  * for counters from 24 MHz to 18 GHz.
  */
-/* LIBSRC: lib/stats.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/stats.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,12 +21,13 @@
 #include <cmocka.h>
 #include "host_shim.h"
 #include "../lib/stats.h"
+#include "../lib/fixed.h"
+#include "../lib/units.h"
 
 #define ARRAY_LEN(a)   (sizeof(a) / sizeof((a)[0]))
 #define STATS_ROUNDS   300
 #define STATS_MAX_N    2500
 #define CONVERT_ROUNDS 300000
-#define NS_PER_S       1000000000ull
 #define PS_PER_S       1000000000000ull
 #define HZ_MIN	       24000000ull
 #define HZ_MAX	       18000000000ull
@@ -382,8 +383,8 @@ static void test_compute_random(void **state)
 /* Exact unless the result needs more than 64 bits: then there is nothing to compare with. */
 static void check_convert(u64 ticks, u64 hz)
 {
-	u128 ps = (u128)ticks * PS_PER_S / hz, ns = (u128)ticks * NS_PER_S / hz;
-	u128 back = ((u128)ticks * hz + NS_PER_S - 1) / NS_PER_S;
+	u128 ps = (u128)ticks * PS_PER_S / hz, ns = (u128)ticks * NSEC_PER_SEC / hz;
+	u128 back = ((u128)ticks * hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 
 	if (!(ps >> 64))
 		assert_int_equal(ticks_to_ps(ticks, hz), (u64)ps);
@@ -395,7 +396,7 @@ static void check_convert(u64 ticks, u64 hz)
 
 		assert_int_equal(t, (u64)back);
 		/* rounded up: the ticks last at least the ns asked for */
-		if (!(((u128)t * NS_PER_S / hz) >> 64))
+		if (!(((u128)t * NSEC_PER_SEC / hz) >> 64))
 			assert_true(ticks_to_ns(t, hz) >= ticks);
 	}
 }
@@ -426,8 +427,8 @@ static void test_convert_edges(void **state)
 			UINT64_MAX,
 			UINT64_MAX - 1,
 			UINT64_MAX / hz * hz,
-			NS_PER_S,
-			NS_PER_S - 1,
+			NSEC_PER_SEC,
+			NSEC_PER_SEC - 1,
 			PS_PER_S,
 			PS_PER_S + 1,
 		};
@@ -451,14 +452,14 @@ static void test_convert_random(void **state)
 /* What the header promises in words: 213 days at 1 GHz in ps, 18 GHz with every remainder. */
 static void test_convert_range(void **state)
 {
-	u64 days213 = 213ull * 86400 * NS_PER_S;
+	u64 days213 = 213ull * 86400 * NSEC_PER_SEC;
 
-	assert_int_equal(ticks_to_ps(days213, NS_PER_S), days213 * 1000);
-	assert_int_equal(ticks_to_ps(days213 + 999999999, NS_PER_S), (days213 + 999999999) * 1000);
+	assert_int_equal(ticks_to_ps(days213, NSEC_PER_SEC), days213 * 1000);
+	assert_int_equal(ticks_to_ps(days213 + 999999999, NSEC_PER_SEC), (days213 + 999999999) * 1000);
 	assert_int_equal(ticks_to_ps(HZ_MAX - 1, HZ_MAX),
 			 (u64)((u128)(HZ_MAX - 1) * PS_PER_S / HZ_MAX));
 	assert_int_equal(ticks_to_ns(HZ_MAX - 1, HZ_MAX), 999999999);
-	assert_int_equal(ns_to_ticks(NS_PER_S - 1, HZ_MAX), HZ_MAX - 18);
+	assert_int_equal(ns_to_ticks(NSEC_PER_SEC - 1, HZ_MAX), HZ_MAX - 18);
 	assert_int_equal(ns_to_ticks(1, HZ_MIN), 1);
 	assert_int_equal(ticks_to_ns(1, HZ_MIN), 41);
 	assert_int_equal(ticks_to_ps(1, HZ_MIN), 41666);

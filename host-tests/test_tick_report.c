@@ -12,7 +12,7 @@
  * lost-tick messages are checked by their figures (fragments of the line),
  * the RESULT lines whole: those are what tools read.
  */
-/* LIBSRC: common/tick_report.c lib/report.c lib/stats.c common/tick_math.c lib/printf.c */
+/* LIBSRC: common/tick_report.c lib/report.c lib/stats.c lib/fixed.c common/tick_math.c lib/printf.c */
 /* LIBSRC: lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "argv.h"
 #include "report.h"
+#include "fixed.h"
 
 /* The baseline: the same macro as every row, with nothing in the body. */
 BENCH_LOOP(bench_empty_loop, )

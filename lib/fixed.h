@@ -40,4 +40,11 @@ const char *fmt_fixed(char *buf, size_t size, s64 value, unsigned scale, unsigne
 /* The same for an unsigned value, never signed. */
 const char *fmt_ufixed(char *buf, size_t size, u64 value, unsigned scale, unsigned decimals);
 
+#define MILLI_SCALE 3
+/* "12.345" from a value in thousandths (e.g. ps as ns): fmt_ufixed() at scale 3, 3 decimals. */
+static inline const char *fmt_milli(char *buf, size_t size, u64 thousandths)
+{
+	return fmt_ufixed(buf, size, thousandths, MILLI_SCALE, MILLI_SCALE);
+}
+
 #endif

@@ -230,9 +230,3 @@ u64 ns_to_ticks(u64 ns, u64 hz)
 	return ns / NSEC_PER_SEC * hz +
 	       ((ns % NSEC_PER_SEC) * hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 }
-
-const char *fmt_milli(char *buf, size_t size, u64 thousandths)
-{
-	snprintf(buf, size, "%llu.%03llu", thousandths / 1000, thousandths % 1000);
-	return buf;
-}

@@ -75,7 +75,4 @@ u64 ticks_to_ns(u64 ticks, u64 hz);
 /* ns to ticks, rounded up (a deadline is never early). */
 u64 ns_to_ticks(u64 ns, u64 hz);
 
-/* "12.345" from a value in thousandths (e.g. ps as ns): buf needs 24 bytes. */
-const char *fmt_milli(char *buf, size_t size, u64 thousandths);
-
 #endif

@@ -8,10 +8,6 @@
  * a signed figure divided by one is converted to unsigned first, so write
  * (s64)PPB_PER_PPM there. Names follow Linux's (NSEC_PER_SEC, HZ_PER_MHZ):
  * BIG_PER_SMALL is how many BIG make one SMALL.
- *
- * Include this from .c files only: a few files and host tests still
- * define some of these names themselves, and two definitions in one
- * translation unit must be spelled alike.
  */
 
 /* time */
