@@ -182,6 +182,7 @@ static const struct lc_arch arm_lifecycle = {
 	.rtc = &pl031,
 	.clocks = clocks,
 	.nclocks = ARRAY_SIZE(clocks),
+	.counter_at_reset = LC_COUNTER_GOES_ON,
 };
 
 int main(int argc, char **argv)

@@ -22,7 +22,23 @@ enum lc_event {
 	LC_PAUSE,
 	LC_SAVE,
 	LC_MIGRATE,
+	/*
+	 * QMP system_reset: the guest starts again from its entry point; the
+	 * runner carries across what it needs (lc_done's counter and counts)
+	 */
+	LC_RESET,
 	LC_NR_EVENTS,
+};
+
+/* What the counter (arch_counter()) does at a reset of the whole machine, as the architecture says. */
+enum lc_reset_counter {
+	/* starts again from zero (x86: RESET clears the TSC, Intel SDM 17.17) */
+	LC_COUNTER_RESTARTS,
+	/*
+	 * goes on: the system counter lives outside the PEs and a PE's
+	 * reset leaves it alone (arm64: CNTVCT, with CNTVOFF 0 at EL1)
+	 */
+	LC_COUNTER_GOES_ON,
 };
 
 /* A clock every vCPU samples across each event. */
@@ -101,6 +117,7 @@ struct lc_arch {
 	const char *stopped_flag_name;
 	const struct lc_clock *clocks;
 	unsigned nclocks;
+	enum lc_reset_counter counter_at_reset;
 };
 
 /*
@@ -132,9 +149,22 @@ struct lc_done {
 	 * from one CPU (0 from a runner that does not measure it)
 	 */
 	u64 vcpu_wait_ns;
+	/*
+	 * reset only (the answer to the boot request after one): the counter
+	 * and the report counts the guest sent with its reset request, which
+	 * the runner hands back
+	 */
+	u64 counter;
+	u64 tests;
+	u64 failures;
+	u64 skipped;
 };
 
-/* Parse an answer line (without the newline); false when it is not one. */
+/*
+ * Parse an answer line (without the newline); false when it is not one.
+ * Sequence numbers start at 1, but "reset 0" is the answer to the boot
+ * request of a guest that has not been reset yet.
+ */
 bool lc_parse_done(const char *line, struct lc_done *out);
 const char *lc_event_name(enum lc_event kind);
 

@@ -6,10 +6,11 @@ static const char *const event_names[LC_NR_EVENTS] = {
 	[LC_PAUSE] = "pause",
 	[LC_SAVE] = "save",
 	[LC_MIGRATE] = "migrate",
+	[LC_RESET] = "reset",
 };
 
 #define LC_DONE_WORD	"LIFECYCLE-DONE"
-#define LC_MAX_WORDS	12
+#define LC_MAX_WORDS	16
 #define LC_MAX_WORD	48
 
 const char *lc_event_name(enum lc_event kind)
@@ -48,6 +49,10 @@ static u64 *fact_slot(struct lc_done *d, const char *key, size_t len)
 		{ "host_req_ns", offsetof(struct lc_done, host_req_ns) },
 		{ "host_ns", offsetof(struct lc_done, host_ns) },
 		{ "vcpu_wait_ns", offsetof(struct lc_done, vcpu_wait_ns) },
+		{ "counter", offsetof(struct lc_done, counter) },
+		{ "tests", offsetof(struct lc_done, tests) },
+		{ "failures", offsetof(struct lc_done, failures) },
+		{ "skipped", offsetof(struct lc_done, skipped) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(facts); i++)
@@ -94,7 +99,8 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 	for (d.kind = 0; d.kind < LC_NR_EVENTS; d.kind++)
 		if (!strcmp(words[1], event_names[d.kind]))
 			break;
-	if (d.kind == LC_NR_EVENTS || !parse_dec(words[2], &seq) || !seq || seq > 9999)
+	if (d.kind == LC_NR_EVENTS || !parse_dec(words[2], &seq) || seq > 9999 ||
+	    (!seq && d.kind != LC_RESET))
 		return false;
 	d.seq = (unsigned)seq;
 	for (int i = 3; i < n; i++) {
@@ -109,7 +115,7 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 			return false;
 		seen |= bit;
 	}
-	/* every fact up to host_ns is required; those after it (vcpu_wait_ns) are not */
+	/* every fact up to host_ns is required; those after it (vcpu_wait_ns, counter, ...) are not */
 	for (char *k = (char *)&d.duration_ns; k <= (char *)&d.host_ns; k += sizeof(u64))
 		want = want << 1 | 1;
 	if ((seen & want) != want)

@@ -94,6 +94,7 @@ enum lc_fault {
 	LC_FAULT_STOPPED_FLAG,	/* the stopped flag cleared unseen from the request on: a VMM that never sets it */
 	LC_FAULT_STOPPED_RESET,	/* the stopped flag set again once after the guest cleared it */
 	LC_FAULT_RTC_BEHIND,	/* the seconds clock read after the event less the time the guest was stopped */
+	LC_FAULT_RESET_COUNTER,	/* after a reset the counter does the opposite of what its arch says */
 };
 
 
@@ -178,6 +179,18 @@ struct lc_answer {
 };
 
 /* The checks of one event, once every vCPU has stopped sampling. */
+/*
+ * Read the runner's answer line from the console, polled one character at
+ * a time, until give_up (counter); me, when not NULL, samples its clocks
+ * meanwhile. False when no whole line came.
+ */
+bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up);
+/* Reset events (common/lifecycle_reset.c): this life's end, and the next one's first check. */
+void lc_request_reset(void) __noreturn;
+/* The first sequence number to run in this life: 1, or the one after the reset it follows. */
+unsigned lc_boot_handshake(void);
+bool lc_has_reset(void);
+
 void lc_check_clock(unsigned i, enum lc_event kind);
 void lc_check_timers(u64 answered);
 void lc_check_tod(u64 tod_req, u64 tod_done);

@@ -153,6 +153,20 @@ void report_result(const char *name, const char *unit, const char *fmt, ...)
 	printf("RESULT: %s %s %s\n", name, value, unit);
 }
 
+void report_counts(unsigned *tests, unsigned *failures, unsigned *skipped)
+{
+	*tests = atomic_load(&n_tests);
+	*failures = atomic_load(&n_failures);
+	*skipped = atomic_load(&n_skipped);
+}
+
+void report_carry(unsigned tests, unsigned failures, unsigned skipped)
+{
+	atomic_add(&n_tests, tests);
+	atomic_add(&n_failures, failures);
+	atomic_add(&n_skipped, skipped);
+}
+
 unsigned report_failures(void)
 {
 	return atomic_load(&n_failures);

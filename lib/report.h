@@ -56,6 +56,10 @@ void report_prefix_pushf(const char *fmt, ...) __printf(1, 2);
 void report_prefix_pop(void);
 /* A fatal error of the test itself (bad argument, missing device): FAIL line, then summary and exit. */
 void report_abort(const char *fmt, ...) __printf(1, 2) __noreturn;
+/* The counts so far, for a test that hands them to its next life (a reset, carried by the runner). */
+void report_counts(unsigned *tests, unsigned *failures, unsigned *skipped);
+/* Counts reported in an earlier life of this guest (before a reset), added to this one's. */
+void report_carry(unsigned tests, unsigned failures, unsigned skipped);
 /* Print the SUMMARY line and return the exit code (never EXIT_PASS when nothing was reported). */
 int report_summary(void);
 /* report_summary() then exit with its code. */

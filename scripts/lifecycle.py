@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Runs one QEMU guest through host events (pause, save/restore, live migration) it asks for, over QMP.
+"""Runs one QEMU guest through host events (pause, save/restore, live migration, reset) it asks for, over QMP.
 
 Used by the runner for unittests.cfg entries with an `events` key
 (docs/lifecycle.md). Standard library only; run with /usr/bin/python3.
@@ -35,8 +35,12 @@ SOCKET_WAIT = 10.0        # seconds for a QEMU to create its QMP socket
 KILL_GRACE = 3.0          # seconds between SIGTERM and SIGKILL
 REQUEST = 'LIFECYCLE-REQUEST: '
 DONE = 'LIFECYCLE-DONE'
-EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|pingpong=(\d{1,3}))$')
-REQUEST_RE = re.compile(r'^(pause|save|migrate) ([0-9]{1,4})$')
+EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|reset|pingpong=(\d{1,3}))$')
+# A reset request carries what the guest's next life needs back: counter=N tests=N failures=N skipped=N.
+REQUEST_RE = re.compile(r'^(pause|save|migrate|reset) ([0-9]{1,4})((?: [a-z_]{1,16}=[0-9]{1,20}){0,8})$')
+# The first words of a guest whose events include a reset: it asks whether it is a new life.
+BOOT_REQUEST = 'boot 0'
+RESET_CARRIED = ('counter', 'tests', 'failures', 'skipped')
 
 
 WAIT_SAMPLE = 0.02        # seconds between two readings of the vCPU threads' waits
@@ -132,7 +136,7 @@ def parse_events(text):
         m = EVENT_RE.match(word)
         if not m:
             raise LifecycleError(f"events: bad event '{word}' (pause=SECONDS, save[=SECONDS], migrate, "
-                                 'pingpong=N)')
+                                 'reset, pingpong=N)')
         if m.group(2) is not None:
             events.append((m.group(2), float(m.group(3))))
         elif m.group(5) is not None:
@@ -317,14 +321,19 @@ class Events:
         self.guest = guest
         self.events = events
         self.done = 0
+        self.reset = None       # a reset performed, until the guest's next life asks about it
 
     def next(self, text):
-        """Check a request line against the cfg; return the event to perform."""
+        """Check a request line against the cfg; return the event to perform and its facts."""
         m = REQUEST_RE.match(text)
         if not m:
             shown = ''.join(c if c.isprintable() else '?' for c in text[:60])
             raise LifecycleError(f"the guest's request '{shown}' is malformed (want KIND SEQ)")
         kind, seq = m.group(1), int(m.group(2))
+        facts = dict(w.split('=') for w in m.group(3).split())
+        if (kind == 'reset') != bool(facts) or (facts and set(facts) != set(RESET_CARRIED)):
+            raise LifecycleError(f"the guest's request '{text[:80]}' has the wrong facts "
+                                 f"(a reset carries {', '.join(RESET_CARRIED)}; nothing else carries any)")
         if seq != self.done + 1:
             raise LifecycleError(f'the guest asked for event {seq}, the next one is {self.done + 1}')
         if self.done >= len(self.events):
@@ -333,9 +342,12 @@ class Events:
         want, secs = self.events[self.done]
         if kind != want:
             raise LifecycleError(f"the guest asked for event {seq} '{kind}'; the cfg's event {seq} is '{want}'")
-        return kind, secs
+        return kind, secs, facts
 
-    def perform(self, kind, secs, t_req):
+    def perform(self, kind, secs, t_req, facts):
+        if kind == 'reset':
+            self.do_reset(t_req, facts)
+            return
         meter = WaitMeter(self.guest)
         facts = getattr(self, 'do_' + kind)(secs)
         facts['vcpu_wait_ns'] = meter.finish()
@@ -347,6 +359,41 @@ class Events:
         facts['host_ns'] = time.time_ns()       # as close to the write as can be
         facts['total_ns'] = facts['host_ns'] - t_req
         self.guest.tell(f'{DONE} {kind} {self.done} ' + ' '.join(f'{k}={v}' for k, v in facts.items()))
+
+    def do_reset(self, t_req, facts):
+        """QMP system_reset; the answer waits for the guest's next life to ask (answer_boot)."""
+        qmp = self.guest.qmp
+        if self.reset is not None:
+            raise LifecycleError('the guest asked for a reset before its last one was answered')
+        # -no-reboot makes every reset a shutdown, this one too: a reset it is, this once
+        qmp.command('set-action', reboot='reset')
+        qmp.events.clear()
+        meter = WaitMeter(self.guest)
+        sent = time.time_ns()
+        qmp.command('system_reset')
+        qmp.wait_event(lambda e: e['event'] == 'RESET')
+        if '-no-reboot' in self.guest.cmd:
+            qmp.command('set-action', reboot='shutdown')
+        self.done += 1
+        self.reset = {'seq': self.done, 't_req': t_req, 'sent': sent, 'meter': meter, 'facts': facts}
+        self.guest.say(f'event {self.done} reset: system_reset sent')
+
+    def answer_boot(self, t_boot):
+        """A guest life's first request: "reset 0" for the first life, else the reset it follows."""
+        r, self.reset = self.reset, None
+        if r is None:
+            if self.done:
+                raise LifecycleError(f'the guest started again after event {self.done} without a reset '
+                                     '(a crash and a reboot?)')
+            self.guest.tell(f'{DONE} reset 0 duration_ns=0 qmp_downtime_ns=0 total_ns=0 overhead_ns=0 '
+                            f'host_req_ns={t_boot} host_ns={time.time_ns()}')
+            return
+        facts = {'duration_ns': t_boot - r['sent'], 'qmp_downtime_ns': 0, 'total_ns': t_boot - r['t_req'],
+                 'overhead_ns': 0, 'host_req_ns': r['t_req'], 'vcpu_wait_ns': r['meter'].finish(), **r['facts']}
+        self.guest.say(f"event {r['seq']} reset: the guest's next life asked {facts['duration_ns'] / 1e6:.1f} ms "
+                       f"after system_reset, a vCPU waited {facts['vcpu_wait_ns'] / 1e6:.1f} ms for a CPU")
+        facts['host_ns'] = time.time_ns()
+        self.guest.tell(f"{DONE} reset {r['seq']} " + ' '.join(f'{k}={v}' for k, v in facts.items()))
 
     def do_pause(self, secs):
         qmp = self.guest.qmp
@@ -490,8 +537,11 @@ def run(guest, events):
             continue        # the end of a QEMU the guest has left
         if text is None:
             break
-        kind, secs = events.next(text)
-        events.perform(kind, secs, t_req)
+        if text == BOOT_REQUEST:
+            events.answer_boot(t_req)
+            continue
+        kind, secs, facts = events.next(text)
+        events.perform(kind, secs, t_req, facts)
     st = guest.current.wait()
     if st == 1 and events.done < len(events.events):
         raise LifecycleError(f"the guest passed after {events.done} of the cfg's "

@@ -368,6 +368,7 @@ static struct lc_arch x86_lifecycle = {
 	.irqs_off = irqs_off,
 	.rtc = &cmos_rtc,
 	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED",
+	.counter_at_reset = LC_COUNTER_RESTARTS,
 };
 
 static const struct accel *find_accel(void)

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The lifecycle test's reset event: a guest that asks the host for a
+ * system_reset ends its life there; the runner carries what the next life
+ * needs (the counter as the request went out, the report counts so far)
+ * and hands it back as the answer to that life's first words, the boot
+ * request. The next life checks the counter against the host's time.
+ *
+ * Why: QEMU before 7.0 left the TSC counting from its old value across a
+ * reset under KVM (KVM took a write of 0 for a hot-plugged vCPU), and
+ * guests that calibrate from it (Windows' Hyper-V reference time) hung on
+ * reboot (docs/real-bugs.md).
+ */
+#include "lifecycle_state.h"
+#include "fixed.h"
+#include "report.h"
+
+/*
+ * The counter against the host's time from the reset: its frequency may be
+ * off by what the arch could tell of it (a TCG TSC's is a guess within a
+ * few per mille), and the host's stamps by a console line's delay.
+ */
+#define LC_RESET_RATE_TOL_PPT 20
+#define LC_RESET_SLACK_NS     50000000ull
+
+bool lc_has_reset(void)
+{
+	for (unsigned i = 0; i < lc.nevents; i++)
+		if (lc.events[i] == LC_RESET)
+			return true;
+	return false;
+}
+
+void lc_request_reset(void)
+{
+	unsigned tests, failures, skipped;
+	u64 hz = arch_counter_hz(), give_up;
+
+	report_counts(&tests, &failures, &skipped);
+	printf("LIFECYCLE-REQUEST: reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
+	       arch_counter(), tests, failures, skipped);
+	give_up = arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, hz);
+	while (arch_counter() < give_up)
+		cpu_relax();
+	report_abort("event %u reset: still running %llu s after asking for it", lc.seq,
+		     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
+}
+
+/* The host's time from t0 to the boot request, as a bound on counter time: rate tolerance and slack added. */
+static u64 bound_ns(u64 host_ns)
+{
+	return host_ns + host_ns / 1000 * LC_RESET_RATE_TOL_PPT + LC_RESET_SLACK_NS;
+}
+
+/*
+ * x86: the counter counts from the reset; the host saw duration_ns from
+ * sending system_reset to this life's boot request, which the counter's
+ * time since the reset cannot exceed.
+ */
+static void check_restarted(u64 at_boot)
+{
+	u64 value = at_boot + (lc.fault == LC_FAULT_RESET_COUNTER ? lc.done.counter : 0);
+	u64 ns = counter_ns(value), bound = bound_ns(lc.done.duration_ns);
+	char v[FIXED_BUF_SIZE], h[FIXED_BUF_SIZE], b[FIXED_BUF_SIZE];
+
+	report_kfail(ns <= bound, "tcg/tsc-reset",
+	       "the counter started again from zero at the reset: it read %s ms at the boot request, "
+	       "the host saw %s ms from system_reset to it (bound %s ms)",
+	       fmt_milli(v, sizeof(v), ns / NSEC_PER_USEC),
+	       fmt_milli(h, sizeof(h), lc.done.duration_ns / NSEC_PER_USEC),
+	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
+	lc_result_ms("counter", "at_boot", ns);
+}
+
+/*
+ * arm64: the counter goes on; from the reset request to the boot request
+ * it moved forward by no more than the host saw pass (total_ns).
+ */
+static void check_went_on(u64 at_boot)
+{
+	u64 value = at_boot - (lc.fault == LC_FAULT_RESET_COUNTER ? min(at_boot, lc.done.counter) : 0);
+	u64 bound = bound_ns(lc.done.total_ns);
+	bool forward = value >= lc.done.counter;
+	u64 moved = counter_ns(forward ? value - lc.done.counter : lc.done.counter - value);
+	char m[FIXED_BUF_SIZE], h[FIXED_BUF_SIZE], b[FIXED_BUF_SIZE];
+
+	report(forward && moved <= bound,
+	       "the counter went on across the reset: %s%s ms from the reset request to the boot "
+	       "request, the host saw %s ms (bound 0 to %s ms)",
+	       forward ? "+" : "-", fmt_milli(m, sizeof(m), moved / NSEC_PER_USEC),
+	       fmt_milli(h, sizeof(h), lc.done.total_ns / NSEC_PER_USEC),
+	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
+	lc_result_ms("counter", "moved", forward ? moved : 0);
+}
+
+unsigned lc_boot_handshake(void)
+{
+	static struct lc_answer a;
+	u64 give_up;
+
+	printf("LIFECYCLE-REQUEST: boot 0");
+	a.nl_at = arch_counter();
+	putchar('\n');
+	give_up = a.nl_at + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz());
+	if (!lc_read_answer(NULL, &a, give_up))
+		report_abort("no answer from the runner to the boot request in %llu s",
+			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
+	if (!lc_parse_done(a.line, &lc.done) || lc.done.kind != LC_RESET ||
+	    lc.done.seq > lc.nevents || (lc.done.seq && lc.events[lc.done.seq - 1] != LC_RESET))
+		report_abort("the runner's answer to the boot request is not one: '%s'", a.line);
+	if (!lc.done.seq)
+		return 1;
+	lc.seq = lc.done.seq;
+	report_carry((unsigned)lc.done.tests, (unsigned)lc.done.failures, (unsigned)lc.done.skipped);
+	report_info("event %u reset: a new life; %llu checks, %llu failed, %llu skipped before it",
+		    lc.seq, lc.done.tests, lc.done.failures, lc.done.skipped);
+	report_prefix_pushf("event %u reset", lc.seq);
+	lc_result_ms("host", "down", lc.done.duration_ns);
+	lc_result_ms("host", "total", lc.done.total_ns);
+	if (lc.arch->counter_at_reset == LC_COUNTER_RESTARTS)
+		check_restarted(a.nl_at);
+	else
+		check_went_on(a.nl_at);
+	report_prefix_pop();
+	return lc.seq + 1;
+}
