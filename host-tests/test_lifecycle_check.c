@@ -279,6 +279,15 @@ static const struct clock_case clock_cases[] = {
 		},
 	},
 	{
+		/* a frozen clock may move 62 ms: judging takes a stop twice that */
+		"a 100 ms stop is more than a frozen clock moves, not twice it",
+		CLOCK_COUNTER, LC_SAVE, 100 * MS, 0, LC_FAULT_NONE, 1, 1 * MS, 101 * MS, 1 * MS,
+		.lines = {
+			"INFO: counter: a stop of 100 ms is too short to tell a running clock from a "
+			"frozen one (which may move by 62 ms)",
+		},
+	},
+	{
 		/* frozen: 2 x 1 + 10 + 50 ms = 62 ms without a pause's overhead */
 		"a save and restore: kvmclock frozen, no pause overhead in its bound",
 		CLOCK_KVMCLOCK, LC_SAVE, 1100 * MS, 0, LC_FAULT_NONE, 0, 1 * MS, 62 * MS, 1 * MS,
@@ -571,6 +580,8 @@ static const struct period_case period_cases[] = {
 	  PERIOD_LINE("PASS", "0"), NULL },
 	{ "a tick lost after", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 20,
 	  NOT_TIMED("after", "a tick lost or late by half a period"), NULL },
+	{ "the window's last tick lost: one run short", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 },
+	  GRID_TICKS - 1, NOT_TIMED("after", "a tick lost or late by half a period"), NULL },
 };
 
 /* Window w's ticks, from start, one a period apart; the tick at index lost skipped. */
