@@ -13,7 +13,8 @@
  * - tick_ref_begin(): the first reference the machine has other than the
  *   device under test, none at all, one that never moves, each with its
  *   SKIP reason; and a whole begin, end and check on a simulated timeline.
- * Output is read back from stdout, where lib/report.c writes its lines.
+ * Output is read back from stdout, where lib/report.c writes its lines
+ * (host-tests/console_capture.h).
  */
 /* LIBSRC: common/tick_ref.c lib/refclock.c lib/report.c lib/stats.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
@@ -21,14 +22,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
+#include "console_capture.h"
 #include "host_shim.h"
 #include "../common/tick_ref.h"
 
-#define OUT_MAX	    8192
 #define COUNTER_HZ  1000000000ull /* the counter ticks in ns: a tick off is a ppb off */
 #define FAST_REF_HZ 1000000ull
 #define REF_TOLERANCE_PPB 2000
@@ -95,48 +93,6 @@ const struct refclock *const *refclock_table(size_t *n)
 {
 	*n = table_len;
 	return table;
-}
-
-/* --- stdout, read back --------------------------------------------------------------- */
-
-typedef void (*scenario_fn)(const void *arg);
-
-static void capture(scenario_fn fn, const void *arg, char *out, size_t size)
-{
-	FILE *tmp = tmpfile();
-	int saved;
-	size_t n;
-
-	assert_non_null(tmp);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
-	fn(arg);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(out, 1, size - 1, tmp);
-	out[n] = '\0';
-	fclose(tmp);
-}
-
-static void has_line(const char *out, const char *line)
-{
-	const char *at = out;
-	size_t len = strlen(line);
-
-	for (; (at = strstr(at, line)); at++)
-		if ((at == out || at[-1] == '\n') && at[len] == '\n')
-			return;
-	fail_msg("no line\n  %s\nin:\n%s", line, out);
-}
-
-static void lacks(const char *out, const char *text)
-{
-	if (strstr(out, text))
-		fail_msg("'%s' should not be in:\n%s", text, out);
 }
 
 /* --- tick_ref_check() from marks set by hand ---------------------------------------- */
@@ -253,7 +209,7 @@ static void run_check(const void *arg)
 
 static void test_check_table(void **state)
 {
-	char out[OUT_MAX];
+	char out[CAPTURE_MAX];
 
 	for (size_t i = 0; i < sizeof(check_cases) / sizeof(check_cases[0]); i++) {
 		const struct check_case *c = &check_cases[i];
@@ -280,7 +236,7 @@ static void run_no_rate(const void *arg)
 static void test_check_no_rate(void **state)
 {
 	static const struct tick_ref_plan plan = PLAN(1000, 1000, COUNTER_HZ, 1000, 0);
-	char out[OUT_MAX];
+	char out[CAPTURE_MAX];
 
 	capture(run_no_rate, &plan, out, sizeof(out));
 	has_line(out, "FAIL: the Fast reference gave no rate: counts 5 to 5");
@@ -348,7 +304,7 @@ static void run_begin(const void *arg)
 
 static void test_begin_table(void **state)
 {
-	char out[OUT_MAX];
+	char out[CAPTURE_MAX];
 
 	for (size_t i = 0; i < sizeof(begin_cases) / sizeof(begin_cases[0]); i++) {
 		const struct begin_case *c = &begin_cases[i];
@@ -374,7 +330,7 @@ static void test_begin_table(void **state)
  */
 static void test_begin_tries(void **state)
 {
-	char out[OUT_MAX];
+	char out[CAPTURE_MAX];
 
 	capture(run_begin, &begin_cases[0], out, sizeof(out));
 	assert_int_equal(sim.reads, 2 * 5 * 2);
@@ -391,7 +347,7 @@ static void run_whole(const void *arg)
 
 static void test_whole_run(void **state)
 {
-	char out[OUT_MAX];
+	char out[CAPTURE_MAX];
 
 	capture(run_whole, NULL, out, sizeof(out));
 	assert_true(begun.m0.hi < COUNTER_HZ && begun.m1.lo > COUNTER_HZ);

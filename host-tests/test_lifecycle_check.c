@@ -1,0 +1,732 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/lifecycle_check.c, the lifecycle test's checks of one event, on
+ * the host, with the real lib/report.c and lib/stats.c under it.
+ * What: the state the sampling half (common/lifecycle.c) leaves in `lc` -
+ * every vCPU's largest clock steps per phase, its timers' ticks and stamps,
+ * its stopped-flag sightings, the runner's answer - is set by hand for a
+ * pause, a save or a migration, and the checks' PASS/FAIL/INFO/RESULT lines
+ * are read back (console_capture.h): a clean event; a clock that steps
+ * back, jumps beyond the stop, stands still through a stop it runs through
+ * or runs through one it is frozen in; a one-shot that fires early, late or
+ * never; a periodic timer that stops, slows, storms or drifts after the
+ * event; a stopped flag missing, set early or set again.
+ * Why: those checks are what tell a broken host from a good one, and a
+ * guest run shows them only on a host that breaks them (or with a fault=
+ * compiled into the sampling); here each bound is hit from both sides.
+ * How: two vCPUs, a counter at 2 GHz (a tick is never a ns by accident),
+ * two clocks (the counter, which runs through a stop, and a 1 GHz
+ * "kvmclock" that is frozen), two timer slots ("cntv" one-shot, "cntp"
+ * periodic); table-driven where cases differ only in data. The figures in
+ * the expected lines follow from docs/lifecycle.md's bounds, worked out
+ * next to each table. The arch hooks the sources call are played here.
+ */
+/* LIBSRC: common/lifecycle_check.c common/lifecycle_proto.c lib/report.c lib/stats.c */
+/* LIBSRC: lib/printf.c lib/string.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "host_shim.h"
+#include "../common/lifecycle_state.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define NCPUS		2
+#define COUNTER_HZ	2000000000ull /* counter ticks per second: 2 per ns */
+#define KVMCLOCK_HZ	1000000000ull
+#define US		1000ull
+#define MS		1000000ull
+/* The phases' lengths: the windows are LC_WINDOW_NS; the request to the answer, this. */
+#define DURING_NS	(1200 * MS)
+#define PHASE0		1000000000ull /* the counter as the window before starts */
+#define PAUSE_STOP_NS	(1000 * MS)   /* QEMU's STOP to RESUME for a pause or a save */
+#define PAUSE_QEMU_NS	(4 * MS)      /* overhead_ns: QEMU's stop and cont work, a pause's only */
+#define MIGRATE_STOP_NS (3 * MS)      /* a live migration's downtime */
+#define MAX_LINES	6
+
+/* --- the arch's hooks and the sampling half's state ------------------------------- */
+
+struct lc_state lc;
+
+void cpu_relax(void)
+{
+}
+
+int cpu_count(void)
+{
+	return NCPUS;
+}
+
+u64 arch_counter_hz(void)
+{
+	return COUNTER_HZ;
+}
+
+/* The checks never read a clock: the sampling half did. */
+static u64 never_read(void)
+{
+	fail_msg("a check read a clock");
+	return 0;
+}
+
+enum { CLOCK_COUNTER, CLOCK_KVMCLOCK, NCLOCKS };
+enum { SLOT_ONESHOT, SLOT_PERIODIC, NSLOTS };
+
+static const struct lc_clock clocks[NCLOCKS] = {
+	[CLOCK_COUNTER] = { .name = "counter", .read = never_read,
+			    .during = { LC_RUNS, LC_RUNS, LC_RUNS } },
+	[CLOCK_KVMCLOCK] = { .name = "kvmclock", .read = never_read, .hz = KVMCLOCK_HZ,
+			     .during = { LC_FROZEN, LC_FROZEN, LC_FROZEN } },
+};
+
+#define FAKE_ARCH(kind)                                                                            \
+	{                                                                                          \
+		.name_of_slot = { "cntv", "cntp" }, .nslots = NSLOTS, .periodic_kind = (kind),     \
+		.stopped_flag_name = "PVCLOCK_GUEST_STOPPED", .clocks = clocks,                    \
+		.nclocks = NCLOCKS,                                                                \
+	}
+static const struct lc_arch reload_arch = FAKE_ARCH(LC_PERIODIC_RELOAD);
+static const struct lc_arch rearmed_arch = FAKE_ARCH(LC_PERIODIC_REARMED);
+
+static u64 ns_to_counter(u64 ns)
+{
+	return ns * (COUNTER_HZ / NSEC_PER_SEC);
+}
+
+/* In the clock's own ticks; every figure here is a whole number of ns. */
+static u64 ns_to_clock(unsigned clock, u64 ns)
+{
+	return clock == CLOCK_KVMCLOCK ? ns : ns_to_counter(ns);
+}
+
+/*
+ * Event 1 of the given kind, answered: the phases back to back (a window,
+ * DURING_NS, a window), every timer idle, the stop as QEMU measured it.
+ */
+static void reset_event(enum lc_event kind, u64 stopped_ns)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.arch = &reload_arch;
+	lc.seq = 1;
+	lc.catchup_max = LC_CATCHUP_MAX;
+	lc.done = (struct lc_done){ .kind = kind, .seq = 1, .duration_ns = stopped_ns };
+	if (kind == LC_PAUSE)
+		lc.done.overhead_ns = PAUSE_QEMU_NS;
+	lc.phase_start[LC_BEFORE] = PHASE0;
+	lc.phase_start[LC_DURING] = PHASE0 + ns_to_counter(LC_WINDOW_NS);
+	lc.phase_start[LC_AFTER] = lc.phase_start[LC_DURING] + ns_to_counter(DURING_NS);
+	lc.phase_start[LC_FINISHED] = lc.phase_start[LC_AFTER] + ns_to_counter(LC_WINDOW_NS);
+	lc.phase = LC_FINISHED;
+}
+
+static void expect_lines(const char *out, const char *const *lines)
+{
+	for (size_t l = 0; l < MAX_LINES && lines[l]; l++)
+		has_line(out, lines[l]);
+}
+
+/* --- clocks: lc_check_clock() ---------------------------------------------------------- */
+
+/*
+ * A pause of 1000 ms (QEMU's work around it 4 ms) after a baseline whose
+ * largest step is 1 ms: a step over the event is allowed 1000 + 2 x 1 + 10
+ * (the stamps) = 1012 ms, plus what a vCPU waited for a host CPU; a running
+ * clock must step 1000 - 10 = 990 ms at least, a frozen one 2 x 1 + 10 + 50
+ * + 4 = 66 ms at most. The worst vCPU has the steps given, the other half
+ * of them.
+ */
+struct clock_case {
+	const char *what;
+	unsigned clock;
+	enum lc_event kind;
+	u64 stopped_ns, wait_ns;
+	enum lc_fault fault;
+	int cpu;		     /* the vCPU with the largest steps */
+	u64 before_ns, during_ns, after_ns;
+	u64 back, back_ns;	     /* on that vCPU: reads below the one before, by up to */
+	const char *lines[MAX_LINES];
+};
+
+#define STEP_BOUND_PASS(clock, us, cpu, wait_us)                                                   \
+	"PASS: " clock ": largest step over the event " us " us (vCPU " cpu ") <= stopped "        \
+	"1000000 us + 2 x 1000 us (largest step before) + 10000 us + " wait_us " us a vCPU "       \
+	"waited for a host CPU"
+#define NEVER_BACK(clock)                                                                          \
+	"PASS: " clock " never went backwards on any vCPU (worst vCPU 0: 0 times, by up to 0 ns)"
+#define FROZEN_BOUND                                                                               \
+	"<= 2 x 1000 us + 60000 us + 4000 us QEMU spent stopping and restarting the vCPUs"
+
+static const struct clock_case clock_cases[] = {
+	{
+		"a clean pause: the counter runs through it",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
+		.lines = {
+			NEVER_BACK("counter"),
+			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
+			"RESULT: e1.pause.counter.step 1001.000 ms",
+			"PASS: counter ran while the guest was stopped: step 1001000 us >= stopped "
+			"1000000 us - 10000 us",
+		},
+	},
+	{
+		"a clean pause: kvmclock is frozen through it",
+		CLOCK_KVMCLOCK, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 30 * MS, 1 * MS,
+		.lines = {
+			NEVER_BACK("kvmclock"),
+			STEP_BOUND_PASS("kvmclock", "30000", "1", "0"),
+			"RESULT: e1.pause.kvmclock.step 30.000 ms",
+			"PASS: kvmclock was frozen while the guest was stopped: step 30000 us " FROZEN_BOUND,
+		},
+	},
+	{
+		"a clock that steps back 20 ms (fault=back), in counter ticks",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
+		3, 20 * MS,
+		.lines = {
+			"FAIL: counter never went backwards on any vCPU (worst vCPU 1: 3 times, by up "
+			"to 20000000 ns)",
+			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
+		},
+	},
+	{
+		"a clock that jumps 3 s ahead (fault=jump)",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 0, 1 * MS, 4001 * MS, 1 * MS,
+		.lines = {
+			"FAIL: counter: largest step over the event 4001000 us (vCPU 0) <= stopped "
+			"1000000 us + 2 x 1000 us (largest step before) + 10000 us + 0 us a vCPU "
+			"waited for a host CPU",
+			"RESULT: e1.pause.counter.step 4001.000 ms",
+		},
+	},
+	{
+		"a step of the whole bound",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1012 * MS, 1 * MS,
+		.lines = { STEP_BOUND_PASS("counter", "1012000", "1", "0") },
+	},
+	{
+		"a step 1 us beyond the bound",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1012 * MS + US, 1 * MS,
+		.lines = {
+			"FAIL: counter: largest step over the event 1012001 us (vCPU 1) <= stopped "
+			"1000000 us + 2 x 1000 us (largest step before) + 10000 us + 0 us a vCPU "
+			"waited for a host CPU",
+		},
+	},
+	{
+		"a vCPU the host kept from running for 200 ms",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 200 * MS, LC_FAULT_NONE, 1, 1 * MS, 1212 * MS, 1 * MS,
+		.lines = { STEP_BOUND_PASS("counter", "1212000", "1", "200000") },
+	},
+	{
+		"the step after the answer is the event's too",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 2 * MS, 1001 * MS,
+		.lines = {
+			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
+			"PASS: counter ran while the guest was stopped: step 1001000 us >= stopped "
+			"1000000 us - 10000 us",
+		},
+	},
+	{
+		"the counter stood still through a stop it runs through",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 5 * MS, 1 * MS,
+		.lines = {
+			"FAIL: counter ran while the guest was stopped: step 5000 us >= stopped "
+			"1000000 us - 10000 us",
+		},
+	},
+	{
+		"a running clock short of the stop by the stamps' slack",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 990 * MS, 1 * MS,
+		.lines = {
+			"PASS: counter ran while the guest was stopped: step 990000 us >= stopped "
+			"1000000 us - 10000 us",
+		},
+	},
+	{
+		"kvmclock ran through a stop it is frozen in",
+		CLOCK_KVMCLOCK, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
+		.lines = {
+			STEP_BOUND_PASS("kvmclock", "1001000", "1", "0"),
+			"FAIL: kvmclock was frozen while the guest was stopped: step 1001000 us " FROZEN_BOUND,
+		},
+	},
+	{
+		"a frozen clock that moved by the whole bound",
+		CLOCK_KVMCLOCK, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 66 * MS, 1 * MS,
+		.lines = {
+			"PASS: kvmclock was frozen while the guest was stopped: step 66000 us " FROZEN_BOUND,
+		},
+	},
+	{
+		"fault=flip: the counter is expected frozen",
+		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_FLIP, 1, 1 * MS, 1001 * MS, 1 * MS,
+		.lines = {
+			"FAIL: counter was frozen while the guest was stopped: step 1001000 us " FROZEN_BOUND,
+		},
+	},
+	{
+		/* frozen: 2 x 1 + 10 + 50 ms, no overhead outside a pause; 3 ms < 2 x 62 ms */
+		"a 3 ms migration downtime is too short to judge semantics by",
+		CLOCK_COUNTER, LC_MIGRATE, MIGRATE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 4 * MS, 1 * MS,
+		.lines = {
+			"PASS: counter: largest step over the event 4000 us (vCPU 1) <= stopped 3000 us + "
+			"2 x 1000 us (largest step before) + 10000 us + 0 us a vCPU waited for a host CPU",
+			"RESULT: e1.migrate.counter.step 4.000 ms",
+			"INFO: counter: a stop of 3 ms is too short to tell a running clock from a frozen "
+			"one (which may move by 62 ms)",
+		},
+	},
+	{
+		/* a frozen clock may move 62 ms: judging takes a stop twice that */
+		"a 100 ms stop is more than a frozen clock moves, not twice it",
+		CLOCK_COUNTER, LC_SAVE, 100 * MS, 0, LC_FAULT_NONE, 1, 1 * MS, 101 * MS, 1 * MS,
+		.lines = {
+			"INFO: counter: a stop of 100 ms is too short to tell a running clock from a "
+			"frozen one (which may move by 62 ms)",
+		},
+	},
+	{
+		/* frozen: 2 x 1 + 10 + 50 ms = 62 ms without a pause's overhead */
+		"a save and restore: kvmclock frozen, no pause overhead in its bound",
+		CLOCK_KVMCLOCK, LC_SAVE, 1100 * MS, 0, LC_FAULT_NONE, 0, 1 * MS, 62 * MS, 1 * MS,
+		.lines = {
+			"RESULT: e1.save.kvmclock.step 62.000 ms",
+			"PASS: kvmclock was frozen while the guest was stopped: step 62000 us <= 2 x "
+			"1000 us + 60000 us + 0 us QEMU spent stopping and restarting the vCPUs",
+		},
+	},
+};
+
+static void set_steps(int cpu, unsigned clock, u64 div, const struct clock_case *c)
+{
+	struct lc_cpu *v = &lc.cpu[cpu];
+
+	v->step[LC_BEFORE][clock] = ns_to_clock(clock, c->before_ns) / div;
+	v->step[LC_DURING][clock] = ns_to_clock(clock, c->during_ns) / div;
+	v->step[LC_AFTER][clock] = ns_to_clock(clock, c->after_ns) / div;
+}
+
+static void run_clock(const void *arg)
+{
+	const struct clock_case *c = arg;
+
+	reset_event(c->kind, c->stopped_ns);
+	lc.done.vcpu_wait_ns = c->wait_ns;
+	lc.fault = c->fault;
+	set_steps(c->cpu, c->clock, 1, c);
+	set_steps(!c->cpu, c->clock, 2, c);
+	lc.cpu[c->cpu].backwards[c->clock] = c->back;
+	lc.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
+	lc_check_clock(c->clock, c->kind);
+}
+
+static void test_clock_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_LEN(clock_cases); i++) {
+		print_message("case: %s\n", clock_cases[i].what);
+		capture(run_clock, &clock_cases[i], out, sizeof(out));
+		expect_lines(out, clock_cases[i].lines);
+	}
+}
+
+/* A clean pause says four lines and no more: no INFO, nothing about another clock. */
+static void test_clock_clean_whole(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	capture(run_clock, &clock_cases[0], out, sizeof(out));
+	exactly(out, clock_cases[0].lines, 4);
+}
+
+/* --- one-shot timers: lc_check_timers() ------------------------------------------------ */
+
+/*
+ * Armed for 50 ms after the request, answered 1 s after that deadline: it
+ * must fire at or after the deadline and by the answer plus a window
+ * (500 ms), i.e. 0 to 1500000 us after its deadline.
+ */
+#define ANSWER_AFTER_DEADLINE_NS (1000 * MS)
+
+struct oneshot_case {
+	const char *what;
+	bool fired;
+	s64 late_us; /* after the deadline; negative: early */
+	const char *lines[MAX_LINES];
+};
+
+#define ONESHOT_LINE(verdict, by_us)                                                               \
+	verdict ": vCPU 0 cntv one-shot armed before the event fired after its deadline, by " by_us \
+		" us, and within 500 ms of the answer"
+
+static const struct oneshot_case oneshot_cases[] = {
+	{ "2 ms after its deadline", true, 2000,
+	  { ONESHOT_LINE("PASS", "2000"), "RESULT: e1.pause.cntv.oneshot_late 2.000 ms" } },
+	{ "at its deadline", true, 0,
+	  { ONESHOT_LINE("PASS", "0"), "RESULT: e1.pause.cntv.oneshot_late 0.000 ms" } },
+	/*
+	 * Its RESULT line is not asserted: check_oneshot() takes fired_at -
+	 * deadline unsigned, and prints 9223372036851.775 ms for this one.
+	 */
+	{ "3 ms early", true, -3000, { ONESHOT_LINE("FAIL", "-3000") } },
+	{ "a window after the answer", true, 1500000, { ONESHOT_LINE("PASS", "1500000") } },
+	{ "1 us after that", true, 1500001, { ONESHOT_LINE("FAIL", "1500001") } },
+	{ "never (fault=rearm)", false, 0,
+	  { "FAIL: vCPU 0 cntv one-shot armed before the event fired (not within 500 ms of the "
+	    "answer)" } },
+};
+
+static u64 oneshot_deadline(void)
+{
+	return lc.phase_start[LC_DURING] + ns_to_counter(LC_ONESHOT_NS);
+}
+
+static void run_oneshot(const void *arg)
+{
+	const struct oneshot_case *c = arg;
+	struct lc_timer *t = &lc.cpu[0].t[SLOT_ONESHOT];
+	u64 deadline;
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	deadline = oneshot_deadline();
+	t->role = LC_ROLE_ONESHOT;
+	t->deadline = deadline;
+	if (c->fired)
+		t->fired_at = c->late_us >= 0 ? deadline + ns_to_counter((u64)c->late_us * US)
+					      : deadline - ns_to_counter((u64)-c->late_us * US);
+	lc_check_timers(deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS));
+}
+
+static void test_oneshot_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_LEN(oneshot_cases); i++) {
+		const struct oneshot_case *c = &oneshot_cases[i];
+
+		print_message("case: %s\n", c->what);
+		capture(run_oneshot, c, out, sizeof(out));
+		expect_lines(out, c->lines);
+		if (!c->fired)
+			lacks(out, "oneshot_late");
+	}
+}
+
+/* Only vCPU 0's one-shot has a RESULT line; every vCPU's is checked. */
+static void run_oneshot_both(const void *arg)
+{
+	u64 deadline;
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	deadline = oneshot_deadline();
+	for (int cpu = 0; cpu < NCPUS; cpu++) {
+		struct lc_timer *t = &lc.cpu[cpu].t[SLOT_ONESHOT];
+
+		t->role = LC_ROLE_ONESHOT;
+		t->deadline = deadline;
+		t->fired_at = deadline + ns_to_counter((u64)(cpu + 1) * MS);
+	}
+	lc_check_timers(deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS));
+}
+
+static void test_oneshot_every_cpu(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	capture(run_oneshot_both, NULL, out, sizeof(out));
+	EXACTLY(out, ONESHOT_LINE("PASS", "1000"), "RESULT: e1.pause.cntv.oneshot_late 1.000 ms",
+		"PASS: vCPU 1 cntv one-shot armed before the event fired after its deadline, by "
+		"2000 us, and within 500 ms of the answer");
+}
+
+/* --- periodic timers: rate and catch-up ------------------------------------------------ */
+
+/*
+ * 100 Hz: 50 ticks in each 500 ms window is 100.0% of nominal; after the
+ * event it must be within 10% of nominal or of the rate before. Catch-up
+ * ticks allowed: 16, plus the baseline's rate of them over the 1700 ms
+ * since (rounded up: one before is 3.4, so 4), plus on a re-armed schedule
+ * one per period of the vCPU's largest counter step over the event.
+ */
+struct periodic_case {
+	const char *what;
+	const struct lc_arch *arch;
+	u32 ticks[LC_NR_PHASES];
+	u32 early[LC_NR_PHASES];
+	u64 gap_ns; /* the vCPU's largest counter step over the event */
+	const char *lines[MAX_LINES];
+};
+
+#define RATE_LINE(verdict, after, before)                                                          \
+	verdict ": vCPU 0 cntp periodic rate after the event " after "% of nominal, within 10% of "  \
+		"nominal or of the rate before, " before "%"
+#define CATCHUP_LINE(verdict, n, allowed, explained)                                               \
+	verdict ": vCPU 0 cntp catch-up: " n " ticks closer than half a period after the event <= " \
+		allowed " (bound 16 + " explained " the vCPU's own delays explain)"
+
+static const struct periodic_case periodic_cases[] = {
+	{ "a clean pause", &reload_arch, { 50, 120, 50 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("PASS", "100.0", "100.0"), CATCHUP_LINE("PASS", "0", "16", "0"),
+	    "RESULT: e1.pause.cntp.cpu0.catchup 0 ticks",
+	    "RESULT: e1.pause.cntp.cpu0.ticks_during 120 ticks" } },
+	{ "stopped after the event", &reload_arch, { 50, 3, 0 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("FAIL", "0.0", "100.0"),
+	    "RESULT: e1.pause.cntp.cpu0.ticks_during 3 ticks" } },
+	{ "half rate after the event (fault=rate)", &reload_arch, { 50, 120, 25 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("FAIL", "50.0", "100.0") } },
+	{ "10% slow after the event: at the bound", &reload_arch, { 50, 120, 45 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("PASS", "90.0", "100.0") } },
+	{ "12% slow after the event", &reload_arch, { 50, 120, 44 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("FAIL", "88.0", "100.0") } },
+	{ "an overcommitted vCPU, as slow before as after", &reload_arch, { 40, 100, 37 },
+	  { 0, 0, 0 }, 0, { RATE_LINE("PASS", "74.0", "80.0") } },
+	{ "no tick before the event: no rate to hold to", &reload_arch, { 0, 0, 0 }, { 0, 0, 0 }, 0,
+	  { RATE_LINE("FAIL", "0.0", "0.0") } },
+	{ "a storm after the event (fault=storm)", &reload_arch, { 50, 120, 150 }, { 0, 0, 100 }, 0,
+	  { RATE_LINE("FAIL", "300.0", "100.0"), CATCHUP_LINE("FAIL", "100", "16", "0"),
+	    "RESULT: e1.pause.cntp.cpu0.catchup 100 ticks" } },
+	{ "catch-up the baseline explains, at the bound", &reload_arch, { 50, 120, 50 },
+	  { 1, 10, 10 }, 0, { CATCHUP_LINE("PASS", "20", "20", "4") } },
+	{ "one catch-up tick more", &reload_arch, { 50, 120, 50 }, { 1, 10, 11 }, 0,
+	  { CATCHUP_LINE("FAIL", "21", "20", "4") } },
+	{ "a re-armed schedule takes the periods of a 1 s gap at once", &rearmed_arch,
+	  { 50, 220, 50 }, { 0, 100, 0 }, 1000 * MS, { CATCHUP_LINE("PASS", "100", "116", "100") } },
+	{ "a reloading timer gets no such allowance", &reload_arch, { 50, 220, 50 },
+	  { 0, 100, 0 }, 1000 * MS, { CATCHUP_LINE("FAIL", "100", "16", "0") } },
+};
+
+static void set_periodic(int cpu, const u32 *ticks, const u32 *early)
+{
+	struct lc_timer *t = &lc.cpu[cpu].t[SLOT_PERIODIC];
+
+	t->role = LC_ROLE_PERIODIC;
+	t->period = ns_to_counter(LC_PERIOD_NS);
+	memcpy(t->ticks, ticks, sizeof(t->ticks));
+	memcpy(t->early, early, sizeof(t->early));
+}
+
+static void run_periodic(const void *arg)
+{
+	const struct periodic_case *c = arg;
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	lc.arch = c->arch;
+	set_periodic(0, c->ticks, c->early);
+	lc.cpu[0].step[LC_DURING][CLOCK_COUNTER] = ns_to_counter(c->gap_ns);
+	lc_check_timers(lc.phase_start[LC_AFTER]);
+}
+
+static void test_periodic_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_LEN(periodic_cases); i++) {
+		print_message("case: %s\n", periodic_cases[i].what);
+		capture(run_periodic, &periodic_cases[i], out, sizeof(out));
+		expect_lines(out, periodic_cases[i].lines);
+		/* without steal time the period is not timed, and nothing says so per timer */
+		lacks(out, "off the period before");
+		lacks(out, "not timed");
+	}
+}
+
+/* --- periodic timers: the period, timed by the ticks ------------------------------------ */
+
+/*
+ * Steal time followed: each window's ticks on an exact grid (so the marks'
+ * spread is 0 and the bound 1 ppm), the period after the event a given
+ * number of counter ticks off the 20000000 before (20 ticks: 1 ppm).
+ */
+#define PERIOD_TICKS	ns_to_counter(LC_PERIOD_NS)
+#define GRID_TICKS	50
+
+struct period_case {
+	const char *what;
+	unsigned n[2];	  /* ticks stamped before, after */
+	s64 after_off;	  /* counter ticks added to the period after */
+	u64 steal_ns[2];  /* steal time over each window */
+	unsigned lost;	  /* a tick of the window after missing (its index; 0: none) */
+	const char *line; /* the period's line */
+	const char *result;
+};
+
+#define PERIOD_LINE(verdict, ppm)                                                                  \
+	verdict ": vCPU 0 cntp period after the event " ppm " ppm off the period before, timed by "  \
+		"the ticks (bound +-1 ppm: the marks' spread)"
+#define NOT_TIMED(window, why)                                                                     \
+	"INFO: vCPU 0 cntp period after the event not timed (the " window " window: " why ")"
+
+static const struct period_case period_cases[] = {
+	{ "the same period", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 0, PERIOD_LINE("PASS", "0"),
+	  "RESULT: e1.pause.cntp.cpu0.period_ppm 0 ppm" },
+	{ "5% slow after (fault=rate5)", { GRID_TICKS, GRID_TICKS }, 1000000, { 0, 0 }, 0,
+	  PERIOD_LINE("FAIL", "50000"), "RESULT: e1.pause.cntp.cpu0.period_ppm 50000 ppm" },
+	{ "5% fast after", { GRID_TICKS, GRID_TICKS }, -1000000, { 0, 0 }, 0,
+	  PERIOD_LINE("FAIL", "-50000"), "RESULT: e1.pause.cntp.cpu0.period_ppm -50000 ppm" },
+	{ "1 ppm slow: at the bound", { GRID_TICKS, GRID_TICKS }, 20, { 0, 0 }, 0,
+	  PERIOD_LINE("PASS", "1"), NULL },
+	{ "1 ppm fast: at the bound", { GRID_TICKS, GRID_TICKS }, -20, { 0, 0 }, 0,
+	  PERIOD_LINE("PASS", "-1"), NULL },
+	{ "2 ppm slow", { GRID_TICKS, GRID_TICKS }, 40, { 0, 0 }, 0, PERIOD_LINE("FAIL", "2"), NULL },
+	{ "too few ticks before", { LC_STAMPS_MIN - 1, GRID_TICKS }, 0, { 0, 0 }, 0,
+	  NOT_TIMED("before", "too few ticks"), NULL },
+	{ "a busy host after: 30 ms of steal time in 490 ms", { GRID_TICKS, GRID_TICKS }, 0,
+	  { 0, 30 * MS }, 0, NOT_TIMED("after", "a busy host, steal time over 5% of the window"),
+	  NULL },
+	{ "steal time just under 5%", { GRID_TICKS, GRID_TICKS }, 0, { 0, 24 * MS }, 0,
+	  PERIOD_LINE("PASS", "0"), NULL },
+	{ "a tick lost after", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 20,
+	  NOT_TIMED("after", "a tick lost or late by half a period"), NULL },
+	{ "the window's last tick lost: one run short", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 },
+	  GRID_TICKS - 1, NOT_TIMED("after", "a tick lost or late by half a period"), NULL },
+};
+
+/* Window w's ticks, from start, one a period apart; the tick at index lost skipped. */
+static void stamp_window(struct lc_timer *t, unsigned w, u64 start, u64 period, unsigned n,
+			 unsigned lost)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; k < n; i++)
+		if (!lost || i != lost)
+			t->stamps[w][k++] = start + i * period;
+	t->nstamps[w] = n;
+}
+
+static void run_period(const void *arg)
+{
+	static const u32 ticks[LC_NR_PHASES] = { 50, 120, 50 }, early[LC_NR_PHASES];
+	const struct period_case *c = arg;
+	struct lc_timer *t = &lc.cpu[0].t[SLOT_PERIODIC];
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	lc.has_steal = true;
+	set_periodic(0, ticks, early);
+	stamp_window(t, 0, lc.phase_start[LC_BEFORE], PERIOD_TICKS, c->n[0], 0);
+	stamp_window(t, 1, lc.phase_start[LC_AFTER], PERIOD_TICKS + c->after_off, c->n[1], c->lost);
+	for (unsigned w = 0; w < 2; w++) {
+		t->steal_first[w] = 7 * MS;
+		t->steal_last[w] = 7 * MS + c->steal_ns[w];
+	}
+	lc_check_timers(lc.phase_start[LC_AFTER]);
+}
+
+static void test_period_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_LEN(period_cases); i++) {
+		const struct period_case *c = &period_cases[i];
+
+		print_message("case: %s\n", c->what);
+		capture(run_period, c, out, sizeof(out));
+		has_line(out, c->line);
+		if (c->result)
+			has_line(out, c->result);
+		if (!strncmp(c->line, "INFO", 4))
+			lacks(out, "period_ppm");
+	}
+}
+
+/* --- the stopped flag: lc_check_stopped_flag() ------------------------------------------ */
+
+/*
+ * Each vCPU must find its flag set once from the request on, never before
+ * it, and not again once it cleared it.
+ */
+struct flag_case {
+	const char *what;
+	u32 seen[NCPUS][LC_NR_PHASES];
+	const char *lines[MAX_LINES];
+};
+
+#define FLAG_SET(verdict, cpu, after, before)                                                      \
+	verdict ": vCPU " cpu ": the host set PVCLOCK_GUEST_STOPPED in this vCPU's own area for "    \
+		"the event (found set " after " times after the request, " before " before it)"
+#define FLAG_CLEAR(verdict, cpu, again)                                                            \
+	verdict ": vCPU " cpu ": PVCLOCK_GUEST_STOPPED stayed clear once the guest cleared it (set " \
+		"again " again " times by the end of the window after)"
+
+static const struct flag_case flag_cases[] = {
+	{ "set on each vCPU, one during the event, one after it",
+	  { { 0, 1, 0 }, { 0, 0, 1 } },
+	  { "RESULT: e1.pause.stopped_flag.vcpus_set 2 vcpus", FLAG_SET("PASS", "0", "1", "0"),
+	    FLAG_CLEAR("PASS", "0", "0"), FLAG_SET("PASS", "1", "1", "0"),
+	    FLAG_CLEAR("PASS", "1", "0") } },
+	{ "missing on vCPU 1 (a VMM that never sets it, fault=stopped_flag)",
+	  { { 0, 1, 0 }, { 0, 0, 0 } },
+	  { "RESULT: e1.pause.stopped_flag.vcpus_set 1 vcpus", FLAG_SET("FAIL", "1", "0", "0"),
+	    FLAG_CLEAR("PASS", "1", "0") } },
+	{ "missing on every vCPU", { { 0, 0, 0 }, { 0, 0, 0 } },
+	  { "RESULT: e1.pause.stopped_flag.vcpus_set 0 vcpus", FLAG_SET("FAIL", "0", "0", "0"),
+	    FLAG_SET("FAIL", "1", "0", "0") } },
+	{ "set before the request too", { { 1, 1, 0 }, { 0, 1, 0 } },
+	  { FLAG_SET("FAIL", "0", "1", "1"), FLAG_SET("PASS", "1", "1", "0") } },
+	{ "set again after the guest cleared it (fault=stopped_reset)",
+	  { { 0, 1, 1 }, { 0, 1, 0 } },
+	  { "RESULT: e1.pause.stopped_flag.vcpus_set 2 vcpus", FLAG_SET("PASS", "0", "2", "0"),
+	    FLAG_CLEAR("FAIL", "0", "1"), FLAG_CLEAR("PASS", "1", "0") } },
+};
+
+static void run_flag(const void *arg)
+{
+	const struct flag_case *c = arg;
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	for (int cpu = 0; cpu < NCPUS; cpu++)
+		memcpy(lc.cpu[cpu].stopped_seen, c->seen[cpu], sizeof(c->seen[cpu]));
+	lc_check_stopped_flag();
+}
+
+static void test_flag_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_LEN(flag_cases); i++) {
+		print_message("case: %s\n", flag_cases[i].what);
+		capture(run_flag, &flag_cases[i], out, sizeof(out));
+		expect_lines(out, flag_cases[i].lines);
+	}
+	/* the clean case whole: the RESULT first, then each vCPU's two checks in order */
+	capture(run_flag, &flag_cases[0], out, sizeof(out));
+	exactly(out, flag_cases[0].lines, 5);
+}
+
+/* --- the RESULT names --------------------------------------------------------------------- */
+
+static void run_result_ms(const void *arg)
+{
+	reset_event(LC_MIGRATE, MIGRATE_STOP_NS);
+	lc.seq = 12;
+	lc_result_ms("host", "stopped", 1234567);
+	lc_result_ms("host", "total", 999);
+}
+
+/* eSEQ.KIND.WHAT.FIGURE, the figure in ms to the us (truncated). */
+static void test_result_ms(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	capture(run_result_ms, NULL, out, sizeof(out));
+	EXACTLY(out, "RESULT: e12.migrate.host.stopped 1.234 ms",
+		"RESULT: e12.migrate.host.total 0.000 ms");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clock_table),
+		cmocka_unit_test(test_clock_clean_whole),
+		cmocka_unit_test(test_oneshot_table),
+		cmocka_unit_test(test_oneshot_every_cpu),
+		cmocka_unit_test(test_periodic_table),
+		cmocka_unit_test(test_period_table),
+		cmocka_unit_test(test_flag_table),
+		cmocka_unit_test(test_result_ms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
