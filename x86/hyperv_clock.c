@@ -60,6 +60,7 @@
 #include "libc.h"
 #include "alloc.h"
 #include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
 #include "argv.h"
 #include "x86/desc.h"
@@ -83,11 +84,9 @@
 #define RATE_WINDOWS		3
 #define RATE_USABLE_PPB		4000000	/* wider: every window was disturbed (lib/ratecheck.h) */
 #define CPUID_HV_TIMING_LEAF	0x40000010	/* EAX TSC kHz, EBX LAPIC bus kHz (KVM, QEMU) */
-#define APIC_TDCR_DIV_16	0x3
 /* the LAPIC timer's vector while it only counts (masked: never delivered) */
 #define APIC_COUNT_VECTOR	0x40
 #define APIC_TIMER_DIVIDER	16
-#define APIC_COUNT_MAX		0xffffffffu
 #define FAULT_UNITS		10000	/* fault=offset, warp: 1 ms */
 #define FAULT_RATE_DIV		100	/* fault=scale, refrate: 1% */
 #define FAULT_FREQ_PPM		5000	/* fault=freq: 0.5%, beyond the references' 0.1% */
@@ -367,14 +366,12 @@ static void rate_test(void)
 /* LAPIC timer counts since apic_count_start(), one-shot from the largest count (68 s at 1 GHz / 16). */
 static u64 apic_elapsed(void)
 {
-	return APIC_COUNT_MAX - apic_read(APIC_TMCCT);
+	return apic_timer_elapsed();
 }
 
 static void apic_count_start(void *unused)
 {
-	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | APIC_COUNT_VECTOR);
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_16);
-	apic_write(APIC_TMICT, APIC_COUNT_MAX);
+	apic_timer_run_free_divided(APIC_COUNT_VECTOR, APIC_TDCR_DIV_16);
 }
 
 static u64 stated(u64 hz)
