@@ -213,30 +213,26 @@ static u32 responder_apic_id, sender_apic_id;
 
 static void self_handler(struct ex_regs *regs)
 {
-	self_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&self_row);
 }
 
 static void pong_handler(struct ex_regs *regs)
 {
-	rt_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&rt_row);
 }
 
 static void self_ipi_once(void)
 {
-	if (self_row.timeouts)
+	if (!bench_irq_send(&self_row))
 		return;
-	self_row.sent++;
 	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | SELF_IPI_VECTOR, 0);
 	bench_irq_wait_next(&self_row);
 }
 
 static void ipi_rt_once(void)
 {
-	if (rt_row.timeouts)
+	if (!bench_irq_send(&rt_row))
 		return;
-	rt_row.sent++;
 	apic_icr_write(APIC_ICR_FIXED | PING_VECTOR, responder_apic_id);
 	bench_irq_wait_next(&rt_row);
 }
@@ -345,18 +341,16 @@ static u64 timer_delta, early, max_early;
 static void timer_handler(struct ex_regs *regs)
 {
 	timer_arrival = rdtsc_ordered();
-	timer_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&timer_row);
 }
 
 static u64 timer_sample(void *ctx)
 {
 	u64 deadline;
 
-	if (timer_row.timeouts)
+	if (!bench_irq_send(&timer_row))
 		return 0;
 	deadline = rdtsc_ordered() + timer_delta;
-	timer_row.sent++;
 	apic_timer_deadline(deadline);
 	if (!bench_irq_wait_next(&timer_row)) {
 		apic_timer_deadline(0);

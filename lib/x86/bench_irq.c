@@ -3,7 +3,22 @@
 #include "x86/bench_irq.h"
 #include "irq.h"
 #include "wait.h"
+#include "x86/apic.h"
 #include "x86/apic_timer.h"
+
+bool bench_irq_send(struct bench_irq_row *row)
+{
+	if (row->timeouts)
+		return false;
+	row->sent++;
+	return true;
+}
+
+void bench_irq_hit(struct bench_irq_row *row)
+{
+	row->hits++;
+	apic_eoi();
+}
 
 bool bench_irq_wait_next(struct bench_irq_row *row)
 {

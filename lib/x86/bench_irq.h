@@ -18,10 +18,15 @@ struct bench_irq_row {
 	exception_handler_t saved[2];	/* handlers replaced by prepare */
 };
 
+/* Before asking for one more interrupt: counts it sent; false (nothing counted) once a wait has timed out. */
+bool bench_irq_send(struct bench_irq_row *row);
 /* Wait (interrupts on) for the interrupt just asked for; false once one has timed out. */
 bool bench_irq_wait_next(struct bench_irq_row *row);
 /* Every interrupt sent arrived, once, and no wait timed out; expect_extra is 0 but for a test-only fault. */
 bool bench_irq_all_arrived(const struct bench_irq_row *row, unsigned long expect_extra);
+
+/* In the row's handler: one more handled, and the EOI. */
+void bench_irq_hit(struct bench_irq_row *row);
 
 /* struct bench's enter/leave hooks: interrupts on for the row's batches, off after. */
 void bench_irqs_on(void *ctx);

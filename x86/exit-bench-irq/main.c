@@ -102,15 +102,13 @@ static exception_handler_t saved_timer;
 
 static void timer_handler(struct ex_regs *regs)
 {
-	timer_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&timer_row);
 }
 
 static void timer_immed_once(void)
 {
-	if (timer_row.timeouts)
+	if (!bench_irq_send(&timer_row))
 		return;
-	timer_row.sent++;
 	apic_timer_deadline(TSC_DEADLINE_PAST);
 	bench_irq_wait_next(&timer_row);
 }
