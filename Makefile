@@ -79,7 +79,15 @@ LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*.S))
 endif
 LIB_OBJS := $(LIB_C:.c=.o) $(LIB_S:.S=.o)
 TEST_SRCS := $(call rel,$(wildcard $(S)/$(TESTDIR)/*.c))
-TESTS := $(TEST_SRCS:.c=.flat)
+# A kernel of several files is a folder: every x86/NAME/*.c (arm/NAME/*.c)
+# goes into x86/NAME.flat, the test NAME; its files share headers there.
+TEST_DIRS := $(sort $(patsubst %/,%,$(dir $(call rel,$(wildcard $(S)/$(TESTDIR)/*/*.c)))))
+dir_objs = $(patsubst %.c,%.o,$(call rel,$(wildcard $(S)/$(1)/*.c)))
+TEST_DIR_OBJS := $(foreach d,$(TEST_DIRS),$(call dir_objs,$(d)))
+ifneq ($(filter $(TEST_DIRS:=.c),$(TEST_SRCS)),)
+$(error $(filter $(TEST_DIRS:=.c),$(TEST_SRCS)): a kernel is one file or one folder, not both)
+endif
+TESTS := $(TEST_SRCS:.c=.flat) $(TEST_DIRS:=.flat)
 LDSCRIPT := $(S)/$(LIBARCH)/flat.lds
 
 .PHONY: all clean tests-list
@@ -126,16 +134,24 @@ $(TESTDIR)/%.name.o: $(S)/lib/test_name.c
 	@mkdir -p $(dir $@)
 	$(call quiet,LD)$(LD) $(LDFLAGS) -T $(LDSCRIPT) -o $@ $(START_OBJ) $< $*.name.o lib/libvmtick.a
 
+# A folder's kernel: its objects in place of the one %.o.
+define dir_kernel
+$(1).elf: $(call dir_objs,$(1)) $(1).name.o lib/libvmtick.a $$(LDSCRIPT)
+	@mkdir -p $$(dir $$@)
+	$$(call quiet,LD)$$(LD) $$(LDFLAGS) -T $$(LDSCRIPT) -o $$@ $$(START_OBJ) $(call dir_objs,$(1)) $(1).name.o lib/libvmtick.a
+endef
+$(foreach d,$(TEST_DIRS),$(eval $(call dir_kernel,$(d))))
+
 %.flat: %.elf
 	$(call quiet,OBJCOPY)$(OBJCOPY) --strip-all $(FLATFMT) $< $@
 
 .SECONDARY:
 
 clean:
-	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*/*.o common/*.d common/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
+	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*/*.o common/*.d common/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*/*.o $(TESTDIR)/*/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
 
 include $(S)/scripts/standalone.mk
 
--include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d) $(TEST_SRCS:.c=.name.d)
+-include $(LIB_OBJS:.o=.d) $(TEST_SRCS:.c=.d) $(TEST_SRCS:.c=.name.d) $(TEST_DIR_OBJS:.o=.d) $(TEST_DIRS:=.name.d)
 
 endif

@@ -51,6 +51,7 @@
  * Anything else is a failure.
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -148,10 +149,10 @@ static void wrap_fire(struct seen *s)
 	v->count = 0;
 	timer_arm(TIMER_VIRT, virt_cval(cval), 0);
 	s->wrap.early = timer_fired(TIMER_VIRT);
-	local_irq_enable();
+	irq_enable();
 	while (!got_irq() && timer_count(TIMER_VIRT) < give_up)
 		cpu_relax();
-	local_irq_disable();
+	irq_disable();
 	timer_stop(TIMER_VIRT);
 	s->wrap.count = v->count;
 	s->wrap.at = (s64)(v->at - cval);
@@ -169,10 +170,10 @@ static void far_quiet(struct seen *s)
 		v->count = 0;
 		s->far[i].count = now;
 		timer_arm(TIMER_VIRT, fault == FAULT_SIGNED && (s64)far_cvals[i] < 0 ? 0 : far_cvals[i], 0);
-		local_irq_enable();
+		irq_enable();
 		while (!got_irq() && !set && timer_count(TIMER_VIRT) < end)
 			set = timer_fired(TIMER_VIRT);
-		local_irq_disable();
+		irq_disable();
 		timer_stop(TIMER_VIRT);
 		s->far[i].irqs = v->count;
 		s->far[i].istatus = set;

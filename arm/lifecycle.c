@@ -36,6 +36,7 @@
  * the faults stopped_flag and stopped_reset are a SKIP here).
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "arm64/gic.h"
 #include "arm64/pl031.h"
@@ -157,16 +158,6 @@ static void stop(unsigned slot)
 	timer_stop(slot);
 }
 
-static void irqs_on(void)
-{
-	local_irq_enable();
-}
-
-static void irqs_off(void)
-{
-	local_irq_disable();
-}
-
 static const struct lc_arch arm_lifecycle = {
 	.name_of_slot = { "vtimer", "ptimer" },
 	.periodic_kind = LC_PERIODIC_REARMED,
@@ -176,8 +167,8 @@ static const struct lc_arch arm_lifecycle = {
 	.oneshot_at = oneshot_at,
 	.periodic = periodic,
 	.stop = stop,
-	.irqs_on = irqs_on,
-	.irqs_off = irqs_off,
+	.irqs_on = irq_enable,
+	.irqs_off = irq_disable,
 	.tod_ns = NULL,
 	.rtc = &pl031,
 	.clocks = clocks,

@@ -53,6 +53,7 @@
  * 1 TiB and outside RAM).
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -255,10 +256,10 @@ static void check_eoi(void *ctx, const struct bench_result *r)
 
 	install_irq_handler(SELF_SGI, count_self);
 	self_tally.hits = 0;
-	local_irq_enable();
+	irq_enable();
 	gic_send_sgi(smp_id(), SELF_SGI);
 	ok = wait_at_least(&self_tally.hits, 1, WAIT_TIMEOUT_MS);
-	local_irq_disable();
+	irq_disable();
 	report(ok, "a self-SGI is still taken after the EOIs: nothing was left in service");
 }
 
@@ -362,9 +363,9 @@ static bool sleep_until_hits(struct irq_tally *t, unsigned long target)
 	timer_set_cval(TIMER_PHYS, timer_count(TIMER_PHYS) + timer_delta + wait_timeout);
 	while (atomic_load(&t->hits) < target && !READ_ONCE(backstop_fired)) {
 		wfi();
-		local_irq_enable();
+		irq_enable();
 		isb();
-		local_irq_disable();
+		irq_disable();
 	}
 	timer_stop(TIMER_PHYS);
 	return atomic_load(&t->hits) >= target;

@@ -31,6 +31,7 @@
  * Anything else is a failure. SKIP without a PL031.
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -107,9 +108,9 @@ static void check_match(void)
 	match = pl031_seconds() + MATCH_AHEAD_S;
 	pl031_set_match(opt.fault == FAULT_EARLY ? match - FAULT_EARLY_S : match);
 	pl031_irq_unmask();
-	local_irq_enable();
+	irq_enable();
 	came = wait_irq();
-	local_irq_disable();
+	irq_disable();
 	if (!came) {
 		pl031_irq_mask();
 		report(false, "match: no interrupt within %d s of RTCMR = now + %d", MATCH_WAIT_S, MATCH_AHEAD_S);
@@ -135,11 +136,11 @@ static void check_mask(void)
 		pl031_irq_unmask();
 	else
 		pl031_irq_mask();
-	local_irq_enable();
+	irq_enable();
 	while (pl031_seconds() <= match && !seen.count)
 		cpu_relax();
 	taken = atomic_load(&seen.count) != 0;
-	local_irq_disable();
+	irq_disable();
 	raw = pl031_irq_raw() || seen.raw;
 	masked = pl031_irq_masked_status() || seen.masked;
 	pl031_irq_mask();

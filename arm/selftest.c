@@ -24,6 +24,7 @@
  * Any other argument is a failure naming it.
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -148,7 +149,7 @@ static void wait_for_my_irq(void *arg)
 {
 	int self = smp_id(), cpu;
 
-	local_irq_enable();
+	irq_enable();
 	atomic_inc(&ready);
 	if (self == 0) {
 		while (atomic_load(&ready) != (u32)cpu_count())
@@ -157,7 +158,7 @@ static void wait_for_my_irq(void *arg)
 			send_to_cpu(cpu);
 	}
 	wait_at_least(&per_cpu_hits[self], 1, IRQ_TIMEOUT_MS);
-	local_irq_disable();
+	irq_disable();
 }
 
 static int irq_to_every_cpu(void (*send)(int cpu))
@@ -230,9 +231,9 @@ static void run_timer(void *arg)
 		timer_set_tval(c->kind, (s32)ticks);
 	else
 		timer_set_cval(c->kind, timer_start[self] + ticks);
-	local_irq_enable();
+	irq_enable();
 	wait_at_least(&per_cpu_hits[self], 1, IRQ_TIMEOUT_MS);
-	local_irq_disable();
+	irq_disable();
 	timer_stop(c->kind);
 	gic_disable_irq(timer_irq(c->kind));
 }

@@ -74,6 +74,7 @@
  * Anything else is a failure.
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -219,12 +220,12 @@ static void check_imask(enum timer_kind k, int cpu)
 
 	v->count = 0;
 	timer_arm(k, timer_count(k), opt.fault == FAULT_IMASK ? 0 : CNT_CTL_IMASK);
-	local_irq_enable();
+	irq_enable();
 	while_masked = wait_for(k, got_irq, tick_d / QUIET_DIVISOR);
 	met = masked_istatus(k) || while_masked;
 	timer_set_ctl(k, CNT_CTL_ENABLE);
 	after = wait_for(k, got_irq, WAIT_D * tick_d);
-	local_irq_disable();
+	irq_disable();
 	timer_stop(k);
 	report(!while_masked && met && after,
 	       "vCPU %d %s: imask: ISTATUS %s and no interrupt while masked (%s), one once unmasked (%s)", cpu,
@@ -239,9 +240,9 @@ static void check_fire(enum timer_kind k, int cpu)
 
 	v->count = 0;
 	timer_arm(k, cval, 0);
-	local_irq_enable();
+	irq_enable();
 	came = wait_for(k, got_irq, WAIT_D * tick_d);
-	local_irq_disable();
+	irq_disable();
 	timer_stop(k);
 	if (!came) {
 		report(false, "vCPU %d %s: fire: no interrupt within %d/%d s of CVAL", cpu, kind_names[k], WAIT_D,
@@ -279,9 +280,9 @@ static void check_level(enum timer_kind k, int cpu, const struct withdraw *w)
 	if (opt.fault != FAULT_LATCH)
 		w->apply(k);
 	withdrawn = wait_for(k, not_pending, tick_d / QUIET_DIVISOR);
-	local_irq_enable();
+	irq_enable();
 	taken = wait_for(k, got_irq, tick_d / QUIET_DIVISOR);
-	local_irq_disable();
+	irq_disable();
 	timer_stop(k);
 	report(asserted && withdrawn && !taken,
 	       "vCPU %d %s: level: IRQ pending once met (%s), withdrawn when %s (%s), none taken after (%s)", cpu,
@@ -370,11 +371,11 @@ static void check_tval_irq(enum timer_kind k, int cpu, const struct tval_write *
 			return;	/* not met at once: step 9 checked that */
 		v->count = 0;
 		timer_arm(k, timer_count(k) + WAIT_D * tick_d, 0);
-		local_irq_enable();
+		irq_enable();
 		t0 = timer_count(k);
 		write_tval(k, tval, 0);
 		wait_for(k, got_irq, WAIT_D * tick_d);
-		local_irq_disable();
+		irq_disable();
 		timer_stop(k);
 		if (!v->count) {
 			report(false, "vCPU %d %s: tval-irq: TVAL = %d written unmasked: no interrupt within %d/%d s",
@@ -440,10 +441,10 @@ static void check_far(enum timer_kind k, int cpu, u64 cval)
 		written = cval + now;
 	v->count = 0;
 	timer_arm(k, written, 0);
-	local_irq_enable();
+	irq_enable();
 	while (!got_irq(k) && !seen && timer_count(k) < end)
 		seen = timer_fired(k);
-	local_irq_disable();
+	irq_disable();
 	timer_stop(k);
 	report(!v->count && !seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
 	       "clear throughout (%s) over %d ms", cpu, kind_names[k], cval, now, v->count ? "taken" : "none",

@@ -36,6 +36,15 @@ void bench_config_init(struct bench_config *c, const char *suite)
 	c->budget_ms = BENCH_DEFAULT_BUDGET_MS;
 }
 
+void bench_rows_add(struct bench *table, size_t *n, size_t cap, const struct bench *rows,
+		    size_t count)
+{
+	if (count > cap - *n)
+		report_abort("a table of %zu rows has no room for %zu more", cap, count);
+	memcpy(&table[*n], rows, count * sizeof(*rows));
+	*n += count;
+}
+
 bool bench_has_row(const struct bench *rows, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)

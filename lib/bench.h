@@ -125,6 +125,13 @@ void bench_config_init(struct bench_config *c, const char *suite);
 void bench_run(const struct bench_config *c, const struct bench *rows, size_t nrows,
 	       struct bench_result *results);
 
+/*
+ * Appends rows[0..count) to table, which holds *n of at most cap rows: a
+ * kernel of several files assembles its table from each file's rows.
+ */
+void bench_rows_add(struct bench *table, size_t *n, size_t cap, const struct bench *rows,
+		    size_t count);
+
 /* Whether name is the name of one of rows[0..n) (a fault= or only= word, say). */
 bool bench_has_row(const struct bench *rows, size_t n, const char *name);
 

@@ -41,8 +41,11 @@
  * Arguments: batches=N budget_ms=N iters=N only=NAME[,NAME] (lib/bench.h).
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "x86/apic.h"
+#include "x86/apic_timer.h"
+#include "x86/bench_irq.h"
 #include "argv.h"
 #include "bench.h"
 #include "x86/desc.h"
@@ -66,8 +69,6 @@
 #define PONG_VECTOR		0x52
 #define TIMER_VECTOR		0x53
 
-/* Bounded waits for interrupts */
-#define WAIT_MS			1000
 #define TIMER_DELTA_NS		50000
 #define MONOTONIC_READS		10000
 
@@ -205,59 +206,35 @@ static void check_msr(void *ctx, const struct bench_result *r)
 
 /* --- interrupts -------------------------------------------------------- */
 
-/* Each interrupt row counts for itself: the rows' batches take turns. */
-struct irq_row {
-	volatile unsigned long hits;	/* interrupts handled */
-	volatile unsigned long sent;	/* interrupts asked for */
-	volatile unsigned long timeouts;
-	exception_handler_t saved[2];	/* handlers replaced by prepare */
-};
-
-static struct irq_row self_row, rt_row, timer_row;
+static struct bench_irq_row self_row, rt_row, timer_row = { .vector = TIMER_VECTOR };
 static volatile unsigned long pings, responder_ready;
 static volatile bool responder_stop;
 static u32 responder_apic_id, sender_apic_id;
 
 static void self_handler(struct ex_regs *regs)
 {
-	self_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&self_row);
 }
 
 static void pong_handler(struct ex_regs *regs)
 {
-	rt_row.hits++;
-	apic_eoi();
-}
-
-/* Ask for one more interrupt's arrival; false once a wait has timed out. */
-static bool wait_next(struct irq_row *row)
-{
-	if (row->timeouts)
-		return false;
-	if (!wait_at_least(&row->hits, row->sent, WAIT_MS)) {
-		row->timeouts++;
-		return false;
-	}
-	return true;
+	bench_irq_hit(&rt_row);
 }
 
 static void self_ipi_once(void)
 {
-	if (self_row.timeouts)
+	if (!bench_irq_send(&self_row))
 		return;
-	self_row.sent++;
 	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | SELF_IPI_VECTOR, 0);
-	wait_next(&self_row);
+	bench_irq_wait_next(&self_row);
 }
 
 static void ipi_rt_once(void)
 {
-	if (rt_row.timeouts)
+	if (!bench_irq_send(&rt_row))
 		return;
-	rt_row.sent++;
 	apic_icr_write(APIC_ICR_FIXED | PING_VECTOR, responder_apic_id);
-	wait_next(&rt_row);
+	bench_irq_wait_next(&rt_row);
 }
 
 BENCH_LOOP(loop_self_ipi, self_ipi_once())
@@ -270,21 +247,11 @@ static const char *prepare_self_ipi(void *ctx)
 	return NULL;
 }
 
-static void irqs_on(void *ctx)
-{
-	irq_enable();
-}
-
-static void irqs_off(void *ctx)
-{
-	irq_disable();
-}
-
 static void check_ipis(void *ctx, const struct bench_result *r)
 {
-	struct irq_row *row = ctx;
+	struct bench_irq_row *row = ctx;
 
-	report(!row->timeouts && row->hits == row->sent, "every IPI arrived (%lu sent, %lu handled)",
+	report(bench_irq_all_arrived(row, 0), "every IPI arrived (%lu sent, %lu handled)",
 	       row->sent, row->hits);
 }
 
@@ -325,7 +292,7 @@ static const char *prepare_ipi_rt(void *ctx)
 	responder_ready = 0;
 	responder_stop = false;
 	on_cpu_async(1, responder, NULL);
-	if (!wait_at_least(&responder_ready, 1, WAIT_MS))
+	if (!wait_at_least(&responder_ready, 1, BENCH_IRQ_WAIT_MS))
 		return "CPU 1 did not start the IPI responder within a second";
 	return NULL;
 }
@@ -374,21 +341,19 @@ static u64 timer_delta, early, max_early;
 static void timer_handler(struct ex_regs *regs)
 {
 	timer_arrival = rdtsc_ordered();
-	timer_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&timer_row);
 }
 
 static u64 timer_sample(void *ctx)
 {
 	u64 deadline;
 
-	if (timer_row.timeouts)
+	if (!bench_irq_send(&timer_row))
 		return 0;
 	deadline = rdtsc_ordered() + timer_delta;
-	timer_row.sent++;
-	wrmsr(MSR_IA32_TSC_DEADLINE, deadline);
-	if (!wait_next(&timer_row)) {
-		wrmsr(MSR_IA32_TSC_DEADLINE, 0);
+	apic_timer_deadline(deadline);
+	if (!bench_irq_wait_next(&timer_row)) {
+		apic_timer_deadline(0);
 		return 0;
 	}
 	if (timer_arrival < deadline) {
@@ -401,29 +366,16 @@ static u64 timer_sample(void *ctx)
 
 static const char *prepare_tscdeadline(void *ctx)
 {
-	if (!cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_TSC_DEADLINE))
+	if (!apic_timer_has_tsc_deadline())
 		return "no TSC-deadline timer mode (CPUID.1:ECX[24] clear)";
 	timer_delta = ns_to_ticks(TIMER_DELTA_NS, arch_counter_hz());
 	timer_row.saved[0] = handle_exception(TIMER_VECTOR, timer_handler);
 	return NULL;
 }
 
-static void enter_tscdeadline(void *ctx)
-{
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | TIMER_VECTOR);
-	irq_enable();
-}
-
-static void leave_tscdeadline(void *ctx)
-{
-	irq_disable();
-	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-}
-
 static void check_tscdeadline(void *ctx, const struct bench_result *r)
 {
-	report(!timer_row.timeouts && timer_row.hits == timer_row.sent,
+	report(bench_irq_all_arrived(&timer_row, 0),
 	       "every deadline fired (%lu armed, %lu fired)", timer_row.sent, timer_row.hits);
 	report(!early, "the timer never fired before its deadline (%llu early, by up to %llu ticks)",
 	       early, max_early);
@@ -462,17 +414,18 @@ static struct bench rows[] = {
 	{ .name = "wrmsr", .what = "wrmsr IA32_APIC_BASE, unchanged value", LOOP(loop_wrmsr),
 	  .iters = 4096, .prepare = prepare_msr, .check = check_msr },
 	{ .name = "self_ipi", .what = "self-IPI by ICR shorthand, to handler and EOI",
-	  LOOP(loop_self_ipi), .iters = 2048, .prepare = prepare_self_ipi, .enter = irqs_on,
-	  .leave = irqs_off, .check = check_ipis, .cleanup = cleanup_self_ipi, .ctx = &self_row },
+	  LOOP(loop_self_ipi), .iters = 2048, .prepare = prepare_self_ipi, .enter = bench_irqs_on,
+	  .leave = bench_irqs_off, .check = check_ipis, .cleanup = cleanup_self_ipi, .ctx = &self_row },
 	{ .name = "ipi_rt", .what = "IPI to CPU 1 and its IPI back", LOOP(loop_ipi_rt),
-	  .iters = 2048, .prepare = prepare_ipi_rt, .enter = irqs_on, .leave = irqs_off,
+	  .iters = 2048, .prepare = prepare_ipi_rt, .enter = bench_irqs_on, .leave = bench_irqs_off,
 	  .check = check_ipi_rt, .cleanup = cleanup_ipi_rt, .ctx = &rt_row },
 	{ .name = "eoi", .what = "EOI write, nothing in service", LOOP(loop_eoi), .iters = 4096,
 	  .prepare = prepare_eoi, .check = check_eoi },
 	{ .name = "tscdeadline", .what = "TSC-deadline timer, arrival - deadline",
 	  .kind = BENCH_SAMPLES, .sample = timer_sample, .iters = 64,
-	  .prepare = prepare_tscdeadline, .enter = enter_tscdeadline,
-	  .leave = leave_tscdeadline, .check = check_tscdeadline, .cleanup = cleanup_tscdeadline },
+	  .prepare = prepare_tscdeadline, .enter = bench_deadline_enter,
+	  .leave = bench_deadline_leave, .check = check_tscdeadline, .cleanup = cleanup_tscdeadline,
+	  .ctx = &timer_row },
 };
 
 static void check_pio_split(const struct bench_result *res)

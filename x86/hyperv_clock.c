@@ -21,8 +21,8 @@
  *     difference by 1 (host-tests/test_hv_tsc.c checks this bound against
  *     kvmclock's arithmetic). A page 1 ms off misses by 10,000 units; a
  *     descheduled vCPU only widens a bracket.
- *  2. warps: the vCPUs take turns under the fair lock
- *     (lib/x86/turn_lock.c) reading TIME_REF_COUNT, then the page:
+ *  2. warps: the warp check of lib/x86/warp.c, the vCPUs taking turns
+ *     under a fair lock reading TIME_REF_COUNT, then the page:
  *     reference time is partition-wide, so any step back fails.
  *  3. rate: TIME_REF_COUNT and the page count 10 MHz against refs=
  *     (lib/ratecheck.c), on vCPU 0 and the last vCPU.
@@ -60,6 +60,7 @@
 #include "libc.h"
 #include "alloc.h"
 #include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
 #include "argv.h"
 #include "x86/desc.h"
@@ -71,7 +72,7 @@
 #include "ratecheck.h"
 #include "report.h"
 #include "x86/tsc.h"
-#include "x86/turn_lock.h"
+#include "x86/warp.h"
 
 #define MAX_LOOPS		10000000ull
 #define MAX_WINDOW_MS		10000
@@ -83,11 +84,9 @@
 #define RATE_WINDOWS		3
 #define RATE_USABLE_PPB		4000000	/* wider: every window was disturbed (lib/ratecheck.h) */
 #define CPUID_HV_TIMING_LEAF	0x40000010	/* EAX TSC kHz, EBX LAPIC bus kHz (KVM, QEMU) */
-#define APIC_TDCR_DIV_16	0x3
 /* the LAPIC timer's vector while it only counts (masked: never delivered) */
 #define APIC_COUNT_VECTOR	0x40
 #define APIC_TIMER_DIVIDER	16
-#define APIC_COUNT_MAX		0xffffffffu
 #define FAULT_UNITS		10000	/* fault=offset, warp: 1 ms */
 #define FAULT_RATE_DIV		100	/* fault=scale, refrate: 1% */
 #define FAULT_FREQ_PPM		5000	/* fault=freq: 0.5%, beyond the references' 0.1% */
@@ -121,8 +120,6 @@ struct vcpu_result {
 	u64 fallbacks;			/* page reads that found sequence 0 */
 	u64 ref_back;			/* TIME_REF_COUNT steps backwards on this vCPU */
 	s64 ref_start, ref_end, kvm_start, kvm_end;	/* least p - r0, r1 - p, p - k0, k1 - p (step 1) */
-	u64 warps[2], handoffs[2];
-	s64 worst[2];
 } __aligned(CACHE_LINE_SIZE);
 
 static struct vcpu_result results[MAX_CPUS];
@@ -306,63 +303,31 @@ static const struct {
 	u64 (*read)(void);
 } clocks[] = { { "TIME_REF_COUNT", "time_ref_count", ref_count }, { "the page", "page", page_read } };
 
-struct warp_run {
-	unsigned clock;
-	struct turn_lock lock;
-	u64 last;
-	int last_cpu;
+/* RESULT lines hyperv.<clock>.vcpuN.<figure> */
+static const struct warp_result warp_vcpu_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_HANDOFFS, "handoffs", "count" },
 };
-
-static void warp_on(void *arg)
-{
-	struct warp_run *run = arg;
-	struct vcpu_result *r = &results[smp_id()];
-	unsigned c = run->clock;
-
-	for (u64 i = 0; i < opt.loops; i++) {
-		u64 now, prev;
-		int prev_cpu;
-
-		turn_lock(&run->lock);
-		prev = run->last;
-		prev_cpu = run->last_cpu;
-		now = clocks[c].read();
-		run->last = now;
-		run->last_cpu = smp_id();
-		turn_unlock(&run->lock);
-		r->handoffs[c] += prev_cpu != smp_id();
-		if (now < prev) {
-			r->warps[c]++;
-			r->worst[c] = min(r->worst[c], (s64)(now - prev));
-		}
-	}
-}
+static const struct warp_report warp_results = {
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), NULL, 0,
+};
 
 static void warp_test(void)
 {
-	char name[64];
+	char prefix[32];
 
 	report_prefix_push("warps");
 	for (unsigned c = 0; c < ARRAY_SIZE(clocks); c++) {
-		struct warp_run run = { .clock = c };
-		u64 warps = 0;
-		s64 worst = 0;
+		struct warp_check check = { .read = clocks[c].read, .mask = WARP_MASK_64, .loops = opt.loops };
+		struct warp_findings t;
 
 		if (c == 1 && !src.page_valid)
 			break;
-		turn_lock_init(&run.lock);
-		run.last = clocks[c].read();
-		on_cpus(warp_on, &run);
-		for (int i = 0; i < cpu_count(); i++) {
-			snprintf(name, sizeof(name), "hyperv.%s.vcpu%d.warps", clocks[c].key, i);
-			report_result(name, "count", "%llu", results[i].warps[c]);
-			snprintf(name, sizeof(name), "hyperv.%s.vcpu%d.handoffs", clocks[c].key, i);
-			report_result(name, "count", "%llu", results[i].handoffs[c]);
-			warps += results[i].warps[c];
-			worst = min(worst, results[i].worst[c]);
-		}
-		report(!warps, "%s never goes backwards across %d vCPUs (%llu warps, worst %lld units)",
-		       clocks[c].name, cpu_count(), warps, worst);
+		warp_run(&check, &t);
+		snprintf(prefix, sizeof(prefix), "hyperv.%s.", clocks[c].key);
+		warp_report_vcpus(&warp_results, prefix);
+		report(!t.warps, "%s never goes backwards across %d vCPUs (%llu warps, worst %lld units)",
+		       clocks[c].name, cpu_count(), t.warps, -(s64)t.worst);
 	}
 	if (cpu_count() == 1)
 		report_info("one vCPU: no hand-offs between vCPUs to check");
@@ -401,14 +366,12 @@ static void rate_test(void)
 /* LAPIC timer counts since apic_count_start(), one-shot from the largest count (68 s at 1 GHz / 16). */
 static u64 apic_elapsed(void)
 {
-	return APIC_COUNT_MAX - apic_read(APIC_TMCCT);
+	return apic_timer_elapsed();
 }
 
 static void apic_count_start(void *unused)
 {
-	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | APIC_COUNT_VECTOR);
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_16);
-	apic_write(APIC_TMICT, APIC_COUNT_MAX);
+	apic_timer_run_free_divided(APIC_COUNT_VECTOR, APIC_TDCR_DIV_16);
 }
 
 static u64 stated(u64 hz)

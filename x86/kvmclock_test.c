@@ -103,7 +103,7 @@
 #include "fixed.h"
 #include "atomic.h"
 #include "x86/kvmclock.h"
-#include "x86/turn_lock.h"
+#include "x86/warp.h"
 #include "x86/processor.h"
 #include "pvclock.h"
 #include "ratecheck.h"
@@ -171,8 +171,7 @@ static enum fault fault;
 
 /* What one vCPU found in one step, alone on its cache line. */
 struct vcpu_result {
-	u64 warps, stalls;
-	s64 worst;		/* most negative step, ns */
+	u64 warps;		/* step 7: reads behind this vCPU's own read before */
 	u64 cycles;
 	u64 boot_ns, uptime_ns;
 } __aligned(CACHE_LINE_SIZE);
@@ -388,74 +387,42 @@ static void rate_test(const struct options *o)
 
 /* ---- 4, 5, 6. warps -------------------------------------------------------- */
 
-struct warp_run {
-	u64 (*read)(void);
-	u64 loops;
-	struct turn_lock lock;
-	u64 last;		/* the latest read, under lock */
-};
-
-static void warp_on(void *arg)
+/* The vCPUs take loops turns each reading read() (lib/x86/warp.c); returns the total warps. */
+static u64 warp_run_quiet(u64 (*read)(void), u64 loops, struct warp_findings *total)
 {
-	struct warp_run *run = arg;
-	struct vcpu_result *r = &results[smp_id()];
+	struct warp_check check = { .read = read, .mask = WARP_MASK_64, .loops = loops };
 
-	for (u64 i = 0; i < run->loops; i++) {
-		u64 prev, now;
-		s64 step;
-
-		turn_lock(&run->lock);
-		prev = run->last;
-		now = run->read();
-		run->last = now;
-		turn_unlock(&run->lock);
-		step = (s64)(now - prev);
-		if (step < 0) {
-			r->warps++;
-			r->worst = min(r->worst, step);
-		} else if (step == 0) {
-			r->stalls++;
-		}
-	}
-}
-
-/* The vCPUs take loops turns each reading read(); returns the total warps (results[] has the rest). */
-static u64 warp_run(u64 (*read)(void), u64 loops)
-{
-	struct warp_run run = { .read = read, .loops = loops };
-	u64 warps = 0;
-
-	memset(results, 0, sizeof(*results) * (size_t)cpu_count());
-	turn_lock_init(&run.lock);
 	kvmclock_reset_last();
-	run.last = read();
-	on_cpus(warp_on, &run);
-	for (int i = 0; i < cpu_count(); i++)
-		warps += results[i].warps;
-	return warps;
+	return warp_run(&check, total);
 }
+
+/* RESULT lines kvmclock.<name>.<figure> */
+static const struct warp_result warp_total_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_STALLS, "stalls", "count" },
+	{ WARP_WORST_STEP, "worst_warp_ns", "ns" },
+};
+static const struct warp_report warp_results = {
+	NULL, 0, warp_total_results, ARRAY_SIZE(warp_total_results),
+};
 
 /* The warp check with read(), printing the classic lines, the breakdown and the RESULT lines. */
 static u64 warp_test(const char *name, u64 (*read)(void), u64 loops)
 {
-	u64 warps = warp_run(read, loops), stalls = 0;
-	s64 worst = 0;
-	char rname[64];
+	struct warp_findings t;
+	u64 warps = warp_run_quiet(read, loops, &t);
+	char prefix[32];
 
 	for (int i = 0; i < cpu_count(); i++) {
-		stalls += results[i].stalls;
-		worst = min(worst, results[i].worst);
-		report_info("vcpu %d: warps %llu, stalls %llu, worst warp %lld ns", i,
-			    results[i].warps, results[i].stalls, results[i].worst);
+		const struct warp_findings *f = warp_vcpu(i);
+
+		report_info("vcpu %d: warps %llu, stalls %llu, worst warp %lld ns", i, f->warps, f->stalls,
+			    -(s64)f->worst);
 	}
 	printf("Total vcpus: %d\nTest loops: %llu\n", cpu_count(), loops);
-	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", warps, stalls, worst);
-	snprintf(rname, sizeof(rname), "kvmclock.%s.warps", name);
-	report_result(rname, "count", "%llu", warps);
-	snprintf(rname, sizeof(rname), "kvmclock.%s.stalls", name);
-	report_result(rname, "count", "%llu", stalls);
-	snprintf(rname, sizeof(rname), "kvmclock.%s.worst_warp_ns", name);
-	report_result(rname, "ns", "%lld", worst);
+	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", warps, t.stalls, -(s64)t.worst);
+	snprintf(prefix, sizeof(prefix), "kvmclock.%s.", name);
+	warp_report_totals(&warp_results, prefix, &t);
 	return warps;
 }
 
@@ -515,6 +482,7 @@ static u64 read_skewed_clamped(void)
 
 static void skew_test(void)
 {
+	struct warp_findings t;
 	u64 raw, clamped;
 
 	report_prefix_push("skew");
@@ -524,9 +492,9 @@ static void skew_test(void)
 		return;
 	}
 	/* quiet: the classic "Total warps:" lines belong to steps 4 and 5, which tools grep */
-	raw = warp_run(read_skewed, SKEW_LOOPS);
+	raw = warp_run_quiet(read_skewed, SKEW_LOOPS, &t);
 	pvclock_last_reset(&skew_last.value);
-	clamped = warp_run(read_skewed_clamped, SKEW_LOOPS);
+	clamped = warp_run_quiet(read_skewed_clamped, SKEW_LOOPS, &t);
 	report_result("kvmclock.skew.raw.warps", "count", "%llu", raw);
 	report_result("kvmclock.skew.clamped.warps", "count", "%llu", clamped);
 	report(raw > 0, "raw reads skewed %llu ms on odd vCPUs go backwards (%llu warps): the detector works",

@@ -88,6 +88,7 @@
  *                (common/lifecycle.c)
  */
 #include "libc.h"
+#include "irq.h"
 #include "x86/apic.h"
 #include "x86/apic_timer.h"
 #include "arch.h"
@@ -179,33 +180,28 @@ static void timer_irq(struct ex_regs *regs)
 
 static void init_cpu(void)
 {
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
+	apic_timer_mask();
+	apic_timer_divide(APIC_TDCR_DIV_1);
 }
 
 static void periodic(unsigned slot, u64 period)
 {
 	u64 counts = tick_ticks_to_counts(&lapic_cal, period);
 
-	apic_write(APIC_TMICT, 0);
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | TIMER_TICK_VECTOR);
-	apic_write(APIC_TMICT, (u32)min(max(counts, 1ull), 0xffffffffull));
+	apic_timer_periodic(TIMER_TICK_VECTOR, (u32)min(max(counts, 1ull), APIC_TIMER_COUNT_MAX));
 }
 
 /* KVM: the one-shot in TSC-deadline mode. */
 static void deadline_oneshot_at(unsigned slot, u64 when)
 {
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | TIMER_TICK_VECTOR);
-	/* the LVTT write (MMIO) and the WRMSR are not ordered: the mode first (SDM, TSC-Deadline Mode) */
-	asm volatile("mfence" ::: "memory");
-	wrmsr(MSR_IA32_TSC_DEADLINE, when);
+	/* the mode fenced first: lib/x86/apic_timer.h */
+	apic_timer_deadline_mode(TIMER_TICK_VECTOR);
+	apic_timer_deadline(when);
 }
 
 static void deadline_stop(unsigned slot)
 {
-	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
-	apic_write(APIC_TMICT, 0);
+	apic_timer_stop_all();
 }
 
 /*
@@ -342,16 +338,6 @@ static void stop(unsigned slot)
 	accel->stop(slot);
 }
 
-static void irqs_on(void)
-{
-	irq_enable();
-}
-
-static void irqs_off(void)
-{
-	irq_disable();
-}
-
 static const char *probe(void);
 
 /* The clocks and the time of day are the accelerator's: probe() fills them in. */
@@ -364,8 +350,8 @@ static struct lc_arch x86_lifecycle = {
 	.oneshot_at = oneshot_at,
 	.periodic = periodic,
 	.stop = stop,
-	.irqs_on = irqs_on,
-	.irqs_off = irqs_off,
+	.irqs_on = irq_enable,
+	.irqs_off = irq_disable,
 	.rtc = &cmos_rtc,
 	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED",
 	.counter_at_reset = LC_COUNTER_RESTARTS,

@@ -13,8 +13,8 @@
  *
  * What it checks, in order (phases=), for each counter the machine has
  * (SKIP with the reason where there is none):
- *  1. warps: the vCPUs take turns under the fair lock (lib/x86/turn_lock.c,
- *     as x86/tsc_test.c does for the TSC); each read is compared with the
+ *  1. warps: the warp check of lib/x86/warp.c (as x86/tsc_test.c runs it
+ *     for the TSC): the vCPUs take turns under a fair lock; each read is compared with the
  *     one before it, made by whichever vCPU held the lock last. The
  *     counters wrap (HPET: reads of the main counter's low 32 bits, 42.9 s
  *     at QEMU's 100 MHz; PM timer: 24 bits, 4.69 s, or 32 with
@@ -68,7 +68,7 @@
 #include "ratecheck.h"
 #include "report.h"
 #include "x86/tsc_cpuid.h"
-#include "x86/turn_lock.h"
+#include "x86/warp.h"
 #include "units.h"
 
 #define MAX_LOOPS	  100000000ull
@@ -77,7 +77,6 @@
 #define RATE_WINDOWS	  3
 /* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
 #define RATE_USABLE_PPB 4000000
-#define CACHE_LINE_SIZE 64
 /* fault=warp: 1 ms of counts, far above a hand-off (about 40 us under kvm-pvm) */
 #define FAULT_WARP_MS 1
 /* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
@@ -95,7 +94,7 @@ struct counter {
 	const char *name; /* its refclock name */
 	const char *what;
 	const char *(*find)(void);
-	u32 (*read)(void);
+	u64 (*read)(void);	/* raw reads of its hardware width */
 	unsigned (*bits)(void);
 	u64 (*hz)(void);
 	enum fault rate_fault;
@@ -115,15 +114,26 @@ static unsigned hpet_bits(void)
 	return 32; /* one MMIO read of the main counter's low dword */
 }
 
+/* The counters' raw reads, widened for the warp check. */
+static u64 hpet_read(void)
+{
+	return hpet_counter_read32();
+}
+
+static u64 pm_read(void)
+{
+	return pmtimer_read();
+}
+
 static u64 pm_hz(void)
 {
 	return PMTIMER_HZ;
 }
 
 static const struct counter counters[] = {
-	{"hpet", "HPET main counter", hpet_find_and_run, hpet_counter_read32, hpet_bits,
+	{"hpet", "HPET main counter", hpet_find_and_run, hpet_read, hpet_bits,
 	 hpet_counter_hz, FAULT_HPET_RATE},
-	{"pmtimer", "ACPI PM timer", pmtimer_find, pmtimer_read, pmtimer_bits, pm_hz,
+	{"pmtimer", "ACPI PM timer", pmtimer_find, pm_read, pmtimer_bits, pm_hz,
 	 FAULT_PM_RATE},
 };
 
@@ -134,16 +144,6 @@ static struct {
 	unsigned counters; /* bit per counters[] entry */
 	unsigned fault; /* enum fault */
 } opt;
-
-/* What one vCPU found, alone on its cache line. */
-struct vcpu_result {
-	u64 warps, stalls, handoffs;
-	u64 worst;	 /* largest backward step, counts */
-	u64 min_handoff; /* smallest step from another vCPU's read */
-	u64 max_step;	 /* largest forward step */
-} __aligned(CACHE_LINE_SIZE);
-
-static struct vcpu_result results[MAX_CPUS];
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -160,97 +160,49 @@ static const struct arg_table arg_table = ARG_TABLE(args);
 
 /* ---- 1. warps --------------------------------------------------------------- */
 
-struct warp_run {
-	const struct counter *c;
-	u32 mask;
-	struct turn_lock lock;
-	u32 last;     /* the latest read, under lock */
-	int last_cpu; /* who made it */
+/* RESULT lines <counter>.warps.vcpuN.<figure> and <counter>.warps */
+static const struct warp_result warp_vcpu_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_STALLS, "stalls", "count" },
+	{ WARP_WORST_BACK, "worst_warp_counts", "counts" },
+	{ WARP_HANDOFFS, "handoffs", "count" },
+	{ WARP_MAX_STEP, "max_step_counts", "counts" },
+	{ WARP_MIN_HANDOFF, "min_handoff_counts", "counts" },
 };
-
-static void warp_on(void *arg)
-{
-	struct warp_run *run = arg;
-	struct vcpu_result *r = &results[smp_id()];
-	u32 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1
-			   ? (u32)(run->c->hz() / MSEC_PER_SEC * FAULT_WARP_MS)
-			   : 0;
-
-	*r = (struct vcpu_result){.min_handoff = ~0ull};
-	for (u64 i = 0; i < opt.loops; i++) {
-		u32 prev, now, step;
-		int prev_cpu;
-
-		turn_lock(&run->lock);
-		prev = run->last;
-		prev_cpu = run->last_cpu;
-		now = (run->c->read() - skew) & run->mask;
-		run->last = now;
-		run->last_cpu = smp_id();
-		turn_unlock(&run->lock);
-		step = (now - prev) & run->mask;
-		if (step > run->mask / 2) {
-			r->warps++;
-			r->worst = max(r->worst, (u64)run->mask + 1 - step);
-			continue;
-		}
-		r->stalls += !step;
-		r->max_step = max(r->max_step, (u64)step);
-		if (step && prev_cpu != smp_id()) {
-			r->handoffs++;
-			r->min_handoff = min(r->min_handoff, (u64)step);
-		}
-	}
-}
-
-static void warp_result(const char *counter, int cpu, const char *what, u64 v)
-{
-	char name[80];
-
-	snprintf(name, sizeof(name), "%s.warps.vcpu%d.%s", counter, cpu, what);
-	report_result(name, strstr(what, "counts") ? "counts" : "count", "%llu", v);
-}
+static const struct warp_result warp_total_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+};
+static const struct warp_report warp_results = {
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), warp_total_results, ARRAY_SIZE(warp_total_results),
+};
 
 static void warp_test(const struct counter *c)
 {
-	struct warp_run run = {.c = c, .mask = (u32)((1ull << c->bits()) - 1)};
-	u64 warps = 0, worst = 0, handoff = ~0ull, max_step = 0;
-	char name[64];
+	struct warp_check check = {
+		.read = c->read,
+		.mask = (1ull << c->bits()) - 1,
+		.loops = opt.loops,
+		.fault_skew = opt.fault == FAULT_WARP ? c->hz() / MSEC_PER_SEC * FAULT_WARP_MS : 0,
+	};
+	struct warp_findings t;
+	char prefix[32];
 
-	turn_lock_init(&run.lock);
-	run.last = c->read() & run.mask;
-	on_cpus(warp_on, &run);
-	for (int i = 0; i < cpu_count(); i++) {
-		const struct vcpu_result *r = &results[i];
-
-		warps += r->warps;
-		worst = max(worst, r->worst);
-		handoff = min(handoff, r->min_handoff);
-		max_step = max(max_step, r->max_step);
-		warp_result(c->name, i, "warps", r->warps);
-		warp_result(c->name, i, "stalls", r->stalls);
-		warp_result(c->name, i, "worst_warp_counts", r->worst);
-		warp_result(c->name, i, "handoffs", r->handoffs);
-		warp_result(c->name, i, "max_step_counts", r->max_step);
-		if (r->min_handoff != ~0ull)
-			warp_result(c->name, i, "min_handoff_counts", r->min_handoff);
-	}
-	snprintf(name, sizeof(name), "%s.warps", c->name);
-	report_result(name, "count", "%llu", warps);
-	if (handoff != ~0ull)
-		report_info(
-			"quickest hand-off %llu counts: smaller offsets between vCPUs cannot show",
-			handoff);
+	warp_run(&check, &t);
+	snprintf(prefix, sizeof(prefix), "%s.warps.", c->name);
+	warp_report_vcpus(&warp_results, prefix);
+	snprintf(prefix, sizeof(prefix), "%s.", c->name);
+	warp_report_totals(&warp_results, prefix, &t);
+	warp_report_handoff(&t, "", "counts");
 	report_info(
 		"%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
-		"is a step above %u",
-		opt.loops, cpu_count(), c->bits(), max_step, run.mask / 2);
+		"is a step above %llu",
+		opt.loops, cpu_count(), c->bits(), t.max_step, check.mask / 2);
 	if (cpu_count() == 1)
 		report_info("one vCPU: the reads only check that the counter never goes backwards "
 			    "on it");
-	report(!warps,
+	report(!t.warps,
 	       "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
-	       c->what, cpu_count(), warps, worst);
+	       c->what, cpu_count(), t.warps, t.worst);
 }
 
 /* ---- 2. rates --------------------------------------------------------------- */

@@ -20,6 +20,7 @@
  * Any other argument is a failure naming it.
  */
 #include "libc.h"
+#include "irq.h"
 #include "arch.h"
 #include "x86/apic.h"
 #include "x86/desc.h"

@@ -15,9 +15,10 @@
  *  1. cpuid: the invariant-TSC bit (CPUID 0x80000007 EDX[8]) and the
  *     RDTSCP and RDPID bits read the same on every vCPU (a guest reads
  *     them once, on its boot CPU, and applies them to all).
- *  2. warps: the vCPUs take turns under the fair lock (lib/x86/turn_lock.c);
- *     each read is compared with the one before it, made by whichever vCPU
- *     had the lock last. Earlier is a warp, equal a stall. Once with
+ *  2. warps: the warp check of lib/x86/warp.c - the vCPUs take turns
+ *     under a fair lock; each read is compared with the one before it,
+ *     made by whichever vCPU had the lock last. Earlier is a warp, equal a
+ *     stall. Once with
  *     rdtsc (fenced, so it cannot run ahead of the lock), once with rdtscp
  *     where offered. With the invariant bit set the guest may treat the
  *     TSC as one clock, so a warp fails; without it the counts are
@@ -63,7 +64,7 @@
 #include "ratecheck.h"
 #include "report.h"
 #include "x86/tsc_cpuid.h"
-#include "x86/turn_lock.h"
+#include "x86/warp.h"
 
 #define MAX_LOOPS		100000000ull
 #define MAX_WINDOW_MS		10000
@@ -102,12 +103,8 @@ struct options {
 
 static struct options opt;
 
-/* What one vCPU found, alone on its cache line. */
+/* What one vCPU found, alone on its cache line (the warps: lib/x86/warp.c). */
 struct vcpu_result {
-	u64 warps, stalls;
-	s64 worst;		/* most negative step, cycles */
-	u64 handoffs;		/* reads that followed another vCPU's */
-	u64 min_handoff;	/* smallest step from another vCPU's read, cycles */
 	u32 features;		/* step 1: TSC_FEATURE_* bits */
 	u32 aux_rdtscp, aux_rdpid, aux_msr;
 	int aux_rdpid_vector;
@@ -184,102 +181,51 @@ static const struct warp_mode {
 	{ "rdtscp", TSC_FEATURE_RDTSCP, read_rdtscp },
 };
 
-struct warp_run {
-	const struct warp_mode *mode;
-	struct turn_lock lock;
-	u64 last;		/* the latest read, under lock */
-	int last_cpu;		/* who made it */
+/* RESULT lines tsc.<mode>.vcpuN.<figure> and tsc.<mode>.<figure> */
+static const struct warp_result warp_vcpu_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_STALLS, "stalls", "count" },
+	{ WARP_WORST_STEP, "worst_warp_cycles", "cycles" },
+	{ WARP_HANDOFFS, "handoffs", "count" },
+	{ WARP_MIN_HANDOFF, "min_handoff_cycles", "cycles" },
+};
+static const struct warp_result warp_total_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_WORST_STEP, "worst_warp_cycles", "cycles" },
+};
+static const struct warp_report warp_results = {
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), warp_total_results, ARRAY_SIZE(warp_total_results),
 };
 
-static void warp_on(void *arg)
+static void warp_test_mode(const struct warp_mode *mode, u32 features)
 {
-	struct warp_run *run = arg;
-	struct vcpu_result *r = &results[smp_id()];
-	u64 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1 ? FAULT_WARP_CYCLES : 0;
+	struct warp_check check = {
+		.read = mode->read,
+		.mask = WARP_MASK_64,
+		.loops = opt.loops,
+		.fault_skew = opt.fault == FAULT_WARP ? FAULT_WARP_CYCLES : 0,
+	};
+	struct warp_findings t;
+	char prefix[32], lead[32];
+	s64 worst;
 
-	r->warps = r->stalls = r->handoffs = 0;
-	r->worst = 0;
-	r->min_handoff = ~0ull;
-	for (u64 i = 0; i < opt.loops; i++) {
-		u64 prev, now;
-		int prev_cpu;
-		s64 step;
-
-		turn_lock(&run->lock);
-		prev = run->last;
-		prev_cpu = run->last_cpu;
-		now = run->mode->read() - skew;
-		run->last = now;
-		run->last_cpu = smp_id();
-		turn_unlock(&run->lock);
-		step = (s64)(now - prev);
-		if (step > 0 && prev_cpu != smp_id()) {
-			r->handoffs++;
-			r->min_handoff = min(r->min_handoff, (u64)step);
-		}
-		if (step < 0) {
-			r->warps++;
-			r->worst = min(r->worst, step);
-		} else if (step == 0) {
-			r->stalls++;
-		}
-	}
-}
-
-static void warp_report_vcpu(const char *mode, int cpu)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.warps", mode, cpu);
-	report_result(name, "count", "%llu", results[cpu].warps);
-	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.stalls", mode, cpu);
-	report_result(name, "count", "%llu", results[cpu].stalls);
-	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.worst_warp_cycles", mode, cpu);
-	report_result(name, "cycles", "%lld", results[cpu].worst);
-	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.handoffs", mode, cpu);
-	report_result(name, "count", "%llu", results[cpu].handoffs);
-	if (results[cpu].min_handoff == ~0ull)
-		return;
-	snprintf(name, sizeof(name), "tsc.%s.vcpu%d.min_handoff_cycles", mode, cpu);
-	report_result(name, "cycles", "%llu", results[cpu].min_handoff);
-}
-
-static void warp_test_mode(const struct warp_mode *mode, bool invariant)
-{
-	struct warp_run run = { .mode = mode };
-	u64 warps = 0, stalls = 0, handoffs = 0, handoff = ~0ull;
-	s64 worst = 0;
-	char name[64];
-
-	turn_lock_init(&run.lock);
-	run.last = mode->read();
-	on_cpus(warp_on, &run);
-	for (int i = 0; i < cpu_count(); i++) {
-		warps += results[i].warps;
-		stalls += results[i].stalls;
-		worst = min(worst, results[i].worst);
-		handoff = min(handoff, results[i].min_handoff);
-		handoffs += results[i].handoffs;
-		warp_report_vcpu(mode->name, i);
-	}
-	/* an offset between two vCPUs' TSCs smaller than the quickest hand-off cannot show as a warp */
-	if (handoff != ~0ull)
-		report_info("%s: quickest hand-off %llu cycles: smaller offsets between vCPUs cannot show",
-			    mode->name, handoff);
-	snprintf(name, sizeof(name), "tsc.%s.warps", mode->name);
-	report_result(name, "count", "%llu", warps);
-	snprintf(name, sizeof(name), "tsc.%s.worst_warp_cycles", mode->name);
-	report_result(name, "cycles", "%lld", worst);
+	warp_run(&check, &t);
+	worst = -(s64)t.worst;
+	snprintf(prefix, sizeof(prefix), "tsc.%s.", mode->name);
+	snprintf(lead, sizeof(lead), "%s: ", mode->name);
+	warp_report_vcpus(&warp_results, prefix);
+	warp_report_handoff(&t, lead, "cycles");
+	warp_report_totals(&warp_results, prefix, &t);
 	report_info("%s: %llu reads on each of %d vCPUs, %llu after another vCPU's, %llu stalls", mode->name,
-		    opt.loops, cpu_count(), handoffs, stalls);
-	if (invariant)
-		report(!warps, "%s never goes backwards across %d vCPUs, as the invariant TSC promises "
-		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), warps,
+		    opt.loops, cpu_count(), t.handoffs, t.stalls);
+	if (features & TSC_FEATURE_INVARIANT)
+		report(!t.warps, "%s never goes backwards across %d vCPUs, as the invariant TSC promises "
+		       "(%llu warps, worst %lld cycles)", mode->name, cpu_count(), t.warps,
 		       worst);
 	else
 		report_info("%s went backwards %llu times across %d vCPUs (worst %lld cycles); the TSC "
 			    "is not stated invariant, so this is not a failure", mode->name,
-			    warps, cpu_count(), worst);
+			    t.warps, cpu_count(), worst);
 }
 
 static void warp_test(void)
@@ -295,7 +241,7 @@ static void warp_test(void)
 		if (warp_modes[i].needs & ~f)
 			report_skip("%s: CPUID does not offer it", warp_modes[i].name);
 		else
-			warp_test_mode(&warp_modes[i], f & TSC_FEATURE_INVARIANT);
+			warp_test_mode(&warp_modes[i], f);
 	}
 	report_prefix_pop();
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* SMP: secondaries started with PSCI CPU_ON, then idling until on_cpu() hands them work. */
 #include "libc.h"
+#include "irq.h"
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
@@ -117,11 +118,11 @@ static void spin_irqs_on(void *arg)
 {
 	int self = smp_id();
 
-	local_irq_enable();
+	irq_enable();
 	atomic_store(&spin_ready[self], true);
 	while (!atomic_load(&spin_stop[self]))
 		cpu_relax();
-	local_irq_disable();
+	irq_disable();
 }
 
 void cpu_spin_irqs_on(int cpu)

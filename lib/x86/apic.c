@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Local APIC access: xAPIC through MMIO, x2APIC through MSRs, chosen once at boot. */
 #include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "arch.h"
 #include "x86/io.h"
 #include "x86/percpu.h"
@@ -69,7 +70,7 @@ void apic_enable(void)
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_LVT0, APIC_LVT_MASKED);
 	apic_write(APIC_LVT1, APIC_LVT_MASKED);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_timer_mask();
 }
 
 void apic_send_ipi(int cpu, u8 vector)

@@ -35,6 +35,7 @@
 #define APIC_LVT_TIMER_PERIODIC	(1u << 17)
 #define APIC_LVT_TIMER_TSCDEADLINE (2u << 17)
 #define APIC_TDCR_DIV_1		0xb
+#define APIC_TDCR_DIV_16	0x3
 
 #define APIC_ICR_FIXED		(0u << 8)
 #define APIC_ICR_NMI		(4u << 8)

@@ -27,9 +27,19 @@ void apic_timer_report_stated_clock(void)
 
 void apic_timer_run_free(u8 vector)
 {
+	apic_timer_run_free_divided(vector, APIC_TDCR_DIV_1);
+}
+
+void apic_timer_run_free_divided(u8 vector, u32 tdcr)
+{
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | vector);
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
+	apic_timer_divide(tdcr);
 	apic_write(APIC_TMICT, (u32)APIC_TIMER_COUNT_MAX);
+}
+
+void apic_timer_divide(u32 tdcr)
+{
+	apic_write(APIC_TDCR, tdcr);
 }
 
 u64 apic_timer_elapsed(void)
@@ -58,6 +68,20 @@ void apic_timer_count(u32 initial)
 	apic_write(APIC_TMICT, initial);
 }
 
+void apic_timer_oneshot(u8 vector, u32 counts)
+{
+	apic_timer_divide(APIC_TDCR_DIV_1);
+	apic_timer_oneshot_mode(vector);
+	apic_timer_count(counts);
+}
+
+void apic_timer_periodic(u8 vector, u32 counts)
+{
+	apic_timer_count(0);
+	apic_timer_periodic_mode(vector);
+	apic_timer_count(counts);
+}
+
 void apic_timer_deadline(u64 tsc)
 {
 	wrmsr(MSR_IA32_TSC_DEADLINE, tsc);
@@ -72,4 +96,10 @@ void apic_timer_stop(void)
 {
 	apic_timer_mask();
 	apic_timer_count(0);
+}
+
+void apic_timer_stop_all(void)
+{
+	apic_timer_deadline(0);
+	apic_timer_stop();
 }

@@ -17,7 +17,12 @@ void apic_timer_report_stated_clock(void);
  * down without interrupting, and apic_timer_elapsed() says how far.
  */
 void apic_timer_run_free(u8 vector);
+/* The same at a divide configuration of lib/x86/apic.h's APIC_TDCR_DIV_*. */
+void apic_timer_run_free_divided(u8 vector, u32 tdcr);
 u64 apic_timer_elapsed(void);
+
+/* The divide configuration: APIC_TDCR_DIV_1 and the like (lib/x86/apic.h). */
+void apic_timer_divide(u32 tdcr);
 
 /* The LVT timer entry: a mode and the vector it interrupts on. */
 void apic_timer_periodic_mode(u8 vector);
@@ -31,11 +36,17 @@ void apic_timer_oneshot_mode(u8 vector);
 void apic_timer_deadline_mode(u8 vector);
 /* The initial count: starts (or, with 0, stops) a count in periodic or one-shot mode. */
 void apic_timer_count(u32 initial);
+/* Divide by 1, one-shot mode, counts from now: one interrupt (a watchdog, say). */
+void apic_timer_oneshot(u8 vector, u32 counts);
+/* Periodic mode every counts (divide as configured): any count in progress stops first. */
+void apic_timer_periodic(u8 vector, u32 counts);
 /* TSC-deadline mode: fire once the TSC reaches tsc; 0 disarms. */
 void apic_timer_deadline(u64 tsc);
 /* Mask the LVT timer entry (vector 0). */
 void apic_timer_mask(void);
 /* Mask, and stop a count in progress. */
 void apic_timer_stop(void);
+/* Disarm the TSC deadline, mask, and stop a count in progress: every mode off. */
+void apic_timer_stop_all(void);
 
 #endif

@@ -2,6 +2,7 @@
 /* Probing KVM hypercalls behind the exception table and an LAPIC-timer watchdog. */
 #include "x86/hypercall.h"
 #include "x86/apic.h"
+#include "x86/apic_timer.h"
 #include "x86/desc.h"
 #include "x86/hypervisor.h"
 #include "report.h"
@@ -75,15 +76,12 @@ enum hypercall_probe hypercall_probe(enum hypercall_insn insn, unsigned long nr,
 	probe_insn = 0;
 	watchdog_fired = false;
 	exception_clear();
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | HYPERCALL_WATCHDOG_VECTOR);
-	apic_write(APIC_TMICT, HYPERCALL_WATCHDOG_APIC_TICKS);
+	apic_timer_oneshot(HYPERCALL_WATCHDOG_VECTOR, HYPERCALL_WATCHDOG_APIC_TICKS);
 	if (insn == HYPERCALL_VMMCALL)
 		PROBE_ASM("vmmcall");
 	else
 		PROBE_ASM("vmcall");
-	apic_write(APIC_TMICT, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_timer_stop();
 	probe_insn = 0;
 	handle_exception(HYPERCALL_WATCHDOG_VECTOR, old);
 	*ret = r;

@@ -74,6 +74,7 @@
 
 #ifndef __ASSEMBLY__
 #include "libc.h"
+#include "irq.h"
 
 struct cpuid {
 	u32 a, b, c, d;
@@ -173,16 +174,6 @@ static inline unsigned long read_cr4(void)
 
 	asm volatile("mov %%cr4, %0" : "=r"(v));
 	return v;
-}
-
-static inline void irq_enable(void)
-{
-	asm volatile("sti" ::: "memory");
-}
-
-static inline void irq_disable(void)
-{
-	asm volatile("cli" ::: "memory");
 }
 
 /* sti takes effect after the next instruction: no interrupt slips in before hlt. */

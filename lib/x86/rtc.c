@@ -39,13 +39,13 @@ struct rtc_raw {
 	u8 reg_b;
 };
 
-static u8 cmos_read(u8 reg)
+u8 cmos_read(u8 reg)
 {
 	outb(reg, CMOS_INDEX);
 	return inb(CMOS_DATA);
 }
 
-static void cmos_write(u8 reg, u8 val)
+void cmos_write(u8 reg, u8 val)
 {
 	outb(reg, CMOS_INDEX);
 	outb(val, CMOS_DATA);

@@ -59,4 +59,8 @@ u8 rtc_irq_ack(void);
 /* Program the periodic rate (rate select, register A): NULL, or why hz cannot be had. */
 const char *rtc_set_periodic_hz(unsigned hz);
 
+/* One byte of CMOS RAM by its index (the RTC's registers, then RAM firmware may use). */
+u8 cmos_read(u8 reg);
+void cmos_write(u8 reg, u8 val);
+
 #endif

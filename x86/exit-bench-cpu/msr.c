@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* exit-bench-cpu's MSR rows: which MSR, when it exists, what the loop writes, and the checks on what it did. */
-#ifndef VMTICK_X86_EXIT_BENCH_CPU_MSR_H
-#define VMTICK_X86_EXIT_BENCH_CPU_MSR_H
+#include "libc.h"
+#include "exit-bench-cpu.h"
+#include "report.h"
+#include "x86/desc.h"
+#include "x86/hypervisor.h"
+#include "x86/processor.h"
+#include "x86/sysreg.h"
+#include "x86/tsc_cpuid.h"
+
+#define KERNEL_GS_PATTERN	0x00001234abcd5000ull
+#define KERNEL_GS_PROBE		0x00005678dcba9000ull
+#define NONCANONICAL		0x8000000000000000ull
+#define RESERVED_BIT63		(1ull << 63)
+
+#define PVM_SPEC_CTRL		"kvm-pvm/spec-ctrl"
 
 struct msr_row {
 	const char *row;	/* the bench row's name, for fault= */
@@ -259,4 +272,18 @@ static void check_msr_read(void *ctx, const struct bench_result *r)
 	report(now == want(m->row, m->probe), "a write of %#llx then reads %#llx", m->probe, now);
 }
 
-#endif
+#define MSR_WRITE(row, msr_name)                                                            \
+	.name = row, .what = "wrmsr " msr_name, LOOP(loop_wrmsr_row), .iters = 4096,        \
+	.prepare = prepare_msr_row, .check = check_msr_write, .cleanup = cleanup_msr_row
+
+const struct bench msr_rows[] = {
+	{ MSR_WRITE("wrmsr_kernel_gs_base", "IA32_KERNEL_GS_BASE"), .ctx = &msr_kernel_gs },
+	{ MSR_WRITE("wrmsr_tsx_ctrl", "IA32_TSX_CTRL, unchanged"), .ctx = &msr_tsx_ctrl },
+	{ MSR_WRITE("wrmsr_spec_ctrl", "IA32_SPEC_CTRL = IBRS"), .ctx = &msr_spec_ctrl },
+	{ MSR_WRITE("wrmsr_pred_cmd", "IA32_PRED_CMD = IBPB"), .ctx = &msr_pred_cmd },
+	{ .name = "rdmsr_tsc_adjust", .what = "rdmsr IA32_TSC_ADJUST", LOOP(loop_rdmsr_row),
+	  .iters = 4096, .prepare = prepare_msr_row, .check = check_msr_read,
+	  .ctx = &msr_tsc_adjust_rd },
+	{ MSR_WRITE("wrmsr_tsc_adjust", "IA32_TSC_ADJUST, unchanged"), .ctx = &msr_tsc_adjust },
+};
+const size_t msr_rows_n = ARRAY_SIZE(msr_rows);

@@ -47,6 +47,8 @@
  * more than was sent, to see them fail. Anything else is a failure.
  */
 #include "libc.h"
+#include "exit-bench-irq.h"
+#include "irq.h"
 #include "arch.h"
 #include "x86/apic.h"
 #include "argv.h"
@@ -57,135 +59,68 @@
 #include "x86/processor.h"
 #include "report.h"
 #include "wait.h"
+#include "x86/apic_timer.h"
 
-/* Our vectors: above the exceptions, below the library's (0x60 up). */
-#define SELF_IPI_VECTOR		0x40	/* class 4: TPR_BLOCK holds it */
-#define PING_VECTOR		0x51
-#define TIMER_VECTOR		0x53
-#define WATCHDOG_VECTOR		0x5e	/* class 5: TPR_BLOCK lets it through */
-#define TPR_BLOCK		0x40	/* blocks classes 0..4 */
-
-#define WAIT_MS			1000
-#define TPR_HOLD_MS		10
-#define WATCHDOG_COUNT		0xffffffffu
 #define TSC_DEADLINE_PAST	1
-
-#ifdef __x86_64__
-#define EX_FLAGS(r) ((r)->rflags)
-#else
-#define EX_FLAGS(r) ((r)->eflags)
-#endif
 
 static const char *fault_row;
 
-/* n, or one more when fault= names this row: the check must then fail. */
-static unsigned long want(const char *row, unsigned long n)
+unsigned long want(const char *row, unsigned long n)
 {
 	return fault_row && !strcmp(fault_row, row) ? n + 1 : n;
 }
 
-/* Each interrupt row counts for itself: the rows' batches take turns. */
-struct irq_row {
-	volatile unsigned long hits;	/* interrupts handled */
-	volatile unsigned long sent;	/* interrupts asked for */
-	volatile unsigned long timeouts;
-};
-
-/* Wait (interrupts on) for the interrupt just asked for; false once one timed out. */
-static bool wait_next(struct irq_row *row)
+void report_arrivals(const char *row, const struct bench_irq_row *r, const char *what)
 {
-	if (row->timeouts)
-		return false;
-	if (!wait_at_least(&row->hits, row->sent, WAIT_MS)) {
-		row->timeouts++;
-		return false;
-	}
-	return true;
-}
-
-static void report_arrivals(const char *row, const struct irq_row *r, const char *what)
-{
-	report(!r->timeouts && r->hits == want(row, r->sent),
+	report(bench_irq_all_arrived(r, want(row, 0)),
 	       "every %s arrived (%lu sent, %lu handled)", what, r->sent, r->hits);
-}
-
-static void irqs_on(void *ctx)
-{
-	irq_enable();
-}
-
-static void irqs_off(void *ctx)
-{
-	irq_disable();
 }
 
 /* --- the STI windows ---------------------------------------------------- */
 
-/*
- * The labels name the instruction in the STI shadow (no interrupt may be
- * taken before it) and the one after the window (where a pending
- * interrupt is taken). noinline: each asm block exists once.
- */
-extern const char sti_nop_shadow[], sti_nop_end[], sti_hlt_shadow[], sti_hlt_end[];
-
-static void __attribute__((noinline)) sti_nop_cli(void)
+/* noinline: each asm block exists once, and so does each label (exit-bench-irq.h). */
+void __attribute__((noinline)) sti_nop_cli(void)
 {
-	asm volatile("sti\n"
+	asm volatile(".globl sti_nop_shadow, sti_nop_end\n"
+		     "sti\n"
 		     "sti_nop_shadow: nop\n"
 		     "sti_nop_end: cli" ::: "memory");
 }
 
-static void __attribute__((noinline)) sti_hlt_cli(void)
+void __attribute__((noinline)) sti_hlt_cli(void)
 {
-	asm volatile("sti\n"
+	asm volatile(".globl sti_hlt_shadow, sti_hlt_end\n"
+		     "sti\n"
 		     "sti_hlt_shadow: hlt\n"
 		     "sti_hlt_end: cli" ::: "memory");
 }
 
-#include "exit-bench-irq-self.h"
-#include "exit-bench-irq-smp.h"
-
 /* --- TSC deadline in the past ------------------------------------------ */
 
-static struct irq_row timer_row;
+static struct bench_irq_row timer_row = { .vector = TIMER_VECTOR };
 static exception_handler_t saved_timer;
 
 static void timer_handler(struct ex_regs *regs)
 {
-	timer_row.hits++;
-	apic_eoi();
+	bench_irq_hit(&timer_row);
 }
 
 static void timer_immed_once(void)
 {
-	if (timer_row.timeouts)
+	if (!bench_irq_send(&timer_row))
 		return;
-	timer_row.sent++;
-	wrmsr(MSR_IA32_TSC_DEADLINE, TSC_DEADLINE_PAST);
-	wait_next(&timer_row);
+	apic_timer_deadline(TSC_DEADLINE_PAST);
+	bench_irq_wait_next(&timer_row);
 }
 
 BENCH_LOOP(loop_tscdeadline_immed, timer_immed_once())
 
 static const char *prepare_tscdeadline(void *ctx)
 {
-	if (!cpu_has(CPUID_FEATURES, 'c', CPUID_1_ECX_TSC_DEADLINE))
+	if (!apic_timer_has_tsc_deadline())
 		return "no TSC-deadline timer mode (CPUID.1:ECX[24] clear)";
 	saved_timer = handle_exception(TIMER_VECTOR, timer_handler);
 	return NULL;
-}
-
-static void enter_tscdeadline(void *ctx)
-{
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | TIMER_VECTOR);
-	irq_enable();
-}
-
-static void leave_tscdeadline(void *ctx)
-{
-	irq_disable();
-	wrmsr(MSR_IA32_TSC_DEADLINE, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
 }
 
 /* The SDM: the MSR reads 0 once its deadline has fired. */
@@ -194,10 +129,10 @@ static void check_tscdeadline(void *ctx, const struct bench_result *r)
 	u64 left;
 
 	report_arrivals("tscdeadline_immed", &timer_row, "deadline's interrupt");
-	enter_tscdeadline(ctx);
+	bench_deadline_enter(ctx);
 	timer_immed_once();
 	left = rdmsr(MSR_IA32_TSC_DEADLINE);
-	leave_tscdeadline(ctx);
+	bench_deadline_leave(ctx);
 	report(left == want("tscdeadline_immed", 0),
 	       "IA32_TSC_DEADLINE reads %llu after its timer fired (0 expected)",
 	       left);
@@ -210,40 +145,34 @@ static void cleanup_tscdeadline(void *ctx)
 
 /* --- the table --------------------------------------------------------- */
 
-#define LOOP(fn) .kind = BENCH_TIMED_LOOP, .loop = (fn)
-/* named in main(): the name depends on the APIC mode */
-#define SELF_ROW(v)                                                                    \
-	LOOP(loop_self_variant), .iters = 1024,                      \
-	.prepare = prepare_self_variant, .check = check_self_variant,                  \
-	.cleanup = cleanup_self_variant, .ctx = &(v)
-
-enum { ROW_SELF_FIRST = 1, ROW_SELF_LAST = 5 };
-
-static struct bench rows[] = {
+/* This file's row; main() appends the other files' rows, as the header comment lists them. */
+static const struct bench timer_rows[] = {
 	{ .name = "tscdeadline_immed", .what = "TSC deadline in the past, up to its handler",
 	  LOOP(loop_tscdeadline_immed), .iters = 1024, .prepare = prepare_tscdeadline,
-	  .enter = enter_tscdeadline, .leave = leave_tscdeadline, .check = check_tscdeadline,
-	  .cleanup = cleanup_tscdeadline },
-	{ SELF_ROW(self_sti_nop), .what = "self-IPI, then sti; nop; cli" },
-	{ SELF_ROW(self_sti_hlt), .what = "self-IPI, then sti; hlt", .enter = watchdog_on,
-	  .leave = watchdog_off },
-	{ SELF_ROW(self_tpr), .what = "TPR up, self-IPI, TPR down (interrupts on)",
-	  .enter = irqs_on, .leave = irqs_off },
-	{ SELF_ROW(self_tpr_sti_nop), .what = "TPR up, self-IPI, TPR down, sti; nop; cli" },
-	{ SELF_ROW(self_tpr_sti_hlt), .what = "TPR up, self-IPI, TPR down, sti; hlt",
-	  .enter = watchdog_on, .leave = watchdog_off },
-	{ .name = "ipi_halt", .what = "IPI to CPU 1 in hlt, up to its handler's count",
-	  LOOP(loop_ipi_halt), .iters = 1024, .prepare = prepare_ipi_halt, .enter = enter_ipi_halt,
-	  .leave = leave_ipi_halt, .check = check_ipi_halt, .cleanup = cleanup_ipi_halt },
-	{ .name = "ple_round_robin", .what = "CPU 0's turn and CPU 1's, each waiting with PAUSE",
-	  LOOP(loop_round_robin), .iters = 1024, .prepare = prepare_round_robin,
-	  .enter = enter_round_robin, .leave = leave_round_robin, .check = check_round_robin },
+	  .enter = bench_deadline_enter, .leave = bench_deadline_leave, .check = check_tscdeadline,
+	  .cleanup = cleanup_tscdeadline, .ctx = &timer_row },
 };
+
+static struct bench rows[BENCH_MAX_ROWS];
+static size_t nrows;
+
+/* The table; the self-IPI rows named for the APIC mode, before fault= is matched. */
+static void rows_assemble(void)
+{
+	size_t first_self;
+
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), timer_rows, ARRAY_SIZE(timer_rows));
+	first_self = nrows;
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), self_ipi_rows, self_ipi_rows_n);
+	for (size_t i = first_self; i < nrows; i++)
+		rows[i].name = self_variant_name(rows[i].ctx);
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), smp_rows, smp_rows_n);
+}
 
 /* fault=: the check of struct arg. */
 static const char *fault_arg(const char *row)
 {
-	return bench_has_row(rows, ARRAY_SIZE(rows), row) ? NULL
+	return bench_has_row(rows, nrows, row) ? NULL
 							   : "a row of this test in this APIC mode";
 }
 
@@ -257,9 +186,7 @@ int main(int argc, char **argv)
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
-	/* the row names depend on the APIC mode: name them before fault= is matched */
-	for (int i = ROW_SELF_FIRST; i <= ROW_SELF_LAST; i++)
-		rows[i].name = self_variant_name(rows[i].ctx);
+	rows_assemble();
 	bench_config_init(&cfg, "exit");
 	args_parse_or_abort(&table, argc, argv);
 	if (fault_row)
@@ -267,6 +194,6 @@ int main(int argc, char **argv)
 			    fault_row);
 	report_info("%s, %d vCPU(s), %s mode", on_kvm() ? "KVM" : "no KVM signature (TCG?)",
 		    cpu_count(), apic_x2apic_mode() ? "x2APIC" : "xAPIC");
-	bench_run(&cfg, rows, ARRAY_SIZE(rows), NULL);
+	bench_run(&cfg, rows, nrows, NULL);
 	return report_summary();
 }

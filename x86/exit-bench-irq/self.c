@@ -1,7 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* exit-bench-irq's self-IPI rows: one operation, five variants (STI;NOP, STI;HLT, with and without the TPR holding the IPI back), and the checks on where each interrupt was taken. */
-#ifndef VMTICK_X86_EXIT_BENCH_IRQ_SELF_H
-#define VMTICK_X86_EXIT_BENCH_IRQ_SELF_H
+#include "libc.h"
+#include "exit-bench-irq.h"
+#include "arch.h"
+#include "irq.h"
+#include "report.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
+#include "x86/desc.h"
+#include "x86/processor.h"
+
+#define TPR_HOLD_MS		10
+#define WATCHDOG_COUNT		0xffffffffu
+
+#ifdef __x86_64__
+#define EX_FLAGS(r) ((r)->rflags)
+#else
+#define EX_FLAGS(r) ((r)->eflags)
+#endif
 
 enum self_wait {
 	WAIT_IRQS_ON,	/* interrupts on throughout: spin until the handler ran */
@@ -15,7 +31,7 @@ struct self_variant {
 	const char *name, *x2apic_name;
 	enum self_wait wait;
 	enum self_tpr tpr;
-	struct irq_row irq;
+	struct bench_irq_row irq;
 	/* where the handler found itself, counted by the handler */
 	volatile unsigned long in_window;	/* right after the window (nop or hlt) */
 	volatile unsigned long in_shadow;	/* on the instruction after sti: must not be */
@@ -41,7 +57,7 @@ static exception_handler_t saved_self, saved_watchdog;
 static unsigned self_rows;	/* rows prepared: the handlers go when the last is done */
 static volatile unsigned long watchdog_fired;
 
-static const char *self_variant_name(void *ctx)
+const char *self_variant_name(void *ctx)
 {
 	struct self_variant *v = ctx;
 
@@ -74,15 +90,12 @@ static void watchdog_handler(struct ex_regs *regs)
 /* Around the sti; hlt batches: a LAPIC one-shot that ends a halt nothing else would. */
 static void watchdog_on(void *ctx)
 {
-	apic_write(APIC_TDCR, APIC_TDCR_DIV_1);
-	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | WATCHDOG_VECTOR);
-	apic_write(APIC_TMICT, WATCHDOG_COUNT);
+	apic_timer_oneshot(WATCHDOG_VECTOR, WATCHDOG_COUNT);
 }
 
 static void watchdog_off(void *ctx)
 {
-	apic_write(APIC_TMICT, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED);
+	apic_timer_stop();
 }
 
 static void self_ipi_send(struct self_variant *v)
@@ -114,11 +127,11 @@ static void self_variant_once(struct self_variant *v)
 		return;
 	/* not there yet: wait for it with interrupts on, then as we were */
 	if (v->wait == WAIT_IRQS_ON) {
-		wait_next(&v->irq);
+		bench_irq_wait_next(&v->irq);
 		return;
 	}
 	irq_enable();
-	wait_next(&v->irq);
+	bench_irq_wait_next(&v->irq);
 	irq_disable();
 }
 
@@ -159,7 +172,7 @@ static void check_tpr_holds(struct self_variant *v)
 	pending = irr_has(SELF_IPI_VECTOR);
 	v->irq.sent++;
 	apic_write(APIC_TPR, 0);
-	wait_next(&v->irq);
+	bench_irq_wait_next(&v->irq);
 	irq_disable();
 	report(!held_hits && pending && v->irq.hits - before == want(self_variant_name(v), 1),
 	       "with TPR %#x the IPI waited %d ms in the IRR (%s, %lu handled), then arrived",
@@ -198,4 +211,20 @@ static void cleanup_self_variant(void *ctx)
 	handle_exception(WATCHDOG_VECTOR, saved_watchdog);
 }
 
-#endif
+/* named in main(): the name depends on the APIC mode */
+#define SELF_ROW(v)                                                                    \
+	LOOP(loop_self_variant), .iters = 1024,                                        \
+	.prepare = prepare_self_variant, .check = check_self_variant,                  \
+	.cleanup = cleanup_self_variant, .ctx = &(v)
+
+const struct bench self_ipi_rows[] = {
+	{ SELF_ROW(self_sti_nop), .what = "self-IPI, then sti; nop; cli" },
+	{ SELF_ROW(self_sti_hlt), .what = "self-IPI, then sti; hlt", .enter = watchdog_on,
+	  .leave = watchdog_off },
+	{ SELF_ROW(self_tpr), .what = "TPR up, self-IPI, TPR down (interrupts on)",
+	  .enter = bench_irqs_on, .leave = bench_irqs_off },
+	{ SELF_ROW(self_tpr_sti_nop), .what = "TPR up, self-IPI, TPR down, sti; nop; cli" },
+	{ SELF_ROW(self_tpr_sti_hlt), .what = "TPR up, self-IPI, TPR down, sti; hlt",
+	  .enter = watchdog_on, .leave = watchdog_off },
+};
+const size_t self_ipi_rows_n = ARRAY_SIZE(self_ipi_rows);

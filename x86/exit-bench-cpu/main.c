@@ -58,49 +58,25 @@
  * Anything else is a failure.
  */
 #include "libc.h"
+#include "exit-bench-cpu.h"
 #include "arch.h"
 #include "x86/apic.h"
 #include "argv.h"
 #include "bench.h"
-#include "x86/desc.h"
 #include "x86/hypervisor.h"
-#include "x86/io.h"
-#include "x86/pmtimer.h"
 #include "x86/processor.h"
 #include "report.h"
-#include "x86/serial.h"
 #include "x86/sysreg.h"
-#include "x86/tsc_cpuid.h"
 
 #define CACHE_WORDS		512
-#define PMTIMER_READS		1000
-#define KERNEL_GS_PATTERN	0x00001234abcd5000ull
-#define KERNEL_GS_PROBE		0x00005678dcba9000ull
-#define NONCANONICAL		0x8000000000000000ull
-#define RESERVED_BIT63		(1ull << 63)
 #define CR8_CLASS		1	/* blocks vectors 0x10-0x1f: none used */
 #define TPR_CLASS_SHIFT		4
 
-#define PORT_B			0x61
-#define PORT_B_GATE2		BIT(0)
-#define PORT_B_SPEAKER		BIT(1)
-#define PORT_B_WRITABLE		0x0f	/* bits 7:4 are status, read-only */
-#define CMOS_INDEX		0x70
-#define CMOS_DATA		0x71
-#define CMOS_SCRATCH_REG	0x7e	/* CMOS RAM no firmware here uses */
-#define CMOS_PATTERN		0x5a
-#define PIC_SLAVE_IMR		0xa1
-#define PIC_IRQ15_MASK		BIT(7)
-#define UART_SCR		7
-#define SCR_PATTERN		0x3c
-
-#define PVM_SPEC_CTRL		"kvm-pvm/spec-ctrl"
 
 static const char *fault_row;
 static const char *const host_kinds[] = { "none", "kvm-pvm" };
 
-/* v, or a wrong v when fault= names this row: the check must then fail. */
-static u64 want(const char *row, u64 v)
+u64 want(const char *row, u64 v)
 {
 	return fault_row && !strcmp(fault_row, row) ? v ^ 1 : v;
 }
@@ -244,17 +220,10 @@ static void check_cr4(void *ctx, const struct bench_result *r)
 	check_toggle("cr4_pge", "CR4", read_cr4, write_cr4, cr4, X86_CR4_PGE);
 }
 
-#include "exit-bench-cpu-msr.h"
-#include "exit-bench-cpu-pio.h"
-
 /* --- the table --------------------------------------------------------- */
 
-#define LOOP(fn) .kind = BENCH_TIMED_LOOP, .loop = (fn)
-#define MSR_WRITE(row, msr_name)                                                            \
-	.name = row, .what = "wrmsr " msr_name, LOOP(loop_wrmsr_row), .iters = 4096,        \
-	.prepare = prepare_msr_row, .check = check_msr_write, .cleanup = cleanup_msr_row
-
-static struct bench rows[] = {
+/* This file's rows: the caches and the control and debug registers. */
+static const struct bench reg_rows[] = {
 	{ .name = "wbinvd", .what = "wbinvd", LOOP(loop_wbinvd), .iters = 1024,
 	  .check = check_cache, .ctx = wbinvd },
 	{ .name = "invd", .what = "invd (under a hypervisor only)", LOOP(loop_invd),
@@ -270,28 +239,6 @@ static struct bench rows[] = {
 	  .iters = 2048, .prepare = prepare_cr0, .check = check_cr0 },
 	{ .name = "cr4_pge", .what = "CR4.PGE flipped and restored (two mov to CR4)",
 	  LOOP(loop_cr4_pge), .iters = 2048, .prepare = prepare_cr4, .check = check_cr4 },
-	{ MSR_WRITE("wrmsr_kernel_gs_base", "IA32_KERNEL_GS_BASE"), .ctx = &msr_kernel_gs },
-	{ MSR_WRITE("wrmsr_tsx_ctrl", "IA32_TSX_CTRL, unchanged"), .ctx = &msr_tsx_ctrl },
-	{ MSR_WRITE("wrmsr_spec_ctrl", "IA32_SPEC_CTRL = IBRS"), .ctx = &msr_spec_ctrl },
-	{ MSR_WRITE("wrmsr_pred_cmd", "IA32_PRED_CMD = IBPB"), .ctx = &msr_pred_cmd },
-	{ .name = "rdmsr_tsc_adjust", .what = "rdmsr IA32_TSC_ADJUST", LOOP(loop_rdmsr_row),
-	  .iters = 4096, .prepare = prepare_msr_row, .check = check_msr_read,
-	  .ctx = &msr_tsc_adjust_rd },
-	{ MSR_WRITE("wrmsr_tsc_adjust", "IA32_TSC_ADJUST, unchanged"), .ctx = &msr_tsc_adjust },
-	{ .name = "pmtimer", .what = "inl ACPI PM timer, QEMU user space", LOOP(loop_pmtimer),
-	  .iters = 4096, .prepare = prepare_pmtimer, .check = check_pmtimer },
-	{ .name = "pio_pit", .what = "inb port B (0x61), in-kernel PIT", LOOP(loop_pio_pit),
-	  .iters = 4096, .prepare = prepare_pio_pit, .check = check_pio_pit,
-	  .cleanup = cleanup_pio_pit },
-	{ .name = "cmos", .what = "outb CMOS index + inb data (0x70/0x71), QEMU user space",
-	  LOOP(loop_cmos), .iters = 2048, .prepare = prepare_cmos, .check = check_cmos,
-	  .cleanup = cleanup_cmos },
-	{ .name = "pio_kernel_out", .what = "outb slave PIC mask (0xa1), in-kernel irqchip",
-	  LOOP(loop_pio_kernel_out), .iters = 4096, .prepare = prepare_pio_kernel_out,
-	  .check = check_pio_kernel_out, .cleanup = cleanup_pio_kernel_out },
-	{ .name = "pio_user_out", .what = "outb COM1 scratch (0x3ff), QEMU user space",
-	  LOOP(loop_pio_user_out), .iters = 4096, .prepare = prepare_pio_user_out,
-	  .check = check_pio_user_out, .cleanup = cleanup_pio_user_out },
 };
 
 static void set_host(const char *kind)
@@ -313,10 +260,14 @@ static const char *host_arg(const char *kind)
 	return "a host kind with known defects: none or kvm-pvm";
 }
 
+/* The whole table, in the order of the header comment: main() assembles it. */
+static struct bench rows[BENCH_MAX_ROWS];
+static size_t nrows;
+
 /* fault=: the check of struct arg. */
 static const char *fault_arg(const char *row)
 {
-	return bench_has_row(rows, ARRAY_SIZE(rows), row) ? NULL : "a row of this test";
+	return bench_has_row(rows, nrows, row) ? NULL : "a row of this test";
 }
 
 int main(int argc, char **argv)
@@ -331,6 +282,9 @@ int main(int argc, char **argv)
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), reg_rows, ARRAY_SIZE(reg_rows));
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), msr_rows, msr_rows_n);
+	bench_rows_add(rows, &nrows, ARRAY_SIZE(rows), pio_rows, pio_rows_n);
 	bench_config_init(&cfg, "exit");
 	args_parse_or_abort(&table, argc, argv);
 	if (host)
@@ -340,6 +294,6 @@ int main(int argc, char **argv)
 			    fault_row);
 	report_info("%s, %d vCPU(s), %s mode", on_kvm() ? "KVM" : "no KVM signature (TCG?)",
 		    cpu_count(), apic_x2apic_mode() ? "x2APIC" : "xAPIC");
-	bench_run(&cfg, rows, ARRAY_SIZE(rows), NULL);
+	bench_run(&cfg, rows, nrows, NULL);
 	return report_summary();
 }

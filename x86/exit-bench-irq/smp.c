@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* exit-bench-irq's two-vCPU rows: an IPI that ends CPU 1's HLT, and CPU 0 and CPU 1 taking turns in PAUSE loops; CPU 1 works only during their batches. */
-#ifndef VMTICK_X86_EXIT_BENCH_IRQ_SMP_H
-#define VMTICK_X86_EXIT_BENCH_IRQ_SMP_H
+#include "libc.h"
+#include "exit-bench-irq.h"
+#include "arch.h"
+#include "irq.h"
+#include "report.h"
+#include "wait.h"
+#include "x86/apic.h"
+#include "x86/desc.h"
+#include "x86/percpu.h"
+#include "x86/processor.h"
 
 static const char *need_two_vcpus(void)
 {
@@ -12,7 +20,7 @@ static const char *need_two_vcpus(void)
 
 /* --- IPI to a halted vCPU ---------------------------------------------- */
 
-static struct irq_row halt_row;		/* hits: counted by CPU 1's handler */
+static struct bench_irq_row halt_row;		/* hits: counted by CPU 1's handler */
 static volatile unsigned long halt_armed;	/* CPU 1 on its way into hlt, this batch */
 static volatile unsigned long halt_woke;	/* IPIs that returned to after CPU 1's hlt */
 static volatile bool halt_stop;
@@ -47,14 +55,14 @@ static void ipi_halt_once(void)
 	if (halt_row.timeouts)
 		return;
 	/* CPU 1 counted the previous IPI and is heading back into hlt */
-	if (!wait_at_least(&halt_armed, halt_batch_sent + 1, WAIT_MS)) {
+	if (!wait_at_least(&halt_armed, halt_batch_sent + 1, BENCH_IRQ_WAIT_MS)) {
 		halt_row.timeouts++;
 		return;
 	}
 	halt_batch_sent++;
 	halt_row.sent++;
 	apic_icr_write(APIC_ICR_FIXED | PING_VECTOR, halt_target);
-	wait_next(&halt_row);
+	bench_irq_wait_next(&halt_row);
 }
 
 BENCH_LOOP(loop_ipi_halt, ipi_halt_once())
@@ -131,7 +139,7 @@ static void round_robin_once(void)
 	rr_ops++;
 	WRITE_ONCE(rr_turn, t + 1);
 	/* wait_at_least spins with pause(): CPU 0's PAUSE loop */
-	if (!wait_at_least(&rr_turn, t + 2, WAIT_MS))
+	if (!wait_at_least(&rr_turn, t + 2, BENCH_IRQ_WAIT_MS))
 		rr_timeouts++;
 }
 
@@ -162,4 +170,12 @@ static void check_round_robin(void *ctx, const struct bench_result *r)
 	       rr_taken, rr_ops, rr_turn, rr_timeouts);
 }
 
-#endif
+const struct bench smp_rows[] = {
+	{ .name = "ipi_halt", .what = "IPI to CPU 1 in hlt, up to its handler's count",
+	  LOOP(loop_ipi_halt), .iters = 1024, .prepare = prepare_ipi_halt, .enter = enter_ipi_halt,
+	  .leave = leave_ipi_halt, .check = check_ipi_halt, .cleanup = cleanup_ipi_halt },
+	{ .name = "ple_round_robin", .what = "CPU 0's turn and CPU 1's, each waiting with PAUSE",
+	  LOOP(loop_round_robin), .iters = 1024, .prepare = prepare_round_robin,
+	  .enter = enter_round_robin, .leave = leave_round_robin, .check = check_round_robin },
+};
+const size_t smp_rows_n = ARRAY_SIZE(smp_rows);

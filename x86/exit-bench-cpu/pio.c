@@ -1,7 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* exit-bench-cpu's port rows: devices KVM emulates in the kernel (PIC, PIT) and in QEMU (PM timer, RTC, UART), and the checks on what each access did. */
-#ifndef VMTICK_X86_EXIT_BENCH_CPU_PIO_H
-#define VMTICK_X86_EXIT_BENCH_CPU_PIO_H
+#include "libc.h"
+#include "exit-bench-cpu.h"
+#include "report.h"
+#include "x86/io.h"
+#include "x86/pmtimer.h"
+#include "x86/processor.h"
+#include "x86/rtc.h"
+#include "x86/serial.h"
+
+#define PMTIMER_READS		1000
+#define PORT_B			0x61
+#define PORT_B_GATE2		BIT(0)
+#define PORT_B_SPEAKER		BIT(1)
+#define PORT_B_WRITABLE		0x0f	/* bits 7:4 are status, read-only */
+#define CMOS_SCRATCH_REG	0x7e	/* CMOS RAM no firmware here uses */
+#define CMOS_PATTERN		0x5a
+#define PIC_SLAVE_IMR		0xa1
+#define PIC_IRQ15_MASK		BIT(7)
+#define UART_SCR		7
+#define SCR_PATTERN		0x3c
 
 /* --- PM timer ---------------------------------------------------------- */
 
@@ -65,18 +83,6 @@ static void cleanup_pio_pit(void *ctx)
 /* --- CMOS RAM ---------------------------------------------------------- */
 
 static u8 cmos_saved;
-
-static u8 cmos_read(u8 reg)
-{
-	outb(reg, CMOS_INDEX);
-	return inb(CMOS_DATA);
-}
-
-static void cmos_write(u8 reg, u8 val)
-{
-	outb(reg, CMOS_INDEX);
-	outb(val, CMOS_DATA);
-}
 
 BENCH_LOOP(loop_cmos, cmos_read(CMOS_SCRATCH_REG))
 
@@ -154,4 +160,20 @@ static void cleanup_pio_user_out(void *ctx)
 	outb(scr_saved, COM1_BASE + UART_SCR);
 }
 
-#endif
+const struct bench pio_rows[] = {
+	{ .name = "pmtimer", .what = "inl ACPI PM timer, QEMU user space", LOOP(loop_pmtimer),
+	  .iters = 4096, .prepare = prepare_pmtimer, .check = check_pmtimer },
+	{ .name = "pio_pit", .what = "inb port B (0x61), in-kernel PIT", LOOP(loop_pio_pit),
+	  .iters = 4096, .prepare = prepare_pio_pit, .check = check_pio_pit,
+	  .cleanup = cleanup_pio_pit },
+	{ .name = "cmos", .what = "outb CMOS index + inb data (0x70/0x71), QEMU user space",
+	  LOOP(loop_cmos), .iters = 2048, .prepare = prepare_cmos, .check = check_cmos,
+	  .cleanup = cleanup_cmos },
+	{ .name = "pio_kernel_out", .what = "outb slave PIC mask (0xa1), in-kernel irqchip",
+	  LOOP(loop_pio_kernel_out), .iters = 4096, .prepare = prepare_pio_kernel_out,
+	  .check = check_pio_kernel_out, .cleanup = cleanup_pio_kernel_out },
+	{ .name = "pio_user_out", .what = "outb COM1 scratch (0x3ff), QEMU user space",
+	  LOOP(loop_pio_user_out), .iters = 4096, .prepare = prepare_pio_user_out,
+	  .check = check_pio_user_out, .cleanup = cleanup_pio_user_out },
+};
+const size_t pio_rows_n = ARRAY_SIZE(pio_rows);

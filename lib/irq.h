@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Interrupts on and off on this CPU: the one arch hook tests and drivers use for it. */
+#ifndef VMTICK_IRQ_H
+#define VMTICK_IRQ_H
+
+/*
+ * irq_enable(): interrupts on (x86 sti; arm64 IRQs unmasked in DAIF).
+ * irq_disable(): interrupts off (x86 cli; arm64 IRQs masked).
+ * Both are compiler barriers. Inline, defined per arch in
+ * lib/x86/irq.h and lib/arm64/irq.h: the interrupt benchmarks time
+ * windows a call would widen.
+ */
+static inline void irq_enable(void);
+static inline void irq_disable(void);
+
+#ifdef VMTICK_ARCH_aarch64
+#include "arm64/irq.h"
+#else
+#include "x86/irq.h"
+#endif
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* What the files of the rtc_test kernel share: its constants, its arguments, the interrupts the handler saw and the steps. */
+#ifndef VMTICK_X86_RTC_TEST_H
+#define VMTICK_X86_RTC_TEST_H
+
+#include "libc.h"
+#include "refclock.h"
+#include "x86/rtc.h"
+
+#define UPDATE_IRQS	     2
+#define IRQ_LATE_MS	     19
+#define MAX_WINDOW_MS	     5000
+#define MAX_RATES	     4
+#define MAX_EVENTS	     4096
+#define PERIODIC_WINDOWS     3
+/* quarters of 4 interrupts at least: a mark needs a spread */
+#define PERIODIC_MIN_IRQS 16
+
+enum phase {
+	PHASE_UPDATE = 1 << 0,
+	PHASE_TOD = 1 << 1,
+	PHASE_PERIODIC = 1 << 2,
+	PHASE_ALL = (1 << 3) - 1
+};
+enum fault {
+	FAULT_NONE,
+	FAULT_NOACK,
+	FAULT_TOD_STALE2S,
+	FAULT_PERIODIC_RATE,
+	FAULT_PERIODIC_HALF,
+	FAULT_PERIODIC_SLOW,
+	FAULT_PERIODIC_NOFLAG,
+};
+
+struct rtc_test_options {
+	u64 host_ns, threshold_ns, window_ms;
+	unsigned phases;
+	unsigned rates[MAX_RATES], n_rates;
+	const char *rates_arg;
+	const char *ref;
+	unsigned fault; /* enum fault */
+};
+
+/* The arguments (main.c). */
+extern struct rtc_test_options opt;
+/* arch_counter() when main() began (main.c). */
+extern u64 start_tsc;
+
+/* One interrupt as the handler saw it. */
+struct event {
+	u64 at;	   /* reference counts */
+	u64 steal; /* this vCPU's steal time, ns */
+	u8 reg_c;
+};
+
+/* Update interrupts also read the date and time. */
+struct update_event {
+	u64 tsc; /* arch_counter() */
+	struct rtc_datetime dt;
+	const char *why; /* NULL, or why the read failed */
+};
+
+/* What irq.c's handler recorded, and how. */
+extern const struct refclock *ref;
+extern bool has_steal;
+extern u64 steal_at_start;	/* steal time when the current wait began */
+extern struct event events[MAX_EVENTS];
+extern struct update_event updates[UPDATE_IRQS];
+extern bool read_time_in_handler;
+
+/* irq.c: the reference clock, IRQ 8's route and the interrupts' collection. */
+void find_ref(void);
+void route_irq8(void);
+u64 ref_ns(u64 counts);
+u64 steal_before(unsigned k);
+unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns);
+bool flags_set(unsigned n, u8 want);
+
+/* The steps: update.c (1 and 2), periodic.c (3). */
+void update_test(void);
+void periodic_test(void);
+
+#endif

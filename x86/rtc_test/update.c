@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* rtc_test's steps 1 and 2: the update-ended interrupt, once a second, and the time of day it shows against the host's. */
+#include "libc.h"
+#include "rtc_test.h"
+#include "fixed.h"
+#include "report.h"
+#include "stats.h"
+#include "units.h"
+
+/* fault=tod_stale2s */
+#define FAULT_TOD_STALE_S 2
+
+/* ---- 1. update and 2. time of day ----------------------------------------------- */
+
+static void tod_test(const struct update_event *u)
+{
+	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / 1000));
+	s64 low = e_ms - 1000, high = e_ms + (s64)(opt.threshold_ns / NSEC_PER_MSEC);
+
+	report_prefix_push("tod");
+	if (u->why) {
+		report(false, "the RTC's date in the update interrupt: %s", u->why);
+		report_prefix_pop();
+		return;
+	}
+	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NSEC_PER_MSEC));
+	if (opt.fault == FAULT_TOD_STALE2S)
+		offset_ms -= FAULT_TOD_STALE_S * 1000;
+	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
+		    "started",
+		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, e_ms);
+	report_result("rtc.tod_offset_ms", "ms", "%lld", offset_ms);
+	report(offset_ms > low && offset_ms <= high,
+	       "the RTC's time of day at an update is the host's %+lld ms (allowed above %+lld ms, "
+	       "up "
+	       "to %+lld ms)",
+	       offset_ms, low, high);
+	report_prefix_pop();
+}
+
+static void interval_check(unsigned k)
+{
+	u64 interval_ns = ref_ns(events[k].at - events[k - 1].at);
+	/* the reference's tolerance in ppb is its error in ns over the nominal second */
+	u64 slack_ns = IRQ_LATE_MS * NSEC_PER_MSEC + max(steal_before(k - 1), steal_before(k)) +
+		       ref->tolerance_ppb;
+	u64 off = interval_ns > NSEC_PER_SEC ? interval_ns - NSEC_PER_SEC
+					     : NSEC_PER_SEC - interval_ns;
+	u32 s0 = updates[k - 1].dt.sec, s1 = updates[k].dt.sec;
+	char a[24], b[24];
+
+	report_result("rtc.update.interval_ms", "ms", "%s",
+		      fmt_milli(a, sizeof(a), interval_ns / NSEC_PER_USEC));
+	report(!updates[k].why && !updates[k - 1].why && s1 == (s0 + 1) % 60,
+	       "update interrupt %u: the seconds went from %u to %u", k, s0, s1);
+	report(off <= slack_ns,
+	       "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
+	       fmt_milli(b, sizeof(b), slack_ns / NSEC_PER_USEC));
+}
+
+void update_test(void)
+{
+	unsigned want = opt.phases & PHASE_UPDATE ? UPDATE_IRQS : 1;
+	unsigned n;
+
+	read_time_in_handler = true;
+	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NSEC_PER_SEC);
+	read_time_in_handler = false;
+	if (opt.phases & PHASE_UPDATE) {
+		report_prefix_push("update");
+		report(n == want,
+		       "%u update-ended interrupts within %u s (want %u, one per second)", n,
+		       want + 1, want);
+		report(n && flags_set(n, RTC_C_UF | RTC_C_IRQF),
+		       "register C has UF and IRQF set in every update interrupt (first: %#x)",
+		       n ? events[0].reg_c : 0);
+		for (unsigned k = 1; k < n; k++)
+			interval_check(k);
+		report_prefix_pop();
+	}
+	if (!(opt.phases & PHASE_TOD))
+		return;
+	if (!opt.host_ns)
+		report_info("tod: no host_time given, not checked");
+	else if (!n)
+		report(false, "tod: no update interrupt to read the time of day at");
+	else
+		tod_test(&updates[0]);
+}
