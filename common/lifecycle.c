@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
+#include "irq.h"
 #include "report.h"
 
 static const char *const fault_names[] = {
@@ -169,7 +170,7 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 
 static void stop_timers(void)
 {
-	lc.arch->irqs_off();
+	irq_disable();
 	for (unsigned s = 0; s < lc.arch->nslots; s++)
 		lc.arch->stop(s);
 }
@@ -180,7 +181,7 @@ static void sampler(struct lc_cpu *me)
 	enum lc_phase ph;
 
 	start_timers(me);
-	lc.arch->irqs_on();
+	irq_enable();
 	while ((ph = lc.phase) != LC_FINISHED) {
 		step(me, ph);
 		cpu_relax();
@@ -298,7 +299,7 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_async(cpu, ap_sampler, NULL);
 	start_timers(me);
-	lc.arch->irqs_on();
+	irq_enable();
 	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
 	set_phase(LC_DURING);
 	arm_oneshots(me);

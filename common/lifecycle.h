@@ -99,9 +99,6 @@ struct lc_arch {
 	void (*oneshot_at)(unsigned slot, u64 when);
 	void (*periodic)(unsigned slot, u64 period);
 	void (*stop)(unsigned slot);
-	/* Interrupts on (and off again), for waiting loops. */
-	void (*irqs_on)(void);
-	void (*irqs_off)(void);
 	/* The guest's time of day in ns since the epoch, or NULL when the arch has no such clock here. */
 	u64 (*tod_ns)(void);
 	/* The clock of the host's time of day in seconds, or NULL. */

@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "arch.h"
 #include "argv.h"
+#include "irq.h"
 #include "report.h"
 #include "stats.h"
 #include "tick_engine.h"
@@ -523,7 +524,7 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 	/* sized from the rough figure; the arch measures a better one */
 	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MSEC_PER_SEC, hz * seconds / CAL_RUN_SHARE);
 	tick_run.arch->init();
-	tick_run.arch->irqs_off();
+	irq_disable();
 	hz = tick_run.counter_hz = counter_hz(&how);
 	why = src->probe ? src->probe() : NULL;
 	if (why) {

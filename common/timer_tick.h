@@ -93,8 +93,6 @@ struct tick_arch {
 	 * ns figures depend on it, the schedule does not); how names the method.
 	 */
 	u64 (*counter_hz)(const char **how);
-	/* Interrupts off, on this CPU. */
-	void (*irqs_off)(void);
 	/* With interrupts off: take one interrupt (sleeping until it comes), return with them off again. */
 	void (*wait)(void);
 	/* With interrupts off: take whatever is already pending, without sleeping. */

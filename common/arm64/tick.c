@@ -2,6 +2,7 @@
 /* The generic timer under the timer-tick engine: the engine's hooks (struct tick_arch) and the vtimer and ptimer sources. */
 #include "libc.h"
 #include "arch.h"
+#include "irq.h"
 #include "arm64/gic.h"
 #include "report.h"
 #include "arm64/sysreg.h"
@@ -157,11 +158,6 @@ static u64 hook_counter_hz(const char **how)
 	return timer_freq();
 }
 
-static void hook_irqs_off(void)
-{
-	local_irq_disable();
-}
-
 /*
  * WFI wakes on a pending interrupt even while PSTATE.I masks it, so the
  * check of the engine's flag and the sleep cannot race with the interrupt.
@@ -170,16 +166,16 @@ static void hook_irqs_off(void)
 static void hook_wait(void)
 {
 	wfi();
-	local_irq_enable();
+	irq_enable();
 	isb();
-	local_irq_disable();
+	irq_disable();
 }
 
 static void hook_flush(void)
 {
-	local_irq_enable();
+	irq_enable();
 	isb();
-	local_irq_disable();
+	irq_disable();
 }
 
 static bool hook_wake_at(u64 when)
@@ -307,7 +303,6 @@ GENERIC_TIMER_SOURCE(ptimer, TIMER_PHYS, "generic physical timer (CNTP), one-sho
 const struct tick_arch tick_arch_arm64 = {
 	.init = hook_init,
 	.counter_hz = hook_counter_hz,
-	.irqs_off = hook_irqs_off,
 	.wait = hook_wait,
 	.flush = hook_flush,
 	.wake_at = hook_wake_at,

@@ -215,11 +215,6 @@ static u64 hook_counter_hz(const char **how)
 	return arch_counter_hz();
 }
 
-static void hook_irqs_off(void)
-{
-	irq_disable();
-}
-
 /* sti holds interrupts off for one more instruction: none slips in before hlt. */
 static void hook_wait(void)
 {
@@ -342,7 +337,6 @@ static void hook_guard_cancel(void)
 const struct tick_arch tick_arch_x86 = {
 	.init = hook_init,
 	.counter_hz = hook_counter_hz,
-	.irqs_off = hook_irqs_off,
 	.wait = hook_wait,
 	.flush = hook_flush,
 	.wake_at = hook_wake_at,

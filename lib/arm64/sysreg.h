@@ -150,14 +150,6 @@
 #define wfe() asm volatile("wfe" ::: "memory")
 #define sev() asm volatile("sev" ::: "memory")
 
-/*
- * The old names of lib/irq.h's pair, for lib/arm64/tick.c alone until it
- * is moved (the floor move): it then calls irq_enable()/irq_disable() and
- * these two lines go.
- */
-#define local_irq_enable irq_enable
-#define local_irq_disable irq_disable
-
 static inline unsigned current_el(void)
 {
 	return (read_sysreg(CurrentEL) >> 2) & 3;
