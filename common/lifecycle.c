@@ -383,11 +383,12 @@ static const char *parse_events(const char *list)
 }
 
 /*
- * The host kinds whose known defects apply (host=): none, or tcg, whose
- * x86 TSC is not reset by a reset (docs/host-quirks.md); the runner says
- * so for TCG runs (tcg_args).
+ * The host kinds whose known defects apply (host=): none; tcg, whose x86
+ * TSC a reset does not clear; kvm-pvm, whose rdtsc follows no write of
+ * the TSC, QEMU's at a reset included (docs/host-quirks.md). The runner
+ * says which (tcg_args, kvm_args' {host_kind}).
  */
-static const char *const host_kinds[] = { "none", "tcg" };
+static const char *const host_kinds[] = { "none", "tcg", "kvm-pvm" };
 
 /* Whether the arguments are valid; if not, what is wrong has been printed. */
 static bool parse_args(int argc, char **argv)
@@ -414,6 +415,7 @@ static bool parse_args(int argc, char **argv)
 		printf("%s\n", why);
 	lc.fault = (enum lc_fault)fault;
 	report_known_defects(host_kinds[host]);
+	lc.host_kind = host_kinds[host];
 	return !why;
 }
 

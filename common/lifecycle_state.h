@@ -133,6 +133,7 @@ struct lc_cpu {
 struct lc_state {
 	const struct lc_arch *arch;
 	enum lc_fault fault;
+	const char *host_kind;	/* host=: whose known defects apply */
 	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
 	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
 	u64 catchup_max;
