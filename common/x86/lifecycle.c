@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The x86 half of the lifecycle test (x86/lifecycle.c): x86's clocks, the time of day and the LAPIC timer, as struct lc_arch. */
+#include "libc.h"
+#include "x86/lifecycle_arch.h"
+#include "irq.h"
+#include "x86/apic.h"
+#include "x86/apic_timer.h"
+#include "arch.h"
+#include "x86/desc.h"
+#include "x86/hpet.h"
+#include "x86/hypervisor.h"
+#include "x86/ioapic.h"
+#include "x86/kvmclock.h"
+#include "x86/pit.h"
+#include "x86/pmtimer.h"
+#include "x86/processor.h"
+#include "report.h"
+#include "x86/rtc.h"
+#include "x86/tick.h"
+
+/* QEMU's signature at CPUID 0x40000000 under TCG. */
+#define TCG_CPUID_SIGNATURE "TCGTCGTCGTCG"
+
+static struct tick_cal lapic_cal;
+/* Each vCPU follows the PM timer's wraps on its own (lib/x86/pmtimer.h). */
+static struct pmtimer_ext pm_ext[LC_MAX_CPUS];
+
+/* ---- the clocks ------------------------------------------------------------ */
+
+static u64 read_tsc(void)
+{
+	return rdtsc_ordered();
+}
+
+static u64 read_hpet(void)
+{
+	return hpet_counter_read64();
+}
+
+static u64 read_pmtimer(void)
+{
+	return pmtimer_read_ext(&pm_ext[smp_id()]);
+}
+
+/*
+ * As measured on QEMU 7.2 with KVM (docs/lifecycle.md): QEMU reads
+ * kvmclock when the VM stops and writes the value back before it runs
+ * again, so kvmclock does not see a stop; the TSC runs on through a pause
+ * (its offset is not touched) and through a save/restore (it has advanced
+ * by the time the state sat on disk).
+ */
+static const struct lc_clock kvm_clocks[] = {
+	{"TSC", read_tsc, 0, {[LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS}},
+	{"kvmclock",
+	 kvmclock_read_raw,
+	 1000000000ull,
+	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+};
+
+enum { TCG_TSC, TCG_HPET, TCG_PMTIMER };
+
+/*
+ * As measured on QEMU 7.2 under TCG (docs/lifecycle.md): every clock
+ * stands still while the VM is stopped - over a 1 s pause or a 1 s save
+ * and restore each stepped by no more than the vCPUs' own scheduling
+ * shows before the event (4-16 ms) - and after a live migration carries
+ * on from where it was. QEMU stops the TSC's ticks and its virtual clock,
+ * which drives the HPET and the PM timer, with the VM, and migrates both.
+ * The HPET's rate is its capability register's, filled in by tcg_start().
+ */
+static struct lc_clock tcg_clocks[] = {
+	[TCG_TSC] = {"TSC",
+		     read_tsc,
+		     0,
+		     {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+	[TCG_HPET] = {"HPET",
+		      read_hpet,
+		      0,
+		      {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+	[TCG_PMTIMER] = {"pmtimer",
+			 read_pmtimer,
+			 PMTIMER_HZ,
+			 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
+};
+
+/* ---- the LAPIC timer ------------------------------------------------------- */
+
+static void timer_irq(struct ex_regs *regs)
+{
+	lc_timer_fired(0, rdtsc_ordered());
+	apic_eoi();
+}
+
+static void init_cpu(void)
+{
+	apic_timer_mask();
+	apic_timer_divide(APIC_TDCR_DIV_1);
+}
+
+static void periodic(unsigned slot, u64 period)
+{
+	u64 counts = tick_ticks_to_counts(&lapic_cal, period);
+
+	apic_timer_periodic(TIMER_TICK_VECTOR, (u32)min(max(counts, 1ull), APIC_TIMER_COUNT_MAX));
+}
+
+/* KVM: the one-shot in TSC-deadline mode. */
+static void deadline_oneshot_at(unsigned slot, u64 when)
+{
+	/* the mode fenced first: lib/x86/apic_timer.h */
+	apic_timer_deadline_mode(TIMER_TICK_VECTOR);
+	apic_timer_deadline(when);
+}
+
+static void deadline_stop(unsigned slot)
+{
+	apic_timer_stop_all();
+}
+
+/*
+ * LAPIC counts from now until when, lengthened by the calibration's
+ * error so that they cannot run out before it; capped by the initial
+ * count register (4.3 s at the 1 GHz QEMU's LAPIC counts at).
+ */
+static u32 counts_until(u64 when)
+{
+	u64 now = arch_counter(), ticks = when > now ? when - now : 0;
+	u64 margin = mul_u64_u64_shr32(ticks, tick_ppb_to_fx(lapic_cal.err_ppb)) + 1;
+
+	return (u32)min(max(tick_ticks_to_counts(&lapic_cal, ticks + margin), 1ull),
+			APIC_TIMER_COUNT_MAX);
+}
+
+/* TCG: the one-shot in one-shot mode; writing the count again re-arms it. */
+static void count_oneshot_at(unsigned slot, u64 when)
+{
+	apic_timer_oneshot_mode(TIMER_TICK_VECTOR);
+	apic_timer_count(counts_until(when));
+}
+
+static void count_stop(unsigned slot)
+{
+	apic_timer_stop();
+}
+
+/* ---- the CMOS RTC ---------------------------------------------------------- */
+
+static const char *rtc_epoch(u64 *secs)
+{
+	struct rtc_datetime t;
+	const char *why = rtc_read_datetime(&t);
+
+	if (!why)
+		*secs = rtc_datetime_epoch(&t);
+	return why;
+}
+
+static const char *rtc_find(void)
+{
+	u64 secs;
+
+	return rtc_epoch(&secs);
+}
+
+static u32 rtc_tick(void)
+{
+	return rtc_seconds_reg();
+}
+
+/* Under KVM and TCG alike: QEMU's own device model, its time base the host's time of day. */
+static const struct lc_rtc cmos_rtc = {"RTC", "rtc", rtc_find, rtc_tick, rtc_epoch};
+
+/* ---- the accelerators ------------------------------------------------------ */
+
+/* What differs between KVM and TCG: how to tell, the clocks, the one-shot, the time of day. */
+struct accel {
+	const char *name;
+	bool (*running)(void);
+	/* Before the LAPIC timer's calibration: NULL, or why the test cannot run (a SKIP). */
+	const char *(*find)(void);
+	/* After it: NULL, or why not. */
+	const char *(*start)(void);
+	const struct lc_clock *clocks;
+	unsigned nclocks;
+	void (*oneshot_at)(unsigned slot, u64 when);
+	void (*stop)(unsigned slot);
+	u64 (*tod_ns)(void);
+	bool (*take_stopped_flag)(void);
+	void (*set_stopped_flag)(void);
+};
+
+static const char *kvm_find(void)
+{
+	const char *why = kvmclock_unavailable();
+
+	if (why)
+		return why;
+	if (!apic_timer_has_tsc_deadline())
+		return "the LAPIC timer has no TSC-deadline mode here";
+	return NULL;
+}
+
+static const char *kvm_start(void)
+{
+	return kvmclock_init() ? "kvmclock could not be registered" : NULL;
+}
+
+static bool on_tcg(void)
+{
+	char sig[13];
+
+	hypervisor_signature(sig);
+	return !strcmp(sig, TCG_CPUID_SIGNATURE);
+}
+
+static const char *tcg_find(void)
+{
+	const char *why = hpet_find();
+
+	if (why)
+		return why;
+	if (!hpet_counter_is_64bit())
+		return "the HPET's main counter is 32 bits wide (COUNT_SIZE_CAP clear)";
+	return pmtimer_find();
+}
+
+static const char *tcg_start(void)
+{
+	hpet_counter_run();
+	tcg_clocks[TCG_HPET].hz = hpet_counter_hz();
+	return NULL;
+}
+
+static const struct accel accels[] = {
+	{"KVM", on_kvm, kvm_find, kvm_start, kvm_clocks, ARRAY_SIZE(kvm_clocks),
+	 deadline_oneshot_at, deadline_stop, kvmclock_wall_ns, kvmclock_take_guest_stopped,
+	 kvmclock_set_guest_stopped},
+	{"TCG", on_tcg, tcg_find, tcg_start, tcg_clocks, ARRAY_SIZE(tcg_clocks),
+	 count_oneshot_at, count_stop, NULL, NULL, NULL},
+};
+
+static const struct accel *accel;
+
+static void oneshot_at(unsigned slot, u64 when)
+{
+	accel->oneshot_at(slot, when);
+}
+
+static void stop(unsigned slot)
+{
+	accel->stop(slot);
+}
+
+static const char *probe(void);
+
+/* The clocks and the time of day are the accelerator's: probe() fills them in. */
+struct lc_arch lc_arch_x86 = {
+	.name_of_slot = { "lapic" },
+	.periodic_kind = LC_PERIODIC_RELOAD,
+	.nslots = 1,
+	.probe = probe,
+	.init_cpu = init_cpu,
+	.oneshot_at = oneshot_at,
+	.periodic = periodic,
+	.stop = stop,
+	.rtc = &cmos_rtc,
+	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED",
+	.counter_at_reset = LC_COUNTER_RESTARTS,
+};
+
+static const struct accel *find_accel(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(accels); i++)
+		if (accels[i].running())
+			return &accels[i];
+	return NULL;
+}
+
+static const char *probe(void)
+{
+	const char *why;
+
+	accel = find_accel();
+	if (!accel)
+		return "neither KVM nor TCG: the clocks' semantics are measured for those only";
+	why = accel->find();
+	if (why)
+		return why;
+	pic_mask_all();
+	pit_quiesce();
+	if (!tick_lapic_calibrate(&lapic_cal))
+		return "the LAPIC timer does not count";
+	why = accel->start();
+	if (why)
+		return why;
+	handle_exception(TIMER_TICK_VECTOR, timer_irq);
+	lc_arch_x86.clocks = accel->clocks;
+	lc_arch_x86.nclocks = accel->nclocks;
+	lc_arch_x86.tod_ns = accel->tod_ns;
+	lc_arch_x86.take_stopped_flag = accel->take_stopped_flag;
+	lc_arch_x86.set_stopped_flag = accel->set_stopped_flag;
+	report_info("%s: LAPIC timer at %llu counts per ms by its calibration (+-%llu ppm)",
+		    accel->name, tick_ticks_to_counts(&lapic_cal, arch_counter_hz() / 1000),
+		    lapic_cal.err_ppb / 1000);
+	return NULL;
+}
