@@ -42,15 +42,15 @@ def _num(text):
 LIFECYCLE = (
     (re.compile(r"^event (\d+) (\S+): (\S+) was frozen while the guest was stopped: "
                 r"step (\d+) us <= (.*)$"),
-     lambda m: Bounded(f"{m[3]} step, frozen while stopped", f"e{m[1]}.{m[2]}.{m[3]}.step",
+     lambda m: Bounded(f"{m[3]} step (frozen bound)", f"e{m[1]}.{m[2]}.{m[3]}.step",
                        "", "ms", [(0, _sum_us(m[5]) / 1000)])),
     (re.compile(r"^event (\d+) (\S+): (\S+): largest step over the event (\d+) us "
                 r"\(vCPU \d+\) <= (.*)$"),
-     lambda m: Bounded(f"{m[3]} step over the event", f"e{m[1]}.{m[2]}.{m[3]}.step", "", "ms",
+     lambda m: Bounded(f"{m[3]} step (running bound)", f"e{m[1]}.{m[2]}.{m[3]}.step", "", "ms",
                        [(0, _sum_us(m[5]) / 1000)])),
     (re.compile(r"^event (\d+) (\S+): RTC reads the host's time of day after the event: "
                 r"([+-]?\d+) ms .*\(allowed ([+-]?\d+) to \+?(\d+) ms"),
-     lambda m: Bounded("RTC time of day after the event", f"e{m[1]}.{m[2]}.rtc.tod_offset_ms",
+     lambda m: Bounded("RTC time of day after", f"e{m[1]}.{m[2]}.rtc.tod_offset_ms",
                        "", "ms", [(_num(m[4]), _num(m[5]))])),
     (re.compile(r"^event (\d+) (\S+): RTC's offset .* moved by ([+-]?\d+) ms "
                 r"\(at most \+-(\d+) ms\)"),
@@ -71,7 +71,7 @@ LIFECYCLE = (
     (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) periodic rate after the event "
                 r"([\d.]+)% of nominal, within (\d+)% of nominal or of the rate before, "
                 r"([\d.]+)%"),
-     lambda m: Bounded(f"vCPU {m[3]} {m[4]} rate after, % of nominal", "", m[5], "%",
+     lambda m: Bounded(f"vCPU {m[3]} {m[4]} rate after", "", m[5], "%",
                        [(100 - _num(m[6]), 100 + _num(m[6])),
                         (_num(m[7]) - _num(m[6]), _num(m[7]) + _num(m[6]))])),
 )

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The report's one HTML page: inline CSS and SVG, no script, nothing fetched."""
 import datetime
+import os
 from collections import Counter
 
 from . import sections
@@ -19,11 +20,13 @@ tr.skip td.outcome{background:#eee;color:#666}tr.kfail td.outcome{background:#fd
 tr.bad td{background:#fdd}
 .meter{display:inline-block;width:60px;height:8px;background:#eee;border:1px solid #bbb}
 .meter span{display:block;height:8px;background:#c63}
+.blocks{display:grid;grid-template-columns:repeat(auto-fill,minmax(645px,1fr));gap:4px 16px}
+.block{min-width:0;overflow-x:auto}.blocks .block:has(table.verdicts){grid-column:1/-1}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:16px}.side{min-width:0;overflow-x:auto}
 .sidehead{font-weight:bold;color:#345}.none{color:#888;font-style:italic}
 .mark{fill:#b00;font-weight:bold}.flag{color:#b00;font-weight:bold}
 svg{display:block;margin:4px 0}svg text{font:11px sans-serif;fill:#222}
-svg .axis{fill:#666;font-size:10px}svg .lab{fill:#222}svg .val.bad{fill:#b00}
+svg .axis{fill:#666;font-size:10px}svg .lab{fill:#222}svg .val{font-size:10.5px}svg .val.bad{fill:#b00}
 svg .track{fill:#f2f2f2}svg .band{fill:#9c9;opacity:.55}svg .zero{stroke:#888;stroke-width:1}
 svg .dot{fill:#236}svg .dot.bad{fill:#d00}svg .bar{fill:#69c}svg .bar.bad{fill:#d66}
 svg .whisker{stroke:#123;stroke-width:1.2;fill:none}svg .grid{stroke:#e4e4e4}
@@ -82,11 +85,13 @@ def group_section(key, sides, marks):
            f"<h2>{esc(label)} under {esc(accel)}</h2>"]
     if len(sides) == 1:
         g, secs = built[0]
-        out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(g[2])}">')
+        out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">')
         out.append(suite_head(g[0], g[1], g[2], accel))
         for skey, title, blocks in secs:
             out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
-            out.extend(block_html(b) for b in blocks)
+            out.append('<div class="blocks">' +
+                       "".join(f'<div class="block">{block_html(b)}</div>' for b in blocks) +
+                       "</div>")
             if not blocks:
                 out.append(f'<p class="none">no {esc(title.lower())} figures in these logs</p>')
         out.append("</div>")
@@ -99,7 +104,7 @@ def group_section(key, sides, marks):
 def side_div(g, content):
     if not g:
         return f'<div class="side">{content}</div>'
-    return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(g[2])}">'
+    return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">'
             f"{content}</div>")
 
 

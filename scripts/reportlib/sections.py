@@ -31,7 +31,20 @@ def figure_row(test, name, label, bands=None, **kw):
               bands=bands or [], **kw)
     if bands and row.ok is None:
         row.ok = any(a <= row.value <= b for a, b in bands)
+    if bands and not row.note:
+        row.note = bands_text(bands, row.unit)
     return row
+
+
+def bound_text(v, unit):
+    return ns_text(v) if unit == "ns" and v > 0 else f"{v:.6g}"
+
+
+def bands_text(bands, unit):
+    """(bound LO..HI), or (bound +-B) for a band around 0, in the figure's unit."""
+    parts = [f"\u00b1{bound_text(b, unit)}" if a == -b and b > 0 else
+             f"{bound_text(a, unit)}..{bound_text(b, unit)}" for a, b in bands]
+    return "(" + " or ".join(parts) + ")"
 
 
 # ---- verdicts ---------------------------------------------------------------------------
@@ -81,36 +94,54 @@ def verdicts(tests):
 
 # ---- clocks -----------------------------------------------------------------------------
 
-def rate_rows(tests):
+def rate_rows(t):
     rows = []
-    for t in tests:
-        for name in t.figures:
-            m = B.RATE_RE.match(name)
-            bound = t.fig(name[: -len("err_ppm")] + "bound_ppm") if m else None
-            if not m or bound is None:
-                continue
-            b = float(bound.value)
-            row = figure_row(t, name, f"{t.name}: {m['clock']} vCPU {m['cpu']} vs {m['ref']}",
-                             [(-b, b)])
-            row.note = f"(bound \u00b1{bound.text})"
-            rows.append(row)
+    for name in t.figures:
+        m = B.RATE_RE.match(name)
+        bound = t.fig(name[: -len("err_ppm")] + "bound_ppm") if m else None
+        if not m or bound is None:
+            continue
+        b = float(bound.value)
+        row = figure_row(t, name, f"{m['clock']} vCPU {m['cpu']} vs {m['ref']}", [(-b, b)])
+        row.note = f"(\u00b1{bound.text})"
+        rows.append(row)
     return rows
 
 
-def warp_rows(tests):
-    rows = []
+def warp_cells(t):
+    """{clock: {"warps"|"stalls": [(vCPU, figure name)]}} of one test."""
+    per_vcpu = [n for n in t.figures if B.VCPU_WARP_RE.match(n)]
+    names = per_vcpu or [n for n in t.figures if B.TOTAL_WARP_RE.match(n)
+                         and t.figures[n].unit == "count"]
+    clocks = {}
+    for name in names:
+        m = B.VCPU_WARP_RE.match(name) or B.TOTAL_WARP_RE.match(name)
+        cpu = m.groupdict().get("cpu") or "all"
+        clocks.setdefault(m["clock"], {}).setdefault(m["what"], []).append((cpu, name))
+    return clocks
+
+
+def warp_table(tests):
+    """Warps are mostly zero: a table, non-zero warps marked, says it better than bars."""
+    rows, nonzero = [], 0
     for t in tests:
-        per_vcpu = [n for n in t.figures if B.VCPU_WARP_RE.match(n)]
-        names = per_vcpu or [n for n in t.figures if B.TOTAL_WARP_RE.match(n)
-                             and t.figures[n].unit == "count" and ".vcpu" not in n]
-        for name in names:
-            m = B.VCPU_WARP_RE.match(name) or B.TOTAL_WARP_RE.match(name)
-            who = f" vCPU {m['cpu']}" if "cpu" in m.groupdict() else ""
-            row = figure_row(t, name, f"{t.name}: {m['clock']}{who} {m['what']}")
-            if row:
-                row.ok = (row.value == 0) if m["what"] == "warps" else None
-                rows.append(row)
-    return rows
+        for clock, what in warp_cells(t).items():
+            cells = []
+            for kind in ("warps", "stalls"):
+                figs = []
+                for cpu, name in what.get(kind, []):
+                    f = t.fig(name)
+                    bad = kind == "warps" and f.value != 0
+                    nonzero += bad
+                    cls = ' class="flag"' if bad else ""
+                    figs.append(f'{esc(cpu)}: <span{cls} data-fig="{esc(ref(t, name))}">'
+                                f"{esc(f.text)}</span>")
+                cells.append(f'<td>{", ".join(figs) or "-"}</td>')
+            rows.append(f"<tr><td>{esc(t.name)}</td><td>{esc(clock)}</td>{''.join(cells)}</tr>")
+    if not rows:
+        return None, 0
+    return ('<table class="small"><tr><th>test</th><th>clock</th><th>warps per vCPU</th>'
+            "<th>stalls per vCPU</th></tr>" + "".join(rows) + "</table>"), nonzero
 
 
 def wallclock_rows(tests):
@@ -126,19 +157,20 @@ def wallclock_rows(tests):
 
 def clocks(tests):
     blocks = []
-    rates = rate_rows(tests)
-    if rates:
-        blocks.append(Block("clock-rates", "Clock rates against each reference (ppm)",
-                            bullet_rows("clock rates", rates),
-                            "rate error of each clock on each vCPU against each reference "
-                            "clock; the band is the check's bound (lib/ratecheck)."))
-    warps = warp_rows(tests)
-    if warps:
-        nonzero = sum(1 for r in warps if r.value > 0)
-        blocks.append(Block("clock-warps", f"Warps and stalls per vCPU ({nonzero} non-zero)",
-                            warp_table(warps),
+    for t in tests:
+        rates = rate_rows(t)
+        if rates:
+            blocks.append(Block(f"clock-rates-{t.name}", f"Clock rates: {t.name} (ppm)",
+                                bullet_rows(f"{t.name} clock rates", rates),
+                                "rate error of each clock on each vCPU against each reference "
+                                "clock; the band is the check's bound (lib/ratecheck)."))
+    table, nonzero = warp_table(tests)
+    if table:
+        blocks.append(Block("clock-warps", f"Warps and stalls per vCPU ({nonzero} warps "
+                            "non-zero)", table,
                             "a warp (a read going backwards across vCPUs) fails its test where "
-                            "the clock is stated monotonic: the bound is 0; stalls are counted."))
+                            "the clock is stated monotonic: the bound is 0 (non-zero in red); "
+                            "stalls (the same value read again) are counted."))
     wall = wallclock_rows(tests)
     if wall:
         blocks.append(Block("clock-wallclock", "Time of day at start-up",
@@ -146,16 +178,6 @@ def clocks(tests):
                             "the guest's time of day against the host's when it started; the "
                             "band is what its check allows (printed in its PASS/FAIL line)."))
     return blocks
-
-
-def warp_table(rows):
-    """Warps are mostly zero: a table, with the non-zero ones marked, says it better than bars."""
-    cells = []
-    for r in rows:
-        cls = "bad" if r.ok is False else ""
-        cells.append(f'<tr class="{cls}"><td>{esc(r.label)}</td><td class="num">'
-                     f'<span data-fig="{esc(r.ref)}">{esc(r.text)}</span></td></tr>')
-    return '<table class="small">' + "".join(cells) + "</table>"
 
 
 # ---- ticks ------------------------------------------------------------------------------
@@ -185,8 +207,11 @@ def tick_histogram(t, src):
     if not buckets:
         note = ('<p class="problem">this guest prints no lateness distribution '
                 '(late_log2_ns.K): only its median, p99 and max are drawn</p>')
-    bound_text = (f"bound on lateness beyond steal time: {fig_span(ref(t, p + 'late_unexplained_bound'), bound.text)} ns"
-                  if bound else "")
+    bound_text = ""
+    if bound:
+        bound_text = (f"bound on lateness beyond steal time: "
+                      f"{fig_span(ref(t, p + 'late_unexplained_bound'), bound.text)} ns "
+                      f"({ns_text(bound.value)})")
     svg = histogram(f"{t.name} lateness", sorted(buckets), markers,
                     bound.value if bound else None, bound_text)
     return note + svg
@@ -196,27 +221,27 @@ def tick_rows(t, src):
     p = f"timer_tick.{src}."
     rows = []
     allowed = t.fig(p + "lost_allowed")
-    r = figure_row(t, p + "lost_unexplained", "lost ticks steal time does not explain",
+    r = figure_row(t, p + "lost_unexplained", "lost, steal not explaining",
                    [(0, float(allowed.value))] if allowed else None)
     if r:
         r.note = f"(allowed {allowed.text})" if allowed else "(no bound printed)"
         rows.append(r)
     bound = t.fig(p + "late_unexplained_bound")
-    r = figure_row(t, p + "late_unexplained_max", "worst lateness beyond steal time",
+    r = figure_row(t, p + "late_unexplained_max", "worst late beyond steal",
                    [(0, float(bound.value))] if bound else None)
     if r:
         rows.append(r)
     cb = t.fig(p + "counter_bound")
-    r = figure_row(t, p + "counter_err", "counter frequency vs reference",
+    r = figure_row(t, p + "counter_err", "counter frequency error",
                    [(-float(cb.value), float(cb.value))] if cb else None)
     if r:
-        r.note = f"(bound \u00b1{cb.text})" if cb else ""
+        r.note = f"(\u00b1{cb.text})" if cb else ""
         rows.append(r)
     sched = B.schedule_bound(src, t.checks)
-    r = figure_row(t, p + "schedule_err", "schedule rate vs reference",
+    r = figure_row(t, p + "schedule_err", "schedule rate error",
                    [(-sched[1], sched[1])] if sched else None)
     if r:
-        r.note = f"(bound \u00b1{sched[1]:g}, from its check)" if sched else ""
+        r.note = f"(\u00b1{sched[1]:g} in its check)" if sched else ""
         rows.append(r)
     return rows
 
@@ -257,18 +282,20 @@ def lifecycle(tests):
         if not found:
             continue
         rows = []
+        several = len({event for event, _, _ in found}) > 1
         for event, b, passed in found:
-            label = f"{event}: {b.label}"
+            label = f"e{event.split()[1]}: {b.label}" if several else b.label
             if b.figure:
                 r = figure_row(t, b.figure, label, b.bands, ok=passed)
             else:
                 r = Row(label=label, value=float(b.value_text), text=b.value_text, unit=b.unit,
-                        bands=b.bands, ok=passed)
+                        bands=b.bands, ok=passed, note=bands_text(b.bands, b.unit))
             if r:
                 rows.append(r)
         host = [f"{n.split('.')[-1]} {f.text} {f.unit}" for n, f in t.figures.items()
                 if ".host." in n]
-        html = (f"<p>host: {esc(', '.join(host))}</p>" if host else "") + \
+        events = sorted({event for event, _, _ in found})
+        html = (f'<p class="meta">{esc(", ".join(events))}; host: {esc(", ".join(host))}</p>') + \
             bullet_rows(f"{t.name} lifecycle", rows)
         blocks.append(Block(f"lifecycle-{t.name}", f"Lifecycle: {t.name} ({t.outcome})", html,
                             "per event and clock: the step over the event and the rate after "
@@ -284,10 +311,13 @@ def bench_rows(t, marks):
         if t.fig(name + ".iterations") is None:
             continue
         mn, mx = t.fig(f"{name}.{B.STAT_MIN}"), t.fig(f"{name}.{B.STAT_MAX}")
-        r = figure_row(t, name, name, lo=float(mn.value) if mn else None,
+        r = figure_row(t, name, name.split(".", 1)[-1], lo=float(mn.value) if mn else None,
                        hi=float(mx.value) if mx else None)
+        if r is None:
+            continue
+        r.unit = ""
         mad, ovh = t.fig(f"{name}.{B.STAT_MAD}"), t.fig(f"{name}.{B.STAT_OVH}")
-        r.note = (f"MAD {mad.text}" if mad else "") + (f", ovh {ovh.text}" if ovh else "")
+        r.note = (f"MAD {mad.text}" if mad else "") + (f" ovh {ovh.text}" if ovh else "")
         r.mark = marks.get((t.name, name), "")
         rows.append(r)
     for tag, msg in t.checks:

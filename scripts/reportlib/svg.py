@@ -4,15 +4,15 @@ import math
 from dataclasses import dataclass, field
 from html import escape
 
-WIDTH = 660
-LABEL_W = 250       # the row labels' column
-VALUE_W = 150       # the figures' column, right of the plot
+WIDTH = 640
+LABEL_W = 190       # the row labels' column
+VALUE_W = 185       # the figures' column, right of the plot
 PLOT_X = LABEL_W + 10
 PLOT_W = WIDTH - PLOT_X - VALUE_W - 10
 ROW_H = 22
 TOP = 26            # room for the axis labels above the first row
 BOTTOM = 10
-LABEL_CHARS = 40    # longer labels are cut, whole in their tooltip
+LABEL_CHARS = 30    # longer labels are cut, whole in their tooltip
 HIST_H = 190
 HIST_BAR_GAP = 2
 NS_UNITS = ((1e9, "s"), (1e6, "ms"), (1e3, "us"), (1, "ns"))
@@ -190,11 +190,15 @@ def histogram(title, buckets, markers, bound_ns, bound_text):
                    f'{esc(text)} ticks</title></rect>')
         out.append(f'<text class="count" x="{x_of(k + 0.5):.1f}" y="{base - bh - 3:.1f}" '
                    f'text-anchor="middle">{fig_span(ref, text)}</text>')
-    for i, (name, ns, ref, text) in enumerate(markers):
+    legend = []
+    for name, ns, ref, text in markers:
         x = x_of(math.log2(max(ns, 1)))
-        out.append(f'<line class="marker" x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{base}"/>')
-        out.append(f'<text class="mlab" x="{x + 3:.1f}" y="{top + 10 + 11 * i}">{esc(name)} '
-                   f'{fig_span(ref, text)} ns</text>')
+        out.append(f'<line class="marker" x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{base}">'
+                   f'<title>{esc(name)} {esc(text)} ns</title></line>')
+        legend.append(f"{esc(name)} {fig_span(ref, text)}")
+    if legend:
+        out.append(f'<text class="mlab" x="{x0 + w}" y="{top - 14}" text-anchor="end">'
+                   f'dashed: {", ".join(legend)} ns</text>')
     if bound_ns:
         x = x_of(math.log2(bound_ns))
         out.append(f'<line class="bound" x1="{x:.1f}" x2="{x:.1f}" y1="{top - 6}" y2="{base}"/>')
