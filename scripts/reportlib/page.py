@@ -120,6 +120,8 @@ def paired(built, accel, anchor):
         out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
         ba = {b.key: b for b in (sa[i][2] if sa else [])}
         bb = {b.key: b for b in (sb[i][2] if sb else [])}
+        if not ba and not bb:
+            out.append(f'<p class="none">no {esc(title.lower())} figures in either run</p>')
         for key in list(ba) + [k for k in bb if k not in ba]:
             out.append('<div class="pair">' + side_div(ga, block_html(ba.get(key))) +
                        side_div(gb, block_html(bb.get(key))) + "</div>")
