@@ -334,7 +334,8 @@ def exit_costs(tests, marks):
             continue
         html = bars(f"{t.name} costs", rows, "ns") if rows else ""
         if skipped:
-            html += "<p>skipped rows: " + "; ".join(esc(s) for s in skipped) + "</p>"
+            html += ('<p class="caption">skipped rows:</p><ul class="caption">' +
+                     "".join(f"<li>{esc(s)}</li>" for s in skipped) + "</ul>")
         blocks.append(Block(f"exit-{t.name}", f"Exit costs: {t.name} ({t.outcome}, ns per "
                             "operation)", html,
                             "median over batches with the empty loop's overhead already "

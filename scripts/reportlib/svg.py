@@ -5,10 +5,6 @@ from dataclasses import dataclass, field
 from html import escape
 
 WIDTH = 640
-LABEL_W = 190       # the row labels' column
-VALUE_W = 185       # the figures' column, right of the plot
-PLOT_X = LABEL_W + 10
-PLOT_W = WIDTH - PLOT_X - VALUE_W - 10
 ROW_H = 22
 TOP = 26            # room for the axis labels above the first row
 BOTTOM = 10
@@ -16,6 +12,26 @@ LABEL_CHARS = 30    # longer labels are cut, whole in their tooltip
 HIST_H = 190
 HIST_BAR_GAP = 2
 NS_UNITS = ((1e9, "s"), (1e6, "ms"), (1e3, "us"), (1, "ns"))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A chart of rows: the labels' column, the plot, the figures' column."""
+    label_w: int = 190
+    value_w: int = 185
+
+    @property
+    def plot_x(self):
+        return self.label_w + 10
+
+    @property
+    def plot_w(self):
+        return WIDTH - self.plot_x - self.value_w - 10
+
+
+ROWS = Layout()
+# bench rows: short names, long figures (median, MAD, overhead)
+BARS = Layout(label_w=150, value_w=235)
 
 
 def esc(text):
@@ -54,17 +70,17 @@ def svg_open(height, title):
             f'viewBox="0 0 {WIDTH} {height}" role="img"><title>{esc(title)}</title>']
 
 
-def row_label(y, row):
-    return (f'<text class="lab" x="{LABEL_W}" y="{y + 15}" text-anchor="end">'
+def row_label(y, row, lay):
+    return (f'<text class="lab" x="{lay.label_w}" y="{y + 15}" text-anchor="end">'
             f'<title>{esc(row.label)}</title>{esc(short(row.label))}</text>')
 
 
-def row_value(y, row):
+def row_value(y, row, lay):
     cls = {True: "val ok", False: "val bad", None: "val"}[row.ok]
     unit = f" {esc(row.unit)}" if row.unit else ""
     extra = f" {esc(row.note)}" if row.note else ""
     mark = f'<tspan class="mark"> {esc(row.mark)}</tspan>' if row.mark else ""
-    return (f'<text class="{cls}" x="{PLOT_X + PLOT_W + 8}" y="{y + 15}">'
+    return (f'<text class="{cls}" x="{lay.plot_x + lay.plot_w + 8}" y="{y + 15}">'
             f'{fig_span(row.ref, row.text)}{unit}{extra}{mark}</text>')
 
 
@@ -73,9 +89,10 @@ def bullet_rows(title, rows):
     One row per figure, each on its own linear scale: the bound as a band,
     zero as a thin line, the figure as a dot (red outside the band).
     """
+    lay = ROWS
     h = TOP + ROW_H * len(rows) + BOTTOM
     out = svg_open(h, title)
-    out.append(f'<text class="axis" x="{PLOT_X}" y="14">each row on its own scale: '
+    out.append(f'<text class="axis" x="{lay.plot_x}" y="14">each row on its own scale: '
                'band = bound, dot = figure, line = 0</text>')
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
@@ -85,9 +102,9 @@ def bullet_rows(title, rows):
         lo, hi = lo - pad, hi + pad
 
         def x_of(v):
-            return PLOT_X + (v - lo) / (hi - lo) * PLOT_W
-        out.append(row_label(y, row))
-        out.append(f'<rect class="track" x="{PLOT_X}" y="{y + 8}" width="{PLOT_W}" height="8"/>')
+            return lay.plot_x + (v - lo) / (hi - lo) * lay.plot_w
+        out.append(row_label(y, row, lay))
+        out.append(f'<rect class="track" x="{lay.plot_x}" y="{y + 8}" width="{lay.plot_w}" height="8"/>')
         for a, b in row.bands:
             out.append(f'<rect class="band" x="{x_of(a):.1f}" y="{y + 5}" '
                        f'width="{max(x_of(b) - x_of(a), 1):.1f}" height="14"/>')
@@ -95,7 +112,7 @@ def bullet_rows(title, rows):
                    f'y2="{y + 21}"/>')
         dot = "dot bad" if row.ok is False else "dot"
         out.append(f'<circle class="{dot}" cx="{x_of(row.value):.1f}" cy="{y + 12}" r="5"/>')
-        out.append(row_value(y, row))
+        out.append(row_value(y, row, lay))
     out.append("</svg>")
     return "\n".join(out)
 
@@ -122,6 +139,7 @@ def bars(title, rows, unit):
     """Horizontal bars on a log axis: the figure, a whisker from lo to hi, bounds as ticks."""
     values = [v for r in rows for v in (r.value, r.lo, r.hi) if v is not None and v > 0]
     values += [b for r in rows for band in r.bands for b in band if b > 0]
+    lay = BARS
     h = TOP + ROW_H * len(rows) + BOTTOM
     out = svg_open(h, title)
     if not values:
@@ -131,7 +149,7 @@ def bars(title, rows, unit):
     hi = hi if hi > lo else lo + 1
 
     def x_of(v):
-        return PLOT_X + (math.log10(v) - lo) / (hi - lo) * PLOT_W if v > 0 else PLOT_X
+        return lay.plot_x + (math.log10(v) - lo) / (hi - lo) * lay.plot_w if v > 0 else lay.plot_x
     for t in ticks:
         x = x_of(t)
         out.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 4}" y2="{h - BOTTOM}"/>')
@@ -139,10 +157,10 @@ def bars(title, rows, unit):
                    f'{esc(tick_text(t, unit))}</text>')
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
-        out.append(row_label(y, row))
+        out.append(row_label(y, row, lay))
         cls = "bar bad" if row.ok is False else "bar"
-        out.append(f'<rect class="{cls}" x="{PLOT_X}" y="{y + 5}" '
-                   f'width="{max(x_of(row.value) - PLOT_X, 1):.1f}" height="13"/>')
+        out.append(f'<rect class="{cls}" x="{lay.plot_x}" y="{y + 5}" '
+                   f'width="{max(x_of(row.value) - lay.plot_x, 1):.1f}" height="13"/>')
         if row.lo is not None and row.hi is not None:
             a, b = x_of(row.lo), x_of(row.hi)
             out.append(f'<path class="whisker" d="M{a:.1f} {y + 11.5}H{b:.1f}M{a:.1f} {y + 7}'
@@ -150,7 +168,7 @@ def bars(title, rows, unit):
         for a, b in row.bands:
             out.append(f'<line class="bound" x1="{x_of(b):.1f}" x2="{x_of(b):.1f}" y1="{y + 2}" '
                        f'y2="{y + 21}"/>')
-        out.append(row_value(y, row))
+        out.append(row_value(y, row, lay))
     out.append("</svg>")
     return "\n".join(out)
 
