@@ -230,7 +230,8 @@ def load_suite(logdir, suite_dir):
             apply_junit(test, props)
             test.problems.append("its log is missing")
             suite.tests.append(test)
-    if not os.path.exists(os.path.join(suite_dir, "results.json")):
+    has_figures = any(t.figures for t in suite.tests)
+    if has_figures and not os.path.exists(os.path.join(suite_dir, "results.json")):
         suite.problems.append("no results.json in the folder (figures read from the logs)")
     return suite
 

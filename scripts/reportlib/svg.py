@@ -10,6 +10,7 @@ TOP = 26            # room for the axis labels above the first row
 BOTTOM = 10
 LABEL_CHARS = 30    # longer labels are cut, whole in their tooltip
 HIST_H = 190
+MAX_AXIS_LABELS = 5   # decades labelled on a bar chart's axis of ~200 px
 HIST_BAR_GAP = 2
 NS_UNITS = ((1e9, "s"), (1e6, "ms"), (1e3, "us"), (1, "ns"))
 
@@ -31,7 +32,7 @@ class Layout:
 
 ROWS = Layout()
 # bench rows: short names, long figures (median, MAD, overhead)
-BARS = Layout(label_w=150, value_w=235)
+BARS = Layout(label_w=150, value_w=255)
 
 
 def esc(text):
@@ -150,11 +151,13 @@ def bars(title, rows, unit):
 
     def x_of(v):
         return lay.plot_x + (math.log10(v) - lo) / (hi - lo) * lay.plot_w if v > 0 else lay.plot_x
-    for t in ticks:
+    every = -(-len(ticks) // MAX_AXIS_LABELS)   # a label on every n-th decade: they never overlap
+    for i, t in enumerate(ticks):
         x = x_of(t)
         out.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP - 4}" y2="{h - BOTTOM}"/>')
-        out.append(f'<text class="axis" x="{x:.1f}" y="{TOP - 8}" text-anchor="middle">'
-                   f'{esc(tick_text(t, unit))}</text>')
+        if i % every == 0:
+            out.append(f'<text class="axis" x="{x:.1f}" y="{TOP - 8}" text-anchor="middle">'
+                       f'{esc(tick_text(t, unit))}</text>')
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
         out.append(row_label(y, row, lay))
