@@ -43,7 +43,7 @@ def side_figures(side):
 
 def judge(side_a, side_b):
     """
-    (lines for the page, {(test, figure): mark}) over the benchmarks both
+    (lines for the page, {(suite label, test, figure): mark}) over the benchmarks both
     sides have: bench-compare's classify() and judge() at its default
     threshold and alpha, Bonferroni over the benchmarks judged.
     """
@@ -60,7 +60,7 @@ def judge(side_a, side_b):
         if verdict == "same":
             continue
         text = f"{verdict} x{ratio:.3f} ({lo:.3f}..{hi:.3f})"
-        marks[(k[1], k[2])] = text
+        marks[(k[0], k[1], k[2])] = text
         lines.append(f'<span class="flag">{esc(verdict)}</span>: {esc(k[0])} {esc(k[1])}/'
                      f"{esc(k[2])} ({esc(k[3])}): new/old {ratio:.3f}, interval "
                      f"{lo:.3f}..{hi:.3f}")

@@ -76,6 +76,7 @@ def suite_head(suite, tests, logdir, accel):
 def group_section(key, sides, marks):
     """One arch/accelerator: each side's section blocks; two sides pair block by block."""
     label, accel = key
+    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == label}
     built = []
     for groups in sides:
         g = groups.get(key)
