@@ -23,7 +23,8 @@ def ref(test, name):
     return f"{test.name}|{name}"
 
 
-def figure_row(test, name, label, bands=None, **kw):
+def figure_row(test, name, label, bands=None, note=None, **kw):
+    """A Row of a RESULT figure; its bound printed after it unless note says otherwise."""
     f = test.fig(name)
     if f is None or not isinstance(f.value, (int, float)):
         return None
@@ -31,8 +32,7 @@ def figure_row(test, name, label, bands=None, **kw):
               bands=bands or [], **kw)
     if bands and row.ok is None:
         row.ok = any(a <= row.value <= b for a, b in bands)
-    if bands and not row.note:
-        row.note = bands_text(bands, row.unit)
+    row.note = bands_text(bands, row.unit) if note is None and bands else (note or "")
     return row
 
 
@@ -94,16 +94,21 @@ def verdicts(tests):
 
 # ---- clocks -----------------------------------------------------------------------------
 
+def bound_name(err_name):
+    return err_name[: -len("err_ppm")] + "bound_ppm"
+
+
 def rate_rows(t):
     rows = []
     for name in t.figures:
         m = B.RATE_RE.match(name)
-        bound = t.fig(name[: -len("err_ppm")] + "bound_ppm") if m else None
+        bound = t.fig(bound_name(name)) if m else None
         if not m or bound is None:
             continue
         b = float(bound.value)
-        row = figure_row(t, name, f"{m['clock']} vCPU {m['cpu']} vs {m['ref']}", [(-b, b)])
-        row.note = f"(\u00b1{bound.text})"
+        row = figure_row(t, name, f"{m['clock']} vCPU {m['cpu']} vs {m['ref']}", [(-b, b)],
+                         note="")
+        row.extras.append(("(\u00b1", ref(t, bound_name(name)), bound.text, ")"))
         rows.append(row)
     return rows
 
@@ -222,9 +227,11 @@ def tick_rows(t, src):
     rows = []
     allowed = t.fig(p + "lost_allowed")
     r = figure_row(t, p + "lost_unexplained", "lost, steal not explaining",
-                   [(0, float(allowed.value))] if allowed else None)
+                   [(0, float(allowed.value))] if allowed else None,
+                   note="" if allowed else "(no bound printed)")
     if r:
-        r.note = f"(allowed {allowed.text})" if allowed else "(no bound printed)"
+        if allowed:
+            r.extras.append(("(allowed ", ref(t, p + "lost_allowed"), allowed.text, ")"))
         rows.append(r)
     bound = t.fig(p + "late_unexplained_bound")
     r = figure_row(t, p + "late_unexplained_max", "worst late beyond steal",
@@ -233,9 +240,10 @@ def tick_rows(t, src):
         rows.append(r)
     cb = t.fig(p + "counter_bound")
     r = figure_row(t, p + "counter_err", "counter frequency error",
-                   [(-float(cb.value), float(cb.value))] if cb else None)
+                   [(-float(cb.value), float(cb.value))] if cb else None, note="")
     if r:
-        r.note = f"(\u00b1{cb.text})" if cb else ""
+        if cb:
+            r.extras.append(("(\u00b1", ref(t, p + "counter_bound"), cb.text, ")"))
         rows.append(r)
     sched = B.schedule_bound(src, t.checks)
     r = figure_row(t, p + "schedule_err", "schedule rate error",
@@ -292,10 +300,10 @@ def lifecycle(tests):
                         bands=b.bands, ok=passed, note=bands_text(b.bands, b.unit))
             if r:
                 rows.append(r)
-        host = [f"{n.split('.')[-1]} {f.text} {f.unit}" for n, f in t.figures.items()
-                if ".host." in n]
+        host = [f'{esc(n.split(".")[-1])} <span data-fig="{esc(ref(t, n))}">{esc(f.text)}</span> '
+                f"{esc(f.unit)}" for n, f in t.figures.items() if ".host." in n]
         events = sorted({event for event, _, _ in found})
-        html = (f'<p class="meta">{esc(", ".join(events))}; host: {esc(", ".join(host))}</p>') + \
+        html = (f'<p class="meta">{esc(", ".join(events))}; host: {", ".join(host)}</p>') + \
             bullet_rows(f"{t.name} lifecycle", rows)
         blocks.append(Block(f"lifecycle-{t.name}", f"Lifecycle: {t.name} ({t.outcome})", html,
                             "per event and clock: the step over the event and the rate after "
@@ -316,8 +324,10 @@ def bench_rows(t, marks):
         if r is None:
             continue
         r.unit = ""
-        mad, ovh = t.fig(f"{name}.{B.STAT_MAD}"), t.fig(f"{name}.{B.STAT_OVH}")
-        r.note = (f"MAD {mad.text}" if mad else "") + (f" ovh {ovh.text}" if ovh else "")
+        for stat, what in ((B.STAT_MAD, "MAD "), (B.STAT_OVH, "ovh ")):
+            f = t.fig(f"{name}.{stat}")
+            if f:
+                r.extras.append((what, ref(t, f"{name}.{stat}"), f.text, ""))
         r.mark = marks.get((t.name, name), "")
         rows.append(r)
     for tag, msg in t.checks:

@@ -51,6 +51,7 @@ class Row:
     lo: float = None          # bars: the spread (min..max)
     hi: float = None
     note: str = ""            # printed after the figure
+    extras: list = field(default_factory=list)  # [(before, ref, text, after)]: more figures after it
     mark: str = ""            # a change flagged beside it (compare mode)
     ok: bool = None           # None: not judged here
 
@@ -80,6 +81,8 @@ def row_value(y, row, lay):
     cls = {True: "val ok", False: "val bad", None: "val"}[row.ok]
     unit = f" {esc(row.unit)}" if row.unit else ""
     extra = f" {esc(row.note)}" if row.note else ""
+    extra += "".join(f" {esc(before)}{fig_span(ref, text)}{esc(after)}"
+                     for before, ref, text, after in row.extras)
     mark = f'<tspan class="mark"> {esc(row.mark)}</tspan>' if row.mark else ""
     return (f'<text class="{cls}" x="{lay.plot_x + lay.plot_w + 8}" y="{y + 15}">'
             f'{fig_span(row.ref, row.text)}{unit}{extra}{mark}</text>')
