@@ -7,7 +7,11 @@ import subprocess
 import tempfile
 
 BROWSERS = ("chromium", "chromium-browser")
-WINDOW = "1400,4000"
+WIDTH = 1400
+# the page's height, guessed from its size (a make run's 160 KB page is about
+# 8800 px tall), so that the screenshot holds all of it
+BYTES_PER_PX = 18
+HEIGHT_MIN, HEIGHT_MAX = 2000, 16000
 TIMEOUT_S = 120
 # chromium's log line for a console message: "[...:INFO:CONSOLE:1] "Uncaught ...", source: ..."
 # (older releases: "CONSOLE(1)")
@@ -30,9 +34,15 @@ def browser():
     raise BrowserError(f"no chromium on PATH: {INSTALL_HINT}")
 
 
-def render(page, png, window=WINDOW):
+def window_for(page):
+    height = os.path.getsize(page) // BYTES_PER_PX
+    return f"{WIDTH},{min(max(height, HEIGHT_MIN), HEIGHT_MAX)}"
+
+
+def render(page, png):
     """Screenshot page (an HTML file) to png; the console messages and load errors it logged."""
     exe = browser()
+    window = window_for(page)
     with tempfile.TemporaryDirectory(prefix="vmtick-chromium-") as profile:
         cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                "--enable-logging=stderr", "--v=0", f"--user-data-dir={profile}",
