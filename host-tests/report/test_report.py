@@ -165,6 +165,28 @@ class BadInput(Fixture):
                     '<td>truncated</td><td class="outcome">?</td>', "the log ends early"):
             self.assertIn(row, html)
 
+    def test_garbage_never_crashes(self):
+        """Figures that are no numbers, an empty log, random bytes, a folder named .log, bad JUnit."""
+        logs = {"odd": ("timer-tick", "RESULT: timer_tick.pit.ticks_expected 5 ticks\n"
+                        "RESULT: timer_tick.pit.late_log2_ns.7 x ticks\n"
+                        "RESULT: timer_tick.pit.late_median nan ns\n"
+                        "RESULT: timer_tick.pit.late_unexplained_bound inf ns\n"
+                        "RESULT: exit.b 5 ns\nRESULT: exit.b.iterations 3 count\n"
+                        "RESULT: exit.b.min_ns q ns\nSUMMARY: garbage\n"),
+                "empty": (None, "")}
+        d = self.logdir(logs=logs)
+        suite = os.path.join(d, "x86_64-gcc")
+        with open(os.path.join(suite, "bytes.log"), "wb") as f:
+            f.write(bytes(range(256)) * 4)
+        os.mkdir(os.path.join(suite, "folder.log"))
+        with open(os.path.join(d, "reports", "broken.xml"), "w", encoding="utf-8") as f:
+            f.write("<testsuites><testsuite")
+        out, html = self.page(d)
+        pagecheck.parse_html(html)
+        pagecheck.parse_svgs(html)
+        for said in ("empty log", "folder.log: Is a directory", "broken.xml: not readable JUnit"):
+            self.assertIn(said, html)
+
     def test_missing_results_json(self):
         d = self.logdir()
         os.remove(os.path.join(d, "x86_64-gcc", "results.json"))

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The report's figures of one suite and accelerator: verdicts, clocks, ticks, lifecycle, exit costs."""
+import math
 from dataclasses import dataclass
 
 from . import bounds as B
@@ -19,14 +20,21 @@ class Block:
     caption: str = ""
 
 
+def numeric(test, name):
+    """The figure when it is a finite number (a log may hold anything), else None."""
+    f = test.fig(name)
+    ok = f is not None and isinstance(f.value, (int, float)) and math.isfinite(f.value)
+    return f if ok else None
+
+
 def ref(test, name):
     return f"{test.name}|{name}"
 
 
 def figure_row(test, name, label, bands=None, note=None, **kw):
     """A Row of a RESULT figure; its bound printed after it unless note says otherwise."""
-    f = test.fig(name)
-    if f is None or not isinstance(f.value, (int, float)):
+    f = numeric(test, name)
+    if f is None:
         return None
     row = Row(label=label, value=float(f.value), text=f.text, unit=f.unit, ref=ref(test, name),
               bands=bands or [], **kw)
@@ -102,7 +110,7 @@ def rate_rows(t):
     rows = []
     for name in t.figures:
         m = B.RATE_RE.match(name)
-        bound = t.fig(bound_name(name)) if m else None
+        bound = numeric(t, bound_name(name)) if m else None
         if not m or bound is None:
             continue
         b = float(bound.value)
@@ -198,14 +206,15 @@ def tick_sources(tests):
 def tick_histogram(t, src):
     p = f"timer_tick.{src}."
     buckets = []
-    for name, f in t.figures.items():
+    for name in t.figures:
         m = B.BUCKET_RE.match(name)
-        if m and m["src"] == src:
+        f = numeric(t, name)
+        if m and m["src"] == src and f and f.value >= 0:
             buckets.append((int(m["k"]), f.value, ref(t, name), f.text))
-    markers = [(stat, t.fig(p + "late_" + stat).value, ref(t, p + "late_" + stat),
-                t.fig(p + "late_" + stat).text)
-               for stat in ("median", "p99", "max") if t.fig(p + "late_" + stat)]
-    bound = t.fig(p + "late_unexplained_bound")
+    markers = [(stat, numeric(t, p + "late_" + stat).value, ref(t, p + "late_" + stat),
+                numeric(t, p + "late_" + stat).text)
+               for stat in ("median", "p99", "max") if numeric(t, p + "late_" + stat)]
+    bound = numeric(t, p + "late_unexplained_bound")
     if not buckets and not markers:
         return "<p class=\"problem\">no lateness figures in this log</p>"
     note = ""
@@ -225,7 +234,7 @@ def tick_histogram(t, src):
 def tick_rows(t, src):
     p = f"timer_tick.{src}."
     rows = []
-    allowed = t.fig(p + "lost_allowed")
+    allowed = numeric(t, p + "lost_allowed")
     r = figure_row(t, p + "lost_unexplained", "lost, steal not explaining",
                    [(0, float(allowed.value))] if allowed else None,
                    note="" if allowed else "(no bound printed)")
@@ -233,12 +242,12 @@ def tick_rows(t, src):
         if allowed:
             r.extras.append(("(allowed ", ref(t, p + "lost_allowed"), allowed.text, ")"))
         rows.append(r)
-    bound = t.fig(p + "late_unexplained_bound")
+    bound = numeric(t, p + "late_unexplained_bound")
     r = figure_row(t, p + "late_unexplained_max", "worst late beyond steal",
                    [(0, float(bound.value))] if bound else None)
     if r:
         rows.append(r)
-    cb = t.fig(p + "counter_bound")
+    cb = numeric(t, p + "counter_bound")
     r = figure_row(t, p + "counter_err", "counter frequency error",
                    [(-float(cb.value), float(cb.value))] if cb else None, note="")
     if r:
@@ -318,7 +327,7 @@ def bench_rows(t, marks):
     for name, f in t.figures.items():
         if t.fig(name + ".iterations") is None:
             continue
-        mn, mx = t.fig(f"{name}.{B.STAT_MIN}"), t.fig(f"{name}.{B.STAT_MAX}")
+        mn, mx = numeric(t, f"{name}.{B.STAT_MIN}"), numeric(t, f"{name}.{B.STAT_MAX}")
         r = figure_row(t, name, name.split(".", 1)[-1], lo=float(mn.value) if mn else None,
                        hi=float(mx.value) if mx else None)
         if r is None:
