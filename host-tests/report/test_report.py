@@ -230,6 +230,20 @@ class SideBySide(Fixture):
         self.assertIn("slower x1.", html)
         self.assertIn('<p class="sidehead">A</p>', html)
 
+    def test_run_tests_folders_pair(self):
+        """./run_tests.sh's logs/ (the logs folder is the suite): A's pairs with B's, whatever their names."""
+        flat = []
+        for name, scale in (("a1", 1), ("a2", 1.01), ("a3", 1.02), ("b1", 1.5), ("b2", 1.51),
+                            ("b3", 1.52)):
+            flat.append(os.path.join(self.logdir(name, scale=scale), "x86_64-gcc"))
+        _, html = self.page(*flat[:3], "--", *flat[3:])
+        self.assertIn('<span class="flag">slower</span>: retried/exit.cpuid (tcg)', html)
+        self.assertEqual(html.count("<h2>x86_64 under tcg</h2>"), 1)
+
+    def test_several_folders_alone_each_shown(self):
+        _, html = self.page(self.logdir("one"), self.logdir("two"))
+        self.assertEqual(html.count("<h2>x86_64-gcc under tcg</h2>"), 2)
+
     def test_one_run_a_side_is_not_judged(self):
         _, html = self.page(self.logdir("a"), "--", self.logdir("b"))
         self.assertIn("bench-compare judges nothing: too few runs (1 old, 1 new; need 3)", html)

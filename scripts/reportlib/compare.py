@@ -20,7 +20,7 @@ def bench_compare():
 
 
 def side_figures(side):
-    """{(suite label, test, figure, accel): [one figure dict per logs folder]}, as bench-compare reads runs."""
+    """{(suite folder, test, figure, accel): [one figure dict per logs folder]}, as bench-compare reads runs."""
     out = {}
     for _, suites in side:
         for suite in suites:
@@ -37,13 +37,13 @@ def side_figures(side):
                             d[sub] = s.value
                     figs[name] = d
                 for name, d in figs.items():
-                    out.setdefault((suite.label, t.name, name, t.accel), []).append(d)
+                    out.setdefault((suite.rel, t.name, name, t.accel), []).append(d)
     return out
 
 
 def judge(side_a, side_b):
     """
-    (lines for the page, {(suite label, test, figure): mark}) over the benchmarks both
+    (lines for the page, {(suite folder, test, figure): mark}) over the benchmarks both
     sides have: bench-compare's classify() and judge() at its default
     threshold and alpha, Bonferroni over the benchmarks judged.
     """
@@ -61,7 +61,8 @@ def judge(side_a, side_b):
             continue
         text = f"{verdict} x{ratio:.3f} ({lo:.3f}..{hi:.3f})"
         marks[(k[0], k[1], k[2])] = text
-        lines.append(f'<span class="flag">{esc(verdict)}</span>: {esc(k[0])} {esc(k[1])}/'
+        where = "" if k[0] == "." else f"{k[0]} "
+        lines.append(f'<span class="flag">{esc(verdict)}</span>: {esc(where)}{esc(k[1])}/'
                      f"{esc(k[2])} ({esc(k[3])}): new/old {ratio:.3f}, interval "
                      f"{lo:.3f}..{hi:.3f}")
     costs = [k for k in keys if why[k][0] is None or why[k][0].startswith("too few")]

@@ -2,6 +2,7 @@
 """The report's one HTML page: inline CSS and SVG, no script, nothing fetched."""
 import datetime
 import os
+import re
 from collections import Counter
 
 from . import sections
@@ -46,13 +47,19 @@ def group_tests(suite):
     return sorted(groups.items(), key=lambda kv: (kv[0] != main, kv[0]))
 
 
-def groups_of(side):
-    """{(suite label, accel): (suite, tests, logdir)} over a side's logs folders (the first wins)."""
+def groups_of(side, per_logdir):
+    """
+    {(logs folder or "", suite folder in it, accel): (suite, tests, logdir)}.
+    One side alone shows every logs folder given; two sides pair suites by
+    their folder in the logs folder ("." for the logs folder itself), the
+    first logs folder of a side drawn.
+    """
     out = {}
     for logdir, suites in side:
         for suite in suites:
             for accel, tests in group_tests(suite):
-                out.setdefault((suite.label, accel), (suite, tests, logdir))
+                key = (logdir if per_logdir else "", suite.rel, accel)
+                out.setdefault(key, (suite, tests, logdir))
     return out
 
 
@@ -73,15 +80,20 @@ def suite_head(suite, tests, logdir, accel):
             f'logs {esc(suite.path)}</p>' + (f"<ul>{probs}</ul>" if probs else ""))
 
 
+def anchor_of(key):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(k for k in key if k and k != ".")) or "run"
+
+
 def group_section(key, sides, marks):
     """One arch/accelerator: each side's section blocks; two sides pair block by block."""
-    label, accel = key
-    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == label}
+    _, rel, accel = key
+    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == rel}
     built = []
     for groups in sides:
         g = groups.get(key)
         built.append((g, sections.build(g[1], marks) if g else None))
-    anchor = f"{label}-{accel}"
+    label = next(display_label(g) for g, _ in built if g)
+    anchor = anchor_of(key)
     out = [f'<section class="group" id="{esc(anchor)}" data-suite-key="{esc(anchor)}">'
            f"<h2>{esc(label)} under {esc(accel)}</h2>"]
     if len(sides) == 1:
@@ -129,9 +141,20 @@ def paired(built, accel, anchor):
     return "\n".join(out)
 
 
+def display_label(group):
+    """A suite's folder name (make run's ARCH-CC), or its arch when it is the logs folder itself."""
+    suite, tests, _ = group
+    return suite.label if suite.rel != "." else arch_of(tests)
+
+
+def nav_link(key, groups):
+    label = next(display_label(g[key]) for g in groups if key in g)
+    return f'<a href="#{esc(anchor_of(key))}">{esc(label)} {esc(key[2])}</a>'
+
+
 def render(title, sides, notes, compare_lines, marks):
     """sides: [[(logdir, suites)]], one list per side; notes: problems to show at the top."""
-    groups = [groups_of(side) for side in sides]
+    groups = [groups_of(side, len(sides) == 1) for side in sides]
     keys = []
     for g in groups:
         keys += [k for k in g if k not in keys]
@@ -151,8 +174,7 @@ def render(title, sides, notes, compare_lines, marks):
     if compare_lines:
         out.append('<h2>Changes bench-compare flags</h2><ul>' +
                    "".join(f"<li>{line}</li>" for line in compare_lines) + "</ul>")
-    out.append("<nav><p>" + " | ".join(f'<a href="#{esc(a)}-{esc(b)}">{esc(a)} {esc(b)}</a>'
-                                      for a, b in keys) + "</p></nav>")
+    out.append("<nav><p>" + " | ".join(nav_link(key, groups) for key in keys) + "</p></nav>")
     for key in keys:
         out.append(group_section(key, groups, marks))
     out.append("</body></html>")
