@@ -4,18 +4,21 @@
 .DEFAULT_GOAL := all
 
 # Targets that need no configured build.
-.PHONY: check run fuzz host-check
+.PHONY: check run report fuzz host-check
 check:
 	@$(or $(SRCDIR),.)/scripts/check.sh
 run:
 	@$(or $(SRCDIR),.)/scripts/check.sh --run
+# The page of make run's logs (make run leaves it too): logs/reports/report.html, docs/report.md.
+report:
+	@cd $(or $(SRCDIR),.) && scripts/report -o logs/reports/report.html logs
 host-check:
 	@$(MAKE) -C $(or $(SRCDIR),.)/host-tests check
 fuzz:
 	@$(MAKE) -C $(or $(SRCDIR),.)/host-tests fuzz
 
 ifeq ($(wildcard config.mak),)
-ifeq ($(filter-out check run fuzz host-check,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(filter-out check run report fuzz host-check,$(or $(MAKECMDGOALS),all)),)
 else
 $(error no config.mak here: run ./configure first (e.g. ./configure --arch=x86_64))
 endif

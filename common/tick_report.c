@@ -24,6 +24,39 @@ static void result_milli(const char *name, const char *unit, u64 thousandths)
 	report_result(full, unit, "%s", fmt_milli(buf, sizeof(buf), thousandths));
 }
 
+/*
+ * The lateness distribution in log2 buckets of ns, compactly: one line per
+ * bucket that holds ticks, "late_log2_ns.K N ticks" for N ticks late by
+ * [2^K, 2^(K+1)) ns (bucket 0 also holds the ticks late by 0 or 1 ns).
+ * Tools draw the histogram from them (scripts/report); the buckets add up
+ * to ticks_received.
+ */
+#define LATE_BUCKETS 64
+
+static unsigned log2_bucket(u64 ns)
+{
+	unsigned k = 0;
+
+	while (k < LATE_BUCKETS - 1 && ns >> (k + 1))
+		k++;
+	return k;
+}
+
+static void report_lateness_buckets(u64 hz)
+{
+	u64 count[LATE_BUCKETS] = { 0 };
+	char name[32];
+
+	for (u64 i = 0; i < tick_run.received; i++)
+		count[log2_bucket(ticks_to_ns(tick_run.late[i], hz))]++;
+	for (unsigned k = 0; k < LATE_BUCKETS; k++) {
+		if (!count[k])
+			continue;
+		snprintf(name, sizeof(name), "late_log2_ns.%u", k);
+		tick_result(name, "ticks", count[k]);
+	}
+}
+
 void tick_report_lateness(u64 hz)
 {
 	struct stats st;
@@ -40,6 +73,7 @@ void tick_report_lateness(u64 hz)
 	tick_result("late_median", "ns", med_ns);
 	tick_result("late_p99", "ns", p99_ns);
 	tick_result("late_max", "ns", max_ns);
+	report_lateness_buckets(hz);
 }
 
 /* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
@@ -127,6 +161,9 @@ void tick_report_checks(u64 hz)
 	tick_result("lost", "ticks", lost);
 	tick_result("lost_unexplained", "ticks", unexplained);
 	tick_result("late_unexplained_max", "ns", ticks_to_ns(tick_run.worst_unexplained, hz));
+	/* the checks' bounds, for tools that draw the figures against them */
+	tick_result("late_unexplained_bound", "ns", TICK_UNEXPLAINED_LATE_MS * 1000000ull);
+	tick_result("lost_allowed", "ticks", allowed);
 }
 
 /*

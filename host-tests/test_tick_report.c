@@ -133,7 +133,39 @@ static void test_lateness(void **state)
 		"RESULT: timer_tick.fake.late_min 1000 ns",
 		"RESULT: timer_tick.fake.late_median 100500 ns",
 		"RESULT: timer_tick.fake.late_p99 198000 ns",
-		"RESULT: timer_tick.fake.late_max 200000 ns");
+		"RESULT: timer_tick.fake.late_max 200000 ns",
+		/* log2 buckets: 1000 ns is in [512, 1024), 200000 ns in [131072, 262144) */
+		"RESULT: timer_tick.fake.late_log2_ns.9 1 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.10 1 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.11 2 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.12 4 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.13 8 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.14 16 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.15 33 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.16 66 ticks",
+		"RESULT: timer_tick.fake.late_log2_ns.17 69 ticks");
+}
+
+/* Bucket edges: 0 and 1 ns in bucket 0, 2 and 3 in 1, 2^40 - 1 in 39, 2^40 in 40. */
+static void test_lateness_bucket_edges(void **state)
+{
+	char out[OUT_MAX];
+
+	reset_run(&fake_src);
+	tick_run.received = 6;
+	/* counter ticks at 2 per ns */
+	late[0] = 0;
+	late[1] = 2;
+	late[2] = 4;
+	late[3] = 6;
+	late[4] = 2 * ((1ull << 40) - 1);
+	late[5] = 2 * (1ull << 40);
+	capture(lateness_run, out, sizeof(out));
+	has_line(out, "RESULT: timer_tick.fake.late_log2_ns.0 2 ticks");
+	has_line(out, "RESULT: timer_tick.fake.late_log2_ns.1 2 ticks");
+	has_line(out, "RESULT: timer_tick.fake.late_log2_ns.39 1 ticks");
+	has_line(out, "RESULT: timer_tick.fake.late_log2_ns.40 1 ticks");
+	assert_null(strstr(out, "late_log2_ns.2 "));
 }
 
 /* --- the host's share ---------------------------------------------------------------- */
@@ -201,6 +233,8 @@ static void test_checks_lost(void **state)
 	has_line(out, "RESULT: timer_tick.fake.lost 10 ticks");
 	has_line(out, "RESULT: timer_tick.fake.lost_unexplained 6 ticks");
 	has_line(out, "RESULT: timer_tick.fake.late_unexplained_max 3000000 ns");
+	has_line(out, "RESULT: timer_tick.fake.late_unexplained_bound 19000000 ns");
+	has_line(out, "RESULT: timer_tick.fake.lost_allowed 1 ticks");
 
 	/* more steal time than lost ticks: all explained, the explained count capped */
 	reset_run(&fake_src);
@@ -353,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_counts_zero_span),
 		cmocka_unit_test(test_lateness),
+		cmocka_unit_test(test_lateness_bucket_edges),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_checks_lost),
 		cmocka_unit_test(test_checks_late_and_early),

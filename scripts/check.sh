@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # `make check`: host tests, every arch built with gcc and clang, and the default suite run on each.
 # `make run` (--run): only the default suite, for the arches this host runs natively, built with gcc.
-# Each suite leaves its JUnit and TAP in logs/reports/ (LABEL.xml, LABEL.tap), for any CI to collect.
+# Each suite leaves its JUnit and TAP in logs/reports/ (LABEL.xml, LABEL.tap), for any CI to collect,
+# and both leave the report of the run's logs there (report.html; make check also report.png).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -162,6 +163,8 @@ mkdir -p -- "$reports"
 without_kvm_note
 if [ "${1:-}" = --run ]; then
 	default_suites
+	step "report of the logs (docs/report.md)"
+	must "report" scripts/report -o "$reports/report.html" logs
 	finish
 	exit
 fi
@@ -248,6 +251,8 @@ host_stream_c() { # results done-dir
 host_stream_d() { # results done-dir
 	step "runner self-tests with a fake QEMU"
 	must_to "$1" "runner self-tests (fake QEMU)" runner_tests --fake-only
+	step "report tests (host-tests/report: parsers, bad input, side by side, its checks; chromium)"
+	must_to "$1" "report tests" python3 -m unittest discover -s host-tests/report -p 'test_*.py'
 }
 
 # Run the streams at once, then print each one's output whole and add up its results.
@@ -305,5 +310,12 @@ step "LAVA monitor on this run's consoles"
 lava_logs=()
 for arch in "${arches[@]}"; do lava_logs+=("logs/$arch-gcc"); done
 must "LAVA monitor" host-tests/lava/jobs-check --monitor-only "${lava_logs[@]}"
+
+# The report of every suite above, as make run leaves it, checked: built in
+# under 2 s, HTML and SVG through real parsers, its figures equal to
+# results.json's, rendered by chromium without a console message
+# (logs/reports/report.png).
+step "report of this run's logs (host-tests/report/check-report)"
+must "report" host-tests/report/check-report logs
 
 finish

@@ -123,6 +123,17 @@ if not cases or bad:
 PY
 }
 
+# A report page that real HTML and XML parsers take (host-tests/report/pagecheck.py).
+report_ok() { # file
+	[ -s "$1" ] && python3 -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import pagecheck
+with open(sys.argv[2], encoding="utf-8") as f:
+    text = f.read()
+pagecheck.parse_html(text)
+pagecheck.parse_svgs(text)' "$TOP/host-tests/report" "$1"
+}
+
 # Each test job left its JUnit file and logs among its artifacts. (gitlab-ci-local
 # encodes ": [", "," and "]" in its folder names; count the folders instead.)
 check_artifacts() {
@@ -142,6 +153,9 @@ check_artifacts() {
 			bad=$((bad + 1))
 		elif [[ $dir == *micro-bench* ]] && [ ! -s "$dir/logs/results.json" ]; then
 			echo "$PROG: $dir: a micro-bench job without logs/results.json" >&2
+			bad=$((bad + 1))
+		elif ! report_ok "$dir/vmtick-report.html"; then
+			echo "$PROG: $dir: vmtick-report.html is not a report page (docs/report.md)" >&2
 			bad=$((bad + 1))
 		fi
 	done

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages vmtick needs (only those missing); needs root or sudo.
+# --check: also those only make check needs (chromium, which renders the report: docs/report.md).
 set -eu
 
 # QEMU for both arches, the cross compilers (not gcc-multilib: it removes
@@ -17,6 +18,14 @@ packages=(
 	# CI glue (docs/ci.md): LAVA's job schema, YAML and JUnit for Debian's python3, rsync for gitlab-ci-local
 	lava-common python3-yaml python3-junitparser rsync
 )
+case ${1:-} in
+--check) packages+=(chromium) ;;
+"") ;;
+*)
+	echo "install-deps: unknown argument '$1' (only --check)" >&2
+	exit 2
+	;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

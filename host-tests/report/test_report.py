@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""
+scripts/report on made-up logs folders: the parsers of the figures it
+draws (the tick lateness histogram's buckets, bounds printed in check
+lines), a folder with a FAIL, a SKIP, a retried test, a missing log and a
+truncated one, the errors for bad arguments, the side-by-side mode with
+scripts/bench-compare's verdicts, and the checks of host-tests/report
+themselves each seen failing on a page made wrong on purpose.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+import browsercheck  # noqa: E402
+import pagecheck  # noqa: E402
+from reportlib import bounds, runs, sections  # noqa: E402
+
+REPORT = os.path.join(TOP, "scripts", "report")
+CMD = ("qemu-system-x86_64 -machine pc -accel tcg -cpu max -kernel "
+       "/src/build/x86_64-gcc/x86/{kernel}.flat")
+RUNNER = "runner: QEMU's threads waited {w} ms for a CPU in 1000 ms, the host's hypervisor stole 0 ms"
+TICKS = """RESULT: timer_tick.pit.ticks_expected 100 ticks
+RESULT: timer_tick.pit.ticks_received 100 ticks
+RESULT: timer_tick.pit.late_median 9000 ns
+RESULT: timer_tick.pit.late_p99 20000 ns
+RESULT: timer_tick.pit.late_max 40000 ns
+RESULT: timer_tick.pit.late_log2_ns.13 60 ticks
+RESULT: timer_tick.pit.late_log2_ns.14 39 ticks
+RESULT: timer_tick.pit.late_log2_ns.15 1 ticks
+RESULT: timer_tick.pit.lost_unexplained 0 ticks
+RESULT: timer_tick.pit.late_unexplained_max 40000 ns
+RESULT: timer_tick.pit.late_unexplained_bound 19000000 ns
+RESULT: timer_tick.pit.lost_allowed 1 ticks
+RESULT: timer_tick.pit.counter_err 51.206 ppm
+RESULT: timer_tick.pit.counter_bound 1001.734 ppm
+RESULT: timer_tick.pit.schedule_err -153.428 ppm
+PASS: pit: the schedule runs at hz=1000 against the HPET main counter: -153 ppm (bound +-1863 ppm); 1000.154 ticks per second in its time
+"""
+# test -> (kernel, body); the body's {runner} is the runner's last line
+LOGS = {
+    "timer-pit": ("timer-tick", TICKS + "SUMMARY: 5 tests, 0 unexpected failures, 0 skipped\n{runner}\n"),
+    "rtc": ("rtc_test", "RESULT: rtc.tod_offset_ms 2245 ms\n"
+            "FAIL: tod: the RTC's time of day at an update is the host's +2245 ms (allowed above -651 ms, up to +2000 ms)\n"
+            "SUMMARY: 5 tests, 1 unexpected failures, 0 skipped\n{runner}\n"),
+    "tsc-adjust": (None, "not started: needs KVM (accel=kvm), which is not usable here\n"),
+    "retried": ("timer-tick", "runner: attempt 1 FAIL while QEMU's threads waited 900 ms for a CPU in 1000 ms, the host's hypervisor stole 0 ms: run again, alone (its log: retried.log.1)\n"
+                "RESULT: exit.cpuid 10.500 ns\nRESULT: exit.cpuid.min_ns 9.000 ns\n"
+                "RESULT: exit.cpuid.max_ns 12.000 ns\nRESULT: exit.cpuid.iterations 100 count\n"
+                "SUMMARY: 2 tests, 0 unexpected failures, 0 skipped\n{runner}\n"),
+    "truncated": ("tsc_test", "RESULT: tsc.rdtsc.vcpu0.warps 3 count\nPASS: cpuid: fine\n"),
+}
+
+
+def write_logdir(root, logs=LOGS, waited=100, scale=1.0):
+    """A make-run-like logs folder: logs/x86_64-gcc/*.log, results.json, and its JUnit."""
+    suite = os.path.join(root, "x86_64-gcc")
+    os.makedirs(suite)
+    for name, (kernel, body) in logs.items():
+        text = body.replace("10.500 ns", f"{10.5 * scale:.3f} ns").format(
+            runner=RUNNER.format(w=waited))
+        head = CMD.format(kernel=kernel) + "\n" if kernel else ""
+        with open(os.path.join(suite, name + ".log"), "w", encoding="utf-8") as f:
+            f.write(head + text)
+    with open(os.path.join(suite, "retried.log.1"), "w", encoding="utf-8") as f:
+        f.write(CMD.format(kernel="x") + "\nFAIL: late\n")
+    subprocess.run([sys.executable, os.path.join(TOP, "scripts", "results-to-json"),
+                    "--qemu-version", "7.2", "-o", os.path.join(suite, "results.json")]
+                   + [os.path.join(suite, n + ".log") for n in logs], check=False,
+                   capture_output=True)
+    os.makedirs(os.path.join(root, "reports"))
+    junit = ['<testsuites name="vmtick.x86_64">']
+    for name, outcome, attempts in (("timer-pit", "PASS", 1), ("rtc", "FAIL", 1),
+                                    ("retried", "PASS", 2), ("gone", "TIMEOUT", 1)):
+        junit.append(f'<testsuite name="{name}"><properties>'
+                     f'<property name="outcome" value="{outcome}"/>'
+                     f'<property name="message" value="{outcome} message"/>'
+                     f'<property name="arch" value="x86_64"/>'
+                     f'<property name="log" value="logs/x86_64-gcc/{name}.log"/>'
+                     f'<property name="attempts" value="{attempts}"/></properties></testsuite>')
+    junit.append("</testsuites>")
+    with open(os.path.join(root, "reports", "x86_64-gcc.xml"), "w", encoding="utf-8") as f:
+        f.write("\n".join(junit))
+    return root
+
+
+def report(*args):
+    return subprocess.run([REPORT, *args], capture_output=True, text=True, check=False)
+
+
+class Fixture(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="vmtick-report-test.")
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def logdir(self, name="logs", **kw):
+        return write_logdir(os.path.join(self.tmp, name), **kw)
+
+    def page(self, *logdirs):
+        out = os.path.join(self.tmp, "r.html")
+        r = report("-o", out, *logdirs)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out, encoding="utf-8") as f:
+            return out, f.read()
+
+
+class Parsers(Fixture):
+    def test_histogram_buckets(self):
+        """late_log2_ns.K lines become one bar per bucket, each tagged with its figure."""
+        suites, _ = runs.load_logdir(self.logdir())
+        t = next(t for t in suites[0].tests if t.name == "timer-pit")
+        html = sections.tick_histogram(t, "pit")
+        for k, n in ((13, 60), (14, 39), (15, 1)):
+            self.assertIn(f'data-fig="timer-pit|timer_tick.pit.late_log2_ns.{k}">{n}<', html)
+        self.assertEqual(html.count('class="hbar"'), 3)
+        self.assertIn("8.2 us to 16 us: 60 ticks", html)   # bucket 13: 8192..16384 ns
+        self.assertIn('class="bound"', html)
+
+    def test_no_buckets_said(self):
+        """An older guest without the buckets: the page says what is missing."""
+        logs = {"timer-pit": ("timer-tick", "\n".join(
+            line for line in TICKS.splitlines() if "log2" not in line) + "\n{runner}\n")}
+        suites, _ = runs.load_logdir(self.logdir(logs=logs))
+        html = sections.tick_histogram(suites[0].tests[0], "pit")
+        self.assertIn("prints no lateness distribution", html)
+
+    def test_bounds_from_check_lines(self):
+        checks = [("PASS", "event 1 pause: TSC was frozen while the guest was stopped: step "
+                   "54122 us <= 2 x 52263 us + 60000 us + 33550 us QEMU spent stopping"),
+                  ("FAIL", "event 2 save: RTC's offset to the host's time of day -322 ms before "
+                   "the event, -318 ms after: moved by +4 ms (at most +-56 ms)"),
+                  ("PASS", "event 1 pause: vCPU 1 lapic periodic rate after the event 55.4% of "
+                   "nominal, within 10% of nominal or of the rate before, 55.1%")]
+        found = bounds.lifecycle_checks(checks)
+        self.assertEqual([(e, b.figure, b.bands, ok) for e, b, ok in found], [
+            ("event 1 pause", "e1.pause.TSC.step", [(0, 198.076)], True),
+            ("event 2 save", "e2.save.rtc.tod_moved_ms", [(-56, 56)], False),
+            ("event 1 pause", "", [(90, 110), (45.1, 65.1)], True)])
+        bands, ok = bounds.wallclock_bound("rtc.tod_offset_ms", [
+            ("FAIL", "tod: the RTC's time of day at an update is the host's +2245 ms "
+                     "(allowed above -651 ms, up to +2000 ms)")])
+        self.assertEqual((bands, ok), ([(-651, 2000)], False))
+
+
+class BadInput(Fixture):
+    def test_each_outcome_shown(self):
+        """FAIL, SKIP, a retry, a missing log and a truncated one: each on the page, no crash."""
+        out, html = self.page(self.logdir())
+        figures, svgs = pagecheck.check_page(out)
+        self.assertGreater(figures, 10)
+        self.assertGreater(svgs, 2)
+        for row in ('<td>rtc</td><td class="outcome">FAIL</td>',
+                    "first FAIL: tod: the RTC&#x27;s time of day",
+                    '<td>tsc-adjust</td><td class="outcome">SKIP</td>',
+                    "needs KVM (accel=kvm)",
+                    '<td class="num">2 (retried)</td>', "earlier attempts: retried.log.1",
+                    '<td>gone</td><td class="outcome">TIMEOUT</td>', "its log is missing",
+                    '<td>truncated</td><td class="outcome">?</td>', "the log ends early"):
+            self.assertIn(row, html)
+
+    def test_garbage_never_crashes(self):
+        """Figures that are no numbers, an empty log, random bytes, a folder named .log, bad JUnit."""
+        logs = {"odd": ("timer-tick", "RESULT: timer_tick.pit.ticks_expected 5 ticks\n"
+                        "RESULT: timer_tick.pit.late_log2_ns.7 x ticks\n"
+                        "RESULT: timer_tick.pit.late_median nan ns\n"
+                        "RESULT: timer_tick.pit.late_unexplained_bound inf ns\n"
+                        "RESULT: exit.b 5 ns\nRESULT: exit.b.iterations 3 count\n"
+                        "RESULT: exit.b.min_ns q ns\nSUMMARY: garbage\n"),
+                "empty": (None, "")}
+        d = self.logdir(logs=logs)
+        suite = os.path.join(d, "x86_64-gcc")
+        with open(os.path.join(suite, "bytes.log"), "wb") as f:
+            f.write(bytes(range(256)) * 4)
+        os.mkdir(os.path.join(suite, "folder.log"))
+        with open(os.path.join(d, "reports", "broken.xml"), "w", encoding="utf-8") as f:
+            f.write("<testsuites><testsuite")
+        out, html = self.page(d)
+        pagecheck.parse_html(html)
+        pagecheck.parse_svgs(html)
+        for said in ("empty log", "folder.log: Is a directory", "broken.xml: not readable JUnit"):
+            self.assertIn(said, html)
+
+    def test_missing_results_json(self):
+        d = self.logdir()
+        os.remove(os.path.join(d, "x86_64-gcc", "results.json"))
+        _, html = self.page(d)
+        self.assertIn("no results.json in the folder", html)
+
+    def test_errors(self):
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        cases = [((os.path.join(self.tmp, "nope"),), 1, "nope: no such folder"),
+                 ((empty,), 1, "empty: no runner logs (NAME.log)"),
+                 (("--frobnicate", empty), 2, "unrecognized arguments: --frobnicate"),
+                 ((empty, "--"), 2, "nothing after --"),
+                 (("--", empty), 2, "nothing before --"),
+                 ((), 2, "give at least one logs folder")]
+        for args, status, msg in cases:
+            with self.subTest(args=args):
+                r = report("-o", os.path.join(self.tmp, "x.html"), *args)
+                self.assertEqual(r.returncode, status, r.stderr)
+                self.assertIn(msg, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.html")))
+
+    def test_one_good_folder_is_enough(self):
+        """A bad folder beside a good one: named on the page and stderr, status 0."""
+        out = os.path.join(self.tmp, "r.html")
+        r = report("-o", out, self.logdir(), os.path.join(self.tmp, "nope"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("nope: no such folder", r.stderr)
+        with open(out, encoding="utf-8") as f:
+            self.assertIn("nope: no such folder", f.read())
+
+
+class SideBySide(Fixture):
+    def test_flags_what_bench_compare_flags(self):
+        a = [self.logdir(f"a{i}", scale=1 + i / 100) for i in range(3)]
+        b = [self.logdir(f"b{i}", scale=1.5 + i / 100) for i in range(3)]
+        out, html = self.page(*a, "--", *b)
+        pagecheck.check_page(out)
+        self.assertIn('<span class="flag">slower</span>: x86_64-gcc retried/exit.cpuid (tcg)',
+                      html)
+        self.assertIn("slower x1.", html)
+        self.assertIn('<p class="sidehead">A</p>', html)
+
+    def test_run_tests_folders_pair(self):
+        """./run_tests.sh's logs/ (the logs folder is the suite): A's pairs with B's, whatever their names."""
+        flat = []
+        for name, scale in (("a1", 1), ("a2", 1.01), ("a3", 1.02), ("b1", 1.5), ("b2", 1.51),
+                            ("b3", 1.52)):
+            flat.append(os.path.join(self.logdir(name, scale=scale), "x86_64-gcc"))
+        _, html = self.page(*flat[:3], "--", *flat[3:])
+        self.assertIn('<span class="flag">slower</span>: retried/exit.cpuid (tcg)', html)
+        self.assertEqual(html.count("<h2>x86_64 under tcg</h2>"), 1)
+
+    def test_several_folders_alone_each_shown(self):
+        _, html = self.page(self.logdir("one"), self.logdir("two"))
+        self.assertEqual(html.count("<h2>x86_64-gcc under tcg</h2>"), 2)
+
+    def test_one_run_a_side_is_not_judged(self):
+        _, html = self.page(self.logdir("a"), "--", self.logdir("b"))
+        self.assertIn("bench-compare judges nothing: too few runs (1 old, 1 new; need 3)", html)
+
+
+class Checks(Fixture):
+    """Each check of host-tests/report fails on a page made wrong on purpose."""
+
+    def wrong_page(self, old, new):
+        out, html = self.page(self.logdir())
+        self.assertIn(old, html)
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(html.replace(old, new, 1))
+        return out
+
+    def test_misrounded_figure(self):
+        out = self.wrong_page(">51.206<", ">51.21<")
+        with self.assertRaisesRegex(pagecheck.PageError, r"figure timer-pit/timer_tick.pit."
+                                    r"counter_err on the page is 51.21, .*results.json has 51.206"):
+            pagecheck.check_page(out)
+
+    def test_broken_svg(self):
+        out = self.wrong_page('<rect class="track"', '<rect class="track" x="1" x="2"')
+        with self.assertRaisesRegex(pagecheck.PageError, r"SVG \d+ \(.*\): not XML: duplicate "
+                                    "attribute"):
+            pagecheck.check_page(out)
+
+    def test_unbalanced_html(self):
+        out = self.wrong_page("</table>", "</tr>")
+        with self.assertRaisesRegex(pagecheck.PageError, r"HTML: line \d+: </tr> closes <table>"):
+            pagecheck.check_page(out)
+
+    def test_script_refused(self):
+        out = self.wrong_page("</body>", "<script>1</script></body>")
+        with self.assertRaisesRegex(pagecheck.PageError, "a <script>: the page must hold none"):
+            pagecheck.check_page(out)
+
+    def test_console_error_seen(self):
+        """A page whose inline script throws: the browser check sees the console error."""
+        page = os.path.join(self.tmp, "bad.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write("<!DOCTYPE html><html><body><script>noSuchFunction();</script></body></html>")
+        with self.assertRaisesRegex(browsercheck.BrowserError,
+                                    "console: .*noSuchFunction is not defined"):
+            browsercheck.check(page, os.path.join(self.tmp, "bad.png"))
+
+    def test_clean_page_renders(self):
+        out, _ = self.page(self.logdir())
+        png = browsercheck.check(out, os.path.join(self.tmp, "r.png"))
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

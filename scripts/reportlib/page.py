@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The report's one HTML page: inline CSS and SVG, no script, nothing fetched."""
+import datetime
+import os
+import re
+from collections import Counter
+
+from . import sections
+from .svg import esc
+
+CSS = """
+body{font:14px/1.4 sans-serif;margin:16px 24px;color:#222;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 6px;border-bottom:2px solid #345}
+h3{font-size:15px;margin:18px 0 4px;color:#345}h4{font-size:14px;margin:10px 0 2px}
+.meta,.caption,small{color:#555;font-size:12px}.problem{color:#a40}
+table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;
+vertical-align:top;text-align:left}th{background:#eef}td.num{text-align:right;white-space:nowrap}
+td.why{max-width:520px;overflow-wrap:anywhere}
+tr.pass td.outcome{background:#cfc}tr.fail td.outcome{background:#f99;font-weight:bold}
+tr.skip td.outcome{background:#eee;color:#666}tr.kfail td.outcome{background:#fd8}
+tr.bad td{background:#fdd}
+.meter{display:inline-block;width:60px;height:8px;background:#eee;border:1px solid #bbb}
+.meter span{display:block;height:8px;background:#c63}
+.blocks{display:grid;grid-template-columns:repeat(auto-fill,minmax(645px,1fr));gap:4px 16px}
+.block{min-width:0;overflow-x:auto}.blocks .block:has(table.verdicts){grid-column:1/-1}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:16px}.side{min-width:0;overflow-x:auto}
+.sidehead{font-weight:bold;color:#345}.none{color:#888;font-style:italic}
+.mark{fill:#b00;font-weight:bold}.flag{color:#b00;font-weight:bold}
+svg{display:block;margin:4px 0}svg text{font:11px sans-serif;fill:#222}
+svg .axis{fill:#666;font-size:10px}svg .lab{fill:#222}svg .val{font-size:10.5px}svg .val.bad{fill:#b00}
+svg .track{fill:#f2f2f2}svg .band{fill:#9c9;opacity:.55}svg .zero{stroke:#888;stroke-width:1}
+svg .dot{fill:#236}svg .dot.bad{fill:#d00}svg .bar{fill:#69c}svg .bar.bad{fill:#d66}
+svg .whisker{stroke:#123;stroke-width:1.2;fill:none}svg .grid{stroke:#e4e4e4}
+svg .bound{stroke:#d00;stroke-width:2}svg .blab{fill:#b00;font-size:10px}
+svg .hbar{fill:#69c}svg .count{font-size:9px;fill:#234}svg .marker{stroke:#444;stroke-dasharray:3 2}
+svg .mlab{font-size:10px;fill:#333}svg .axisline{stroke:#444}
+"""
+
+
+def group_tests(suite):
+    """[(accel, tests)]: a suite's tests by accelerator; tests that never started join the main one."""
+    accels = Counter(t.accel for t in suite.tests if t.accel != "unknown")
+    main = accels.most_common(1)[0][0] if accels else "unknown"
+    groups = {}
+    for t in suite.tests:
+        groups.setdefault(t.accel if t.accel != "unknown" else main, []).append(t)
+    return sorted(groups.items(), key=lambda kv: (kv[0] != main, kv[0]))
+
+
+def groups_of(side, per_logdir):
+    """
+    {(logs folder or "", suite folder in it, accel): (suite, tests, logdir)}.
+    One side alone shows every logs folder given; two sides pair suites by
+    their folder in the logs folder ("." for the logs folder itself), the
+    first logs folder of a side drawn.
+    """
+    out = {}
+    for logdir, suites in side:
+        for suite in suites:
+            for accel, tests in group_tests(suite):
+                key = (logdir if per_logdir else "", suite.rel, accel)
+                out.setdefault(key, (suite, tests, logdir))
+    return out
+
+
+def arch_of(tests):
+    arches = Counter(t.arch for t in tests if t.arch != "unknown")
+    return arches.most_common(1)[0][0] if arches else "unknown arch"
+
+
+def block_html(block):
+    return (f"<h4>{esc(block.title)}</h4>{block.html}"
+            f'<p class="caption">{esc(block.caption)}</p>' if block else
+            '<p class="none">not in this run</p>')
+
+
+def suite_head(suite, tests, logdir, accel):
+    probs = "".join(f'<li class="problem">{esc(p)}</li>' for p in suite.problems)
+    return (f'<p class="meta">{esc(arch_of(tests))} under {esc(accel)}: {len(tests)} tests, '
+            f'logs {esc(suite.path)}</p>' + (f"<ul>{probs}</ul>" if probs else ""))
+
+
+def anchor_of(key):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(k for k in key if k and k != ".")) or "run"
+
+
+def group_section(key, sides, marks):
+    """One arch/accelerator: each side's section blocks; two sides pair block by block."""
+    _, rel, accel = key
+    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == rel}
+    built = []
+    for groups in sides:
+        g = groups.get(key)
+        built.append((g, sections.build(g[1], marks) if g else None))
+    label = next(display_label(g) for g, _ in built if g)
+    anchor = anchor_of(key)
+    out = [f'<section class="group" id="{esc(anchor)}" data-suite-key="{esc(anchor)}">'
+           f"<h2>{esc(label)} under {esc(accel)}</h2>"]
+    if len(sides) == 1:
+        g, secs = built[0]
+        out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">')
+        out.append(suite_head(g[0], g[1], g[2], accel))
+        for skey, title, blocks in secs:
+            out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
+            out.append('<div class="blocks">' +
+                       "".join(f'<div class="block">{block_html(b)}</div>' for b in blocks) +
+                       "</div>")
+            if not blocks:
+                out.append(f'<p class="none">no {esc(title.lower())} figures in these logs</p>')
+        out.append("</div>")
+    else:
+        out.append(paired(built, accel, anchor))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def side_div(g, content):
+    if not g:
+        return f'<div class="side">{content}</div>'
+    return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">'
+            f"{content}</div>")
+
+
+def paired(built, accel, anchor):
+    """A beside B, section by section and block by block (matched by their keys)."""
+    (ga, sa), (gb, sb) = built
+    out = ['<div class="pair">']
+    for g, name in ((ga, "A"), (gb, "B")):
+        head = suite_head(g[0], g[1], g[2], accel) if g else '<p class="none">not in this run</p>'
+        out.append(side_div(g, f'<p class="sidehead">{name}</p>{head}'))
+    out.append("</div>")
+    for i, (skey, title, _) in enumerate(sa or sb):
+        out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
+        ba = {b.key: b for b in (sa[i][2] if sa else [])}
+        bb = {b.key: b for b in (sb[i][2] if sb else [])}
+        if not ba and not bb:
+            out.append(f'<p class="none">no {esc(title.lower())} figures in either run</p>')
+        for key in list(ba) + [k for k in bb if k not in ba]:
+            out.append('<div class="pair">' + side_div(ga, block_html(ba.get(key))) +
+                       side_div(gb, block_html(bb.get(key))) + "</div>")
+    return "\n".join(out)
+
+
+def display_label(group):
+    """A suite's folder name (make run's ARCH-CC), or its arch when it is the logs folder itself."""
+    suite, tests, _ = group
+    return suite.label if suite.rel != "." else arch_of(tests)
+
+
+def nav_link(key, groups):
+    label = next(display_label(g[key]) for g in groups if key in g)
+    return f'<a href="#{esc(anchor_of(key))}">{esc(label)} {esc(key[2])}</a>'
+
+
+def render(title, sides, notes, compare_lines, marks):
+    """sides: [[(logdir, suites)]], one list per side; notes: problems to show at the top."""
+    groups = [groups_of(side, len(sides) == 1) for side in sides]
+    keys = []
+    for g in groups:
+        keys += [k for k in g if k not in keys]
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    which = [", ".join(esc(d) for d, _ in side) for side in sides]
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+           f"<h1>{esc(title)}</h1>"]
+    if len(sides) == 1:
+        out.append(f'<p class="meta">logs: {which[0]}; made {when} by scripts/report '
+                   '(docs/report.md)</p>')
+    else:
+        out.append(f'<p class="meta">A: {which[0]}<br>B: {which[1]}<br>made {when} by '
+                   'scripts/report (docs/report.md)</p>')
+    if notes:
+        out.append("<ul>" + "".join(f'<li class="problem">{esc(n)}</li>' for n in notes) + "</ul>")
+    if compare_lines:
+        out.append('<h2>Changes bench-compare flags</h2><ul>' +
+                   "".join(f"<li>{line}</li>" for line in compare_lines) + "</ul>")
+    out.append("<nav><p>" + " | ".join(nav_link(key, groups) for key in keys) + "</p></nav>")
+    for key in keys:
+        out.append(group_section(key, groups, marks))
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,248 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A run's logs folder read into suites of tests: outcomes, figures, checks, the host's disturbance."""
+import glob
+import importlib.machinery
+import importlib.util
+import os
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The runner's last line of a log (docs/runner.md, "A busy host")
+DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (\d+) ms for a CPU in (\d+) ms, "
+                        r"the host's hypervisor stole (\d+) ms")
+CHECK_RE = re.compile(r"^(PASS|FAIL|SKIP|KFAIL|INFO): (.*)$")
+NOT_STARTED = "not started: "
+# "N tests, F unexpected failures, S skipped[, K known failures]" (lib/report.c)
+SUMMARY_RE = re.compile(r"(\d+) tests, (\d+) unexpected failures, (\d+) skipped"
+                        r"(?:, (\d+) known failures)?")
+# ARCH-CC, the build layout's label (docs/runner.md, "Build layout")
+LABEL_RE = re.compile(r"^(x86_64|i386|aarch64)-(gcc|clang)")
+KERNEL_ARCH_RE = re.compile(r"/build/(x86_64|i386|aarch64)-[a-z]+/")
+QEMU_ARCH = {"qemu-system-aarch64": "aarch64", "qemu-system-x86_64": "x86_64",
+             "qemu-system-i386": "i386"}
+# folders of a logs folder that hold no suite's logs
+NOT_SUITES = ("reports", "logs.old")
+
+
+def _results_to_json():
+    """scripts/results-to-json as a module: the one parser of RESULT lines."""
+    path = os.path.join(SCRIPTS, "results-to-json")
+    loader = importlib.machinery.SourceFileLoader("results_to_json", path)
+    spec = importlib.util.spec_from_loader("results_to_json", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+R2J = _results_to_json()
+
+
+@dataclass
+class Figure:
+    value: object   # int or float, as results-to-json reads it
+    unit: str
+    text: str       # as the guest printed it: what the page shows
+
+
+@dataclass
+class Test:
+    name: str
+    log: str
+    outcome: str = "?"
+    source: str = "log"          # where the outcome comes from: JUnit or the log
+    message: str = ""
+    attempts: int = 1
+    accel: str = "unknown"
+    arch: str = "unknown"
+    figures: dict = field(default_factory=dict)      # name -> Figure
+    checks: list = field(default_factory=list)       # (PASS|FAIL|SKIP|KFAIL|INFO, message)
+    summary: str = ""
+    disturb: tuple = None        # (waited ms, run ms, stolen ms)
+    earlier: list = field(default_factory=list)      # earlier attempts' log names
+    problems: list = field(default_factory=list)     # what is missing or odd in its files
+    log_not_started: str = ""    # the reason of a test the runner never started
+
+    def first(self, tag):
+        return next((m for t, m in self.checks if t == tag), "")
+
+    def fig(self, name):
+        return self.figures.get(name)
+
+
+@dataclass
+class Suite:
+    path: str            # the folder of its logs
+    rel: str             # that folder relative to the logs folder given ("." for itself)
+    label: str
+    tests: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+
+def find_suite_dirs(logdir):
+    """The folders under logdir (itself included, two levels down) that hold runner logs."""
+    found = []
+    for depth in ("", "*", os.path.join("*", "*")):
+        for d in sorted(glob.glob(os.path.join(logdir, depth))):
+            if not os.path.isdir(d) or os.path.basename(d) in NOT_SUITES:
+                continue
+            if glob.glob(os.path.join(d, "*.log")) and d not in found:
+                found.append(d)
+    return found
+
+
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return [line.rstrip("\r\n") for line in f]
+
+
+def _arch_of(command, label):
+    m = KERNEL_ARCH_RE.search(command)
+    if m:
+        return m.group(1)
+    m = LABEL_RE.match(label)
+    if m:
+        return m.group(1)
+    first = command.split(" ", 1)[0]
+    return QEMU_ARCH.get(os.path.basename(first), "unknown")
+
+
+def outcome_from_log(test, ended):
+    """The outcome when no JUnit says it: from the SUMMARY line, as the runner decides it."""
+    if test.log_not_started:
+        return "SKIP" if "needs" in test.log_not_started else "ERROR", test.log_not_started
+    m = SUMMARY_RE.search(test.summary or "")
+    if not m:
+        why = "no SUMMARY line: the guest crashed, hung or its log was cut short"
+        return ("CRASH" if ended else "?"), why
+    total, failed, skipped = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if failed:
+        return "FAIL", test.summary
+    if total and skipped == total:
+        return "SKIP", test.first("SKIP") or test.summary
+    if m.group(4) and int(m.group(4)):
+        return "KFAIL", test.summary
+    return "PASS", test.summary
+
+
+def parse_test(path, label):
+    """One runner log: its figures (as results-to-json reads them), checks and the host's share."""
+    name = os.path.basename(path)[: -len(".log")]
+    test = Test(name=name, log=path)
+    lines = read_lines(path)
+    if not lines:
+        test.problems.append("empty log")
+        test.outcome, test.message = "?", "empty log"
+        return test
+    if lines[0].startswith(NOT_STARTED):
+        test.log_not_started = lines[0][len(NOT_STARTED):]
+    run = R2J.parse_log(path)
+    test.accel = run["accel"] if not test.log_not_started else "unknown"
+    test.summary = run["summary"] or ""
+    test.attempts = run["attempts"]
+    test.arch = _arch_of(lines[0], label)
+    for line in lines[1:]:
+        m = R2J.RESULT_RE.match(line)
+        if m:
+            test.figures[m.group(1)] = Figure(R2J.number(m.group(2)), m.group(3), m.group(2))
+            continue
+        m = CHECK_RE.match(line)
+        if m:
+            test.checks.append((m.group(1), m.group(2)))
+            continue
+        m = DISTURB_RE.match(line)
+        if m:
+            test.disturb = tuple(int(g) for g in m.groups())
+    test.earlier = sorted(os.path.basename(p) for p in glob.glob(path + ".[0-9]*"))
+    ended = test.disturb is not None
+    if not ended and not test.log_not_started:
+        test.problems.append("the log ends early: no runner line after QEMU (cut short?)")
+    test.outcome, test.message = outcome_from_log(test, ended)
+    return test
+
+
+def _junit_files(logdir, suite_dir):
+    """JUnit files that may describe the suite: make run's reports/, a GitLab job's, LAVA's."""
+    pats = [os.path.join(logdir, "reports", "*.xml"), os.path.join(logdir, "*.xml"),
+            os.path.join(suite_dir, "*.xml"), os.path.join(os.path.dirname(logdir.rstrip("/")),
+                                                          "vmtick-junit.xml")]
+    seen = []
+    for p in pats:
+        for f in sorted(glob.glob(p)):
+            if f not in seen:
+                seen.append(f)
+    return seen
+
+
+def junit_verdicts(files, problems):
+    """{(folder name of the log, test): properties} of every testsuite in the JUnit files."""
+    out = {}
+    for f in files:
+        try:
+            root = ET.parse(f).getroot()
+        except (ET.ParseError, OSError) as e:
+            problems.append(f"{os.path.basename(f)}: not readable JUnit ({e})")
+            continue
+        for ts in root.iter("testsuite"):
+            props = {p.get("name"): p.get("value", "") for p in ts.iter("property")}
+            if "outcome" not in props:
+                continue
+            folder = os.path.basename(os.path.dirname(props.get("log", "")))
+            out[(folder, ts.get("name"))] = props
+    return out
+
+
+def apply_junit(test, props):
+    test.source = "JUnit"
+    test.outcome = props.get("outcome", test.outcome)
+    test.message = props.get("message", test.message)
+    try:
+        test.attempts = max(int(props.get("attempts", "1")), test.attempts)
+    except ValueError:
+        pass
+    if props.get("arch"):
+        test.arch = props["arch"]
+    accel = props.get("accelerator", "")
+    if accel in ("kvm", "tcg", "hvf", "xen"):
+        test.accel = accel
+
+
+def load_suite(logdir, suite_dir):
+    rel = os.path.relpath(suite_dir, logdir)
+    label = os.path.basename(os.path.abspath(suite_dir))
+    suite = Suite(path=suite_dir, rel=rel, label=label)
+    verdicts = junit_verdicts(_junit_files(logdir, suite_dir), suite.problems)
+    for path in sorted(glob.glob(os.path.join(suite_dir, "*.log"))):
+        try:
+            test = parse_test(path, label)
+        except OSError as e:
+            suite.problems.append(f"{os.path.basename(path)}: {e.strerror}")
+            continue
+        props = verdicts.pop((label, test.name), None)
+        if props:
+            apply_junit(test, props)
+        suite.tests.append(test)
+    for (folder, name), props in verdicts.items():
+        if folder == label:
+            # the JUnit names a test whose log is not here
+            test = Test(name=name, log=os.path.join(suite_dir, name + ".log"))
+            apply_junit(test, props)
+            test.problems.append("its log is missing")
+            suite.tests.append(test)
+    has_figures = any(t.figures for t in suite.tests)
+    if has_figures and not os.path.exists(os.path.join(suite_dir, "results.json")):
+        suite.problems.append("no results.json in the folder (figures read from the logs)")
+    return suite
+
+
+def load_logdir(logdir):
+    """(suites, problems) of one logs folder; problems name what could not be read."""
+    if not os.path.exists(logdir):
+        return [], [f"{logdir}: no such folder"]
+    if not os.path.isdir(logdir):
+        return [], [f"{logdir}: not a folder"]
+    dirs = find_suite_dirs(logdir)
+    if not dirs:
+        return [], [f"{logdir}: no runner logs (NAME.log) in it or its subfolders"]
+    return [load_suite(logdir, d) for d in dirs], []
