@@ -1,22 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Two sides of runs judged by scripts/bench-compare's own statistics (never a second implementation)."""
 import argparse
-import importlib.machinery
-import importlib.util
-import os
 
+from .scripts import load_script
 from .svg import esc
 
-SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
 def bench_compare():
-    path = os.path.join(SCRIPTS, "bench-compare")
-    loader = importlib.machinery.SourceFileLoader("bench_compare", path)
-    spec = importlib.util.spec_from_loader("bench_compare", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("bench-compare", "bench_compare")
 
 
 def side_figures(side):

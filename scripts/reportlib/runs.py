@@ -1,14 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A run's logs folder read into suites of tests: outcomes, figures, checks, the host's disturbance."""
 import glob
-import importlib.machinery
-import importlib.util
 import os
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from .scripts import load_script
+
 # The runner's last line of a log (docs/runner.md, "A busy host")
 DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (\d+) ms for a CPU in (\d+) ms, "
                         r"the host's hypervisor stole (\d+) ms")
@@ -28,12 +27,7 @@ NOT_SUITES = ("reports", "logs.old")
 
 def _results_to_json():
     """scripts/results-to-json as a module: the one parser of RESULT lines."""
-    path = os.path.join(SCRIPTS, "results-to-json")
-    loader = importlib.machinery.SourceFileLoader("results_to_json", path)
-    spec = importlib.util.spec_from_loader("results_to_json", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script("results-to-json", "results_to_json")
 
 
 R2J = _results_to_json()
