@@ -284,6 +284,32 @@ static void take_answer(enum lc_event kind, struct lc_answer *a)
 }
 
 /*
+ * A window's edge, told to the runner: "window SEQ" where SEQ is the last
+ * event it answered. It answers with how long the host kept a vCPU, or
+ * any of the guest's and its own threads, from running since its last
+ * answer, and measures afresh from there. Asked as the window before an
+ * event opens (SEQ is the event before; the answer covers the search for
+ * the seconds clock's edge before it), as the window after it closes (the
+ * answer covers that window) and once the edge after it is found.
+ */
+static void ask_window(unsigned seq, struct lc_done *out)
+{
+	static struct lc_answer w;
+	struct lc_done d;
+
+	memset(&w, 0, sizeof(w));
+	printf("LIFECYCLE-REQUEST: window %u\n", seq);
+	if (!lc_read_answer(NULL, &w,
+			    arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz())))
+		report_abort("no answer from the runner about the window after event %u in %llu s",
+			     seq, LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
+	if (!lc_parse_done(w.line, &d) || d.kind != LC_ANSWER_WINDOW || d.seq != seq)
+		report_abort("the runner's answer about the window after event %u is not one: '%s'",
+			     seq, w.line);
+	*out = d;
+}
+
+/*
  * Every vCPU samples across the event: the window before, the request
  * and its answer, the window after. The seconds clock's edges are timed
  * outside the windows, with no other vCPU running (each poll is an exit).
@@ -291,10 +317,13 @@ static void take_answer(enum lc_event kind, struct lc_answer *a)
 static void sample_event(enum lc_event kind, struct lc_answer *a)
 {
 	struct lc_cpu *me = &lc.cpu[0];
+	struct lc_done w;
 
 	reset_cpus();
 	if (lc.rtc)
 		lc_rtc_edge(&a->rtc_before);
+	ask_window(lc.seq - 1, &w);
+	a->rtc_before.wait_ns = w.after_wait_ns;
 	set_phase(LC_BEFORE);
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_async(cpu, ap_sampler, NULL);
@@ -313,8 +342,14 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	stop_timers();
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_wait(cpu);
-	if (lc.rtc)
+	ask_window(lc.seq, &w);
+	lc.done.after_wait_ns = w.after_wait_ns;
+	lc.done.after_stamp_wait_ns = w.after_stamp_wait_ns;
+	if (lc.rtc) {
 		lc_rtc_edge(&a->rtc_after);
+		ask_window(lc.seq, &w);
+		a->rtc_after.wait_ns = w.after_wait_ns;
+	}
 }
 
 static void run_event(enum lc_event kind)

@@ -147,6 +147,19 @@ struct lc_done {
 	 */
 	u64 vcpu_wait_ns;
 	/*
+	 * The host's waits around the event (0 from a runner that does not
+	 * measure them; docs/lifecycle.md, "A busy host"): a vCPU's over the
+	 * span before the request (the window before the event in it), any
+	 * thread's of the guest's QEMUs or the runner's over that span and the
+	 * event (what can delay the host's time stamps); and from the window
+	 * answer, after the window after the event, the same two since the
+	 * event's answer.
+	 */
+	u64 before_wait_ns;
+	u64 stamp_wait_ns;
+	u64 after_wait_ns;
+	u64 after_stamp_wait_ns;
+	/*
 	 * reset only (the answer to the boot request after one): the counter
 	 * and the report counts the guest sent with its reset request, which
 	 * the runner hands back
@@ -160,8 +173,13 @@ struct lc_done {
 /*
  * Parse an answer line (without the newline); false when it is not one.
  * Sequence numbers start at 1, but "reset 0" is the answer to the boot
- * request of a guest that has not been reset yet.
+ * request of a guest that has not been reset yet, and "window 0" to the
+ * opening of the first event's window. "LIFECYCLE-DONE window
+ * SEQ after_wait_ns=N after_stamp_wait_ns=N" answers the guest's last
+ * words on event SEQ: its kind is LC_ANSWER_WINDOW, and the event's
+ * facts are not required in it.
  */
+#define LC_ANSWER_WINDOW LC_NR_EVENTS
 bool lc_parse_done(const char *line, struct lc_done *out);
 const char *lc_event_name(enum lc_event kind);
 

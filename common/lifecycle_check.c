@@ -105,13 +105,14 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 {
 	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
 	const char *name = lc.arch->name_of_slot[slot];
-	u64 grace = ns_to_ticks(LC_WINDOW_NS, arch_counter_hz());
+	/* a vCPU the host kept from running after the answer takes its interrupt that much later */
+	u64 grace = ns_to_ticks(LC_WINDOW_NS + lc.done.after_wait_ns, arch_counter_hz());
 
 	if (!t->fired_at) {
 		report(false,
 		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
 		       "the answer)",
-		       cpu, name, LC_WINDOW_NS / 1000000);
+		       cpu, name, (LC_WINDOW_NS + lc.done.after_wait_ns) / 1000000);
 		return;
 	}
 	report(t->fired_at >= t->deadline && t->fired_at <= answered + grace,
@@ -122,7 +123,7 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 	       t->fired_at >= t->deadline
 		       ? (s64)counter_ns(t->fired_at - t->deadline) / 1000
 		       : -(s64)counter_ns(t->deadline - t->fired_at) / 1000,
-	       LC_WINDOW_NS / 1000000);
+	       (LC_WINDOW_NS + lc.done.after_wait_ns) / 1000000);
 	if (!cpu)
 		lc_result_ms(name, "oneshot_late", counter_ns(t->fired_at - t->deadline));
 }
@@ -152,10 +153,28 @@ static u64 explained_catchup(int cpu, const struct lc_timer *t)
 	return n;
 }
 
-/* Whether rate (parts per thousand of nominal) is within the tolerance of ref. */
-static bool rate_near(u64 rate, u64 ref)
+/* Periods a vCPU the host kept from running for wait_ns can have missed, or taken late at once. */
+static u64 waited_periods(const struct lc_timer *t, u64 wait_ns)
 {
-	return rate * 1000 >= ref * (1000 - LC_RATE_TOL_PPT) &&
+	return ns_to_ticks(wait_ns, arch_counter_hz()) / max(t->period, 1ull);
+}
+
+/* The part of phase ph's window a vCPU waited for the host (wait_ns), in parts per thousand. */
+static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
+{
+	u64 len = counter_ns(lc.phase_start[ph + 1] - lc.phase_start[ph]);
+
+	return len ? min(wait_ns * 1000 / len, 1000ull) : 1000;
+}
+
+/*
+ * Whether rate (parts per thousand of nominal) is within the tolerance of
+ * ref, its shortfall by up to waited (the periods a vCPU waited through,
+ * in the same parts) forgiven: waiting loses ticks, it never adds any.
+ */
+static bool rate_near(u64 rate, u64 waited, u64 ref)
+{
+	return (rate + waited) * 1000 >= ref * (1000 - LC_RATE_TOL_PPT) &&
 	       rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
 }
 
@@ -245,32 +264,57 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 	report_result(what, "ppm", "%lld", err_ppm);
 }
 
+/*
+ * Nominal, or what it was before: an overcommitted vCPU loses ticks to the
+ * host as much before the event as after it. Each window's count is taken
+ * with the periods a vCPU waited through in it added back, when that was
+ * little enough to judge by (LC_JUDGE_WAIT_PCT).
+ */
+static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
+{
+	const char *name = lc.arch->name_of_slot[slot];
+	u64 wait_b = wait_ppt(LC_BEFORE, lc.done.before_wait_ns);
+	u64 wait_a = wait_ppt(LC_AFTER, lc.done.after_wait_ns);
+	u64 before = rate_ppt(t, LC_BEFORE), after = rate_ppt(t, LC_AFTER);
+	char after_pct[FIXED_BUF_SIZE], before_pct[FIXED_BUF_SIZE];
+	char wait_a_pct[FIXED_BUF_SIZE], wait_b_pct[FIXED_BUF_SIZE];
+
+	if (max(wait_a, wait_b) > LC_JUDGE_WAIT_PCT * 10) {
+		report_info("vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
+			    "over the window before the event, %llu ms over the one after (more "
+			    "than %u%% of one)",
+			    cpu, name, lc.done.before_wait_ns / 1000000,
+			    lc.done.after_wait_ns / 1000000, LC_JUDGE_WAIT_PCT);
+		return;
+	}
+	/* rates are in per mille of nominal, shown in percent with one decimal */
+	fmt_ufixed(after_pct, sizeof(after_pct), after, 1, 1);
+	fmt_ufixed(before_pct, sizeof(before_pct), before, 1, 1);
+	fmt_ufixed(wait_a_pct, sizeof(wait_a_pct), wait_a, 1, 1);
+	fmt_ufixed(wait_b_pct, sizeof(wait_b_pct), wait_b, 1, 1);
+	report(before && (rate_near(after, wait_a, 1000) || rate_near(after, wait_a, before + wait_b)),
+	       "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
+	       "or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
+	       "a host CPU (%s%% of the window after, %s%% of the one before)",
+	       cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
+}
+
 static void check_periodic(int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
 	const char *name = lc.arch->name_of_slot[slot];
-	u64 before = rate_ppt(t, LC_BEFORE), after = rate_ppt(t, LC_AFTER);
 	u64 catchup = t->early[LC_DURING] + t->early[LC_AFTER];
 	u64 explained = explained_catchup(cpu, t);
-	u64 allowed = lc.catchup_max + explained;
-	char after_pct[FIXED_BUF_SIZE], before_pct[FIXED_BUF_SIZE];
+	u64 waited = waited_periods(t, lc.done.vcpu_wait_ns + lc.done.after_wait_ns);
+	u64 allowed = lc.catchup_max + explained + waited;
 
-	/* rates are in per mille of nominal, shown in percent with one decimal */
-	fmt_ufixed(after_pct, sizeof(after_pct), after, 1, 1);
-	fmt_ufixed(before_pct, sizeof(before_pct), before, 1, 1);
-	/*
-	 * Nominal, or what it was before: an overcommitted vCPU loses ticks to
-	 * the host as much before the event as after it.
-	 */
-	report(before && (rate_near(after, 1000) || rate_near(after, before)),
-	       "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
-	       "or of the rate before, %s%%",
-	       cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct);
+	check_rate(cpu, slot, t);
 	check_period(cpu, slot, t);
 	report(catchup <= allowed,
 	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
-	       "(bound %llu + %llu the vCPU's own delays explain)",
-	       cpu, name, catchup, allowed, lc.catchup_max, explained);
+	       "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
+	       "host CPU)",
+	       cpu, name, catchup, allowed, lc.catchup_max, explained, waited);
 	if (!cpu || lc.arch->nslots == 1) {
 		char what[32];
 

@@ -15,6 +15,8 @@ static const char *const event_names[LC_NR_EVENTS] = {
 
 const char *lc_event_name(enum lc_event kind)
 {
+	if (kind == LC_ANSWER_WINDOW)
+		return "window";
 	return kind < LC_NR_EVENTS ? event_names[kind] : "?";
 }
 
@@ -49,6 +51,10 @@ static u64 *fact_slot(struct lc_done *d, const char *key, size_t len)
 		{ "host_req_ns", offsetof(struct lc_done, host_req_ns) },
 		{ "host_ns", offsetof(struct lc_done, host_ns) },
 		{ "vcpu_wait_ns", offsetof(struct lc_done, vcpu_wait_ns) },
+		{ "before_wait_ns", offsetof(struct lc_done, before_wait_ns) },
+		{ "stamp_wait_ns", offsetof(struct lc_done, stamp_wait_ns) },
+		{ "after_wait_ns", offsetof(struct lc_done, after_wait_ns) },
+		{ "after_stamp_wait_ns", offsetof(struct lc_done, after_stamp_wait_ns) },
 		{ "counter", offsetof(struct lc_done, counter) },
 		{ "tests", offsetof(struct lc_done, tests) },
 		{ "failures", offsetof(struct lc_done, failures) },
@@ -96,11 +102,11 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 
 	if (n < 3 || strcmp(words[0], LC_DONE_WORD))
 		return false;
-	for (d.kind = 0; d.kind < LC_NR_EVENTS; d.kind++)
-		if (!strcmp(words[1], event_names[d.kind]))
+	for (d.kind = 0; d.kind <= LC_ANSWER_WINDOW; d.kind++)
+		if (!strcmp(words[1], lc_event_name(d.kind)))
 			break;
-	if (d.kind == LC_NR_EVENTS || !parse_dec(words[2], &seq) || seq > 9999 ||
-	    (!seq && d.kind != LC_RESET))
+	if (d.kind > LC_ANSWER_WINDOW || !parse_dec(words[2], &seq) || seq > 9999 ||
+	    (!seq && d.kind != LC_RESET && d.kind != LC_ANSWER_WINDOW))
 		return false;
 	d.seq = (unsigned)seq;
 	for (int i = 3; i < n; i++) {
@@ -115,9 +121,14 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 			return false;
 		seen |= bit;
 	}
-	/* every fact up to host_ns is required; those after it (vcpu_wait_ns, counter, ...) are not */
+	/*
+	 * every fact up to host_ns is required of an event's answer; those
+	 * after it (vcpu_wait_ns, counter, ...) are not, nor any of a window's
+	 */
 	for (char *k = (char *)&d.duration_ns; k <= (char *)&d.host_ns; k += sizeof(u64))
 		want = want << 1 | 1;
+	if (d.kind == LC_ANSWER_WINDOW)
+		want = 0;
 	if ((seen & want) != want)
 		return false;
 	*out = d;

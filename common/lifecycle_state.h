@@ -30,6 +30,18 @@
 #define LC_STAMPS_MIN		16
 /* Steal time over a window beyond this percent of it: a busy host, the period not judged. */
 #define LC_QUIET_STEAL_PCT	5
+/*
+ * A vCPU kept from running (the runner measures it: docs/lifecycle.md, "A
+ * busy host") for more than this percent of a window: the periodic rate
+ * over it is not judged, said in an INFO line. A periodic timer loses the
+ * periods its vCPU waits through (QEMU coalesces them), so below this the
+ * rate is judged against nominal less the periods waited; above it the
+ * counts would say more about the host than the timer (fault=rate, half
+ * the rate, stays far outside what 20% of waiting explains). Likewise a
+ * search for the seconds clock's edge that found none while a vCPU waited
+ * more than this percent of it is not judged.
+ */
+#define LC_JUDGE_WAIT_PCT	20
 /* Test-only: fault=rate5 reprograms the periodic timer this many parts per thousand slow. */
 #define LC_FAULT_RATE5_PPT	50
 /*
@@ -167,6 +179,7 @@ struct lc_edge {
 	u64 at;
 	u64 half_width;
 	const char *why_not;	/* NULL, or why there is no edge */
+	u64 wait_ns;	/* a vCPU's wait for a host CPU while it was searched for (the runner's) */
 };
 
 /* The boot vCPU's view of one request and its answer. */
@@ -191,6 +204,17 @@ void lc_request_reset(void) __noreturn;
 /* The first sequence number to run in this life: 1, or the one after the reset it follows. */
 unsigned lc_boot_handshake(void);
 bool lc_has_reset(void);
+
+/*
+ * How late the host's time stamps of the request and the answer can be for
+ * its threads (the runner's reader, QEMU's) waiting for a CPU around them:
+ * the runner's measure over the window before, the event and the window
+ * after.
+ */
+static inline u64 lc_stamp_wait_ns(void)
+{
+	return lc.done.stamp_wait_ns + lc.done.after_stamp_wait_ns;
+}
 
 void lc_check_clock(unsigned i, enum lc_event kind);
 void lc_check_timers(u64 answered);

@@ -48,6 +48,46 @@ static void good_lines(void **state)
 	assert_true(lc_parse_done("LIFECYCLE-DONE migrate 3" FACTS " vcpu_wait_ns=233000000", &d));
 	assert_int_equal(d.vcpu_wait_ns, 233000000ull);
 	assert_false(lc_parse_done("LIFECYCLE-DONE migrate 3" FACTS " vcpu_wait_ns=1 vcpu_wait_ns=2", &d));
+	/* the host's waits around the event, optional */
+	assert_true(lc_parse_done("LIFECYCLE-DONE pause 4" FACTS " before_wait_ns=7 stamp_wait_ns=8", &d));
+	assert_int_equal(d.before_wait_ns, 7);
+	assert_int_equal(d.stamp_wait_ns, 8);
+}
+
+/* A reset's answers: "reset 0" to a first life's boot request, the facts carried after one. */
+static void reset_lines(void **state)
+{
+	struct lc_done d;
+
+	assert_true(lc_parse_done("LIFECYCLE-DONE reset 0" FACTS, &d));
+	assert_int_equal(d.kind, LC_RESET);
+	assert_int_equal(d.seq, 0);
+	assert_true(lc_parse_done("LIFECYCLE-DONE reset 2" FACTS
+				  " counter=123456789 tests=15 failures=1 skipped=2", &d));
+	assert_int_equal(d.seq, 2);
+	assert_int_equal(d.counter, 123456789);
+	assert_int_equal(d.tests, 15);
+	assert_int_equal(d.failures, 1);
+	assert_int_equal(d.skipped, 2);
+	assert_string_equal(lc_event_name(LC_RESET), "reset");
+}
+
+/* The answer about the window after an event: its own facts only, none of an event's required. */
+static void window_lines(void **state)
+{
+	struct lc_done d;
+
+	assert_true(lc_parse_done("LIFECYCLE-DONE window 3 after_wait_ns=5 after_stamp_wait_ns=6", &d));
+	assert_int_equal(d.kind, LC_ANSWER_WINDOW);
+	assert_int_equal(d.seq, 3);
+	assert_int_equal(d.after_wait_ns, 5);
+	assert_int_equal(d.after_stamp_wait_ns, 6);
+	assert_true(lc_parse_done("LIFECYCLE-DONE window 1", &d));
+	assert_true(lc_parse_done("LIFECYCLE-DONE window 0", &d));
+	assert_false(lc_parse_done("LIFECYCLE-DONE window 10000", &d));
+	assert_false(lc_parse_done("LIFECYCLE-DONE window 1 after_wait_ns=x", &d));
+	assert_false(lc_parse_done("LIFECYCLE-DONE window 1 junk=1", &d));
+	assert_string_equal(lc_event_name(LC_ANSWER_WINDOW), "window");
 }
 
 static void bad_lines(void **state)
@@ -59,6 +99,9 @@ static void bad_lines(void **state)
 		"LIFECYCLE-DONX pause 1" FACTS,
 		"LIFECYCLE-DONE resume 1" FACTS,
 		"LIFECYCLE-DONE pause 0" FACTS,
+		"LIFECYCLE-DONE migrate 0" FACTS,
+		"LIFECYCLE-DONE reset 1 duration_ns=1",
+		"LIFECYCLE-DONE pause 1" FACTS " counter=1 counter=2",
 		"LIFECYCLE-DONE pause 10000" FACTS,
 		"LIFECYCLE-DONE pause x1" FACTS,
 		"LIFECYCLE-DONE pause 1 duration_ns=1",
@@ -91,7 +134,7 @@ static void event_names(void **state)
 	assert_string_equal(lc_event_name(LC_PAUSE), "pause");
 	assert_string_equal(lc_event_name(LC_SAVE), "save");
 	assert_string_equal(lc_event_name(LC_MIGRATE), "migrate");
-	assert_string_equal(lc_event_name(LC_NR_EVENTS), "?");
+	assert_string_equal(lc_event_name(LC_NR_EVENTS + 1), "?");
 }
 
 int main(void)
@@ -100,6 +143,8 @@ int main(void)
 		cmocka_unit_test(good_lines),
 		cmocka_unit_test(bad_lines),
 		cmocka_unit_test(event_names),
+		cmocka_unit_test(reset_lines),
+		cmocka_unit_test(window_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

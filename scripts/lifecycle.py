@@ -40,6 +40,8 @@ EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|reset|
 REQUEST_RE = re.compile(r'^(pause|save|migrate|reset) ([0-9]{1,4})((?: [a-z_]{1,16}=[0-9]{1,20}){0,8})$')
 # The first words of a guest whose events include a reset: it asks whether it is a new life.
 BOOT_REQUEST = 'boot 0'
+# The guest's last words about an event, after its window after it: what the host did meanwhile.
+WINDOW_RE = re.compile(r'^window ([0-9]{1,4})$')
 RESET_CARRIED = ('counter', 'tests', 'failures', 'skipped')
 
 
@@ -47,13 +49,11 @@ WAIT_SAMPLE = 0.02        # seconds between two readings of the vCPU threads' wa
 PROC = '/proc'
 
 
-def vcpu_run_delays(procs):
-    """{(pid, tid): ns the thread was runnable but waited for a CPU} for the vCPU threads of live QEMUs."""
+def run_delays(pids):
+    """{(pid, tid): (is a vCPU, ns the thread was runnable but waited for a CPU)} for every thread of pids."""
     out = {}
-    for proc in procs:
-        if proc.poll() is not None:
-            continue
-        task = os.path.join(PROC, str(proc.pid), 'task')
+    for pid in pids:
+        task = os.path.join(PROC, str(pid), 'task')
         try:
             tids = os.listdir(task)
         except OSError:
@@ -61,10 +61,9 @@ def vcpu_run_delays(procs):
         for tid in tids:
             try:
                 with open(os.path.join(task, tid, 'comm')) as f:
-                    if not f.read().startswith('CPU '):     # QEMU names them "CPU 0/KVM", "CPU 1/TCG"
-                        continue
+                    vcpu = f.read().startswith('CPU ')     # QEMU names them "CPU 0/KVM", "CPU 1/TCG"
                 with open(os.path.join(task, tid, 'schedstat')) as f:
-                    out[(proc.pid, tid)] = int(f.read().split()[1])
+                    out[(pid, tid)] = (vcpu, int(f.read().split()[1]))
             except (OSError, ValueError, IndexError):
                 continue
     return out
@@ -86,29 +85,36 @@ def cpu_steal_ns():
 
 
 class WaitMeter:
-    """While an event is performed: how long a vCPU of the guest could not run for want of a CPU.
+    """Over a span (an event, a window): how long the guest's threads and this runner's could not run.
 
-    Every WAIT_SAMPLE seconds it reads the run_delay of every vCPU thread
-    of every live QEMU (the source, the destination of a migration) and
-    this machine's steal per CPU. The figure is the largest growth of one
-    vCPU thread's run_delay since the meter started (or since the thread
-    appeared) plus the largest steal of one CPU: what a vCPU descheduled
-    during the event can show as a step of every clock it reads, which
-    no clock did (docs/lifecycle.md, "A busy host")."""
+    Every WAIT_SAMPLE seconds it reads the run_delay of every thread of
+    every live QEMU (the source, the destination of a migration) and of
+    this script, and this machine's steal per CPU. finish() gives two
+    figures, each the largest growth of one thread's run_delay since the
+    meter started (or since the thread appeared) plus the largest steal
+    of one CPU: of a vCPU thread (what a vCPU descheduled in the span can
+    show as a step of every clock it reads, or as ticks it missed), and of
+    any thread (what can delay the host's time stamps of the guest's
+    lines: the runner's reader, QEMU's main loop) (docs/lifecycle.md, "A
+    busy host")."""
 
     def __init__(self, guest):
         self.guest = guest
-        self.first = vcpu_run_delays(guest.procs)
+        self.first = self._read()
         self.last = dict(self.first)
         self.steal0 = cpu_steal_ns()
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def _read(self):
+        pids = [p.pid for p in self.guest.procs if p.poll() is None] + [os.getpid()]
+        return run_delays(pids)
+
     def _sample(self):
-        for k, v in vcpu_run_delays(self.guest.procs).items():
-            # a thread born during the event (the destination's): all its waiting counts
-            self.first.setdefault(k, 0)
+        for k, v in self._read().items():
+            # a thread born during the span (the destination's): all its waiting counts
+            self.first.setdefault(k, (v[0], 0))
             self.last[k] = v
 
     def _run(self):
@@ -116,13 +122,15 @@ class WaitMeter:
             self._sample()
 
     def finish(self):
-        """Stop; return the vCPU wait in ns."""
+        """Stop; return (the vCPUs' wait, any thread's wait) in ns."""
         self.stop.set()
         self.thread.join()
         self._sample()
-        wait = max((self.last[k] - self.first[k] for k in self.last), default=0)
-        steal = max((b - a for a, b in zip(self.steal0, cpu_steal_ns())), default=0)
-        return max(0, wait) + max(0, steal)
+        steal = max(0, max((b - a for a, b in zip(self.steal0, cpu_steal_ns())), default=0))
+        growth = [(v[0], v[1] - self.first[k][1]) for k, v in self.last.items()]
+        vcpu = max((g for is_vcpu, g in growth if is_vcpu), default=0)
+        anyone = max((g for _, g in growth), default=0)
+        return max(0, vcpu) + steal, max(0, anyone) + steal
 
 
 class LifecycleError(Exception):
@@ -322,6 +330,18 @@ class Events:
         self.events = events
         self.done = 0
         self.reset = None       # a reset performed, until the guest's next life asks about it
+        self.span = None        # the host's waits since the guest's last answer (WaitMeter)
+
+    def start_span(self):
+        """The guest runs on from an answer: measure the host's waits until its next request."""
+        if self.span is not None:
+            self.span.finish()
+        self.span = WaitMeter(self.guest)
+
+    def end_span(self):
+        """(the vCPUs' wait, any thread's wait) since start_span()."""
+        span, self.span = self.span, None
+        return span.finish() if span is not None else (0, 0)
 
     def next(self, text):
         """Check a request line against the cfg; return the event to perform and its facts."""
@@ -348,9 +368,12 @@ class Events:
         if kind == 'reset':
             self.do_reset(t_req, facts)
             return
+        before_vcpu, before_any = self.end_span()
         meter = WaitMeter(self.guest)
         facts = getattr(self, 'do_' + kind)(secs)
-        facts['vcpu_wait_ns'] = meter.finish()
+        facts['vcpu_wait_ns'], during_any = meter.finish()
+        facts['before_wait_ns'] = before_vcpu
+        facts['stamp_wait_ns'] = before_any + during_any
         self.done += 1
         self.guest.say(f"event {self.done} {kind}: stopped {facts['duration_ns'] / 1e6:.1f} ms, "
                        f"QMP downtime {facts['qmp_downtime_ns'] / 1e6:.1f} ms, "
@@ -359,12 +382,24 @@ class Events:
         facts['host_ns'] = time.time_ns()       # as close to the write as can be
         facts['total_ns'] = facts['host_ns'] - t_req
         self.guest.tell(f'{DONE} {kind} {self.done} ' + ' '.join(f'{k}={v}' for k, v in facts.items()))
+        self.start_span()
+
+    def answer_window(self, text):
+        """The guest's last words about the event it was answered last: the host's waits since."""
+        seq = int(WINDOW_RE.match(text).group(1))
+        if seq != self.done or self.reset is not None:
+            raise LifecycleError(f"the guest asked about the window after event {seq}; the last event "
+                                 f"answered is {self.done}")
+        after_vcpu, after_any = self.end_span()
+        self.guest.tell(f'{DONE} window {seq} after_wait_ns={after_vcpu} after_stamp_wait_ns={after_any}')
+        self.start_span()
 
     def do_reset(self, t_req, facts):
         """QMP system_reset; the answer waits for the guest's next life to ask (answer_boot)."""
         qmp = self.guest.qmp
         if self.reset is not None:
             raise LifecycleError('the guest asked for a reset before its last one was answered')
+        self.end_span()
         # -no-reboot makes every reset a shutdown, this one too: a reset it is, this once
         qmp.command('set-action', reboot='reset')
         qmp.events.clear()
@@ -387,13 +422,16 @@ class Events:
                                      '(a crash and a reboot?)')
             self.guest.tell(f'{DONE} reset 0 duration_ns=0 qmp_downtime_ns=0 total_ns=0 overhead_ns=0 '
                             f'host_req_ns={t_boot} host_ns={time.time_ns()}')
+            self.start_span()
             return
+        vcpu_wait, _ = r['meter'].finish()
         facts = {'duration_ns': t_boot - r['sent'], 'qmp_downtime_ns': 0, 'total_ns': t_boot - r['t_req'],
-                 'overhead_ns': 0, 'host_req_ns': r['t_req'], 'vcpu_wait_ns': r['meter'].finish(), **r['facts']}
+                 'overhead_ns': 0, 'host_req_ns': r['t_req'], 'vcpu_wait_ns': vcpu_wait, **r['facts']}
         self.guest.say(f"event {r['seq']} reset: the guest's next life asked {facts['duration_ns'] / 1e6:.1f} ms "
                        f"after system_reset, a vCPU waited {facts['vcpu_wait_ns'] / 1e6:.1f} ms for a CPU")
         facts['host_ns'] = time.time_ns()
         self.guest.tell(f"{DONE} reset {r['seq']} " + ' '.join(f'{k}={v}' for k, v in facts.items()))
+        self.start_span()
 
     def do_pause(self, secs):
         qmp = self.guest.qmp
@@ -531,6 +569,7 @@ def feed_file(path, source):
 def run(guest, events):
     """Serve the guest's requests until its QEMU exits; return that QEMU's status."""
     guest.current, guest.qmp = guest.start(incoming=False)
+    events.start_span()
     while True:
         proc, text, t_req = guest.requests.get()
         if proc is not guest.current:
@@ -539,6 +578,9 @@ def run(guest, events):
             break
         if text == BOOT_REQUEST:
             events.answer_boot(t_req)
+            continue
+        if WINDOW_RE.match(text):
+            events.answer_window(text)
             continue
         kind, secs, facts = events.next(text)
         events.perform(kind, secs, t_req, facts)
