@@ -30,7 +30,8 @@ enum check { CHECK_HANDOFF, CHECK_OWN, CHECK_STEP, CHECK_OFFSET, CHECK_IRQ, NR_C
 /* Each check over all cycles: how many cycles failed it, and what the first failure was. */
 struct check_state {
 	const char *what;
-	unsigned failed;
+	unsigned failed;	/* cycles */
+	unsigned last_cycle;	/* the last cycle counted in failed */
 	char first[200];
 };
 
@@ -48,6 +49,7 @@ struct view {
 
 /* One hand-off: the boot vCPU reads, then the peer, then the boot vCPU, ... */
 struct handoff {
+	u32 peer_ready;		/* the peer waits for its first turn: no wake-up in the first gap */
 	u32 turn;		/* even: the boot vCPU's, odd: the peer's */
 	u64 boot[HANDOFF_ROUNDS + 1];
 	u64 peer[HANDOFF_ROUNDS];
@@ -77,6 +79,10 @@ static volatile u64 fault_shift[CC_MAX_CPUS];
 static bool fault_back_armed;
 static volatile u64 off_read;	/* the target's last read before it turned off */
 static u32 irq_count[CC_MAX_CPUS], irq_ready;
+/* What the target counted while it waited: one that comes later (once idle) is not it taking one. */
+static u32 irq_seen;
+/* The widest bracket of an offset to the boot vCPU's counter any hand-off gave: the checks' resolution. */
+static u64 widest_bracket;
 
 static const struct arg args[] = {
 	ARG_UINT("cycles", &cycles, 1, CYCLES_MAX, ARG_DEFAULT(CYCLES_DEFAULT),
@@ -107,11 +113,14 @@ static const char *fmt_ticks(char *buf, size_t size, u64 ticks)
 	return buf;
 }
 
-static void check_fail(enum check c, const char *fmt, ...) __printf(2, 3);
-static void check_fail(enum check c, const char *fmt, ...)
+static void check_fail(enum check c, unsigned cycle, const char *fmt, ...) __printf(3, 4);
+static void check_fail(enum check c, unsigned cycle, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (checks[c].last_cycle == cycle)
+		return;
+	checks[c].last_cycle = cycle;
 	if (!checks[c].failed++) {
 		va_start(ap, fmt);
 		vsnprintf(checks[c].first, sizeof(checks[c].first), fmt, ap);
@@ -127,6 +136,7 @@ static void wait_turn(u32 turn)
 
 static void handoff_peer(void *unused)
 {
+	atomic_store(&ho.peer_ready, 1);
 	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
 		u64 v;
 
@@ -145,7 +155,10 @@ static void handoff_peer(void *unused)
 static void handoff_run(int peer)
 {
 	atomic_store(&ho.turn, 0);
+	atomic_store(&ho.peer_ready, 0);
 	on_cpu_async(peer, handoff_peer, NULL);
+	while (!atomic_load(&ho.peer_ready))
+		cpu_relax();
 	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
 		ho.boot[r] = cc_read();
 		atomic_store(&ho.turn, 2 * r + 1);
@@ -164,11 +177,11 @@ static void handoff_check_order(unsigned cycle, const char *when, int peer)
 		u64 prev = ho.boot[r], next = ho.boot[r + 1], v = ho.peer[r];
 
 		if (v < prev)
-			check_fail(CHECK_HANDOFF, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
+			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
 				   cycle, when, peer, arch->counter, v, prev,
 				   fmt_ticks(buf, sizeof(buf), prev - v));
 		else if (next < v)
-			check_fail(CHECK_HANDOFF, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
+			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
 				   cycle, when, arch->counter, next, peer, v,
 				   fmt_ticks(buf, sizeof(buf), v - next));
 	}
@@ -204,6 +217,8 @@ static void handoffs(unsigned cycle, const char *when, struct view *views)
 		views[cpu].first = ho.peer[0];
 		views[cpu].last = ho.peer[HANDOFF_ROUNDS - 1];
 		views[cpu].off = handoff_offset();
+		if ((u64)(views[cpu].off.hi - views[cpu].off.lo) > widest_bracket)
+			widest_bracket = (u64)(views[cpu].off.hi - views[cpu].off.lo);
 	}
 	views[0].off = (struct bracket){ 0, 0 };
 }
@@ -245,7 +260,7 @@ static void check_phys(unsigned cycle)
 			s64 gap = bracket_gap(views[i]->phys, ref);
 
 			if (gap > GRAIN_TICKS)
-				check_fail(CHECK_OFFSET,
+				check_fail(CHECK_OFFSET, cycle,
 					   "cycle %u: %s - %s on cpu %d %s the cycle is in [%lld, %lld], on cpu 0 before it in [%lld, %lld]: the offset moved by at least %s",
 					   cycle, arch->counter, arch->phys_counter, cpu,
 					   i ? "after" : "before", views[i]->phys.lo, views[i]->phys.hi,
@@ -263,11 +278,11 @@ static void check_views(unsigned cycle)
 		s64 gap = bracket_gap(after[cpu].off, before[cpu].off);
 
 		if (after[cpu].first < before[cpu].last)
-			check_fail(CHECK_OWN, "cycle %u: cpu %d read %s %llu before the cycle and %llu after it: back by %s",
+			check_fail(CHECK_OWN, cycle, "cycle %u: cpu %d read %s %llu before the cycle and %llu after it: back by %s",
 				   cycle, cpu, arch->counter, before[cpu].last, after[cpu].first,
 				   fmt_ticks(buf, sizeof(buf), before[cpu].last - after[cpu].first));
 		if (cpu && gap > GRAIN_TICKS)
-			check_fail(CHECK_STEP,
+			check_fail(CHECK_STEP, cycle,
 				   "cycle %u: cpu %d's %s minus cpu 0's was in [%lld, %lld] before the cycle, in [%lld, %lld] after it: a step of at least %s",
 				   cycle, cpu, arch->counter, before[cpu].off.lo, before[cpu].off.hi,
 				   after[cpu].off.lo, after[cpu].off.hi,
@@ -293,6 +308,7 @@ static void irq_wait(void *unused)
 	while (!atomic_load(&irq_count[self]) && arch_counter() - start < wait)
 		cpu_relax();
 	irq_disable();
+	atomic_store(&irq_seen, atomic_load(&irq_count[self]));
 }
 
 static void check_irq(unsigned cycle)
@@ -303,8 +319,8 @@ static void check_irq(unsigned cycle)
 		cpu_relax();
 	arch->irq_send(target);
 	on_cpu_wait(target);
-	if (!atomic_load(&irq_count[target]))
-		check_fail(CHECK_IRQ, "cycle %u: cpu %d took no interrupt within %u ms of an %s sent to it after its restart",
+	if (!atomic_load(&irq_seen))
+		check_fail(CHECK_IRQ, cycle, "cycle %u: cpu %d took no interrupt within %u ms of an %s sent to it after its restart",
 			   cycle, target, IRQ_WAIT_MS, arch->irq_name);
 }
 
@@ -314,13 +330,17 @@ static void go_off(void *unused)
 	smp_cpu_off();
 }
 
-/* The faults that model a hypervisor rewriting counter offsets at the restart. */
+/*
+ * The faults that model a hypervisor rewriting counter offsets at the
+ * restart, applied once the target is up (it reads nothing before its
+ * first hand-off).
+ */
 static void fault_at_restart(void)
 {
 	u64 now = arch_counter();
 
 	if (fault == FAULT_OFFSET)
-		/* the target's counter resumes from where it stopped: behind by the time it was off */
+		/* the target's counter resumed from where it stopped: behind by the time it was off */
 		fault_shift[target] += cc_read() - off_read;
 	else if (fault == FAULT_RESET)
 		/* every vCPU's counter starts again from zero */
@@ -339,12 +359,12 @@ static bool cycle_once(unsigned cycle, u64 *cycle_ticks)
 		on_cpus(phys_sample, before);
 	start = arch_counter();
 	on_cpu(target, go_off, NULL);
-	fault_at_restart();
 	why = smp_cpu_restart(target);
 	if (!report(!why, "cycle %u: cpu %d turned off and on again", cycle, target)) {
 		report_info("%s", why);
 		return false;
 	}
+	fault_at_restart();
 	*cycle_ticks = arch_counter() - start;
 	fault_back_armed = fault == FAULT_BACK && cycle == 1;
 	handoffs(cycle, "after", after);
@@ -402,6 +422,9 @@ int cpu_cycle_main(const struct cpu_cycle_arch *a, int argc, char **argv)
 	report_checks(irq_skip);
 	report_info("cpu %d off and on took %s on average", target,
 		    fmt_ticks(buf, sizeof(buf), total / cycles));
+	report_info("offsets between vCPUs bracketed within %s at worst: a step smaller cannot show",
+		    fmt_ticks(buf, sizeof(buf), widest_bracket));
 	report_result("cpu_off_on.cycle_ticks", "ticks", "%llu", total / cycles);
+	report_result("cpu_off_on.widest_bracket_ticks", "ticks", "%llu", widest_bracket);
 	return report_summary();
 }
