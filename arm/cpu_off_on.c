@@ -13,7 +13,7 @@
  *
  * How (common/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading
- *     CNTVCT through shared memory, 16 turns each; every read must be at
+ *     CNTVCT through shared memory, 8 turns each; every read must be at
  *     least the one just before it, made by the other vCPU; and on each
  *     vCPU CNTVCT - CNTPCT, CNTPCT read between two CNTVCT reads;
  *  2. the secondary calls PSCI CPU_OFF on itself (smp_cpu_off()); the boot
@@ -29,7 +29,7 @@
  *  5. the restarted CPU takes an SGI (3) with IRQs unmasked.
  *
  * Arguments, key=value:
- *   cycles=N    restarts, 1-1000 (default 4)
+ *   cycles=N    restarts, 1-1000 (default 3)
  *   fault=NAME  test-only, what a buggy hypervisor would show:
  *               offset (the restarted vCPU's CNTVCT resumes where it
  *               stopped, behind the others by the time it was off, as if

@@ -11,10 +11,10 @@
 #include "cpu_cycle.h"
 
 #define CC_MAX_CPUS		16
-#define CYCLES_DEFAULT		4
+#define CYCLES_DEFAULT		3
 #define CYCLES_MAX		1000
 /* Turns the boot vCPU and a peer take per hand-off: the tightest one brackets their offset. */
-#define HANDOFF_ROUNDS		16
+#define HANDOFF_ROUNDS		8
 /* CNTVCT, CNTPCT, CNTVCT reads per vCPU: the tightest brackets its offset. */
 #define OFFSET_TRIES		16
 /* How long the restarted vCPU waits for its interrupt. */

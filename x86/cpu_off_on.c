@@ -11,7 +11,7 @@
  *
  * How (common/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading the
- *     TSC through shared memory, 16 turns each; every read must be at
+ *     TSC through shared memory, 8 turns each; every read must be at
  *     least the one just before it, made by the other vCPU;
  *  2. the AP parks with interrupts off (smp_cpu_off()); the boot vCPU
  *     sends it INIT then SIPI (smp_cpu_restart(), lib/x86/smp.c) and
@@ -24,7 +24,7 @@
  *  5. the restarted AP takes an IPI (vector 0xe8) with interrupts on.
  *
  * Arguments, key=value:
- *   cycles=N    restarts, 1-1000 (default 4)
+ *   cycles=N    restarts, 1-1000 (default 3)
  *   fault=NAME  test-only, what a buggy hypervisor would show:
  *               offset (the restarted vCPU's TSC resumes where it stopped,
  *               behind the others by the time it was off: steps 1, 3 and 4
