@@ -40,6 +40,17 @@ void on_cpu_wait(int cpu);
 /* Run fn(arg) on every CPU, the caller included; return when all are done. */
 void on_cpus(void (*fn)(void *), void *arg);
 void cpu_relax(void);
+/*
+ * A secondary turned off and on again (smp.c). smp_cpu_off(), on the
+ * secondary itself (from a function on_cpu() gave it): arm64 calls PSCI
+ * CPU_OFF; x86 parks with interrupts off until the INIT that
+ * smp_cpu_restart() sends. The caller's on_cpu_wait() returns as it goes.
+ * smp_cpu_restart(cpu), on another CPU: waits until cpu is off, brings it
+ * up again the way boot did (PSCI CPU_ON; INIT then SIPI) and returns once
+ * it is back in its idle loop, ready for on_cpu(): NULL, or why not.
+ */
+void smp_cpu_off(void) __noreturn;
+const char *smp_cpu_restart(int cpu);
 
 /* Free-running counter (TSC, CNTVCT) and its frequency in Hz (0 if unknown). */
 u64 arch_counter(void);

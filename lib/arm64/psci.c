@@ -5,6 +5,7 @@
 
 static enum psci_conduit conduit;
 static u32 fn_cpu_on = PSCI_0_2_FN64_CPU_ON;
+static u32 fn_cpu_off = PSCI_0_2_FN_CPU_OFF;
 
 enum psci_conduit psci_init(void)
 {
@@ -26,6 +27,8 @@ enum psci_conduit psci_init(void)
 	/* PSCI 0.1 has no standard ids: the node gives them. */
 	if (i == ARRAY_SIZE(compats) && !dt_read_u32(&boot_dt, node, "cpu_on", &id))
 		fn_cpu_on = id;
+	if (i == ARRAY_SIZE(compats) && !dt_read_u32(&boot_dt, node, "cpu_off", &id))
+		fn_cpu_off = id;
 	return conduit;
 }
 
@@ -62,6 +65,19 @@ long psci_call(u32 fn, u64 arg0, u64 arg1, u64 arg2)
 int psci_cpu_on(u64 mpidr, u64 entry, u64 context)
 {
 	return (int)psci_call(fn_cpu_on, mpidr, entry, context);
+}
+
+int psci_cpu_off(void)
+{
+	return (int)psci_call(fn_cpu_off, 0, 0, 0);
+}
+
+/* Lowest affinity level: the one CPU mpidr names. */
+#define PSCI_AFFINITY_LEVEL_0	0
+
+int psci_affinity_info(u64 mpidr)
+{
+	return (int)psci_call(PSCI_0_2_FN64_AFFINITY_INFO, mpidr, PSCI_AFFINITY_LEVEL_0, 0);
 }
 
 void psci_system_off(void)

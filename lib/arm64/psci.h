@@ -19,6 +19,11 @@
 #define PSCI_RET_DENIED			(-3)
 #define PSCI_RET_ALREADY_ON		(-4)
 
+/* AFFINITY_INFO's answers: the state of the CPU asked about. */
+#define PSCI_0_2_AFFINITY_LEVEL_ON		0
+#define PSCI_0_2_AFFINITY_LEVEL_OFF		1
+#define PSCI_0_2_AFFINITY_LEVEL_ON_PENDING	2
+
 enum psci_conduit {
 	PSCI_CONDUIT_NONE,
 	PSCI_CONDUIT_HVC,
@@ -31,6 +36,10 @@ enum psci_conduit psci_conduit(void);
 /* An SMCCC call through the conduit: fn in w0, args in x1-x3, result from x0. */
 long psci_call(u32 fn, u64 arg0, u64 arg1, u64 arg2);
 int psci_cpu_on(u64 mpidr, u64 entry, u64 context);
+/* The calling CPU powers itself down; returns only when refused (the PSCI error). */
+int psci_cpu_off(void);
+/* ON, OFF or ON_PENDING (PSCI_0_2_AFFINITY_LEVEL_*) of the CPU mpidr, or a PSCI error. */
+int psci_affinity_info(u64 mpidr);
 void psci_system_off(void);
 
 #endif

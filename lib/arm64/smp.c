@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* SMP: secondaries started with PSCI CPU_ON, then idling until on_cpu() hands them work. */
+/* SMP: secondaries started with PSCI CPU_ON, idling until on_cpu() hands them work, and turned off and on again. */
 #include "libc.h"
 #include "irq.h"
 #include "alloc.h"
@@ -11,8 +11,9 @@
 #include "arm64/smp.h"
 #include "arm64/sysreg.h"
 
-/* A CPU that does not come up within this long stops the boot. */
+/* A CPU that does not come up (or, asked to, go down) within this long is a failure. */
 #define CPU_ON_TIMEOUT_S	10
+#define CPU_OFF_TIMEOUT_S	10
 
 struct cpu_slot {
 	void (*fn)(void *);
@@ -142,31 +143,102 @@ void cpu_spin_stop(int cpu)
 	on_cpu_wait(cpu);
 }
 
-static void start_cpu(int cpu)
+/* Why the last start or restart failed: smp_cpu_restart()'s answer. */
+static char start_error[128];
+
+/* PSCI CPU_ON at secondary_entry on the CPU's own stack; NULL once it is online, else why not. */
+static const char *start_cpu(int cpu)
 {
-	u8 *stack = memalign(16, STACK_SIZE);
 	u64 start;
 	int ret;
 
-	secondary_stacks[cpu] = (uintptr_t)stack + STACK_SIZE;
+	/* A restart reuses the stack: nothing on it outlives the CPU's last run. */
+	if (!secondary_stacks[cpu])
+		secondary_stacks[cpu] = (uintptr_t)memalign(16, STACK_SIZE) + STACK_SIZE;
 	/* The CPU reads these with its MMU (and cache) still off. */
 	dcache_clean_range(&secondary_stacks[cpu], sizeof(secondary_stacks[cpu]));
 	dcache_clean_range(&mmu_ttbr0, sizeof(mmu_ttbr0));
 	ret = psci_cpu_on(slots[cpu].mpidr, (u64)secondary_entry, (u64)cpu);
 	if (ret != PSCI_RET_SUCCESS) {
-		printf("FAIL: PSCI CPU_ON of cpu %d (mpidr 0x%llx) returned %d\n", cpu,
-		       slots[cpu].mpidr, ret);
-		abort();
+		snprintf(start_error, sizeof(start_error),
+			 "PSCI CPU_ON of cpu %d (mpidr 0x%llx) returned %d", cpu, slots[cpu].mpidr, ret);
+		return start_error;
 	}
 	start = arch_counter();
 	while (!atomic_load(&slots[cpu].online)) {
 		if (arch_counter() - start > CPU_ON_TIMEOUT_S * arch_counter_hz()) {
-			printf("FAIL: cpu %d (mpidr 0x%llx) did not come up\n", cpu,
-			       slots[cpu].mpidr);
-			abort();
+			snprintf(start_error, sizeof(start_error),
+				 "cpu %d (mpidr 0x%llx) did not come up within %d s", cpu,
+				 slots[cpu].mpidr, CPU_ON_TIMEOUT_S);
+			return start_error;
 		}
 		cpu_relax();
 	}
+	return NULL;
+}
+
+void smp_cpu_off(void)
+{
+	int self = smp_id();
+	int ret;
+
+	if (self == 0) {
+		printf("FAIL: smp_cpu_off on the boot CPU: nothing could turn it on again\n");
+		abort();
+	}
+	irq_disable();
+	/* The call that brought us here ends here: the caller's on_cpu_wait() returns. */
+	atomic_store(&slots[self].online, 0);
+	atomic_store(&slots[self].busy, 0);
+	dsb(ish);
+	sev();
+	ret = psci_cpu_off();
+	printf("FAIL: PSCI CPU_OFF on cpu %d returned %d\n", self, ret);
+	abort();
+}
+
+/*
+ * PSCI says the CPU is off some time after its CPU_OFF call (until then
+ * CPU_ON answers ALREADY_ON): wait for AFFINITY_INFO to say OFF.
+ */
+static const char *wait_cpu_off(int cpu)
+{
+	u64 start = arch_counter();
+	int state;
+
+	for (;;) {
+		if (!atomic_load(&slots[cpu].online)) {
+			state = psci_affinity_info(slots[cpu].mpidr);
+			if (state == PSCI_0_2_AFFINITY_LEVEL_OFF)
+				return NULL;
+			if (state < 0) {
+				snprintf(start_error, sizeof(start_error),
+					 "PSCI AFFINITY_INFO of cpu %d returned %d", cpu, state);
+				return start_error;
+			}
+		}
+		if (arch_counter() - start > CPU_OFF_TIMEOUT_S * arch_counter_hz()) {
+			snprintf(start_error, sizeof(start_error),
+				 "cpu %d did not turn off within %d s", cpu, CPU_OFF_TIMEOUT_S);
+			return start_error;
+		}
+		cpu_relax();
+	}
+}
+
+const char *smp_cpu_restart(int cpu)
+{
+	const char *why;
+
+	check_cpu(cpu);
+	if (cpu == 0 || cpu == smp_id()) {
+		snprintf(start_error, sizeof(start_error),
+			 "smp_cpu_restart(%d) from cpu %d: not a secondary another CPU can restart",
+			 cpu, smp_id());
+		return start_error;
+	}
+	why = wait_cpu_off(cpu);
+	return why ? why : start_cpu(cpu);
 }
 
 /* Dense ids: the boot CPU is 0, the others follow in device-tree order. */
@@ -189,6 +261,12 @@ void smp_init(void)
 		if (ids[i] != self && cpu < NR_CPUS)
 			slots[cpu++].mpidr = ids[i];
 	nr_cpus = cpu;
-	for (cpu = 1; cpu < nr_cpus; cpu++)
-		start_cpu(cpu);
+	for (cpu = 1; cpu < nr_cpus; cpu++) {
+		const char *why = start_cpu(cpu);
+
+		if (why) {
+			printf("FAIL: %s\n", why);
+			abort();
+		}
+	}
 }

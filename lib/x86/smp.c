@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* SMP: bring up every AP with INIT-SIPI-SIPI, per-CPU data, and on_cpu()/on_cpus() over wake-up IPIs. */
+/* SMP: bring up every AP with INIT-SIPI-SIPI (and one again later), per-CPU data, and on_cpu() over wake-up IPIs. */
 #include "arch.h"
 #include "alloc.h"
 #include "x86/apic.h"
@@ -20,6 +20,8 @@ extern char trampoline_start[], trampoline_end[];
 static struct percpu *cpus[MAX_CPUS];
 static int ncpus = 1;
 static u32 cpus_online = 1;
+/* Set by an AP as it parks in smp_cpu_off(), cleared by ap_main() when it is up again. */
+static u32 cpu_parked[MAX_CPUS];
 
 /* How long the boot CPU waits for the APs, in TSC cycles (several seconds at any clock). */
 #define AP_WAIT_CYCLES (20ull * 1000 * 1000 * 1000)
@@ -79,6 +81,7 @@ void ap_main(u32 id)
 	me->apic_id = apic_id();
 	me->exc_vector = EXC_NONE;
 	atomic_inc(&cpus_online);
+	atomic_store(&cpu_parked[id], 0);
 	ap_idle(me);
 }
 
@@ -91,6 +94,12 @@ static int count_cpus(void)
 		return 1;
 	}
 	return (int)n;
+}
+
+static void copy_trampoline(void)
+{
+	memcpy((void *)TRAMPOLINE_ADDR, trampoline_start, (size_t)(trampoline_end - trampoline_start));
+	smp_mb();
 }
 
 void smp_init(void)
@@ -115,8 +124,7 @@ void smp_init(void)
 		ap_stack_tops[i] = (uintptr_t)p + STACK_SIZE;
 	}
 	ap_limit = (u32)n;
-	memcpy((void *)TRAMPOLINE_ADDR, trampoline_start, (size_t)(trampoline_end - trampoline_start));
-	smp_mb();
+	copy_trampoline();
 
 	apic_icr_write(APIC_DEST_ALL_BUT_SELF | APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT, 0);
 	apic_icr_write(APIC_DEST_ALL_BUT_SELF | APIC_ICR_STARTUP | TRAMPOLINE_SIPI_VECTOR, 0);
@@ -131,6 +139,72 @@ void smp_init(void)
 		pause();
 	}
 	ncpus = n;
+}
+
+void smp_cpu_off(void)
+{
+	struct percpu *me = this_cpu();
+
+	if (me->id == 0) {
+		printf("FAIL: smp_cpu_off on the boot CPU: nothing could turn it on again\n");
+		abort();
+	}
+	irq_disable();
+	atomic_dec(&cpus_online);
+	atomic_store(&cpu_parked[me->id], 1);
+	/* The call that brought us here ends here: the caller's on_cpu_wait() returns. */
+	atomic_store(&me->call_done, 1);
+	atomic_store(&me->call_fn, NULL);
+	/* Interrupts off: only an INIT (or an NMI) ends the hlt. */
+	for (;;)
+		asm volatile("hlt" ::: "memory");
+}
+
+/* Why the last restart failed: smp_cpu_restart()'s answer. */
+static char restart_error[128];
+
+/* Wait until cpu_parked[cpu] is parked (1) or not (0); false after AP_WAIT_CYCLES. */
+static bool wait_parked(int cpu, u32 parked)
+{
+	u64 start = rdtsc();
+
+	while (atomic_load(&cpu_parked[cpu]) != parked) {
+		if (rdtsc() - start > AP_WAIT_CYCLES)
+			return false;
+		pause();
+	}
+	return true;
+}
+
+const char *smp_cpu_restart(int cpu)
+{
+	u32 apic = cpu_data(cpu)->apic_id;
+
+	if (cpu == 0 || cpu == smp_id()) {
+		snprintf(restart_error, sizeof(restart_error),
+			 "smp_cpu_restart(%d) from cpu %d: not an AP another CPU can restart", cpu,
+			 smp_id());
+		return restart_error;
+	}
+	if (!wait_parked(cpu, 1)) {
+		snprintf(restart_error, sizeof(restart_error),
+			 "cpu %d did not park in smp_cpu_off()", cpu);
+		return restart_error;
+	}
+	/* The start-up code hands out ids from ap_next_id below ap_limit: this one only. */
+	ap_next_id = (u32)cpu;
+	ap_limit = (u32)cpu + 1;
+	copy_trampoline();
+	apic_icr_write(APIC_ICR_INIT | APIC_ICR_LEVEL_ASSERT, apic);
+	/* A second SIPI is ignored by an AP that already left wait-for-SIPI. */
+	apic_icr_write(APIC_ICR_STARTUP | TRAMPOLINE_SIPI_VECTOR, apic);
+	apic_icr_write(APIC_ICR_STARTUP | TRAMPOLINE_SIPI_VECTOR, apic);
+	if (!wait_parked(cpu, 0)) {
+		snprintf(restart_error, sizeof(restart_error),
+			 "cpu %d (APIC ID %u) did not come up after INIT and SIPI", cpu, apic);
+		return restart_error;
+	}
+	return NULL;
 }
 
 void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
