@@ -61,7 +61,7 @@ shift $((OPTIND - 1))
 [ $# -le 1 ] || die "one kernel at most (see -h)"
 if [ $# -eq 1 ]; then
 	kernel=$1
-elif [ -f "$top/x86/kvmclock_test.flat" ] && grep -q '^ARCH *:\?= *x86_64' "$top/config.mak" 2>/dev/null; then
+elif [ -f "$top/x86/kvmclock_test.flat" ] && [ "$(arch_config_value "$top" ARCH)" = "$SWEEP_ARCH" ]; then
 	kernel=$top/x86/kvmclock_test.flat
 else
 	kernel=$top/build/x86_64-gcc/x86/kvmclock_test.flat
