@@ -50,6 +50,7 @@ import time
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vmtick_host  # noqa: E402  (scripts/vmtick_host.py: the runner's QEMU command, status and RESULT lines)
 
 SOURCES = {

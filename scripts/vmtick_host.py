@@ -7,7 +7,8 @@ run gets and the QEMU command line have one implementation each, in bash
 vocabulary"): the functions here call them, so a Python tool can never
 disagree with the runner. RESULT lines ("RESULT: name value unit",
 lib/report.h) are parsed here for Python as scripts/guest.bash parses them
-for bash. Import it by path: sys.path.insert(0, <scripts>); import vmtick_host.
+for bash. Import it by path: sys.path.insert(0, <scripts>);
+sys.dont_write_bytecode = True (no __pycache__ in the tree); import vmtick_host.
 """
 import os
 import re

@@ -30,6 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(TOP, "scripts")
 FAKE_QEMU = os.path.join(TOP, "host-tests", "runner", "fake-qemu")
 sys.path.insert(0, SCRIPTS)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import vmtick_host  # noqa: E402  (scripts/vmtick_host.py)
 
 # QEMU's status -> the guest's verdict (testdev: (code << 1) | 1; docs/runner.md)
