@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Per-arch knowledge: where a configured build lives, whether KVM is usable, and the QEMU command line.
+# Per-arch knowledge: where a configured build lives, whether KVM is usable, the accelerator and the QEMU command line.
 # shellcheck shell=bash
 
 ARCH_QBOOT=/usr/share/qemu/qboot.rom
@@ -151,6 +151,37 @@ arch_kvm_problem() { # arch
 	fi
 }
 
+# The one accelerator decision (the runner's, run-kernel's, the tools'):
+# for the accelerators a run allows (a list, "kvm tcg" for any), one forced
+# by the user (empty: none) and this host's arch_kvm_problem (empty: KVM is
+# usable): the forced one when allowed and usable, else KVM where allowed
+# and usable, else TCG where allowed. Sets ARCH_ACCEL and ARCH_ACCEL_WHY (why
+# not KVM, when it falls back to TCG); or, when nothing can run, ARCH_ACCEL
+# empty and ARCH_ACCEL_REFUSED: not-listed (the forced one is not allowed),
+# kvm-unusable (KVM forced, not usable), needs-kvm (only KVM allowed, not
+# usable). Callers word these in their own terms.
+# shellcheck disable=SC2034 # the caller reads what it sets
+arch_decide_accel() { # allowed-list forced kvm-problem
+	local list=" $1 " forced=$2 problem=$3
+	ARCH_ACCEL="" ARCH_ACCEL_WHY="" ARCH_ACCEL_REFUSED=""
+	if [ -n "$forced" ]; then
+		if [[ $list != *" $forced "* ]]; then
+			ARCH_ACCEL_REFUSED=not-listed
+		elif [ "$forced" = kvm ] && [ -n "$problem" ]; then
+			ARCH_ACCEL_REFUSED=kvm-unusable
+		else
+			ARCH_ACCEL=$forced
+		fi
+	elif [[ $list == *" kvm "* ]] && [ -z "$problem" ]; then
+		ARCH_ACCEL=kvm
+	elif [[ $list == *" tcg "* ]]; then
+		ARCH_ACCEL=tcg
+		if [[ $list == *" kvm "* ]]; then ARCH_ACCEL_WHY="no KVM: $problem"; fi
+	else
+		ARCH_ACCEL_REFUSED=needs-kvm
+	fi
+}
+
 arch_has_option() { # option-name words...
 	local opt=$1 w
 	shift
@@ -209,4 +240,19 @@ arch_qemu_cmd() { # arch accel smp kernel append params...
 	ARCH_CMD+=(-kernel "$kernel")
 	if [ -n "$append" ]; then ARCH_CMD+=(-append "$append"); fi
 	ARCH_CMD+=("$@")
+}
+
+# A command as one line a POSIX shell reads back as the same words: words
+# with other characters than these single-quoted. The runner's logs and -l -v,
+# run-kernel and boot-bench.sh -p print commands this way.
+arch_quote_cmd() { # words...
+	local w out=""
+	for w in "$@"; do
+		if [[ $w =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
+			out+="$w "
+		else
+			out+="'${w//\'/\'\\\'\'}' "
+		fi
+	done
+	echo "${out% }"
 }

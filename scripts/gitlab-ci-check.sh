@@ -26,6 +26,8 @@ set -u
 GCL_VERSION=4.65.1
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PROG=gitlab-ci-check
+# shellcheck source=scripts/arch.bash
+. "$TOP/scripts/arch.bash"
 
 die() {
 	echo "$PROG: $*" >&2
@@ -48,7 +50,7 @@ find_tool() {
 		"gitlab-ci-local@$GCL_VERSION" >/dev/null || die "npm install gitlab-ci-local@$GCL_VERSION failed"
 }
 
-# Why this host cannot run a job; empty when it can.
+# Why this host cannot run a job (KVM's, arch_kvm_problem's words); empty when it can.
 host_problem() { # job-name
 	local job=$1 arch
 	case $job in
@@ -57,18 +59,7 @@ host_problem() { # job-name
 	esac
 	arch=${job#*\[}
 	arch=${arch%%,*}
-	case "$arch:$(uname -m)" in
-	x86_64:x86_64 | i386:x86_64 | aarch64:aarch64) ;;
-	*)
-		echo "KVM for $arch guests needs an $arch host, this is $(uname -m)"
-		return
-		;;
-	esac
-	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
-		echo "no usable /dev/kvm"
-	elif [ "$arch" = i386 ] && [ -d /sys/module/kvm_pvm ]; then
-		echo "kvm-pvm runs 64-bit guests only"
-	fi
+	arch_kvm_problem "$arch"
 }
 
 # Copy the work tree into WORK/tree as a fresh git repository.

@@ -9,7 +9,8 @@
 #       the plot and each boot's log go (default ./kvmclock-sweep)
 #   -f  plot format: png or svg (default png)
 #   KERNEL  x86_64 kvmclock_test.flat (default: the in-tree build's, else build/x86_64-gcc's)
-# Environment: QEMU (qemu-system-x86_64), QEMU_CPU (host,-arch-capabilities),
+# Environment: QEMU (qemu-system-x86_64), QEMU_CPU (default: the runner's
+# CPU model under KVM, host,-arch-capabilities), FIRMWARE (as for the runner),
 # TIMEOUT per run in seconds (300).
 #
 # Each row is one boot running only the test's performance phase
@@ -21,19 +22,27 @@
 # host CPU. A boot whose guest did not pass is a FAIL row in the table (its
 # status and log named) and a FAIL label in the plot; the sweep goes on and
 # exits 1. The machines are shared: compare rows of one run, not runs.
-# Exit status: 0; 1 when a boot failed; 2 for bad arguments, a missing
-# kernel, KVM or gnuplot, or when the test skips.
+# Each boot's command is the runner's (arch_qemu_cmd under KVM), its status
+# decoded by guest_status and its RESULT lines read by guest_result
+# (scripts/guest.bash). Exit status: 0; 1 when a boot failed; 2 for bad
+# arguments, a missing kernel, KVM or gnuplot, or when the test skips.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/arch.bash
+. "$top/scripts/arch.bash"
+# shellcheck source=scripts/guest.bash
+. "$top/scripts/guest.bash"
+
+SWEEP_ARCH=x86_64
+SWEEP_RESULT_PREFIX=kvmclock.perf. # the perf phase's RESULT names (x86/kvmclock_test.c)
 max=16
 loops=200
 out=kvmclock-sweep
 format=png
-qemu=${QEMU:-qemu-system-x86_64}
-cpu=${QEMU_CPU:-host,-arch-capabilities}
+cpu_opts=()
+[ -z "${QEMU_CPU:-}" ] || cpu_opts=(-cpu "$QEMU_CPU")
 timeout_s=${TIMEOUT:-300}
-firmware=/usr/share/qemu/qboot.rom
 
 die() { echo "kvmclock-sweep: $*" >&2; exit 2; }
 positive() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 wants a positive number, not '$2'"; }
@@ -52,7 +61,7 @@ shift $((OPTIND - 1))
 [ $# -le 1 ] || die "one kernel at most (see -h)"
 if [ $# -eq 1 ]; then
 	kernel=$1
-elif [ -f "$top/x86/kvmclock_test.flat" ] && grep -q '^ARCH *:\?= *x86_64' "$top/config.mak" 2>/dev/null; then
+elif [ -f "$top/x86/kvmclock_test.flat" ] && [ "$(arch_config_value "$top" ARCH)" = "$SWEEP_ARCH" ]; then
 	kernel=$top/x86/kvmclock_test.flat
 else
 	kernel=$top/build/x86_64-gcc/x86/kvmclock_test.flat
@@ -62,7 +71,9 @@ fi
 mkdir -p "$out" 2>/dev/null || die "-o $out: cannot create it"
 [ -w "$out" ] || die "-o $out: not writable"
 # the arguments first, then what the host lacks: a bad option is named on any host
-[ -w /dev/kvm ] || die "/dev/kvm not usable: kvmclock needs KVM"
+kvm_problem=$(arch_kvm_problem "$SWEEP_ARCH")
+arch_decide_accel kvm "" "$kvm_problem"
+[ -n "$ARCH_ACCEL" ] || die "$kvm_problem: kvmclock needs KVM"
 command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
 
 counts=()
@@ -73,20 +84,23 @@ host_cpus=$(nproc)
 # One boot: "name value" for each RESULT line of the perf phase; status 1,
 # with why in fail_note, when the guest did not pass.
 run_once() { # vcpus
-	local log=$out/smp$1.log status
-	timeout "$timeout_s" "$qemu" -machine pc -accel kvm -cpu "$cpu" -m 256 -smp "$1" \
-		-display none -vga none -nodefaults -no-reboot -bios "$firmware" \
-		-serial stdio -chardev testdev,id=ctd -serial chardev:ctd \
-		-kernel "$kernel" -append "phases=perf loops=$loops" >"$log" 2>&1
+	local log=$out/smp$1.log status line name value
+	arch_qemu_cmd "$SWEEP_ARCH" "$ARCH_ACCEL" "$1" "$kernel" "phases=perf loops=$loops" "${cpu_opts[@]}"
+	timeout "$timeout_s" "${ARCH_CMD[@]}" >"$log" 2>&1
 	status=$?
-	# testdev exit: (code << 1) | 1, so 1 is a pass and 155 a skip
-	case $status in
-	1) ;;
-	155) die "the test skipped: $(grep -m1 '^SKIP' "$log")" ;;
-	124) echo "timed out after $timeout_s s, log $log" >"$out/.fail"; return 1 ;;
+	guest_status "$status"
+	case $GUEST_VERDICT in
+	PASS) ;;
+	SKIP) die "the test skipped: $(grep -m1 '^SKIP' "$log")" ;;
+	TIMEOUT) echo "timed out after $timeout_s s, log $log" >"$out/.fail"; return 1 ;;
 	*) echo "status $status, log $log" >"$out/.fail"; return 1 ;;
 	esac
-	awk '/^RESULT: kvmclock\.perf\./ { sub(/^kvmclock\.perf\./, "", $2); print $2, $3 }' "$log"
+	while IFS= read -r line; do
+		guest_result "$line" || continue
+		read -r name value _ <<<"$GUEST_RESULT"
+		[[ $name == "$SWEEP_RESULT_PREFIX"* ]] && echo "${name#"$SWEEP_RESULT_PREFIX"} $value"
+	done <"$log"
+	return 0
 }
 
 tsv=$out/sweep.tsv

@@ -3,11 +3,13 @@
 # shellcheck shell=bash
 
 # The pieces, in the order they are loaded below.
-runner_lib_names() { printf '%s\n' cfg arch runner report tap junit select main; }
+runner_lib_names() { printf '%s\n' cfg arch guest runner report tap junit select main; }
 # shellcheck source=scripts/cfg.bash
 . "$SRCDIR/scripts/cfg.bash"
 # shellcheck source=scripts/arch.bash
 . "$SRCDIR/scripts/arch.bash"
+# shellcheck source=scripts/guest.bash
+. "$SRCDIR/scripts/guest.bash"
 # shellcheck source=scripts/runner.bash
 . "$SRCDIR/scripts/runner.bash"
 # shellcheck source=scripts/report.bash

@@ -3,6 +3,7 @@
 # shellcheck shell=bash
 
 RUN_KILL_AFTER=5                 # seconds between SIGTERM and SIGKILL for a timed-out QEMU
+RUN_SIGKILL=9                    # what timeout sends RUN_KILL_AFTER s after SIGTERM
 RUN_DEFAULT_TIMEOUT=90
 # Entries with host events run under scripts/lifecycle.py (docs/lifecycle.md),
 # with Debian's Python: the helper needs nothing but the standard library.
@@ -55,31 +56,20 @@ run_find_kvm() {
 	RUN_KVM_PROBLEM=$(arch_kvm_problem "$RUN_ARCH")
 }
 
-# The one place the accelerator is decided, for an entry's accel list
-# (empty: the banner's question, any) under ACCEL= and this host's KVM: KVM
-# where the entry runs under it and KVM is usable, else TCG where the entry
-# runs under it. Sets PREP_ACCEL and PREP_WHY (why not KVM, when it falls
-# back to TCG), or PREP_OUTCOME/PREP_MSG (SKIP or ERROR) when the entry
-# cannot run.
+# The one place the runner decides an entry's accelerator, for its accel
+# list (empty: the banner's question, any) under ACCEL= and this host's KVM:
+# arch_decide_accel's choice, as PREP_ACCEL and PREP_WHY (why not KVM, when
+# it falls back to TCG), or PREP_OUTCOME/PREP_MSG (SKIP or ERROR) when the
+# entry cannot run.
 run_decide_accel() { # accel-list
-	local list=${1:-${CFG_ACCELS[*]}} problem=$RUN_KVM_PROBLEM
-	PREP_OUTCOME="" PREP_MSG="" PREP_ACCEL="" PREP_WHY=""
-	if [ -n "$RUN_FORCED_ACCEL" ]; then
-		if [[ " $list " != *" $RUN_FORCED_ACCEL "* ]]; then
-			PREP_OUTCOME=SKIP PREP_MSG="test runs under accel=${list// /,} only, ACCEL=$RUN_FORCED_ACCEL was forced"
-		elif [ "$RUN_FORCED_ACCEL" = kvm ] && [ -n "$problem" ]; then
-			PREP_OUTCOME=ERROR PREP_MSG="ACCEL=kvm but KVM is not usable: $problem"
-		else
-			PREP_ACCEL=$RUN_FORCED_ACCEL
-		fi
-	elif [[ " $list " == *" kvm "* ]] && [ -z "$problem" ]; then
-		PREP_ACCEL=kvm
-	elif [[ " $list " == *" tcg "* ]]; then
-		PREP_ACCEL=tcg
-		if [[ " $list " == *" kvm "* ]]; then PREP_WHY="no KVM: $problem"; fi
-	else
-		PREP_OUTCOME=SKIP PREP_MSG="needs KVM (accel=kvm), which is not usable here: $problem"
-	fi
+	local list=${1:-${CFG_ACCELS[*]}}
+	arch_decide_accel "$list" "$RUN_FORCED_ACCEL" "$RUN_KVM_PROBLEM"
+	PREP_ACCEL=$ARCH_ACCEL PREP_WHY=$ARCH_ACCEL_WHY PREP_OUTCOME="" PREP_MSG=""
+	case $ARCH_ACCEL_REFUSED in
+	not-listed) PREP_OUTCOME=SKIP PREP_MSG="test runs under accel=${list// /,} only, ACCEL=$RUN_FORCED_ACCEL was forced" ;;
+	kvm-unusable) PREP_OUTCOME=ERROR PREP_MSG="ACCEL=kvm but KVM is not usable: $RUN_KVM_PROBLEM" ;;
+	needs-kvm) PREP_OUTCOME=SKIP PREP_MSG="needs KVM (accel=kvm), which is not usable here: $RUN_KVM_PROBLEM" ;;
+	esac
 }
 
 # The accelerator run_decide_accel chose, with why, as the banner says it.
@@ -146,19 +136,6 @@ run_build_cmd() { # test
 	fi
 }
 
-# One line a POSIX shell reads back as the same words.
-run_quote_cmd() { # words...
-	local w out=""
-	for w in "$@"; do
-		if [[ $w =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
-			out+="$w "
-		else
-			out+="'${w//\'/\'\\\'\'}' "
-		fi
-	done
-	echo "${out% }"
-}
-
 run_usec() {
 	local t=${EPOCHREALTIME/[.,]/}
 	echo "${t:-$(($(date +%s) * 1000000))}"
@@ -217,7 +194,7 @@ run_test() { # test
 	for ((attempt = 1; ; attempt++)); do
 		# placeholders (the host's time) are read again for every attempt
 		run_build_cmd "$t"
-		run_quote_cmd "${RUN_CMD[@]}" >"$log"
+		arch_quote_cmd "${RUN_CMD[@]}" >"$log"
 		[ -z "$notes" ] || printf '%s' "$notes" >>"$log"
 		if ((attempt == 1)); then flock -s "$RUN_LOCK_FD"; else flock -x "$RUN_LOCK_FD"; fi
 		run_attempt "$t" "$log" "$tmo"
@@ -346,19 +323,11 @@ run_qemu_message() { # errfile
 	echo "${errors:-$all}"
 }
 
-# How QEMU's status reaches the runner: QEMU runs under timeout, which dies
-# by the same signal when QEMU does, so bash's wait gives 128 + n for death
-# by signal n, and (code << 1) | 1 for a guest exit through the testdev.
-# These overlap (137 is SIGKILL or guest code 68), so only the exit codes of
-# lib/report.h count as guest exits; any other status above 128 is a signal.
-RUN_ST_PASS=1   # EXIT_PASS (0)
-RUN_ST_FAIL=3   # EXIT_FAIL (1)
-RUN_ST_SKIP=155 # EXIT_SKIP (77), also 128 + SIGPROF: a SKIP only with an all-skipped SUMMARY
-RUN_ST_SIGNAL=128
-
+# QEMU runs under timeout, which dies by the same signal when QEMU does:
+# scripts/guest.bash decodes the status (guest_status).
 run_signal_name() { # status
 	local n
-	n=$(kill -l $(($1 - RUN_ST_SIGNAL)) 2>/dev/null) && echo "SIG$n" || echo "signal $(($1 - RUN_ST_SIGNAL))"
+	n=$(guest_signal_name $(($1 - GUEST_ST_SIGNAL))) && echo "SIG$n" || echo "signal $(($1 - GUEST_ST_SIGNAL))"
 }
 
 # Whether the SUMMARY line says every check was skipped (EXIT_SKIP's meaning).
@@ -383,6 +352,7 @@ run_classify() { # status log errfile timeout usec
 		fi
 	done < <(tail -n +2 "$2")
 	qmsg=$(run_qemu_message "$3")
+	guest_status "$st"
 	lcmsg=$(sed -n 's/^lifecycle: ERROR: //p' "$3" | head -n 1)
 	RUN_OUTCOME=CRASH
 	if [ -n "$lcmsg" ]; then
@@ -390,46 +360,47 @@ run_classify() { # status log errfile timeout usec
 		RUN_OUTCOME=ERROR RUN_MSG=$lcmsg
 	elif grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
-	elif ((st == 124 || (st == 137 && usec >= ${tmo%.*} * 1000000))); then
+	elif [ "$GUEST_VERDICT" = TIMEOUT ] || { [ "$GUEST_SIGNAL" = "$RUN_SIGKILL" ] && ((usec >= ${tmo%.*} * 1000000)); }; then
 		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"
-	elif ((st > RUN_ST_SIGNAL)) && ! { ((st == RUN_ST_SKIP)) && run_all_skipped "$summary"; }; then
+	elif [ "$GUEST_VERDICT" = SIGNAL ] || { [ "$GUEST_VERDICT" = SKIP ] && ! run_all_skipped "$summary"; }; then
 		# Death by signal is a crash whatever the guest printed before it.
 		RUN_MSG="QEMU killed by $(run_signal_name "$st") (status $st)${summary:+ after SUMMARY: $summary}${qmsg:+: $qmsg}"
 		[ -n "$summary" ] || RUN_MSG+="${last:+; last output: $last}"
-	elif ((st == 0)) && [[ $qmsg == *'terminating on signal'* ]]; then
+	elif [ "$GUEST_VERDICT" = EXITED ] && [[ $qmsg == *'terminating on signal'* ]]; then
 		RUN_MSG="QEMU was stopped by a signal: $qmsg"
 	elif [ -n "$summary" ]; then
 		run_classify_summary "$st" "$summary" "$firstfail" "$firstskip"
-	elif ((st >= 125 && st <= 127)); then
+	elif [ "$GUEST_VERDICT" = NOSTART ]; then
 		RUN_OUTCOME=ERROR RUN_MSG="could not start QEMU (status $st)${qmsg:+: $qmsg}"
-	elif ((st == 1)) && ((!spoke)); then
+	elif [ "$GUEST_VERDICT" = PASS ] && ((!spoke)); then
 		RUN_OUTCOME=ERROR RUN_MSG=${qmsg:-"QEMU exited with status 1 before the guest printed anything"}
-	elif ((st == 0)); then
+	elif [ "$GUEST_VERDICT" = EXITED ]; then
 		RUN_MSG="QEMU exited by itself without a guest report (reset or triple fault?)${last:+; last output: $last}"
-	elif ((st & 1)); then
-		RUN_MSG="guest exited with code $((st >> 1)) without a SUMMARY line${last:+; last output: $last}"
+	elif [ -n "$GUEST_CODE" ]; then
+		RUN_MSG="guest exited with code $GUEST_CODE without a SUMMARY line${last:+; last output: $last}"
 	else
 		RUN_MSG="QEMU exit status $st without a SUMMARY line${qmsg:+: $qmsg}"
 	fi
 }
 
+# The outcome when the guest printed its SUMMARY: guest_status's verdict of QEMU's status.
 run_classify_summary() { # status summary firstfail firstskip
 	local st=$1 summary=$2 fails
 	fails=$(sed -n 's/.*, \([0-9][0-9]*\) unexpected failures.*/\1/p' <<<"$summary")
-	case $st in
-	"$RUN_ST_PASS")
+	case $GUEST_VERDICT in
+	PASS)
 		if ((${fails:-0} > 0)); then
 			RUN_OUTCOME=FAIL RUN_MSG="$summary (but the guest exited with code 0)"
 		else
 			RUN_OUTCOME=$(run_pass_outcome "$summary") RUN_MSG=$summary
 		fi
 		;;
-	"$RUN_ST_FAIL") RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
-	"$RUN_ST_SKIP") RUN_OUTCOME=SKIP RUN_MSG=${4:-$summary} ;;
-	0) RUN_OUTCOME=CRASH RUN_MSG="QEMU exited by itself after the SUMMARY (reset?): $summary" ;;
+	FAIL) RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
+	SKIP) RUN_OUTCOME=SKIP RUN_MSG=${4:-$summary} ;;
+	EXITED) RUN_OUTCOME=CRASH RUN_MSG="QEMU exited by itself after the SUMMARY (reset?): $summary" ;;
 	*)
-		if ((st & 1)); then
-			RUN_OUTCOME=FAIL RUN_MSG="$summary; unexpected guest exit code $((st >> 1))"
+		if [ -n "$GUEST_CODE" ]; then
+			RUN_OUTCOME=FAIL RUN_MSG="$summary; unexpected guest exit code $GUEST_CODE"
 		else
 			RUN_OUTCOME=CRASH RUN_MSG="QEMU exit status $st after: $summary"
 		fi

@@ -27,7 +27,12 @@ Output: a table on stdout, OUT/timer-overhead.json, OUT/timer-overhead.png
 in the source tree (the next ./run_tests.sh moves logs/ to logs.old/, this
 too). Exit status: 0 when every run ended PASS or SKIP (runs under strace:
 PASS, SKIP or FAIL), 1 otherwise, 2 for bad usage. A FAIL is printed with
-the guest's first FAIL line.
+the guest's first FAIL line. --print shows each run's QEMU command and runs
+nothing.
+
+The QEMU command, the accelerator, QEMU's status and the RESULT lines are
+the runner's (scripts/vmtick_host.py): run-kernel prints the same command
+for the same kernel and arguments.
 """
 
 import argparse
@@ -44,6 +49,10 @@ import time
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(SCRIPTS)
+sys.path.insert(0, SCRIPTS)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import vmtick_host  # noqa: E402  (scripts/vmtick_host.py: the runner's QEMU command, status and RESULT lines)
+
 SOURCES = {
     "x86_64": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
     "i386": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
@@ -54,10 +63,12 @@ BASELINE = "none"
 RUN_SLACK_S = 60
 # The guest verdict a run under strace may end with without failing the tool: timing checks only.
 STRACE_NOT_JUDGED = "FAIL"
-# QEMU status (code << 1) | 1 for the guest's exit codes (lib/report.h).
-STATUS = {1: "PASS", 3: "FAIL", 155: "SKIP"}
+# The guest's own verdicts of vmtick_host.guest_status; any other status is a CRASH.
+GUEST_VERDICTS = ("PASS", "FAIL", "SKIP")
 TOP_SYSCALLS = 3
-RESULT_RE = re.compile(r"^RESULT: timer_tick\.([\w.-]+?)\.(\w+) (\S+) (\S*)$")
+# The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick_report.c)
+RESULT_PREFIX = "timer_tick."
+VCPUS = 1
 
 live = []  # every process started and not yet reaped
 
@@ -92,18 +103,13 @@ def reap(p):
         live.remove(p)
 
 
-def bash_arch(func, *args):
-    """Call a function of scripts/arch.bash, the runner's knowledge of QEMU command lines."""
-    script = 'source "$1"; shift; "$@"'
-    return subprocess.run(["bash", "-c", script, "_", os.path.join(SCRIPTS, "arch.bash"), func, *args],
-                          capture_output=True, text=True, check=False)
+def qemu_argv(args, source):
+    """The runner's QEMU command (arch_qemu_cmd) for one run of the tick kernel."""
+    return vmtick_host.qemu_argv(args.arch, args.accel, VCPUS, args.kernel, guest_args(args, source))
 
 
-def qemu_argv(arch, accel, kernel, append):
-    script = 'source "$1"; shift; arch_qemu_cmd "$@"; printf "%s\\0" "${ARCH_CMD[@]}"'
-    out = subprocess.run(["bash", "-c", script, "_", os.path.join(SCRIPTS, "arch.bash"),
-                          arch, accel, "1", kernel, append], capture_output=True, text=True, check=True)
-    return out.stdout.split("\0")[:-1]
+def guest_args(args, source):
+    return f"source={source} hz={args.hz} seconds={args.seconds}"
 
 
 def cpu_ticks(pid):
@@ -137,8 +143,7 @@ class Run:
         tag = f"{source}.{'strace' if use_strace else index}"
         self.log_path = os.path.join(args.out, f"{tag}.log")
         self.strace_path = os.path.join(args.out, f"{tag}.strace")
-        self.argv = qemu_argv(args.arch, args.accel, args.kernel,
-                              f"source={source} hz={args.hz} seconds={args.seconds}")
+        self.argv = qemu_argv(args, source)
         self.timeout = args.seconds + RUN_SLACK_S
         self.results, self.marks, self.status = {}, {}, "CRASH"
         self.first_fail = None
@@ -150,9 +155,9 @@ class Run:
     def on_line(self, line, qemu):
         if self.first_fail is None and line.startswith("FAIL"):
             self.first_fail = line
-        m = RESULT_RE.match(line)
-        if m and m.group(1) == self.source:
-            self.results[m.group(2)] = float(m.group(3))
+        key, value = self.own_result(line)
+        if key:
+            self.results[key] = value
         elif line.endswith("phase start"):
             if self.use_strace:
                 self.strace = start(["strace", "-c", "-f", "-o", self.strace_path, "-p", str(qemu.pid)],
@@ -164,6 +169,17 @@ class Run:
             if self.strace:
                 self.strace.send_signal(signal.SIGINT)
                 reap(self.strace)
+
+    def own_result(self, line):
+        """(NAME, value) of a RESULT line timer_tick.SOURCE.NAME of this run's source, else (None, None)."""
+        result = vmtick_host.parse_result(line)
+        prefix = f"{RESULT_PREFIX}{self.source}."
+        if not result or not result[0].startswith(prefix) or "." in result[0][len(prefix):]:
+            return None, None
+        try:
+            return result[0][len(prefix):], float(result[1])
+        except ValueError:
+            return None, None
 
     def execute(self):
         with open(self.log_path, "w", encoding="utf-8") as log:
@@ -194,7 +210,8 @@ class Run:
                 cleanup()
             else:
                 reap(qemu)
-                self.status = STATUS.get(qemu.returncode, "CRASH")
+                verdict = vmtick_host.guest_status(qemu.returncode)[0]
+                self.status = verdict if verdict in GUEST_VERDICTS else "CRASH"
             log.write(f"# status {self.status} (QEMU exit {qemu.returncode})\n")
         return self
 
@@ -340,7 +357,7 @@ def parse_args():
                     help="x86_64 (default: the top build's), i386, aarch64 (or arm64)")
     ap.add_argument("--build", help="configured build directory "
                     "(default: top, else build/ARCH-gcc, else build/ARCH-clang)")
-    ap.add_argument("--accel", choices=["kvm", "tcg"], help="default: kvm when usable, else tcg")
+    ap.add_argument("--accel", choices=["kvm", "tcg"], help="default: ACCEL, else kvm when usable, else tcg")
     ap.add_argument("--sources", help="comma-separated (default: every source of the arch)")
     ap.add_argument("--hz", type=in_range("--hz", *HZ_RANGE), default=1000,
                     help="ticks per second, %d..%d (default 1000)" % HZ_RANGE)
@@ -349,6 +366,8 @@ def parse_args():
     ap.add_argument("--runs", type=in_range("--runs", 1, 100), default=3,
                     help="runs per source for the CPU figures, 1..100 (default 3)")
     ap.add_argument("--strace", action="store_true", help="one more run per source under strace -c -f")
+    ap.add_argument("--print", action="store_true",
+                    help="print each source's QEMU command (the source, then the command) and run nothing")
     ap.add_argument("--out", default=os.path.join(os.environ.get("LOGDIR") or "logs", "timer-overhead"),
                     help="directory for JSON, chart and logs (default: logs/timer-overhead, "
                     "or LOGDIR/timer-overhead, where the runner's logs go)")
@@ -375,8 +394,14 @@ def parse_args():
     args.kernel = os.path.join(args.build, "arm" if args.arch == "aarch64" else "x86", "timer-tick.flat")
     if not os.path.isfile(args.kernel):
         ap.error(f"no kernel {args.kernel}: configure and make for {args.arch} first")
-    if not args.accel:
-        args.accel = "tcg" if bash_arch("arch_kvm_problem", args.arch).stdout.strip() else "kvm"
+    problem = vmtick_host.kvm_problem(args.arch)
+    args.accel, refused = vmtick_host.decide_accel(["kvm", "tcg"], args.accel or os.environ.get("ACCEL"), problem)
+    if refused == "kvm-unusable":
+        ap.error(f"--accel kvm: KVM cannot run {args.arch} here: {problem}")
+    if refused:
+        ap.error(f"ACCEL={os.environ.get('ACCEL')}: want kvm or tcg")
+    if args.print:
+        return args
     if args.strace and subprocess.run(["which", "strace"], capture_output=True, check=False).returncode:
         ap.error("--strace: strace is not installed")
     try:
@@ -388,8 +413,16 @@ def parse_args():
     return args
 
 
+def print_commands(args):
+    for s in [BASELINE] + [s for s in args.sources if s != BASELINE]:
+        print(s, vmtick_host.quote_cmd(qemu_argv(args, s)))
+    return 0
+
+
 def main():
     args = parse_args()
+    if args.print:
+        return print_commands(args)
     atexit.register(cleanup)
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, on_signal)
@@ -411,7 +444,7 @@ def main():
     cmd = " ".join([os.path.relpath(sys.argv[0])] + sys.argv[1:])
     report = {"meta": {"command": cmd, "arch": args.arch, "accel": args.accel, "hz": args.hz,
                        "seconds": args.seconds, "runs": args.runs, "clk_tck": clk_tck,
-                       "qemu": qemu_argv(args.arch, args.accel, args.kernel, "...")[0],
+                       "qemu": vmtick_host.qemu_argv(args.arch, args.accel, VCPUS, args.kernel, "...")[0],
                        "host_cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                        "loadavg": os.getloadavg()},
               "sources": {s: summarise(s, runs[s], traced.get(s), clk_tck) for s in order}}

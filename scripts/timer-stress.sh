@@ -23,6 +23,8 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/arch.bash
+. "$top/scripts/arch.bash"
 runs=10
 busy=2
 groups=()
@@ -58,7 +60,7 @@ if [ "${#builds[@]}" -eq 0 ]; then
 	declare -A seen=()
 	for d in "$top"/build/*-gcc "$top"/build/*-clang; do
 		[ -f "$d/config.mak" ] || continue
-		a=$(sed -n 's/^ARCH *:*= *//p' "$d/config.mak")
+		a=$(arch_config_value "$d" ARCH)
 		[ -n "${seen[$a]:-}" ] && continue
 		seen[$a]=1
 		builds+=("$d")

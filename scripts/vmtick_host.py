@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The host vocabulary for vmtick's Python tools: the runner's own bash functions, and the RESULT line parser.
+
+What QEMU's exit status means, whether KVM is usable, which accelerator a
+run gets and the QEMU command line have one implementation each, in bash
+(scripts/arch.bash, scripts/guest.bash, docs/design.md "The host
+vocabulary"): the functions here call them, so a Python tool can never
+disagree with the runner. RESULT lines ("RESULT: name value unit",
+lib/report.h) are parsed here for Python as scripts/guest.bash parses them
+for bash. Import it by path: sys.path.insert(0, <scripts>);
+sys.dont_write_bytecode = True (no __pycache__ in the tree); import vmtick_host.
+"""
+import os
+import re
+import subprocess
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.dirname(SCRIPTS)
+# "RESULT: name value unit" (lib/report.h)
+RESULT_RE = re.compile(r"^RESULT: (\S+) (\S+) (\S+)\s*$")
+# the status bash gives for death by signal n: SIGNAL_BASE + n (Python gives -n)
+SIGNAL_BASE = 128
+
+
+# Source the host vocabulary, call a function, then print each variable
+# named before the call: its words NUL-terminated, then RECORD_END.
+RECORD_END = "\x1e"
+_CALL = """SRCDIR=$1; . "$SRCDIR/scripts/arch.bash"; . "$SRCDIR/scripts/guest.bash"
+n=$2; shift 2; names=("${@:1:n}"); shift "$n"
+"$@" || exit
+for name in "${names[@]}"; do declare -n ref=$name; printf '%s\\0' "${ref[@]}"; printf '\\036'; unset -n ref; done"""
+
+
+def bash(func, *args, names=()):
+    """Run a function of scripts/arch.bash or scripts/guest.bash with args; its CompletedProcess
+    (stdout ends with the words of the variables named, see bash_vars)."""
+    return subprocess.run(["bash", "-c", _CALL, "vmtick_host", SRCDIR, str(len(names)), *names, func, *args],
+                          capture_output=True, text=True, check=False)
+
+
+def bash_vars(names, func, *args):
+    """The words of each named variable (a list per name) after a bash function call."""
+    out = bash(func, *args, names=names).stdout
+    records = out.split(RECORD_END)[-len(names) - 1:-1]
+    if len(records) != len(names):
+        raise RuntimeError(f"{func} {' '.join(args)}: failed")
+    return [r.split("\0")[:-1] for r in records]
+
+
+def bash_scalars(names, func, *args):
+    """The value of each named scalar variable after a bash function call."""
+    return [" ".join(words) for words in bash_vars(names, func, *args)]
+
+
+def kvm_problem(arch):
+    """arch_kvm_problem: why KVM cannot run guests of arch here; empty when it can."""
+    return bash("arch_kvm_problem", arch).stdout.strip()
+
+
+def host_kvm_problem():
+    """arch_kvm_problem for the guests of this host's own arch (check.sh asks the same)."""
+    r = bash("eval", 'arch_kvm_problem "$(arch_canonical "$(uname -m)" || uname -m)"')
+    return r.stdout.strip()
+
+
+def decide_accel(allowed, forced, problem):
+    """arch_decide_accel: (accel, refused): the accelerator, or "" and why none
+    (not-listed, kvm-unusable, needs-kvm); allowed is a list, forced may be ""."""
+    accel, refused = bash_scalars(["ARCH_ACCEL", "ARCH_ACCEL_REFUSED"], "arch_decide_accel",
+                                  " ".join(allowed), forced or "", problem)
+    return accel, refused
+
+
+def qemu_argv(arch, accel, smp, kernel, append, params=()):
+    """arch_qemu_cmd: the runner's QEMU command for a kernel, as a list of words."""
+    return bash_vars(["ARCH_CMD"], "arch_qemu_cmd", arch, accel, str(smp), kernel, append, *params)[0]
+
+
+def quote_cmd(argv):
+    """arch_quote_cmd: a command as the runner prints it."""
+    return bash("arch_quote_cmd", *argv).stdout.rstrip("\n")
+
+
+def guest_status(returncode):
+    """guest_status: QEMU's exit status (a Popen returncode: -n for signal n) as
+    (verdict, guest code or None); verdict is PASS, FAIL, SKIP, GUEST, SIGNAL,
+    TIMEOUT, NOSTART, EXITED or STATUS (scripts/guest.bash)."""
+    status = returncode if returncode >= 0 else SIGNAL_BASE - returncode
+    verdict, code = bash_scalars(["GUEST_VERDICT", "GUEST_CODE"], "guest_status", str(status))
+    return verdict, (int(code) if code else None)
+
+
+def parse_result(line):
+    """(name, value, unit) of a RESULT line, the value as text; None for any other line."""
+    m = RESULT_RE.match(line.rstrip("\r\n"))
+    return m.groups() if m else None
