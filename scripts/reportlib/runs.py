@@ -137,9 +137,10 @@ def parse_test(path, label):
     test.attempts = run["attempts"]
     test.arch = _arch_of(lines[0], label)
     for line in lines[1:]:
-        m = R2J.RESULT_RE.match(line)
-        if m:
-            test.figures[m.group(1)] = Figure(R2J.number(m.group(2)), m.group(3), m.group(2))
+        result = R2J.vmtick_host.parse_result(line)
+        if result:
+            name, value, unit = result
+            test.figures[name] = Figure(R2J.number(value), unit, value)
             continue
         m = CHECK_RE.match(line)
         if m:
