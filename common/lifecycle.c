@@ -323,7 +323,8 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	if (lc.rtc)
 		lc_rtc_edge(&a->rtc_before);
 	ask_window(lc.seq - 1, &w);
-	a->rtc_before.wait_ns = w.after_wait_ns;
+	/* QEMU's main loop runs the RTC's updates: any thread's wait, not only a vCPU's */
+	a->rtc_before.wait_ns = w.after_stamp_wait_ns;
 	set_phase(LC_BEFORE);
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_async(cpu, ap_sampler, NULL);
@@ -348,7 +349,7 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	if (lc.rtc) {
 		lc_rtc_edge(&a->rtc_after);
 		ask_window(lc.seq, &w);
-		a->rtc_after.wait_ns = w.after_wait_ns;
+		a->rtc_after.wait_ns = w.after_stamp_wait_ns;
 	}
 }
 

@@ -179,7 +179,12 @@ struct lc_edge {
 	u64 at;
 	u64 half_width;
 	const char *why_not;	/* NULL, or why there is no edge */
-	u64 wait_ns;	/* a vCPU's wait for a host CPU while it was searched for (the runner's) */
+	/*
+	 * the longest any thread of QEMU's (its main loop runs the clock's
+	 * updates) or the runner's waited for a host CPU while it was searched
+	 * for, as the runner measured it
+	 */
+	u64 wait_ns;
 };
 
 /* The boot vCPU's view of one request and its answer. */

@@ -126,8 +126,8 @@ void lc_check_rtc(const struct lc_answer *a)
 		/* a search the host kept from running shows the host, not the clock */
 		if (e->wait_ns * 100 > LC_RTC_EDGE_WAIT_NS * LC_JUDGE_WAIT_PCT)
 			report_info("%s: not judged: no edge of its seconds %s the event (%s) while a "
-				    "vCPU waited %llu ms for a host CPU (more than %u%% of the %llu ms "
-				    "search)",
+				    "thread of QEMU's waited %llu ms for a host CPU (more than %u%% of "
+				    "the %llu ms search)",
 				    name, when, why, e->wait_ns / 1000000, LC_JUDGE_WAIT_PCT,
 				    LC_RTC_EDGE_WAIT_NS / 1000000);
 		else
