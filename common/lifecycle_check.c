@@ -5,13 +5,15 @@
 #include "report.h"
 
 /* RESULT e<seq>.<event>.<what>.<figure> value ms: every event's figures apart. */
-void lc_result_ms(const char *what, const char *figure, u64 ns)
+void lc_result_ms(const char *what, const char *figure, s64 ns)
 {
 	char name[64], ms[FIXED_BUF_SIZE];
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	report_result(name, "ms", "%s", fmt_milli(ms, sizeof(ms), ns / NSEC_PER_USEC));
+	/* ns / 1000 as us, printed as ms: 3 decimals, the sign kept */
+	report_result(name, "ms", "%s",
+		      fmt_fixed(ms, sizeof(ms), ns / (s64)NSEC_PER_USEC, 3, 3, FIXED_SIGN_MINUS));
 }
 
 static void result_count(const char *what, const char *figure, u64 n, const char *unit)
@@ -125,7 +127,9 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 		       : -(s64)counter_ns(t->deadline - t->fired_at) / 1000,
 	       (LC_WINDOW_NS + lc.done.after_wait_ns) / 1000000);
 	if (!cpu)
-		lc_result_ms(name, "oneshot_late", counter_ns(t->fired_at - t->deadline));
+		lc_result_ms(name, "oneshot_late",
+			     t->fired_at >= t->deadline ? (s64)counter_ns(t->fired_at - t->deadline)
+							: -(s64)counter_ns(t->deadline - t->fired_at));
 }
 
 /* Ticks per 1000 periods over a window of the given phase. */

@@ -2,11 +2,19 @@
 /* The guest's side of the lifecycle handshake: event names and the runner's answer line, parsed strictly. */
 #include "lifecycle.h"
 
-static const char *const event_names[LC_NR_EVENTS] = {
-	[LC_PAUSE] = "pause",
-	[LC_SAVE] = "save",
-	[LC_MIGRATE] = "migrate",
-	[LC_RESET] = "reset",
+/* What the runner may answer: one kind per event, and the window's (LC_ANSWER_WINDOW). */
+static const struct {
+	const char *name;
+	/* SEQ may be 0: reset to a first life's boot request, window to the first event's opening */
+	bool seq_zero;
+	/* the answer carries an event's facts, every one up to host_ns required */
+	bool event_facts;
+} answers[LC_ANSWER_WINDOW + 1] = {
+	[LC_PAUSE] = { "pause", false, true },
+	[LC_SAVE] = { "save", false, true },
+	[LC_MIGRATE] = { "migrate", false, true },
+	[LC_RESET] = { "reset", true, true },
+	[LC_ANSWER_WINDOW] = { "window", true, false },
 };
 
 #define LC_DONE_WORD	"LIFECYCLE-DONE"
@@ -15,9 +23,7 @@ static const char *const event_names[LC_NR_EVENTS] = {
 
 const char *lc_event_name(enum lc_event kind)
 {
-	if (kind == LC_ANSWER_WINDOW)
-		return "window";
-	return kind < LC_NR_EVENTS ? event_names[kind] : "?";
+	return kind <= LC_ANSWER_WINDOW ? answers[kind].name : "?";
 }
 
 static bool parse_dec(const char *s, u64 *out)
@@ -106,7 +112,7 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 		if (!strcmp(words[1], lc_event_name(d.kind)))
 			break;
 	if (d.kind > LC_ANSWER_WINDOW || !parse_dec(words[2], &seq) || seq > 9999 ||
-	    (!seq && d.kind != LC_RESET && d.kind != LC_ANSWER_WINDOW))
+	    (!seq && !answers[d.kind].seq_zero))
 		return false;
 	d.seq = (unsigned)seq;
 	for (int i = 3; i < n; i++) {
@@ -121,14 +127,10 @@ bool lc_parse_done(const char *line, struct lc_done *out)
 			return false;
 		seen |= bit;
 	}
-	/*
-	 * every fact up to host_ns is required of an event's answer; those
-	 * after it (vcpu_wait_ns, counter, ...) are not, nor any of a window's
-	 */
-	for (char *k = (char *)&d.duration_ns; k <= (char *)&d.host_ns; k += sizeof(u64))
+	/* facts after host_ns (vcpu_wait_ns, counter, ...) are never required */
+	for (char *k = (char *)&d.duration_ns; answers[d.kind].event_facts && k <= (char *)&d.host_ns;
+	     k += sizeof(u64))
 		want = want << 1 | 1;
-	if (d.kind == LC_ANSWER_WINDOW)
-		want = 0;
 	if ((seen & want) != want)
 		return false;
 	*out = d;

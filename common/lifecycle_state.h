@@ -228,6 +228,7 @@ void lc_check_stopped_flag(void);
 /* Wait for the seconds clock's next edge (lc.arch->rtc), on the boot vCPU. */
 void lc_rtc_edge(struct lc_edge *e);
 void lc_check_rtc(const struct lc_answer *a);
-void lc_result_ms(const char *what, const char *figure, u64 ns);
+/* RESULT eSEQ.EVENT.WHAT.FIGURE in ms with 3 decimals; ns may be negative (an early one-shot). */
+void lc_result_ms(const char *what, const char *figure, s64 ns);
 
 #endif
