@@ -9,12 +9,15 @@
 struct tick_ref;
 
 /*
- * Lost ticks the host's scheduling does not explain. Periodic sources
- * coalesce expiries their vCPU was not running for (QEMU's HPET and the
- * LAPIC timer skip missed periods); steal time says how long that was,
- * and every period it covers may cost one tick (see account_host()). What
- * is left must be none but the odd one: the tick in flight when the run
- * ends.
+ * Lost ticks the host's scheduling does not explain. A tick is owed for
+ * every slot of the schedule the counter passed (tick_slots_owed()), so an
+ * interrupt that never comes is lost however the run ends. Periodic
+ * sources coalesce expiries their vCPU was not running for (QEMU's HPET
+ * and the LAPIC timer skip missed periods); steal time says how long that
+ * was, and every period it covers may cost one tick (see account_host()).
+ * What is left must be none but the odd one: the last tick, late across
+ * a slot's edge; where the host's delays are unseen, tick_report.c allows
+ * what one delay as long as TICK_UNEXPLAINED_LATE_MS coalesces.
  */
 #define TICK_UNEXPLAINED_LOST_MAX 1
 /*
@@ -48,6 +51,7 @@ enum tick_fault {
 	FAULT_FREQ1,   /* the counter's frequency taken 1 % high */
 	FAULT_FREQ5,   /* the counter's frequency taken 5 % high */
 	FAULT_STOP100, /* a one-shot source not re-armed after 100 ticks */
+	FAULT_MISS,    /* a periodic source muted over one expiry in miss_every */
 };
 
 struct tick_run {
@@ -60,6 +64,16 @@ struct tick_run {
 	u64 expected;
 	volatile u64 received;
 	u64 interrupts; /* taken during the run, counted or not (drop10) */
+	/*
+	 * Slots of the schedule passed by the last interrupt, by the counter:
+	 * what the ticks received are judged against (tick_slots_owed()).
+	 */
+	u64 slots_passed;
+	u64 end_at;	/* counter value the run ended at */
+	u64 miss_every; /* fault=miss: one expiry in this many muted */
+	u64 missed;	/* expiries fault=miss muted */
+	/* the guest's clock advances by its instructions (-icount): the host delays no tick */
+	bool clock_by_instructions;
 	u64 last_at;	/* counter value of the last tick counted */
 	u64 period;	/* counter ticks, for the host accounting */
 	/* host accounting (steal time), see account_host() */
@@ -88,6 +102,12 @@ extern struct tick_run tick_run;
 
 /* Counter value of slot i of the schedule. */
 u64 tick_slot(u64 i);
+/*
+ * The ticks the run owed: the slots passed by its end, by the counter (a
+ * clock the source is not derived from), at least every slot of the
+ * schedule; a tick that never came is owed however the run ended.
+ */
+u64 tick_slots_owed(void);
 
 /* ---- the reports (common/tick_report.c) ---- */
 
@@ -100,8 +120,8 @@ void tick_report_lateness(u64 hz);
 void tick_report_host(u64 hz);
 /* A source that stopped: a failure of its own, with the last tick seen. */
 void tick_report_stopped(u64 end, u64 hz);
-/* Lost, late and early ticks against their bounds. */
-void tick_report_checks(u64 hz);
+/* Lost (counted from time), late and early ticks against their bounds; the rate of those that came. */
+void tick_report_checks(u64 hz, u64 want_hz);
 /* The counter's frequency and the schedule's rate against the reference clock. */
 void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz);
 /* RESULT: timer_tick.SOURCE.NAME value unit */

@@ -111,30 +111,109 @@ void tick_report_host(u64 hz)
 	tick_result("steal_lost", "ticks", tick_run.steal_lost);
 }
 
-void tick_report_checks(u64 hz)
+u64 tick_slots_owed(void)
 {
-	u64 lost = tick_run.expected - tick_run.received,
-	    unexplained = lost > tick_run.steal_lost ? lost - tick_run.steal_lost : 0,
-	    allowed = TICK_UNEXPLAINED_LOST_MAX +
-		      tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
+	return max(tick_run.slots_passed, tick_run.expected);
+}
 
-	if (!tick_run.has_steal) {
+/*
+ * Expiries one delay of the vCPU as long as the lateness check lets go
+ * unexplained (a host that is itself a guest loses time nobody's steal
+ * time shows) coalesces into the interrupt after it.
+ */
+static u64 unseen_delay_ticks(u64 want_hz)
+{
+	return TICK_UNEXPLAINED_LATE_MS * want_hz / MSEC_PER_SEC;
+}
+
+/*
+ * Lost ticks the host may cost where the guest cannot see it: none where
+ * the guest's clock runs by its instructions; else one unseen delay's and
+ * the share of an emulation thread other than the vCPU's.
+ */
+static u64 unseen_allowance(u64 want_hz)
+{
+	if (tick_run.clock_by_instructions)
+		return 0;
+	return unseen_delay_ticks(want_hz) +
+	       tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
+}
+
+/*
+ * The interrupts that came, over the run's real length by the counter,
+ * against the programmed rate: short by the lost ticks allowed at most,
+ * and by one period (the run ends at the first interrupt past its last
+ * slot), over by none; both give the period's rounding and the
+ * calibration's error. A source that loses interrupts, or ticks slower or
+ * faster than programmed, is off however its schedule was calibrated.
+ */
+static void check_arrival_rate(u64 want_hz, u64 hz, u64 allowed)
+{
+	u64 real_ns = max(ticks_to_ns(tick_run.end_at - tick_run.anchor, hz), 1ull),
+	    /* thousandths of a tick */
+	    ideal = real_ns * want_hz / (NSEC_PER_SEC / MSEC_PER_SEC),
+	    got = tick_run.received * MSEC_PER_SEC,
+	    rate = tick_run.received * MSEC_PER_SEC * NSEC_PER_SEC / real_ns,
+	    slack_ppb = NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) +
+			tick_run.plan.cal.err_ppb,
+	    slack = ideal / MSEC_PER_SEC * slack_ppb / (NSEC_PER_SEC / MSEC_PER_SEC) + 1,
+	    short_max = (allowed + 1) * MSEC_PER_SEC + slack, over_max = slack;
+	char got_hz[24], short_by[24], over_by[24], bound[24];
+
+	fmt_milli(got_hz, sizeof(got_hz), rate);
+	if (got <= ideal) {
+		fmt_milli(short_by, sizeof(short_by), ideal - got);
+		fmt_milli(bound, sizeof(bound), short_max);
+		report(ideal - got <= short_max,
+		       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
+		       "programmed %llu Hz: %s tick(s) short (at most %s)",
+		       got_hz, real_ns / NSEC_PER_MSEC, want_hz, short_by, bound);
+	} else {
+		fmt_milli(over_by, sizeof(over_by), got - ideal);
+		fmt_milli(bound, sizeof(bound), over_max);
+		report(got - ideal <= over_max,
+		       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
+		       "programmed %llu Hz: %s tick(s) over (at most %s)",
+		       got_hz, real_ns / NSEC_PER_MSEC, want_hz, over_by, bound);
+	}
+	result_milli("ticks_per_s_arrived", "Hz", rate);
+}
+
+void tick_report_checks(u64 hz, u64 want_hz)
+{
+	u64 owed = tick_slots_owed(),
+	    lost = owed > tick_run.received ? owed - tick_run.received : 0,
+	    unexplained = lost > tick_run.steal_lost ? lost - tick_run.steal_lost : 0,
+	    allowed = TICK_UNEXPLAINED_LOST_MAX + unseen_allowance(want_hz);
+	char why[160];
+
+	report_info("ticks counted from time: %llu slot(s) of the schedule passed by the run's end "
+		    "(by the counter), %llu interrupt(s) counted",
+		    owed, tick_run.received);
+	if (tick_run.missed)
+		report_info("fault=miss muted %llu expiries", tick_run.missed);
+	if (tick_run.clock_by_instructions)
+		snprintf(why, sizeof(why), "the guest's clock runs by its instructions: the host's "
+			 "delays cost none");
+	else
+		snprintf(why, sizeof(why), "%u, plus %llu a %u ms delay the guest cannot see may "
+			 "coalesce, plus %u%% for an emulation thread's delays",
+			 TICK_UNEXPLAINED_LOST_MAX, unseen_delay_ticks(want_hz),
+			 TICK_UNEXPLAINED_LATE_MS, tick_run.src->unseen_host_lost_pct);
+	if (tick_run.clock_by_instructions)
+		report(unexplained <= allowed, "ticks lost: %llu of %llu, at most %llu allowed (%s)",
+		       lost, owed, allowed, why);
+	else if (!tick_run.has_steal)
 		/* no steal time here (TCG, or a KVM without it): say what the allowance is instead */
 		report(unexplained <= allowed,
-		       "ticks lost: %llu of %llu, at most %llu allowed (%u, plus %u%% the emulation "
-		       "thread's delays may cost, which the guest cannot see; no steal time here "
-		       "to explain more: docs/timers.md, \"The host's share: steal time\")",
-		       lost, tick_run.expected, allowed, TICK_UNEXPLAINED_LOST_MAX,
-		       tick_run.src->unseen_host_lost_pct);
-	} else {
+		       "ticks lost: %llu of %llu, at most %llu allowed (%s; no steal time here to "
+		       "explain more: docs/timers.md, \"The host's share: steal time\")",
+		       lost, owed, allowed, why);
+	else
 		report(unexplained <= allowed,
 		       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu "
-		       "explained, %llu unexplained (at most %llu%s)",
-		       lost, tick_run.expected, min(lost, tick_run.steal_lost), unexplained,
-		       allowed,
-		       tick_run.src->unseen_host_lost_pct ? ", the emulation thread's share included"
-							  : "");
-	}
+		       "explained, %llu unexplained (at most %llu: %s)",
+		       lost, owed, min(lost, tick_run.steal_lost), unexplained, allowed, why);
 	report(!tick_run.over_late,
 	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
 	       "by %llu us",
@@ -158,6 +237,8 @@ void tick_report_checks(u64 hz)
 	if (tick_run.stray)
 		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
 	tick_result("early", "ticks", tick_run.early);
+	check_arrival_rate(want_hz, hz, allowed);
+	tick_result("slots_passed", "ticks", owed);
 	tick_result("lost", "ticks", lost);
 	tick_result("lost_unexplained", "ticks", unexplained);
 	tick_result("late_unexplained_max", "ns", ticks_to_ns(tick_run.worst_unexplained, hz));

@@ -20,6 +20,9 @@
 #define TICK_FAULT_HOLD50_MS  50
 #define TICK_FAULT_STOP_AFTER 100
 #define TICK_FAULT_DROP_EVERY 10
+/* fault=miss: one expiry in this many muted, unless miss_every= says otherwise (2 %) */
+#define TICK_FAULT_MISS_EVERY	  "50"
+#define TICK_FAULT_MISS_EVERY_MAX 1000000
 /* freq1 and freq5: the counter's frequency taken this many thousandths of itself */
 #define TICK_FAULT_FREQ1_PERMILLE 1010
 #define TICK_FAULT_FREQ5_PERMILLE 1050
@@ -36,7 +39,7 @@
 static const char *const tick_fault_names[] = {
 	[FAULT_NONE] = "none",	   [FAULT_DROP10] = "drop10", [FAULT_HOLD20] = "hold20",
 	[FAULT_HOLD50] = "hold50", [FAULT_FREQ1] = "freq1",   [FAULT_FREQ5] = "freq5",
-	[FAULT_STOP100] = "stop100",
+	[FAULT_STOP100] = "stop100", [FAULT_MISS] = "miss",
 };
 
 struct tick_run tick_run;
@@ -126,6 +129,14 @@ static bool early(u64 i, u64 now)
 	return true;
 }
 
+/* Periodic: count the slots the counter has passed by now (within the calibration's error). */
+static void pass_slots(u64 now)
+{
+	while (now + early_tolerance(tick_slot(tick_run.next_slot)) >=
+	       tick_slot(tick_run.next_slot))
+		tick_run.next_slot++;
+}
+
 /*
  * A periodic source's tick is late against the latest slot it has passed:
  * an interrupt cannot say which expiry it is for, so one more than a period
@@ -133,9 +144,6 @@ static bool early(u64 i, u64 now)
  */
 static u64 periodic_lateness(u64 now)
 {
-	while (now + early_tolerance(tick_slot(tick_run.next_slot)) >=
-	       tick_slot(tick_run.next_slot))
-		tick_run.next_slot++;
 	return tick_run.next_slot ? lateness(now, tick_slot(tick_run.next_slot - 1)) : 0;
 }
 
@@ -228,10 +236,10 @@ static u64 own_lateness(u64 i, u64 now, u64 late, u64 first_due)
 	return now > tick_run.armed_at ? now - tick_run.armed_at : 0;
 }
 
-static void record(u64 i, u64 now)
+/* first_due: periodic, the first slot not passed at the previous interrupt */
+static void record(u64 i, u64 now, u64 first_due)
 {
-	/* periodic: the first slot not passed at the previous interrupt */
-	u64 late, first_due = tick_slot(tick_run.next_slot);
+	u64 late;
 
 	if (early(i, now))
 		late = 0;
@@ -258,9 +266,34 @@ static bool rearm_now(u64 i)
 	       !(tick_run.fault == FAULT_STOP100 && i + 1 == TICK_FAULT_STOP_AFTER);
 }
 
+/*
+ * fault=miss: the source muted from now until its next expiry is half a
+ * period past, so that expiry's interrupt never reaches the CPU (no
+ * handler runs for it), the source ticking on at its phase: a lost
+ * interrupt as a device or an interrupt controller loses one.
+ */
+static void miss_next_expiry(void)
+{
+	u64 gone = tick_slot(tick_run.next_slot) + tick_run.period / 2;
+
+	tick_run.src->mute(true);
+	while (arch_counter() < gone)
+		;
+	tick_run.src->mute(false);
+	tick_run.missed++;
+}
+
+/* The run is over: the schedule's last slot passed, every tick it owes came, or the grace ran out. */
+static bool run_over(u64 i, u64 now)
+{
+	tick_run.slots_passed = tick_run.src->kind == TICK_PERIODIC ? tick_run.next_slot : i + 1;
+	return tick_run.slots_passed >= tick_run.expected ||
+	       tick_run.received >= tick_run.expected || now >= tick_run.stop_at;
+}
+
 void tick_interrupt(void)
 {
-	u64 now, i = tick_run.interrupts;
+	u64 now, first_due, i = tick_run.interrupts;
 
 	if (!tick_run.running || tick_run.done) {
 		tick_run.stray++;
@@ -272,16 +305,22 @@ void tick_interrupt(void)
 		hold(TICK_FAULT_HOLD50_MS);
 	now = arch_counter();
 	tick_run.interrupts = i + 1;
+	first_due = tick_slot(tick_run.next_slot);
+	if (tick_run.src->kind == TICK_PERIODIC)
+		pass_slots(now);
 	if (!(tick_run.fault == FAULT_DROP10 &&
 	      i % TICK_FAULT_DROP_EVERY == TICK_FAULT_DROP_EVERY - 1)) {
-		record(i, now);
+		record(i, now, first_due);
 		tick_run.received++;
 		tick_run.last_at = now;
 	}
-	if (i + 1 == tick_run.expected || now >= tick_run.stop_at) {
+	if (run_over(i, now)) {
 		tick_run.done = true;
 		return;
 	}
+	/* slots miss_every - 1, 2 * miss_every - 1, ...: one expiry in miss_every */
+	if (tick_run.fault == FAULT_MISS && (tick_run.next_slot + 1) % tick_run.miss_every == 0)
+		miss_next_expiry();
 	if (rearm_now(i)) {
 		tick_run.armed_at = now;
 		tick_run.src->arm_at(tick_slot(i + 1), now);
@@ -375,7 +414,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 		src->arm_at(tick_slot(0), tick_run.anchor);
 	}
 	wait_done();
-	end = arch_counter();
+	end = tick_run.end_at = arch_counter();
 	tick_run.running = false;
 	src->stop();
 	cancel_guard();
@@ -391,7 +430,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	tick_report_lateness(hz);
 	tick_report_host(hz);
 	tick_report_stopped(end, hz);
-	tick_report_checks(hz);
+	tick_report_checks(hz, want_hz);
 	tick_check_rates(&ref, want_hz, hz);
 }
 
@@ -447,7 +486,7 @@ static const char *fault_name(void)
 struct tick_args {
 	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
 	unsigned source, fault;
-	u64 hz, seconds;
+	u64 hz, seconds, miss_every;
 };
 
 /* The source a run ticks with: one of srcs, or tick_source_none after them. */
@@ -463,6 +502,8 @@ static const struct tick_source *parse_args(int argc, char **argv,
 		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
 		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",
 			   "test-only: the check to make fail"),
+		ARG_UINT("miss_every", &a->miss_every, 2, TICK_FAULT_MISS_EVERY_MAX,
+			 TICK_FAULT_MISS_EVERY, "fault=miss: one expiry in this many never delivered"),
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
@@ -473,6 +514,7 @@ static const struct tick_source *parse_args(int argc, char **argv,
 	a->sources[n] = tick_source_none.name;
 	args_parse_or_abort(&table, argc, argv);
 	tick_run.fault = (enum tick_fault)a->fault;
+	tick_run.miss_every = a->miss_every;
 	return a->source < n ? srcs[a->source] : &tick_source_none;
 }
 
@@ -492,8 +534,41 @@ static u64 counter_hz(const char **how)
 	return hz * permille / 1000;
 }
 
+/*
+ * Whether the guest's clock advances by its own instructions (QEMU's
+ * -icount with sleep=off, the TCG entries' setting): a fixed loop then
+ * lasts the same number of counter ticks, to the tick, every time, which
+ * in real time it never does at these rates (thousands of ticks, jitter of
+ * tens). The host's delays then move no expiry against the guest's time,
+ * and no tick is lost to them.
+ */
+#define INSN_CLOCK_TRIES 8
+#define INSN_CLOCK_LOOPS 20000
+
+static bool clock_by_instructions(u64 *ticks)
+{
+	for (unsigned t = 0; t < INSN_CLOCK_TRIES; t++) {
+		u64 start = arch_counter(), took;
+
+		for (volatile unsigned n = 0; n < INSN_CLOCK_LOOPS; n++)
+			;
+		took = arch_counter() - start;
+		if (t && took != *ticks)
+			return false;
+		*ticks = took;
+	}
+	return true;
+}
+
 static void start_host_accounting(void)
 {
+	u64 loop = 0;
+
+	tick_run.clock_by_instructions = clock_by_instructions(&loop);
+	if (tick_run.clock_by_instructions)
+		report_info("the guest's clock runs by its instructions (a fixed loop lasted %llu "
+			    "counter ticks %d times out of %d): the host's delays cost no tick",
+			    loop, INSN_CLOCK_TRIES, INSN_CLOCK_TRIES);
 	const char *why = steal_init();
 
 	tick_run.has_steal = !why;
@@ -535,6 +610,13 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 	report_info("counter at %llu Hz (%s)", hz, how);
 	if (tick_run.fault == FAULT_STOP100 && src->kind != TICK_ONESHOT)
 		report_abort("fault=stop100 needs a one-shot source; %s is not one", src->name);
+	if (tick_run.fault == FAULT_MISS && !src->mute)
+		report_abort("fault=miss needs a periodic source; %s is not one (a re-armed "
+			     "one-shot that misses an interrupt stops ticking: fault=stop100)",
+			     src->name);
+	if (tick_run.fault == FAULT_MISS)
+		report_info("fault=miss: one expiry in %llu never delivered (%s muted over it)",
+			    tick_run.miss_every, src->name);
 	if (tick_run.fault)
 		report_info("fault=%s injected on purpose: this run should FAIL", fault_name());
 	if (src->kind == TICK_NONE) {

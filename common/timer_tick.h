@@ -72,6 +72,12 @@ struct tick_source {
 	u64 (*start)(void);
 	/* One-shot only: fire once the counter reaches when (at once if passed); now is recent. */
 	void (*arm_at)(u64 when, u64 now);
+	/*
+	 * Periodic only: keep the source's interrupts from reaching the CPU
+	 * (on) or let them through again (off), the source ticking on at its
+	 * phase; an expiry while muted is never delivered (fault=miss).
+	 */
+	void (*mute)(bool on);
 	/* Stop ticking and unroute. */
 	void (*stop)(void);
 };

@@ -97,6 +97,12 @@ static u64 lapic_oneshot_start(void)
 	return arch_counter();
 }
 
+/* The LVT timer entry masked: QEMU and KVM drop an expiry then, the count reloads on. */
+static void lapic_mute(bool on)
+{
+	apic_timer_set_masked(on);
+}
+
 const struct tick_source tick_source_lapic_periodic = {
 	.name = "lapic-periodic",
 	.what = "LAPIC timer, periodic mode",
@@ -105,6 +111,7 @@ const struct tick_source tick_source_lapic_periodic = {
 	.probe = lapic_probe,
 	.setup = lapic_setup,
 	.start = lapic_periodic_start,
+	.mute = lapic_mute,
 	.stop = apic_timer_stop,
 };
 

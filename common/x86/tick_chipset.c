@@ -170,6 +170,12 @@ static u64 hpet_start(void)
 	return hpet_run(hp.irq);
 }
 
+/* The IOAPIC pin masked: an edge that comes meanwhile is dropped there. */
+static void hpet_mute(bool on)
+{
+	ioapic_set_masked(hp.route.gsi, on);
+}
+
 static void hpet_stop(void)
 {
 	hpet_quiet();
@@ -194,6 +200,7 @@ const struct tick_source tick_source_hpet = {
 	.probe = hpet_probe,
 	.setup = hpet_setup,
 	.start = hpet_start,
+	.mute = hpet_mute,
 	.stop = hpet_stop,
 };
 
@@ -289,6 +296,7 @@ const struct tick_source tick_source_hpet_routed = {
 	.probe = routed_periodic_probe,
 	.setup = routed_setup,
 	.start = hpet_start,
+	.mute = hpet_mute,
 	.stop = hpet_stop,
 };
 
@@ -361,6 +369,11 @@ static u64 pit_start(void)
 	return pit_ch0_rate_start((u32)pit.period);
 }
 
+static void pit_mute(bool on)
+{
+	ioapic_set_masked(pit.route.gsi, on);
+}
+
 static void pit_stop(void)
 {
 	pit_quiesce();
@@ -375,5 +388,6 @@ const struct tick_source tick_source_pit = {
 	.probe = pit_probe,
 	.setup = pit_setup,
 	.start = pit_start,
+	.mute = pit_mute,
 	.stop = pit_stop,
 };

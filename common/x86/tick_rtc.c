@@ -206,6 +206,11 @@ static u64 rtc_start(void)
 	return m.due + (f.lo + period / 4 - m.due) / period * period - period;
 }
 
+static void rtc_mute(bool on)
+{
+	ioapic_set_masked(rtc.route.gsi, on);
+}
+
 static void rtc_stop(void)
 {
 	rtc_irq_disable(RTC_IRQ_PERIODIC);
@@ -230,5 +235,6 @@ const struct tick_source tick_source_rtc = {
 	.probe = rtc_probe,
 	.setup = rtc_setup,
 	.start = rtc_start,
+	.mute = rtc_mute,
 	.stop = rtc_stop,
 };

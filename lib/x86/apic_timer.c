@@ -92,6 +92,13 @@ void apic_timer_mask(void)
 	apic_write(APIC_LVTT, APIC_LVT_MASKED);
 }
 
+void apic_timer_set_masked(bool masked)
+{
+	u32 lvtt = apic_read(APIC_LVTT) & ~APIC_LVT_MASKED;
+
+	apic_write(APIC_LVTT, lvtt | (masked ? APIC_LVT_MASKED : 0));
+}
+
 void apic_timer_stop(void)
 {
 	apic_timer_mask();

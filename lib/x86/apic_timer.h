@@ -44,6 +44,8 @@ void apic_timer_periodic(u8 vector, u32 counts);
 void apic_timer_deadline(u64 tsc);
 /* Mask the LVT timer entry (vector 0). */
 void apic_timer_mask(void);
+/* Set or clear LVTT's mask bit, mode, vector and count kept: an expiry while masked is not delivered. */
+void apic_timer_set_masked(bool masked);
 /* Mask, and stop a count in progress. */
 void apic_timer_stop(void);
 /* Disarm the TSC deadline, mask, and stop a count in progress: every mode off. */

@@ -170,6 +170,16 @@ void ioapic_mask(unsigned gsi)
 		ioapic_write(IOAPIC_REG_REDTBL + 2 * gsi, IOAPIC_RTE_MASKED);
 }
 
+void ioapic_set_masked(unsigned gsi, bool masked)
+{
+	u32 reg = IOAPIC_REG_REDTBL + 2 * gsi, lo;
+
+	if (!ioapic.present || gsi >= ioapic.pins)
+		return;
+	lo = ioapic_read(reg) & ~IOAPIC_RTE_MASKED;
+	ioapic_write(reg, lo | (masked ? IOAPIC_RTE_MASKED : 0));
+}
+
 void pic_mask_all(void)
 {
 	outb(PIC_ALL_MASKED, PIC1_DATA);

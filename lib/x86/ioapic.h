@@ -40,6 +40,8 @@ struct ioapic_route ioapic_isa_route(unsigned irq);
  */
 bool ioapic_route(const struct ioapic_route *r, u8 vector, u32 apic_id);
 void ioapic_mask(unsigned gsi);
+/* Set or clear the mask bit of a routed pin, its route kept (an edge that comes while masked is lost). */
+void ioapic_set_masked(unsigned gsi, bool masked);
 
 /* Mask every line of both 8259 PICs, so that only the IOAPIC delivers. */
 void pic_mask_all(void);
