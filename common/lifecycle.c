@@ -9,7 +9,7 @@
 
 static const char *const fault_names[] = {
 	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
-	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter",
+	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent",
 };
 
 struct lc_state lc;
@@ -77,12 +77,22 @@ enum lc_role lc_timer_fired(unsigned slot, u64 now)
 	return t->role;
 }
 
-/* The role of each timer alternates with the event, and on x86 (one timer per vCPU) with the vCPU. */
+/*
+ * A vCPU's own timer alternates its role with the event, and on x86 (one
+ * such timer per vCPU) with the vCPU; a device's is its own, on the boot vCPU.
+ */
 static enum lc_role role_of(int cpu, unsigned slot)
 {
-	unsigned k = lc.arch->nslots == 1 ? (unsigned)cpu : slot;
+	unsigned k = lc_every_cpu_slots() == 1 ? (unsigned)cpu : slot;
 
-	return (k + lc.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
+	switch (lc.arch->slot_use[slot]) {
+	case LC_SLOT_BOOT_PERIODIC:
+		return cpu ? LC_ROLE_IDLE : LC_ROLE_PERIODIC;
+	case LC_SLOT_BOOT_ONESHOT:
+		return cpu ? LC_ROLE_IDLE : LC_ROLE_ONESHOT;
+	default:
+		return (k + lc.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
+	}
 }
 
 static void start_timers(struct lc_cpu *me)
@@ -93,7 +103,7 @@ static void start_timers(struct lc_cpu *me)
 		t->role = role_of(smp_id(), s);
 		t->period = ns_to_ticks(LC_PERIOD_NS, arch_counter_hz());
 		if (t->role == LC_ROLE_PERIODIC)
-			lc.arch->periodic(s, t->period);
+			t->period = lc.arch->periodic(s, t->period);
 	}
 }
 
@@ -127,6 +137,8 @@ static void periodic_faults(struct lc_cpu *me)
 			lc.arch->periodic(s, t->period * 2);
 		if (lc.fault == LC_FAULT_RATE5)
 			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / 1000);
+		if (lc.fault == LC_FAULT_SILENT)
+			lc.arch->stop(s);
 		for (u64 n = 0;
 		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
 			lc_timer_fired(s, arch_counter());
@@ -168,11 +180,12 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 	sample(me, ph);
 }
 
-static void stop_timers(void)
+static void stop_timers(const struct lc_cpu *me)
 {
 	irq_disable();
 	for (unsigned s = 0; s < lc.arch->nslots; s++)
-		lc.arch->stop(s);
+		if (me->t[s].role != LC_ROLE_IDLE)
+			lc.arch->stop(s);
 }
 
 /* What every vCPU does during one event, until the boot vCPU says it is over. */
@@ -186,7 +199,7 @@ static void sampler(struct lc_cpu *me)
 		step(me, ph);
 		cpu_relax();
 	}
-	stop_timers();
+	stop_timers(me);
 }
 
 static void ap_sampler(void *arg)
@@ -340,7 +353,7 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	set_phase(LC_AFTER);
 	boot_window(me, LC_AFTER, LC_WINDOW_NS);
 	set_phase(LC_FINISHED);
-	stop_timers();
+	stop_timers(me);
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_wait(cpu);
 	ask_window(lc.seq, &w);

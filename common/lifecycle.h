@@ -7,8 +7,12 @@
 
 #define LC_MAX_CPUS	16
 #define LC_MAX_CLOCKS	3
-/* Timers per vCPU the arch half offers: 1 (x86's LAPIC timer) or 2 (arm64's CNTV and CNTP). */
-#define LC_MAX_SLOTS	2
+/*
+ * Timers the arch half offers: each vCPU's own (x86's LAPIC timer, arm64's
+ * CNTV and CNTP) and the machine's devices on the boot vCPU (x86's CMOS RTC
+ * periodic interrupt and an HPET comparator).
+ */
+#define LC_MAX_SLOTS	3
 
 /* What a clock does while the guest is stopped, as measured on QEMU 7.2 (docs/lifecycle.md). */
 enum lc_semantics {
@@ -60,6 +64,19 @@ enum lc_role {
 	LC_ROLE_PERIODIC,
 };
 
+/* Where a timer slot runs and in which role (struct lc_arch's slot_use). */
+enum lc_slot_use {
+	/*
+	 * every vCPU's own timer: its role alternates with the event, and
+	 * where a vCPU has one such timer (x86) with the vCPU too
+	 */
+	LC_SLOT_EVERY_CPU,
+	/* a device of the machine, its interrupt routed to the boot vCPU: periodic at every event */
+	LC_SLOT_BOOT_PERIODIC,
+	/* likewise: a one-shot armed before every event */
+	LC_SLOT_BOOT_ONESHOT,
+};
+
 /* How a periodic timer of the arch half keeps its period. */
 enum lc_periodic_kind {
 	/* the timer reloads itself (LAPIC periodic mode): missed periods are the hypervisor's to replay */
@@ -89,6 +106,7 @@ struct lc_rtc {
 
 struct lc_arch {
 	const char *name_of_slot[LC_MAX_SLOTS];
+	enum lc_slot_use slot_use[LC_MAX_SLOTS];
 	unsigned nslots;
 	enum lc_periodic_kind periodic_kind;
 	/* NULL when the machine has what the test needs, else why not (a SKIP) */
@@ -97,7 +115,11 @@ struct lc_arch {
 	void (*init_cpu)(void);
 	/* On the calling vCPU; deadlines and periods in arch_counter() ticks. */
 	void (*oneshot_at)(unsigned slot, u64 when);
-	void (*periodic)(unsigned slot, u64 period);
+	/*
+	 * Tick about every period; returns the period programmed (a device
+	 * with a few rates, the RTC, takes the nearest one at least as long).
+	 */
+	u64 (*periodic)(unsigned slot, u64 period);
 	void (*stop)(unsigned slot);
 	/* The guest's time of day in ns since the epoch, or NULL when the arch has no such clock here. */
 	u64 (*tod_ns)(void);

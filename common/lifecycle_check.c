@@ -102,6 +102,15 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	}
 }
 
+unsigned lc_every_cpu_slots(void)
+{
+	unsigned n = 0;
+
+	for (unsigned s = 0; s < lc.arch->nslots; s++)
+		n += lc.arch->slot_use[s] == LC_SLOT_EVERY_CPU;
+	return n;
+}
+
 /* A one-shot armed before the event fires once its deadline has passed, at the latest a window after the answer. */
 static void check_oneshot(int cpu, unsigned slot, u64 answered)
 {
@@ -319,7 +328,7 @@ static void check_periodic(int cpu, unsigned slot)
 	       "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
 	       "host CPU)",
 	       cpu, name, catchup, allowed, lc.catchup_max, explained, waited);
-	if (!cpu || lc.arch->nslots == 1) {
+	if (!cpu || lc_every_cpu_slots() == 1) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "%s.cpu%d", name, cpu);

@@ -107,6 +107,7 @@ enum lc_fault {
 	LC_FAULT_STOPPED_RESET,	/* the stopped flag set again once after the guest cleared it */
 	LC_FAULT_RTC_BEHIND,	/* the seconds clock read after the event less the time the guest was stopped */
 	LC_FAULT_RESET_COUNTER,	/* after a reset the counter does the opposite of what its arch says */
+	LC_FAULT_SILENT,	/* after the event the periodic timers deliver nothing: not re-armed on restore */
 };
 
 
@@ -141,6 +142,9 @@ struct lc_cpu {
 	bool stopped_reset;	/* fault=stopped_reset: the flag was set again */
 	bool oneshot_armed;
 } __attribute__((aligned(64)));
+
+/* The slots every vCPU has (LC_SLOT_EVERY_CPU). */
+unsigned lc_every_cpu_slots(void);
 
 struct lc_state {
 	const struct lc_arch *arch;

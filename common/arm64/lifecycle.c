@@ -112,10 +112,11 @@ static void oneshot_at(unsigned slot, u64 when)
 	timer_set_cval(slot, to_cval(slot, when));
 }
 
-static void periodic(unsigned slot, u64 period)
+static u64 periodic(unsigned slot, u64 period)
 {
 	period_of[smp_id()][slot] = period;
 	timer_set_cval(slot, to_cval(slot, read_virt() + period));
+	return period;
 }
 
 static void stop(unsigned slot)

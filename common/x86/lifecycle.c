@@ -21,6 +21,12 @@
 /* QEMU's signature at CPUID 0x40000000 under TCG. */
 #define TCG_CPUID_SIGNATURE "TCGTCGTCGTCG"
 
+/* The machine's timers' interrupts, on the boot vCPU (beside the LAPIC timer's TIMER_TICK_VECTOR). */
+#define LC_RTC_VECTOR  0x64
+#define LC_HPET_VECTOR 0x65
+/* The HPET comparator's reach: half its 32-bit wrap. */
+#define HPET_ONESHOT_MAX_COUNTS 0x7fffffffu
+
 static struct tick_cal lapic_cal;
 /* Each vCPU follows the PM timer's wraps on its own (lib/x86/pmtimer.h). */
 static struct pmtimer_ext pm_ext[LC_MAX_CPUS];
@@ -85,9 +91,13 @@ static struct lc_clock tcg_clocks[] = {
 
 /* ---- the LAPIC timer ------------------------------------------------------- */
 
+/* Slot 0 is every vCPU's LAPIC timer; the devices' slots follow where the machine has them. */
+#define SLOT_LAPIC 0
+#define SLOT_NONE  LC_MAX_SLOTS
+
 static void timer_irq(struct ex_regs *regs)
 {
-	lc_timer_fired(0, rdtsc_ordered());
+	lc_timer_fired(SLOT_LAPIC, rdtsc_ordered());
 	apic_eoi();
 }
 
@@ -97,11 +107,12 @@ static void init_cpu(void)
 	apic_timer_divide(APIC_TDCR_DIV_1);
 }
 
-static void periodic(unsigned slot, u64 period)
+static u64 lapic_periodic(u64 period)
 {
 	u64 counts = tick_ticks_to_counts(&lapic_cal, period);
 
 	apic_timer_periodic(TIMER_TICK_VECTOR, (u32)min(max(counts, 1ull), APIC_TIMER_COUNT_MAX));
+	return period;
 }
 
 /* KVM: the one-shot in TSC-deadline mode. */
@@ -141,6 +152,154 @@ static void count_oneshot_at(unsigned slot, u64 when)
 static void count_stop(unsigned slot)
 {
 	apic_timer_stop();
+}
+
+/* ---- the machine's timers on the boot vCPU: the RTC's periodic interrupt, an HPET comparator ---- */
+
+static struct {
+	unsigned rtc_slot, hpet_slot;
+	unsigned hpet_timer, hpet_gsi;
+	u32 hpet_cmp; /* the comparator armed, while hpet_armed */
+	bool hpet_armed;
+	struct tick_cal hpet_cal;
+} dev = {.rtc_slot = SLOT_NONE, .hpet_slot = SLOT_NONE};
+
+/* Register C read first: the RTC raises no other interrupt until it is. */
+static void rtc_irq(struct ex_regs *regs)
+{
+	u64 now = rdtsc_ordered();
+
+	rtc_irq_ack();
+	lc_timer_fired(dev.rtc_slot, now);
+	apic_eoi();
+}
+
+/* The RTC's rates are 32768 Hz over a power of two: the fastest whose period is at least period. */
+static u64 rtc_periodic(u64 period)
+{
+	u64 counter_hz = arch_counter_hz();
+	unsigned hz = RTC_PERIODIC_HZ_MAX;
+
+	while (hz > RTC_PERIODIC_HZ_MIN && counter_hz / hz < period)
+		hz /= 2;
+	rtc_set_periodic_hz(hz);
+	rtc_irq_ack();
+	rtc_irq_enable(RTC_IRQ_PERIODIC);
+	return counter_hz / hz;
+}
+
+static void rtc_periodic_stop(void)
+{
+	rtc_irq_disable(RTC_IRQ_PERIODIC);
+	rtc_irq_ack();
+}
+
+/* ISA IRQ 8 through the IOAPIC to the boot vCPU: NULL, or why not. */
+static const char *rtc_periodic_find(void)
+{
+	struct ioapic_route route;
+
+	if (!ioapic_init())
+		return "no IOAPIC";
+	route = ioapic_isa_route(RTC_ISA_IRQ);
+	rtc_periodic_stop();
+	handle_exception(LC_RTC_VECTOR, rtc_irq);
+	if (!ioapic_route(&route, LC_RTC_VECTOR, apic_id()))
+		return "the IOAPIC has no pin for ISA IRQ 8";
+	return NULL;
+}
+
+/*
+ * A 32-bit one-shot also interrupts when the counter's low half wraps
+ * (the HPET specification; QEMU does): only an interrupt with the counter
+ * at or past the comparator armed is the one-shot's.
+ */
+static void hpet_irq(struct ex_regs *regs)
+{
+	u64 now = rdtsc_ordered();
+
+	if (dev.hpet_armed && (s32)(hpet_counter_read32() - dev.hpet_cmp) >= 0)
+		lc_timer_fired(dev.hpet_slot, now);
+	apic_eoi();
+}
+
+/*
+ * Main counter counts from now until when, lengthened by the
+ * calibration's error so that they cannot run out before it; the
+ * comparator is 32 bits (42 s at QEMU's 100 MHz).
+ */
+static void hpet_oneshot_at(u64 when)
+{
+	u64 now = arch_counter(), ticks = when > now ? when - now : 0;
+	u64 margin = mul_u64_u64_shr32(ticks, tick_ppb_to_fx(dev.hpet_cal.err_ppb)) + 1;
+	u64 counts = tick_ticks_to_counts(&dev.hpet_cal, ticks + margin) + 1;
+
+	/* the comparator first, its interrupt enabled after: an old value would fire at once */
+	hpet_timer_off(dev.hpet_timer);
+	/* fault=rearm's hour: half a wrap, still never within the test */
+	dev.hpet_cmp = hpet_counter_read32() + (u32)min(counts, (u64)HPET_ONESHOT_MAX_COUNTS);
+	hpet_timer_compare(dev.hpet_timer, dev.hpet_cmp);
+	dev.hpet_armed = true;
+	hpet_timer_setup(dev.hpet_timer, HPET_ONESHOT, HPET_IRQ_EDGE, dev.hpet_gsi);
+}
+
+static void hpet_oneshot_stop(void)
+{
+	hpet_timer_off(dev.hpet_timer);
+	dev.hpet_armed = false;
+}
+
+static u64 hpet_cal_read(void)
+{
+	return hpet_counter_read64();
+}
+
+/*
+ * The HPET's last timer, one-shot, edge-triggered on the first IOAPIC
+ * input above the ISA lines it can drive (q35), to the boot vCPU; its main
+ * counter running and calibrated against the TSC. Legacy replacement (pc)
+ * would take the RTC's IRQ 8 and the PIT's IRQ 0: not used.
+ */
+static const char *hpet_oneshot_find(void)
+{
+	struct ioapic_route route = {0, IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
+	const char *why = hpet_find();
+
+	if (why)
+		return why;
+	if (!hpet_counter_is_64bit())
+		return "the HPET's main counter is 32 bits wide";
+	if (!ioapic_init())
+		return "no IOAPIC";
+	dev.hpet_timer = hpet_timers() - 1;
+	route.gsi = hpet_timer_gsi_above_isa(dev.hpet_timer);
+	if (!route.gsi)
+		return "its last timer reaches no IOAPIC input above 15 (QEMU's pc: its legacy "
+		       "replacement would take the RTC's IRQ 8)";
+	hpet_counter_run();
+	if (!tick_calibrate(hpet_cal_read, &dev.hpet_cal))
+		return "its main counter does not count";
+	dev.hpet_gsi = route.gsi;
+	hpet_oneshot_stop();
+	handle_exception(LC_HPET_VECTOR, hpet_irq);
+	if (!ioapic_route(&route, LC_HPET_VECTOR, apic_id()))
+		return "the IOAPIC has no such input";
+	return NULL;
+}
+
+/* A device's slot after the LAPIC's, where the machine has it; else an INFO line says why not. */
+static void add_slot(const char *name, enum lc_slot_use use, const char *(*find)(void),
+		     unsigned *slot)
+{
+	const char *why = find();
+
+	if (why) {
+		report_info("%s timer not checked across events: %s", name, why);
+		return;
+	}
+	*slot = lc_arch_x86.nslots++;
+	lc_arch_x86.name_of_slot[*slot] = name;
+	lc_arch_x86.slot_use[*slot] = use;
 }
 
 /* ---- the CMOS RTC ---------------------------------------------------------- */
@@ -243,12 +402,25 @@ static const struct accel *accel;
 
 static void oneshot_at(unsigned slot, u64 when)
 {
-	accel->oneshot_at(slot, when);
+	if (slot == dev.hpet_slot)
+		hpet_oneshot_at(when);
+	else
+		accel->oneshot_at(slot, when);
+}
+
+static u64 periodic(unsigned slot, u64 period)
+{
+	return slot == dev.rtc_slot ? rtc_periodic(period) : lapic_periodic(period);
 }
 
 static void stop(unsigned slot)
 {
-	accel->stop(slot);
+	if (slot == dev.rtc_slot)
+		rtc_periodic_stop();
+	else if (slot == dev.hpet_slot)
+		hpet_oneshot_stop();
+	else
+		accel->stop(slot);
 }
 
 static const char *probe(void);
@@ -256,6 +428,7 @@ static const char *probe(void);
 /* The clocks and the time of day are the accelerator's: probe() fills them in. */
 struct lc_arch lc_arch_x86 = {
 	.name_of_slot = { "lapic" },
+	.slot_use = { LC_SLOT_EVERY_CPU },
 	.periodic_kind = LC_PERIODIC_RELOAD,
 	.nslots = 1,
 	.probe = probe,
@@ -294,6 +467,8 @@ static const char *probe(void)
 	if (why)
 		return why;
 	handle_exception(TIMER_TICK_VECTOR, timer_irq);
+	add_slot("rtc-periodic", LC_SLOT_BOOT_PERIODIC, rtc_periodic_find, &dev.rtc_slot);
+	add_slot("hpet-timer", LC_SLOT_BOOT_ONESHOT, hpet_oneshot_find, &dev.hpet_slot);
 	lc_arch_x86.clocks = accel->clocks;
 	lc_arch_x86.nclocks = accel->nclocks;
 	lc_arch_x86.tod_ns = accel->tod_ns;

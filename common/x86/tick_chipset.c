@@ -20,9 +20,6 @@
 #define HPET_PERIOD_MAX_COUNTS 0x7fffffffull
 /* Lost ticks the guest cannot attribute (tick_source.unseen_host_lost_pct; reason below). */
 #define HPET_UNSEEN_HOST_LOST_PCT 8
-/* IOAPIC pins from here up are not ISA lines; Tn_INT_ROUTE_CAP has 32 bits. */
-#define FIRST_NON_ISA_GSI 16
-#define HPET_ROUTE_GSIS	  32
 
 /* Calibration reads: a device's count since the calibration began, its wraps followed. */
 static struct {
@@ -59,19 +56,11 @@ static struct {
 	struct tick_cal cal; /* one-shot: to turn a deadline into counts */
 } hp;
 
-static unsigned first_gsi_above_isa(u32 cap)
-{
-	for (unsigned gsi = FIRST_NON_ISA_GSI; gsi < HPET_ROUTE_GSIS; gsi++)
-		if (cap & (1u << gsi))
-			return gsi;
-	return 0;
-}
-
 /* QEMU's pc offers its timers only GSI 2, which KVM's routing does not connect to the IOAPIC. */
 const char *tick_hpet_route(unsigned n, unsigned legacy_irq, struct ioapic_route *route,
 			    enum hpet_irq *irq)
 {
-	unsigned gsi = first_gsi_above_isa(hpet_route_cap(n));
+	unsigned gsi = hpet_timer_gsi_above_isa(n);
 
 	if (gsi) {
 		*irq = HPET_IRQ_EDGE;
@@ -222,7 +211,7 @@ static const char *routed_probe(void)
 	if (!ioapic_init())
 		return "no IOAPIC to route the HPET through";
 	hp.timer = hpet_timers() - 1;
-	if (!first_gsi_above_isa(hpet_route_cap(hp.timer))) {
+	if (!hpet_timer_gsi_above_isa(hp.timer)) {
 		snprintf(why, sizeof(why),
 			 "HPET timer %u can reach no IOAPIC input above 15 (Tn_INT_ROUTE_CAP %#x)",
 			 hp.timer, hpet_route_cap(hp.timer));
@@ -254,7 +243,7 @@ static const char *routed_setup(u64 hz, struct tick_plan *plan)
 	if (why)
 		return why;
 	hp.irq = HPET_IRQ_EDGE;
-	hp.route = (struct ioapic_route){first_gsi_above_isa(hpet_route_cap(hp.timer)),
+	hp.route = (struct ioapic_route){hpet_timer_gsi_above_isa(hp.timer),
 					 IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
 	report_info("timer %u may use GSIs %#x; routed to GSI %u, edge-triggered, active high",
 		    hp.timer, hpet_route_cap(hp.timer), hp.route.gsi);

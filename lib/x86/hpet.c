@@ -151,6 +151,16 @@ u32 hpet_route_cap(unsigned n)
 	return hpet_read(HPET_TN_ROUTE_CAP(n));
 }
 
+unsigned hpet_timer_gsi_above_isa(unsigned n)
+{
+	u32 cap = hpet_route_cap(n);
+
+	for (unsigned gsi = HPET_FIRST_NON_ISA_GSI; gsi < HPET_ROUTE_GSIS; gsi++)
+		if (cap & (1u << gsi))
+			return gsi;
+	return 0;
+}
+
 bool hpet_timer_can_periodic(unsigned n)
 {
 	return hpet_read(HPET_TN_CONF(n)) & HPET_TN_PER_INT_CAP;

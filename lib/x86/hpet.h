@@ -42,6 +42,14 @@ unsigned hpet_timers(void);
 bool hpet_has_legacy_replacement(void);
 /* Timer n's Tn_INT_ROUTE_CAP: bit g set when it can drive IOAPIC input g. */
 u32 hpet_route_cap(unsigned n);
+/* IOAPIC pins from here up are not ISA lines; Tn_INT_ROUTE_CAP has 32 bits. */
+#define HPET_FIRST_NON_ISA_GSI 16
+#define HPET_ROUTE_GSIS	       32
+/*
+ * The first IOAPIC input above the ISA lines timer n can drive, or 0
+ * (QEMU's pc offers none, q35 GSIs 16-23).
+ */
+unsigned hpet_timer_gsi_above_isa(unsigned n);
 bool hpet_timer_can_periodic(unsigned n);
 /* Main counter counts per period at hz, to the nearest; 0 when hz is above its rate. */
 u64 hpet_counts_at_hz(u64 hz);

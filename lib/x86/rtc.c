@@ -3,6 +3,7 @@
 #include "x86/rtc.h"
 #include "x86/acpi.h"
 #include "x86/io.h"
+#include "arch.h"
 
 #define CMOS_INDEX 0x70
 #define CMOS_DATA  0x71
@@ -29,6 +30,8 @@
 #define RTC_DEFAULT_CENTURY 20
 /* Give up after this many reads that overlapped an update (each update takes under 2 ms). */
 #define RTC_MAX_TRIES 1000
+/* A retry waits 1/10000 s: 1000 of them last 100 ms at least (uip_backoff()). */
+#define RTC_UIP_BACKOFF_PER_S 10000
 
 /* The time registers first: a time-of-day read stops after them. */
 enum { F_SEC, F_MIN, F_HOUR, F_DAY, F_MONTH, F_YEAR, F_CENTURY, F_COUNT };
@@ -77,6 +80,21 @@ static void read_fields(u8 *v, size_t n)
 }
 
 /*
+ * Between two reads that found an update in progress. QEMU latches UIP
+ * until its main loop has run the update (when register C's UF is clear:
+ * after any read of register C, such as a periodic interrupt's
+ * acknowledgement), and every read takes the device lock the main loop
+ * needs: back-to-back retries can keep the update from ever running.
+ */
+static void uip_backoff(void)
+{
+	u64 hz = arch_counter_hz(), until = arch_counter() + hz / RTC_UIP_BACKOFF_PER_S;
+
+	while (hz && arch_counter() < until)
+		;
+}
+
+/*
  * UIP clear promises 244 us before the next update; a read under a slow
  * hypervisor can take longer, so the fields are read twice, both after UIP
  * was seen clear, and kept only when the two agree.
@@ -88,6 +106,8 @@ static const char *read_raw(struct rtc_raw *raw, size_t n)
 	for (int tries = 0;; tries++) {
 		if (tries == RTC_MAX_TRIES)
 			return "the RTC was updating at every read";
+		if (tries)
+			uip_backoff();
 		if (cmos_read(RTC_REG_A) & RTC_A_UIP)
 			continue;
 		read_fields(raw->v, n);
