@@ -593,6 +593,59 @@ static void test_periodic_table(void **state)
 	}
 }
 
+/*
+ * x86: one timer per vCPU (the LAPIC's) and a device's on the boot vCPU
+ * (the RTC's): each vCPU's own timer still gives its RESULT lines, the
+ * device's role is its own.
+ */
+static const struct lc_arch device_arch = {
+	.name_of_slot = { "lapic", "rtc-periodic" },
+	.slot_use = { LC_SLOT_EVERY_CPU, LC_SLOT_BOOT_PERIODIC },
+	.nslots = 2, .periodic_kind = LC_PERIODIC_RELOAD,
+	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED", .clocks = clocks, .nclocks = NCLOCKS,
+};
+
+static void run_device_slot(const void *arg)
+{
+	static const u32 ticks[LC_NR_PHASES] = { 50, 120, 50 }, early[LC_NR_PHASES] = { 0 };
+	struct lc_timer *t;
+
+	reset_event(LC_PAUSE, PAUSE_STOP_NS);
+	lc.arch = &device_arch;
+	for (int cpu = 0; cpu < 2; cpu++) {
+		t = &lc.cpu[cpu].t[0];
+		t->role = LC_ROLE_PERIODIC;
+		t->period = ns_to_counter(LC_PERIOD_NS);
+		memcpy(t->ticks, ticks, sizeof(t->ticks));
+		memcpy(t->early, early, sizeof(t->early));
+	}
+	/* the RTC's 64 Hz on the boot vCPU: 32 ticks in a half-second window */
+	t = &lc.cpu[0].t[1];
+	t->role = LC_ROLE_PERIODIC;
+	t->period = COUNTER_HZ / 64;
+	t->ticks[LC_BEFORE] = 32;
+	t->ticks[LC_AFTER] = 16;
+	lc_check_timers(lc.phase_start[LC_AFTER]);
+}
+
+static void test_device_slot(void **state)
+{
+	char out[CAPTURE_MAX];
+	static const char *const lines[] = {
+		"RESULT: e1.pause.lapic.cpu0.catchup 0 ticks",
+		"RESULT: e1.pause.lapic.cpu1.catchup 0 ticks",
+		"FAIL: vCPU 0 rtc-periodic periodic rate after the event 50.0% of nominal, within 10% "
+		"of nominal or of the rate before, 100.0%, short by no more than the periods a vCPU "
+		"waited for a host CPU (0.0% of the window after, 0.0% of the one before)",
+		"RESULT: e1.pause.rtc-periodic.cpu0.catchup 0 ticks",
+		NULL,
+	};
+
+	capture(run_device_slot, NULL, out, sizeof(out));
+	expect_lines(out, lines);
+	lacks(out, "vCPU 1 rtc-periodic");
+}
+
 /* --- periodic timers: the period, timed by the ticks ------------------------------------ */
 
 /*
@@ -783,6 +836,7 @@ int main(void)
 		cmocka_unit_test(test_oneshot_table),
 		cmocka_unit_test(test_oneshot_every_cpu),
 		cmocka_unit_test(test_periodic_table),
+		cmocka_unit_test(test_device_slot),
 		cmocka_unit_test(test_period_table),
 		cmocka_unit_test(test_flag_table),
 		cmocka_unit_test(test_result_ms),
