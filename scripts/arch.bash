@@ -246,13 +246,24 @@ arch_qemu_cmd() { # arch accel smp kernel append params...
 # with other characters than these single-quoted. The runner's logs and -l -v,
 # run-kernel and boot-bench.sh -p print commands this way.
 arch_quote_cmd() { # words...
-	local w out=""
-	for w in "$@"; do
-		if [[ $w =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
-			out+="$w "
+	local out
+	arch_quote_into out "$@"
+	echo "$out"
+}
+
+# arch_quote_cmd into the variable named var, without a subshell (scripts
+# that quote word by word, scripts/lava-jobs, would fork one per word).
+arch_quote_into() { # var words...
+	# names of its own: a nameref to a caller's "q" must not see a local "q"
+	local -n _aq_out=$1
+	local _aq_w _aq_q=""
+	shift
+	for _aq_w in "$@"; do
+		if [[ $_aq_w =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
+			_aq_q+="$_aq_w "
 		else
-			out+="'${w//\'/\'\\\'\'}' "
+			_aq_q+="'${_aq_w//\'/\'\\\'\'}' "
 		fi
 	done
-	echo "${out% }"
+	_aq_out=${_aq_q% }
 }
