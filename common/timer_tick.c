@@ -21,7 +21,8 @@
 #define TICK_FAULT_STOP_AFTER 100
 #define TICK_FAULT_DROP_EVERY 10
 /* fault=miss: one expiry in this many muted, unless miss_every= says otherwise (2 %) */
-#define TICK_FAULT_MISS_EVERY	  "50"
+#define TICK_FAULT_MISS_EVERY	  50
+#define TICK_FAULT_MISS_EVERY_MIN 2
 #define TICK_FAULT_MISS_EVERY_MAX 1000000
 /* freq1 and freq5: the counter's frequency taken this many thousandths of itself */
 #define TICK_FAULT_FREQ1_PERMILLE 1010
@@ -502,8 +503,8 @@ static const struct tick_source *parse_args(int argc, char **argv,
 		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
 		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",
 			   "test-only: the check to make fail"),
-		ARG_UINT("miss_every", &a->miss_every, 2, TICK_FAULT_MISS_EVERY_MAX,
-			 TICK_FAULT_MISS_EVERY, "fault=miss: one expiry in this many never delivered"),
+		ARG_UINT("miss_every", &a->miss_every, 0, TICK_FAULT_MISS_EVERY_MAX, "0",
+			 "fault=miss: one expiry in this many never delivered (0: 50)"),
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
@@ -514,7 +515,13 @@ static const struct tick_source *parse_args(int argc, char **argv,
 	a->sources[n] = tick_source_none.name;
 	args_parse_or_abort(&table, argc, argv);
 	tick_run.fault = (enum tick_fault)a->fault;
-	tick_run.miss_every = a->miss_every;
+	if (a->miss_every && tick_run.fault != FAULT_MISS)
+		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
+			     a->miss_every, tick_fault_names[tick_run.fault]);
+	if (a->miss_every && a->miss_every < TICK_FAULT_MISS_EVERY_MIN)
+		report_abort("miss_every=%llu would mute every expiry: at least %d", a->miss_every,
+			     TICK_FAULT_MISS_EVERY_MIN);
+	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
 	return a->source < n ? srcs[a->source] : &tick_source_none;
 }
 
@@ -563,13 +570,14 @@ static bool clock_by_instructions(u64 *ticks)
 static void start_host_accounting(void)
 {
 	u64 loop = 0;
+	const char *why;
 
 	tick_run.clock_by_instructions = clock_by_instructions(&loop);
 	if (tick_run.clock_by_instructions)
 		report_info("the guest's clock runs by its instructions (a fixed loop lasted %llu "
 			    "counter ticks %d times out of %d): the host's delays cost no tick",
 			    loop, INSN_CLOCK_TRIES, INSN_CLOCK_TRIES);
-	const char *why = steal_init();
+	why = steal_init();
 
 	tick_run.has_steal = !why;
 	if (why)
