@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""scripts/tick-miss-sweep: the command it runs for an entry, and how it reads the lost-tick check.
+
+The entry's command is the runner's with the fault's arguments added to
+-append (one word, still quoted for QEMU), and --realtime drops only the
+TCG entries' -icount and -rtc clock=vm. The guest's lost-tick lines, in
+each of their three forms (clock by instructions, no steal time, steal
+time), give the verdict and the figures; a SKIP line is a skip; a run with
+no such line says so. No guest boots.
+"""
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True
+_loader = importlib.machinery.SourceFileLoader("tick_miss_sweep",
+                                               os.path.join(TOP, "scripts", "tick-miss-sweep"))
+_spec = importlib.util.spec_from_loader("tick_miss_sweep", _loader)
+sweep = importlib.util.module_from_spec(_spec)
+_loader.exec_module(sweep)
+
+ENTRY = ["qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-kernel", "timer-tick.flat",
+         "-append", "source=hpet hz=1000 seconds=2", "-icount", "shift=7,sleep=off", "-rtc",
+         "clock=vm"]
+
+
+class Command(unittest.TestCase):
+    def test_fault_joins_the_append_word(self):
+        cmd = sweep.with_args(ENTRY, "fault=miss miss_every=100", realtime=False)
+        self.assertEqual(cmd[cmd.index("-append") + 1],
+                         "source=hpet hz=1000 seconds=2 fault=miss miss_every=100")
+        self.assertEqual(len(cmd), len(ENTRY))
+        self.assertIn("-icount", cmd)
+
+    def test_realtime_drops_only_the_tcg_settings(self):
+        cmd = sweep.with_args(ENTRY, "", realtime=True)
+        self.assertEqual(cmd, ENTRY[:9])
+
+    def test_another_rtc_clock_is_kept(self):
+        cmd = sweep.with_args(ENTRY[:11] + ["-rtc", "base=utc"], "", realtime=True)
+        self.assertEqual(cmd[-2:], ["-rtc", "base=utc"])
+
+
+class Reading(unittest.TestCase):
+    def read(self, text):
+        class Done:
+            stdout = text
+        real = sweep.subprocess.run
+        sweep.subprocess.run = lambda *a, **k: Done()
+        try:
+            return sweep.run(["qemu"])
+        finally:
+            sweep.subprocess.run = real
+
+    def test_by_instructions(self):
+        got = self.read("INFO: x\nFAIL: pit: ticks lost: 2 of 2001, at most 1 allowed (the guest's "
+                        "clock runs by its instructions: the host's delays cost none)\n")
+        self.assertEqual(got[:4], ("FAIL", 2, 2001, 1))
+        self.assertTrue(got[4].startswith("FAIL: pit: ticks lost"))
+
+    def test_without_steal_time(self):
+        got = self.read("PASS: hpet: ticks lost: 5 of 2000, at most 180 allowed (1, plus 19 a "
+                        "19 ms delay ...; no steal time here to explain more: docs/timers.md)\n")
+        self.assertEqual(got[:4], ("PASS", 5, 2000, 180))
+        self.assertIsNone(got[4])
+
+    def test_with_steal_time(self):
+        got = self.read("FAIL: lapic-periodic: ticks lost beyond what steal time explains: 30 of "
+                        "1000 lost, 4 explained, 26 unexplained (at most 20: 1, plus 19 ...)\n")
+        self.assertEqual(got[:4], ("FAIL", 26, None, 20))
+
+    def test_skip_and_none(self):
+        self.assertEqual(self.read("SKIP: rtc: no such source\n")[0], "SKIP")
+        self.assertEqual(self.read("SUMMARY: 1 tests\n"), ("NONE", "no lost-tick line"))
+
+
+if __name__ == "__main__":
+    unittest.main()
