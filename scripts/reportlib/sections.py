@@ -266,7 +266,8 @@ def tick_rows(t, src):
 def tick_counts(t, src):
     p = f"timer_tick.{src}."
     parts = []
-    for name, what in (("ticks_expected", "expected"), ("ticks_received", "received"),
+    for name, what in (("ticks_expected", "expected"), ("slots_passed", "owed (slots passed)"),
+                       ("ticks_received", "received"), ("ticks_per_s_arrived", "arrived per s"),
                        ("lost", "lost"), ("steal_lost", "explained by steal time"),
                        ("steal", "steal time (us)")):
         f = t.fig(p + name)
