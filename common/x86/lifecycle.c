@@ -291,7 +291,7 @@ static const char *hpet_oneshot_find(void)
 static void add_slot(const char *name, enum lc_slot_use use, const char *(*find)(void),
 		     unsigned *slot)
 {
-	const char *why = find();
+	const char *why = lc_arch_x86.nslots < LC_MAX_SLOTS ? find() : "no timer slot left";
 
 	if (why) {
 		report_info("%s timer not checked across events: %s", name, why);
