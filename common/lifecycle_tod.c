@@ -3,17 +3,6 @@
 #include "lifecycle_state.h"
 #include "report.h"
 
-
-/* RESULT e<seq>.<event>.<what>.<figure> value ms, signed. */
-static void result_signed_ms(const char *what, const char *figure, s64 ns)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
-		 figure);
-	report_result(name, "ms", "%lld", ns / (s64)NSEC_PER_MSEC);
-}
-
 /* The time of day moved with the host's: its offset to the host's is the same after the event. */
 void lc_check_tod(u64 tod_req, u64 tod_done)
 {
@@ -147,6 +136,6 @@ void lc_check_rtc(const struct lc_answer *a)
 	       "moved by %+lld ms (at most +-%lld ms)",
 	       name, before / (s64)NSEC_PER_MSEC, after / (s64)NSEC_PER_MSEC, moved / (s64)NSEC_PER_MSEC,
 	       slack / (s64)NSEC_PER_MSEC);
-	result_signed_ms(lc.rtc->key, "tod_offset_ms", after);
-	result_signed_ms(lc.rtc->key, "tod_moved_ms", moved);
+	lc_result_ms(lc.rtc->key, "tod_offset_ms", after);
+	lc_result_ms(lc.rtc->key, "tod_moved_ms", moved);
 }
