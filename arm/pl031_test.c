@@ -51,6 +51,16 @@ enum fault { FAULT_NONE, FAULT_UNMASKED, FAULT_NOCLEAR, FAULT_EARLY };
 static const char *const fault_names[] = { "none", "unmasked", "noclear", "early" };
 /* fault=early: RTCMR set this much nearer than the check expects, as an alarm firing early would look */
 #define FAULT_EARLY_S		2
+/*
+ * Step 3 reads the device between spins of this long: every read is an
+ * exit that takes the VMM's device lock, and QEMU's main loop, which runs
+ * the timer that sets RTCRIS at the match, needs it too. RTCDR is computed
+ * at each read, so back-to-back reads saw the match's second come with
+ * RTCRIS still clear (once in about 20 runs under TCG); RTCRIS then has
+ * until this long after that second to be set.
+ */
+#define MASK_POLL_US		100
+#define MASK_SETTLE_MS		500
 
 static struct {
 	u64 host_ns;
@@ -124,10 +134,19 @@ static void check_match(void)
 	pl031_irq_clear();
 }
 
+static void spin_us(u64 us)
+{
+	u64 end = arch_counter() + arch_counter_hz() * us / USEC_PER_SEC;
+
+	while (arch_counter() < end)
+		cpu_relax();
+}
+
 static void check_mask(void)
 {
 	u32 match = pl031_seconds() + 1;
 	bool raw, masked, taken;
+	u64 settle;
 
 	memset(&seen, 0, sizeof(seen));
 	pl031_irq_clear();
@@ -138,7 +157,10 @@ static void check_mask(void)
 		pl031_irq_mask();
 	irq_enable();
 	while (pl031_seconds() <= match && !seen.count)
-		cpu_relax();
+		spin_us(MASK_POLL_US);
+	settle = arch_counter() + arch_counter_hz() * MASK_SETTLE_MS / MSEC_PER_SEC;
+	while (!pl031_irq_raw() && !seen.count && arch_counter() < settle)
+		spin_us(MASK_POLL_US);
 	taken = atomic_load(&seen.count) != 0;
 	irq_disable();
 	raw = pl031_irq_raw() || seen.raw;

@@ -91,15 +91,19 @@ signal_crash() {
 # ignored as it is for a non-interactive shell's background jobs, and the
 # runner leads its own process group), sends SIG once 'hang' runs, to the
 # runner or to its whole group (as a CI job's timeout does), and leaves the
-# status in st.
+# status in st. SIGINT is set back to its default for the runner: a make
+# check started from a background job inherits it ignored, and bash cannot
+# trap a signal ignored when it starts (a terminal's Ctrl-C never is).
 interrupt_run() { # signal pid|group
 	local pid i
 	rm -rf logs logs.old i.xml i.tap
 	set -m
-	UNITTESTS_CFG=i.cfg QEMU=$FAKE "$RUNNER" --build build -j 1 --junit i.xml --tap-file i.tap >out.txt 2>err.txt &
+	UNITTESTS_CFG=i.cfg QEMU=$FAKE env --default-signal=INT "$RUNNER" --build build -j 1 \
+		--junit i.xml --tap-file i.tap >out.txt 2>err.txt &
 	pid=$!
 	set +m
-	for ((i = 0; i < 100; i++)); do
+	# up to 30 s: a loaded host (make check's other streams) starts it late; its timeout is 60 s
+	for ((i = 0; i < 300; i++)); do
 		grep -qs 'INFO: hanging' logs/hang.log && break
 		sleep 0.1
 	done
