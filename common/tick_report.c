@@ -141,8 +141,8 @@ static u64 unseen_allowance(u64 want_hz)
 
 /*
  * The interrupts that came, over the run's real length by the counter,
- * against the programmed rate: short by the lost ticks allowed at most,
- * and by one period (the run ends at the first interrupt past its last
+ * against the programmed rate: short by the lost ticks allowed or
+ * explained (steal time) at most, and by one period (the run ends at the first interrupt past its last
  * slot), over by none; both give the period's rounding and the
  * calibration's error. A source that loses interrupts, or ticks slower or
  * faster than programmed, is off however its schedule was calibrated.
@@ -237,7 +237,7 @@ void tick_report_checks(u64 hz, u64 want_hz)
 	if (tick_run.stray)
 		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
 	tick_result("early", "ticks", tick_run.early);
-	check_arrival_rate(want_hz, hz, allowed);
+	check_arrival_rate(want_hz, hz, allowed + min(lost, tick_run.steal_lost));
 	tick_result("slots_passed", "ticks", owed);
 	tick_result("lost", "ticks", lost);
 	tick_result("lost_unexplained", "ticks", unexplained);
