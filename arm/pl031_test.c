@@ -40,6 +40,7 @@
 #include "report.h"
 #include "arm64/sysreg.h"
 #include "units.h"
+#include "wait.h"
 
 #define MATCH_AHEAD_S		2
 /* how long to wait for the match: ahead plus two seconds, in seconds of the counter */
@@ -56,7 +57,7 @@ static const char *const fault_names[] = { "none", "unmasked", "noclear", "early
  * exit that takes the VMM's device lock, and QEMU's main loop, which runs
  * the timer that sets RTCRIS at the match, needs it too. RTCDR is computed
  * at each read, so back-to-back reads saw the match's second come with
- * RTCRIS still clear (once in about 20 runs under TCG); RTCRIS then has
+ * RTCRIS still clear (once, in a make check under TCG); RTCRIS then has
  * until this long after that second to be set.
  */
 #define MASK_POLL_US		100
@@ -134,14 +135,6 @@ static void check_match(void)
 	pl031_irq_clear();
 }
 
-static void spin_us(u64 us)
-{
-	u64 end = arch_counter() + arch_counter_hz() * us / USEC_PER_SEC;
-
-	while (arch_counter() < end)
-		cpu_relax();
-}
-
 static void check_mask(void)
 {
 	u32 match = pl031_seconds() + 1;
@@ -157,10 +150,10 @@ static void check_mask(void)
 		pl031_irq_mask();
 	irq_enable();
 	while (pl031_seconds() <= match && !seen.count)
-		spin_us(MASK_POLL_US);
+		spin_ns(MASK_POLL_US * NSEC_PER_USEC);
 	settle = arch_counter() + arch_counter_hz() * MASK_SETTLE_MS / MSEC_PER_SEC;
 	while (!pl031_irq_raw() && !seen.count && arch_counter() < settle)
-		spin_us(MASK_POLL_US);
+		spin_ns(MASK_POLL_US * NSEC_PER_USEC);
 	taken = atomic_load(&seen.count) != 0;
 	irq_disable();
 	raw = pl031_irq_raw() || seen.raw;

@@ -14,6 +14,7 @@
 #include "lifecycle_state.h"
 #include "fixed.h"
 #include "report.h"
+#include "wait.h"
 
 /*
  * The counter against the host's time from the reset: its frequency may be
@@ -40,16 +41,13 @@ bool lc_has_reset(void)
 void lc_request_reset(void)
 {
 	unsigned tests, failures, skipped;
-	u64 hz = arch_counter_hz(), give_up;
 
 	while (counter_ns(arch_counter()) < LC_RESET_MIN_LIFE_NS)
 		cpu_relax();
 	report_counts(&tests, &failures, &skipped);
 	printf("LIFECYCLE-REQUEST: reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
 	       arch_counter(), tests, failures, skipped);
-	give_up = arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, hz);
-	while (arch_counter() < give_up)
-		cpu_relax();
+	spin_ns(LC_ANSWER_WAIT_NS);
 	report_abort("event %u reset: still running %llu s after asking for it", lc.seq,
 		     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
 }

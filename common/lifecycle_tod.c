@@ -2,6 +2,7 @@
 /* The lifecycle test's checks of the guest's time of day and seconds clock against the host's. */
 #include "lifecycle_state.h"
 #include "report.h"
+#include "wait.h"
 
 /* The time of day moved with the host's: its offset to the host's is the same after the event. */
 void lc_check_tod(u64 tod_req, u64 tod_done)
@@ -20,15 +21,6 @@ void lc_check_tod(u64 tod_req, u64 tod_done)
 }
 
 /* ---- the seconds clock ----------------------------------------------------- */
-
-/* Spin on the counter alone: no device access, no exit, no lock taken in the VMM. */
-static void spin_ns(u64 ns)
-{
-	u64 end = arch_counter() + ns_to_ticks(ns, arch_counter_hz());
-
-	while (arch_counter() < end)
-		cpu_relax();
-}
 
 /*
  * Poll the clock until its seconds change, each read timed by the

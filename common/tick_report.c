@@ -139,43 +139,41 @@ static u64 unseen_allowance(u64 want_hz)
 	       tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
 }
 
+/* What a planned period may be off by: a whole number of counts (one count), and the calibration. */
+static u64 plan_slack_ppb(void)
+{
+	return NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) + tick_run.plan.cal.err_ppb;
+}
+
 /*
  * The interrupts that came, over the run's real length by the counter,
  * against the programmed rate: short by the lost ticks allowed or
- * explained (steal time) at most, and by one period (the run ends at the first interrupt past its last
- * slot), over by none; both give the period's rounding and the
- * calibration's error. A source that loses interrupts, or ticks slower or
- * faster than programmed, is off however its schedule was calibrated.
+ * explained (steal time) and one period at most (the run ends at the
+ * first interrupt past its last slot), over by none; both give the
+ * period's rounding and the calibration's error. A source that loses
+ * interrupts, or ticks slower or faster than programmed, is off however
+ * its schedule was calibrated. Figures in thousandths of a tick.
  */
 static void check_arrival_rate(u64 want_hz, u64 hz, u64 allowed)
 {
 	u64 real_ns = max(ticks_to_ns(tick_run.end_at - tick_run.anchor, hz), 1ull),
-	    /* thousandths of a tick */
 	    ideal = real_ns * want_hz / (NSEC_PER_SEC / MSEC_PER_SEC),
 	    got = tick_run.received * MSEC_PER_SEC,
 	    rate = tick_run.received * MSEC_PER_SEC * NSEC_PER_SEC / real_ns,
-	    slack_ppb = NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) +
-			tick_run.plan.cal.err_ppb,
-	    slack = ideal / MSEC_PER_SEC * slack_ppb / (NSEC_PER_SEC / MSEC_PER_SEC) + 1,
-	    short_max = (allowed + 1) * MSEC_PER_SEC + slack, over_max = slack;
-	char got_hz[24], short_by[24], over_by[24], bound[24];
+	    slack = ideal / MSEC_PER_SEC * plan_slack_ppb() / (NSEC_PER_SEC / MSEC_PER_SEC) + 1;
+	bool is_short = got <= ideal;
+	u64 off = is_short ? ideal - got : got - ideal,
+	    bound = is_short ? (allowed + 1) * MSEC_PER_SEC + slack : slack;
+	char got_hz[24], off_ticks[24], bound_ticks[24];
 
 	fmt_milli(got_hz, sizeof(got_hz), rate);
-	if (got <= ideal) {
-		fmt_milli(short_by, sizeof(short_by), ideal - got);
-		fmt_milli(bound, sizeof(bound), short_max);
-		report(ideal - got <= short_max,
-		       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
-		       "programmed %llu Hz: %s tick(s) short (at most %s)",
-		       got_hz, real_ns / NSEC_PER_MSEC, want_hz, short_by, bound);
-	} else {
-		fmt_milli(over_by, sizeof(over_by), got - ideal);
-		fmt_milli(bound, sizeof(bound), over_max);
-		report(got - ideal <= over_max,
-		       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
-		       "programmed %llu Hz: %s tick(s) over (at most %s)",
-		       got_hz, real_ns / NSEC_PER_MSEC, want_hz, over_by, bound);
-	}
+	fmt_milli(off_ticks, sizeof(off_ticks), off);
+	fmt_milli(bound_ticks, sizeof(bound_ticks), bound);
+	report(off <= bound,
+	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
+	       "programmed %llu Hz: %s tick(s) %s (at most %s)",
+	       got_hz, real_ns / NSEC_PER_MSEC, want_hz, off_ticks, is_short ? "short" : "over",
+	       bound_ticks);
 	result_milli("ticks_per_s_arrived", "Hz", rate);
 }
 
@@ -294,9 +292,7 @@ void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz)
 		.slots = tick_run.expected,
 		.span = tick_slot(tick_run.expected - 1) - tick_run.anchor,
 		.received = tick_run.received,
-		/* the period is a whole number of counts: up to one off, plus the calibration */
-		.slack_ppb = NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) +
-			     tick_run.plan.cal.err_ppb,
+		.slack_ppb = plan_slack_ppb(),
 	};
 
 	tick_ref_check(ref, &p);

@@ -9,6 +9,7 @@
 #include "stats.h"
 #include "tick_engine.h"
 #include "tick_ref.h"
+#include "wait.h"
 
 #define TICK_HZ_MAX	 10000
 #define TICK_SECONDS_MAX 600
@@ -252,15 +253,6 @@ static void record(u64 i, u64 now, u64 first_due)
 	account_host(i, now, own_lateness(i, now, late, first_due));
 }
 
-/* fault=hold20, hold50: the interrupt kept waiting, as a guest or emulation bug would. */
-static void hold(u64 ms)
-{
-	u64 until = arch_counter() + tick_run.counter_hz * ms / MSEC_PER_SEC;
-
-	while (arch_counter() < until)
-		;
-}
-
 static bool rearm_now(u64 i)
 {
 	return tick_run.src->kind == TICK_ONESHOT &&
@@ -278,8 +270,7 @@ static void miss_next_expiry(void)
 	u64 gone = tick_slot(tick_run.next_slot) + tick_run.period / 2;
 
 	tick_run.src->mute(true);
-	while (arch_counter() < gone)
-		;
+	spin_until(gone);
 	tick_run.src->mute(false);
 	tick_run.missed++;
 }
@@ -300,10 +291,11 @@ void tick_interrupt(void)
 		tick_run.stray++;
 		return;
 	}
+	/* fault=hold20, hold50: the interrupt kept waiting, as a guest or emulation bug would */
 	if (tick_run.fault == FAULT_HOLD20 && i == tick_run.expected / 2)
-		hold(TICK_FAULT_HOLD20_MS);
+		spin_ns(TICK_FAULT_HOLD20_MS * NSEC_PER_MSEC);
 	if (tick_run.fault == FAULT_HOLD50 && i == tick_run.expected / 2)
-		hold(TICK_FAULT_HOLD50_MS);
+		spin_ns(TICK_FAULT_HOLD50_MS * NSEC_PER_MSEC);
 	now = arch_counter();
 	tick_run.interrupts = i + 1;
 	first_due = tick_slot(tick_run.next_slot);

@@ -1,8 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* wait_at_least(): see wait.h. */
+/* wait_at_least(), spin_until(), spin_ns(): see wait.h. */
 #include "wait.h"
 #include "arch.h"
 #include "stats.h"
+
+void spin_until(u64 until)
+{
+	while (arch_counter() < until)
+		cpu_relax();
+}
+
+void spin_ns(u64 ns)
+{
+	spin_until(arch_counter() + ns_to_ticks(ns, arch_counter_hz()));
+}
 
 bool wait_at_least(const volatile unsigned long *counter, unsigned long target, u64 timeout_ms)
 {

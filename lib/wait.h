@@ -13,4 +13,12 @@
 #define WAIT_SPINS_PER_CLOCK	1024
 bool wait_at_least(const volatile unsigned long *counter, unsigned long target, u64 timeout_ms);
 
+/*
+ * Spin on arch_counter() alone until it reaches until, or for ns of it: no
+ * device is read, so no exit and no lock is taken in the VMM (a poll that
+ * must leave the VMM's main loop room spins between its reads).
+ */
+void spin_until(u64 until);
+void spin_ns(u64 ns);
+
 #endif

@@ -3,7 +3,8 @@
 #include "x86/rtc.h"
 #include "x86/acpi.h"
 #include "x86/io.h"
-#include "arch.h"
+#include "units.h"
+#include "wait.h"
 
 #define CMOS_INDEX 0x70
 #define CMOS_DATA  0x71
@@ -88,10 +89,7 @@ static void read_fields(u8 *v, size_t n)
  */
 static void uip_backoff(void)
 {
-	u64 hz = arch_counter_hz(), until = arch_counter() + hz / RTC_UIP_BACKOFF_PER_S;
-
-	while (hz && arch_counter() < until)
-		;
+	spin_ns(NSEC_PER_SEC / RTC_UIP_BACKOFF_PER_S);
 }
 
 /*

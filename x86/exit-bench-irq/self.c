@@ -9,6 +9,8 @@
 #include "x86/apic_timer.h"
 #include "x86/desc.h"
 #include "x86/processor.h"
+#include "units.h"
+#include "wait.h"
 
 #define TPR_HOLD_MS		10
 #define WATCHDOG_COUNT		0xffffffffu
@@ -160,14 +162,12 @@ static void check_tpr_holds(struct self_variant *v)
 {
 	unsigned long before = v->irq.hits, held_hits;
 	bool pending;
-	u64 until = arch_counter() + ns_to_ticks(TPR_HOLD_MS * 1000000ull, arch_counter_hz());
 
 	self_current = v;
 	apic_write(APIC_TPR, TPR_BLOCK);
 	irq_enable();
 	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | SELF_IPI_VECTOR, 0);
-	while (arch_counter() < until)
-		cpu_relax();
+	spin_ns(TPR_HOLD_MS * NSEC_PER_MSEC);
 	held_hits = v->irq.hits - before;
 	pending = irr_has(SELF_IPI_VECTOR);
 	v->irq.sent++;
