@@ -3,6 +3,7 @@
  * reference clock. */
 #include "tick_ref.h"
 #include "arch.h"
+#include "tick_judge.h"
 #include "fixed.h"
 #include "report.h"
 #include "stats.h"
@@ -135,4 +136,20 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	result_ppm(p->source, "schedule_err", sched_err);
 	snprintf(full, sizeof(full), "timer_tick.%s.ticks_per_s_ref", p->source);
 	report_result(full, "Hz", "%s", buf);
+}
+
+/* The counter's frequency and the schedule's rate against the reference clock. */
+void tick_check_rates(const struct tick_record *r, const struct tick_ref *ref)
+{
+	struct tick_ref_plan p = {
+		.source = r->source,
+		.counter_hz = r->counter_hz,
+		.want_hz = r->want_hz,
+		.slots = r->expected,
+		.span = tick_rec_slot(r, r->expected - 1),
+		.received = r->n,
+		.slack_ppb = tick_rec_slack_ppb(r),
+	};
+
+	tick_ref_check(ref, &p);
 }

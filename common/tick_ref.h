@@ -39,4 +39,8 @@ struct tick_ref_plan {
  */
 void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p);
 
+struct tick_record;
+/* The counter's frequency and the record's schedule against the reference (tick_ref_check()). */
+void tick_check_rates(const struct tick_record *r, const struct tick_ref *ref);
+
 #endif

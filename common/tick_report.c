@@ -4,23 +4,22 @@
 #include "tick_engine.h"
 #include "report.h"
 #include "stats.h"
-#include "tick_ref.h"
 #include "fixed.h"
 
 /* RESULT: timer_tick.SOURCE.NAME value unit */
-void tick_result(const char *name, const char *unit, u64 value)
+void tick_result(const char *source, const char *name, const char *unit, u64 value)
 {
 	char full[96];
 
-	snprintf(full, sizeof(full), "timer_tick.%s.%s", tick_run.src->name, name);
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
 	report_result(full, unit, "%llu", value);
 }
 
-static void result_milli(const char *name, const char *unit, u64 thousandths)
+static void result_milli(const char *source, const char *name, const char *unit, u64 thousandths)
 {
 	char full[96], buf[24];
 
-	snprintf(full, sizeof(full), "timer_tick.%s.%s", tick_run.src->name, name);
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
 	report_result(full, unit, "%s", fmt_milli(buf, sizeof(buf), thousandths));
 }
 
@@ -42,207 +41,187 @@ static unsigned log2_bucket(u64 ns)
 	return k;
 }
 
-static void report_lateness_buckets(u64 hz)
+static void report_lateness_buckets(const struct tick_record *r, const u64 *late)
 {
 	u64 count[LATE_BUCKETS] = { 0 };
 	char name[32];
 
-	for (u64 i = 0; i < tick_run.received; i++)
-		count[log2_bucket(ticks_to_ns(tick_run.late[i], hz))]++;
+	for (u64 i = 0; i < r->n; i++)
+		count[log2_bucket(ticks_to_ns(late[i], r->counter_hz))]++;
 	for (unsigned k = 0; k < LATE_BUCKETS; k++) {
 		if (!count[k])
 			continue;
 		snprintf(name, sizeof(name), "late_log2_ns.%u", k);
-		tick_result(name, "ticks", count[k]);
+		tick_result(r->source, name, "ticks", count[k]);
 	}
 }
 
-void tick_report_lateness(u64 hz)
+void tick_report_lateness(const struct tick_record *r, u64 *late)
 {
+	u64 hz = r->counter_hz;
 	struct stats st;
 	u64 min_ns, med_ns, p99_ns, max_ns;
 
-	stats_compute(tick_run.late, tick_run.received, &st);
+	report_lateness_buckets(r, late);
+	stats_compute(late, r->n, &st);
 	min_ns = ticks_to_ns(st.min, hz);
 	med_ns = ticks_to_ns(st.median, hz);
 	p99_ns = ticks_to_ns(st.p99, hz);
 	max_ns = ticks_to_ns(st.max, hz);
 	report_info("lateness: min %llu ns, median %llu ns, p99 %llu ns, max %llu ns",
 		    min_ns, med_ns, p99_ns, max_ns);
-	tick_result("late_min", "ns", min_ns);
-	tick_result("late_median", "ns", med_ns);
-	tick_result("late_p99", "ns", p99_ns);
-	tick_result("late_max", "ns", max_ns);
-	report_lateness_buckets(hz);
+	tick_result(r->source, "late_min", "ns", min_ns);
+	tick_result(r->source, "late_median", "ns", med_ns);
+	tick_result(r->source, "late_p99", "ns", p99_ns);
+	tick_result(r->source, "late_max", "ns", max_ns);
 }
 
 /* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
-void tick_report_counts(u64 span, u64 phase, u64 hz)
+void tick_report_counts(const char *source, u64 expected, u64 received, u64 span, u64 phase, u64 hz)
 {
 	u64 span_ns = max(ticks_to_ns(span, hz), 1ull),
-	    rate = tick_run.received * MSEC_PER_SEC * NSEC_PER_SEC / span_ns;
+	    rate = received * MSEC_PER_SEC * NSEC_PER_SEC / span_ns;
 	char buf[24];
 
-	report_info("%llu of %llu ticks in %llu ms: %s per second",
-		    tick_run.received, tick_run.expected,
-		    span_ns / 1000000, fmt_milli(buf, sizeof(buf), rate));
-	tick_result("ticks_expected", "ticks", tick_run.expected);
-	tick_result("ticks_received", "ticks", tick_run.received);
-	result_milli("ticks_per_s", "Hz", rate);
-	tick_result("phase", "us", ticks_to_ns(phase, hz) / 1000);
+	report_info("%llu of %llu ticks in %llu ms: %s per second", received, expected,
+		    span_ns / NSEC_PER_MSEC, fmt_milli(buf, sizeof(buf), rate));
+	tick_result(source, "ticks_expected", "ticks", expected);
+	tick_result(source, "ticks_received", "ticks", received);
+	result_milli(source, "ticks_per_s", "Hz", rate);
+	tick_result(source, "phase", "us", ticks_to_ns(phase, hz) / NSEC_PER_USEC);
 }
 
-/* What the host's scheduling explains: steal time over the run, and the ticks it may have cost. */
-void tick_report_host(u64 hz)
-{
-	u64 steal;
 
-	if (!tick_run.has_steal)
+static u64 us_of(const struct tick_record *r, u64 ticks)
+{
+	return ticks_to_ns(ticks, r->counter_hz) / NSEC_PER_USEC;
+}
+
+/* The evidence the run was judged with: the guest's steal time, the host's. */
+void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
+{
+	if (r->steal_ns) {
+		report_info("steal time over the run: %llu us", r->steal_end_ns / NSEC_PER_USEC);
+		tick_result(r->source, "steal", "us", r->steal_end_ns / NSEC_PER_USEC);
+	}
+	if (!v->host) {
+		report_info("no host evidence: %s; lost ticks only counted, lateness judged by the "
+			    "guest's own steal time: a weaker verdict",
+			    r->host.why_none);
 		return;
-	steal = steal_ns() - tick_run.steal_start;
-	report_info("steal time over the run: %llu us, explaining up to %llu lost tick(s)",
-		    steal / 1000, tick_run.steal_lost);
-	if (tick_run.steal_carry)
-		report_info(
-			"steal time beyond the time the ticks took, not counted for lost ticks: "
-			"%llu us",
-			ticks_to_ns(tick_run.steal_carry, hz) / 1000);
-	tick_result("steal", "us", steal / 1000);
-	tick_result("steal_lost", "ticks", tick_run.steal_lost);
+	}
+	report_info("host evidence over %u parts of %llu ms: QEMU's threads and the host's "
+		    "hypervisor took %llu us, stamps within %llu us; %llu part(s) swamped (over "
+		    "%u %%) are not judged",
+		    r->host.nparts, us_of(r, (r->host.to - r->host.from) / r->host.nparts) / 1000,
+		    v->host_us, r->host.stamp_us, v->parts_swamped, TICK_HOST_SWAMPED_PCT);
+	tick_result(r->source, "host_us", "us", v->host_us);
+	tick_result(r->source, "host_parts_swamped", "parts", v->parts_swamped);
 }
 
-u64 tick_slots_owed(void)
+/* The lost ticks' check, with where each explanation came from. */
+static void report_lost(const struct tick_record *r, const struct tick_verdict *v)
 {
-	return max(tick_run.slots_passed, tick_run.expected);
-}
+	u64 normal = us_of(r, v->normal_late);
 
-/*
- * Expiries one delay of the vCPU as long as the lateness check lets go
- * unexplained (a host that is itself a guest loses time nobody's steal
- * time shows) coalesces into the interrupt after it.
- */
-static u64 unseen_delay_ticks(u64 want_hz)
-{
-	return TICK_UNEXPLAINED_LATE_MS * want_hz / MSEC_PER_SEC;
-}
-
-/*
- * Lost ticks the host may cost where the guest cannot see it: none where
- * the guest's clock runs by its instructions; else one unseen delay's and
- * the share of an emulation thread other than the vCPU's.
- */
-static u64 unseen_allowance(u64 want_hz)
-{
-	if (tick_run.clock_by_instructions)
-		return 0;
-	return unseen_delay_ticks(want_hz) +
-	       tick_run.expected * tick_run.src->unseen_host_lost_pct / 100;
-}
-
-/* What a planned period may be off by: a whole number of counts (one count), and the calibration. */
-static u64 plan_slack_ppb(void)
-{
-	return NSEC_PER_SEC / max(tick_run.plan.period_counts, 1ull) + tick_run.plan.cal.err_ppb;
-}
-
-/*
- * The interrupts that came, over the run's real length by the counter,
- * against the programmed rate: short by the lost ticks allowed or
- * explained (steal time) and one period at most (the run ends at the
- * first interrupt past its last slot), over by none; both give the
- * period's rounding and the calibration's error. A source that loses
- * interrupts, or ticks slower or faster than programmed, is off however
- * its schedule was calibrated. Figures in thousandths of a tick.
- */
-static void check_arrival_rate(u64 want_hz, u64 hz, u64 allowed)
-{
-	u64 real_ns = max(ticks_to_ns(tick_run.end_at - tick_run.anchor, hz), 1ull),
-	    ideal = real_ns * want_hz / (NSEC_PER_SEC / MSEC_PER_SEC),
-	    got = tick_run.received * MSEC_PER_SEC,
-	    rate = tick_run.received * MSEC_PER_SEC * NSEC_PER_SEC / real_ns,
-	    slack = ideal / MSEC_PER_SEC * plan_slack_ppb() / (NSEC_PER_SEC / MSEC_PER_SEC) + 1;
-	bool is_short = got <= ideal;
-	u64 off = is_short ? ideal - got : got - ideal,
-	    bound = is_short ? (allowed + 1) * MSEC_PER_SEC + slack : slack;
-	char got_hz[24], off_ticks[24], bound_ticks[24];
-
-	fmt_milli(got_hz, sizeof(got_hz), rate);
-	fmt_milli(off_ticks, sizeof(off_ticks), off);
-	fmt_milli(bound_ticks, sizeof(bound_ticks), bound);
-	report(off <= bound,
-	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
-	       "programmed %llu Hz: %s tick(s) %s (at most %s)",
-	       got_hz, real_ns / NSEC_PER_MSEC, want_hz, off_ticks, is_short ? "short" : "over",
-	       bound_ticks);
-	result_milli("ticks_per_s_arrived", "Hz", rate);
-}
-
-void tick_report_checks(u64 hz, u64 want_hz)
-{
-	u64 owed = tick_slots_owed(),
-	    lost = owed > tick_run.received ? owed - tick_run.received : 0,
-	    unexplained = lost > tick_run.steal_lost ? lost - tick_run.steal_lost : 0,
-	    allowed = TICK_UNEXPLAINED_LOST_MAX + unseen_allowance(want_hz);
-	char why[160];
-
-	report_info("ticks counted from time: %llu slot(s) of the schedule passed by the run's end "
-		    "(by the counter), %llu interrupt(s) counted",
-		    owed, tick_run.received);
-	if (tick_run.missed)
-		report_info("fault=miss muted %llu expiries", tick_run.missed);
-	if (tick_run.clock_by_instructions)
-		snprintf(why, sizeof(why), "the guest's clock runs by its instructions: the host's "
-			 "delays cost none");
+	report_info("ticks counted from time: %llu slot(s) passed by the run's end (by the "
+		    "counter), %llu tick(s) came; lost %llu: %llu explained by steal time, %llu by "
+		    "QEMU's threads' waits, %llu by a late delivery, %llu by the host's hypervisor's "
+		    "steal in their part, %llu not judged",
+		    v->owed, r->n, v->lost, v->lost_steal, v->lost_host, v->lost_late, v->lost_pool,
+		    v->lost_unjudged);
+	if (v->lost_unjudged)
+		report_info("%llu lost tick(s) fell in parts the host swamped: not judged",
+			    v->lost_unjudged);
+	/* nothing left to explain is a verdict, evidence or not */
+	if (v->schedule_unsure && v->unexplained)
+		report_skip("ticks lost that nothing explains: %llu of %llu, not judged: the "
+			    "calibration's error (%llu ppb) lets the schedule drift %llu us by the end, "
+			    "more than half the %llu us period, so a tick's slot is unsure",
+			    v->unexplained, v->owed, r->cal.err_ppb, us_of(r, v->schedule_drift),
+			    us_of(r, v->period));
+	else if (!v->host && v->unexplained)
+		report_skip("ticks lost that nothing explains: %llu of %llu, not judged: without the "
+			    "host's evidence (no vmtick runner) a host delay the guest cannot see looks "
+			    "like a lost interrupt; the rate's shortfall leaves them out too",
+			    v->unexplained, v->owed);
 	else
-		snprintf(why, sizeof(why), "%u, plus %llu a %u ms delay the guest cannot see may "
-			 "coalesce, plus %u%% for an emulation thread's delays",
-			 TICK_UNEXPLAINED_LOST_MAX, unseen_delay_ticks(want_hz),
-			 TICK_UNEXPLAINED_LATE_MS, tick_run.src->unseen_host_lost_pct);
-	if (tick_run.clock_by_instructions)
-		report(unexplained <= allowed, "ticks lost: %llu of %llu, at most %llu allowed (%s)",
-		       lost, owed, allowed, why);
-	else if (!tick_run.has_steal)
-		/* no steal time here (TCG, or a KVM without it): say what the allowance is instead */
-		report(unexplained <= allowed,
-		       "ticks lost: %llu of %llu, at most %llu allowed (%s; no steal time here to "
-		       "explain more: docs/timers.md, \"The host's share: steal time\")",
-		       lost, owed, allowed, why);
-	else
-		report(unexplained <= allowed,
-		       "ticks lost beyond what steal time explains: %llu of %llu lost, %llu "
-		       "explained, %llu unexplained (at most %llu: %s)",
-		       lost, owed, min(lost, tick_run.steal_lost), unexplained, allowed, why);
-	report(!tick_run.over_late,
-	       "no tick late by more than %u ms beyond steal time: %llu were, the worst tick %llu "
-	       "by %llu us",
-	       TICK_UNEXPLAINED_LATE_MS, tick_run.over_late, tick_run.worst_unexplained_tick,
-	       ticks_to_ns(tick_run.worst_unexplained, hz) / 1000);
-	if (tick_run.plan.cal.err_ppb)
-		report(!tick_run.early,
+		report(v->lost_ok,
+	       "ticks lost that nothing explains: %llu of %llu, at most %llu (%d, the last tick "
+	       "across a slot's edge, + %llu: of %llu gap(s) closed late, those expected to close "
+	       "within the normal latency %llu us of the %llu us period by chance, +2 sigma)",
+	       v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
+	       v->gaps_late, normal, us_of(r, v->period));
+	tick_result(r->source, "slots_passed", "ticks", v->owed);
+	tick_result(r->source, "lost", "ticks", v->lost);
+	tick_result(r->source, "steal_lost", "ticks", v->lost_steal);
+	tick_result(r->source, "lost_host", "ticks", v->lost_host);
+	tick_result(r->source, "lost_late", "ticks", v->lost_late);
+	tick_result(r->source, "lost_pool", "ticks", v->lost_pool);
+	tick_result(r->source, "lost_unjudged", "ticks", v->lost_unjudged);
+	tick_result(r->source, "lost_unexplained", "ticks", v->unexplained);
+	tick_result(r->source, "lost_allowed", "ticks", v->allowed);
+	tick_result(r->source, "normal_late", "ns", ticks_to_ns(v->normal_late, r->counter_hz));
+}
+
+static void report_early(const struct tick_record *r, const struct tick_verdict *v)
+{
+	if (r->cal.err_ppb)
+		report(v->early_ok,
 		       "no tick early beyond the calibration's error (%llu ppb of the distance it "
-		       "was scheduled over): "
-		       "%llu early, the worst by %llu ns",
-		       tick_run.plan.cal.err_ppb, tick_run.early,
-		       ticks_to_ns(tick_run.worst_early, hz));
+		       "was scheduled over): %llu early, the worst by %llu ns",
+		       r->cal.err_ppb, v->early, ticks_to_ns(v->worst_early, r->counter_hz));
 	else
-		report(!tick_run.early,
-		       "no tick before its deadline: %llu early, the worst by %llu ns",
-		       tick_run.early, ticks_to_ns(tick_run.worst_early, hz));
-	if (tick_run.ahead)
+		report(v->early_ok, "no tick before its deadline: %llu early, the worst by %llu ns",
+		       v->early, ticks_to_ns(v->worst_early, r->counter_hz));
+	if (v->ahead)
 		report_info("%llu tick(s) before their slot in the calibrated schedule, within its "
 			    "error",
-			    tick_run.ahead);
-	if (tick_run.stray)
-		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
-	tick_result("early", "ticks", tick_run.early);
-	check_arrival_rate(want_hz, hz, allowed + min(lost, tick_run.steal_lost));
-	tick_result("slots_passed", "ticks", owed);
-	tick_result("lost", "ticks", lost);
-	tick_result("lost_unexplained", "ticks", unexplained);
-	tick_result("late_unexplained_max", "ns", ticks_to_ns(tick_run.worst_unexplained, hz));
-	/* the checks' bounds, for tools that draw the figures against them */
-	tick_result("late_unexplained_bound", "ns", TICK_UNEXPLAINED_LATE_MS * 1000000ull);
-	tick_result("lost_allowed", "ticks", allowed);
+			    v->ahead);
+	tick_result(r->source, "early", "ticks", v->early);
+}
+
+static void report_rate(const struct tick_record *r, const struct tick_verdict *v)
+{
+	char got_hz[24], off[24], bound[24];
+
+	fmt_milli(got_hz, sizeof(got_hz), v->rate_mhz);
+	fmt_milli(off, sizeof(off), v->off_milli);
+	fmt_milli(bound, sizeof(bound), v->bound_milli);
+	if (r->kind == TICK_REC_ONESHOT && v->catchup_us)
+		report_info("one-shot catch-up: %llu tick(s) owed at the end, a catch-up tick every "
+			    "%llu us (the period: %llu us): %s",
+			    v->backlog, v->catchup_us, us_of(r, v->period),
+			    v->ended_catching_up ? "the run ended catching up, its backlog explained"
+						 : "the run ended on schedule");
+	report(v->rate_ok,
+	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
+	       "programmed %llu Hz: %s tick(s) %s (at most %s)",
+	       got_hz, us_of(r, r->end_at) / 1000, r->want_hz, off, v->rate_short ? "short" : "over",
+	       bound);
+	result_milli(r->source, "ticks_per_s_arrived", "Hz", v->rate_mhz);
+}
+
+void tick_report_checks(const struct tick_record *r, const struct tick_verdict *v)
+{
+	if (v->nothing_judged) {
+		report_skip("the host swamped every part of the run (%llu us of QEMU's threads' waits "
+			    "and steal in %llu ms): nothing could be judged",
+			    v->host_us, us_of(r, r->end_at) / 1000);
+		return;
+	}
+	report_lost(r, v);
+	report(v->late_ok,
+	       "no tick late by more than %u ms beyond the evidence (steal time, the host's): %llu "
+	       "were, the worst tick %llu by %llu us",
+	       TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+	       us_of(r, v->worst_unexplained));
+	report_early(r, v);
+	report_rate(r, v);
+	tick_result(r->source, "late_unexplained_max", "ns",
+		    ticks_to_ns(v->worst_unexplained, r->counter_hz));
+	tick_result(r->source, "late_unexplained_bound", "ns",
+		    TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC);
 }
 
 /*
@@ -250,50 +229,31 @@ void tick_report_checks(u64 hz, u64 want_hz)
  * that is a failure of its own, with the last tick seen, not a lost-tick
  * count among others.
  */
-void tick_report_stopped(u64 end, u64 hz)
+void tick_report_stopped(const struct tick_record *r, u64 interrupts)
 {
-	u64 since = end - (tick_run.received ? tick_run.last_at : tick_run.anchor);
+	u64 last = r->n ? r->at[r->n - 1] : 0, since = r->end_at - last;
 
-	if (tick_run.received == tick_run.expected || since < hz * TICK_GRACE_MS / MSEC_PER_SEC)
+	if (r->n == r->expected || since < r->counter_hz * TICK_GRACE_MS / MSEC_PER_SEC)
 		return;
-	if (tick_run.received)
+	if (r->n)
 		report(false,
 		       "the source stopped: the last tick seen was interrupt %llu of %llu, %llu ms "
 		       "into the run; none in the %llu ms after it",
-		       tick_run.interrupts, tick_run.expected,
-		       ticks_to_ns(tick_run.last_at - tick_run.anchor, hz) / 1000000,
-		       ticks_to_ns(since, hz) / 1000000);
+		       interrupts, r->expected, us_of(r, last) / 1000, us_of(r, since) / 1000);
 	else
 		report(false, "the source never ticked: no interrupt in the %llu ms of the run",
-		       ticks_to_ns(since, hz) / 1000000);
+		       us_of(r, since) / 1000);
 }
 
 /* The source's clock as measured, against its period: what the schedule is built from. */
-void tick_report_plan(u64 hz, u64 want_hz)
+void tick_report_plan(const struct tick_record *r)
 {
-	const struct tick_plan *p = &tick_run.plan;
-	u64 period = tick_counts_to_ticks(&p->cal, p->period_counts);
+	u64 period = tick_rec_period(r);
 	char rate[24];
 
-	fmt_milli(rate, sizeof(rate), hz * MSEC_PER_SEC / max(period, 1ull));
+	fmt_milli(rate, sizeof(rate), r->counter_hz * MSEC_PER_SEC / period);
 	report_info("source clock %llu Hz against the counter (+-%llu ppb); period %llu counts = "
 		    "%llu ns: %s Hz for hz=%llu",
-		    tick_ticks_to_counts(&p->cal, hz), p->cal.err_ppb, p->period_counts,
-		    ticks_to_ns(period, hz), rate, want_hz);
-}
-
-/* The counter's frequency and the schedule's rate against the reference clock. */
-void tick_check_rates(const struct tick_ref *ref, u64 want_hz, u64 hz)
-{
-	struct tick_ref_plan p = {
-		.source = tick_run.src->name,
-		.counter_hz = hz,
-		.want_hz = want_hz,
-		.slots = tick_run.expected,
-		.span = tick_slot(tick_run.expected - 1) - tick_run.anchor,
-		.received = tick_run.received,
-		.slack_ppb = plan_slack_ppb(),
-	};
-
-	tick_ref_check(ref, &p);
+		    tick_ticks_to_counts(&r->cal, r->counter_hz), r->cal.err_ppb, r->period_counts,
+		    ticks_to_ns(period, r->counter_hz), rate, r->want_hz);
 }

@@ -9,7 +9,9 @@
 #include "stats.h"
 #include "tick_engine.h"
 #include "tick_ref.h"
+#include "tick_record.h"
 #include "wait.h"
+#include "host_evidence.h"
 
 #define TICK_HZ_MAX	 10000
 #define TICK_SECONDS_MAX 600
@@ -94,41 +96,10 @@ u64 tick_slot(u64 i)
 	       tick_counts_to_ticks(&tick_run.plan.cal, (i + 1) * tick_run.plan.period_counts);
 }
 
-/*
- * How early a tick due at due may look without having been early: the
- * calibration's error over the distance it was scheduled across (the
- * whole run for a periodic source, one period for a re-armed one).
- */
+/* How early a periodic tick due at due may look: the calibration's error over the run so far. */
 static u64 early_tolerance(u64 due)
 {
-	u64 ref = tick_run.src->kind == TICK_PERIODIC ? tick_run.anchor : tick_run.armed_at;
-
-	return mul_u64_u64_shr32(due - ref, tick_run.err_fx) + 1;
-}
-
-/* Lateness of a tick at now due at due: 0 when it was ahead within the calibration's error. */
-static u64 lateness(u64 now, u64 due)
-{
-	if (now >= due)
-		return now - due;
-	tick_run.ahead++;
-	return 0;
-}
-
-/*
- * Early: the i-th interrupt before slot i (beyond the calibration error),
- * i.e. more interrupts than expiries so far. Lost or late ticks only make
- * this comparison later, bursts of re-injected ones never make it early.
- */
-static bool early(u64 i, u64 now)
-{
-	u64 due = tick_slot(i);
-
-	if (now >= due || due - now <= early_tolerance(due))
-		return false;
-	tick_run.early++;
-	tick_run.worst_early = max(tick_run.worst_early, due - now);
-	return true;
+	return mul_u64_u64_shr32(due - tick_run.anchor, tick_run.err_fx) + 1;
 }
 
 /* Periodic: count the slots the counter has passed by now (within the calibration's error). */
@@ -139,118 +110,12 @@ static void pass_slots(u64 now)
 		tick_run.next_slot++;
 }
 
-/*
- * A periodic source's tick is late against the latest slot it has passed:
- * an interrupt cannot say which expiry it is for, so one more than a period
- * late reads as a lost (coalesced) tick, or as part of a burst.
- */
-static u64 periodic_lateness(u64 now)
+/* The record of a tick: when it came, and the steal time so far (common/tick_judge.c judges them). */
+static void record(u64 now)
 {
-	return tick_run.next_slot ? lateness(now, tick_slot(tick_run.next_slot - 1)) : 0;
-}
-
-/* Steal time published since the previous call, in counter ticks (0 without steal time). */
-static u64 steal_since_last(void)
-{
-	u64 st, stolen;
-
-	if (!tick_run.has_steal)
-		return 0;
-	st = steal_ns();
-	stolen = ns_to_ticks(st - tick_run.steal_prev, tick_run.counter_hz);
-	tick_run.steal_prev = st;
-	return stolen;
-}
-
-/*
- * Lost ticks the host explains: a delay of d coalesces at most d / period
- * expiries of a periodic source into the one delivered. The vCPU cannot
- * have waited longer than the time between two ticks; KVM publishes steal
- * time at its next entry, so under load some comes an interval late (and
- * kvm-pvm's once added up to 3.3 s in a 2 s run): what does not fit an
- * interval is carried to the next, never counted beyond the time passed.
- */
-static void account_lost(u64 now, u64 stolen)
-{
-	u64 since = now - tick_run.prev_at, avail = stolen + tick_run.steal_carry;
-	u64 used = min(avail, since);
-
-	tick_run.prev_at = now;
-	tick_run.steal_carry = avail - used;
-	tick_run.steal_lost += used / tick_run.period;
-}
-
-/*
- * Take what the host explains off the pending tick's own lateness: the
- * steal time published from the tick before it up to the tick after it
- * (or the run's end), which covers its wait even when KVM published it
- * one entry late. Judged then against the bound.
- */
-static void judge_pending(u64 stolen_after)
-{
-	u64 late = tick_run.pend_late, stolen = tick_run.pend_stolen + stolen_after;
-	u64 unexplained = late > stolen ? late - stolen : 0;
-
-	if (!tick_run.pend_valid)
-		return;
-	tick_run.pend_valid = false;
-	if (unexplained > tick_run.worst_unexplained) {
-		tick_run.worst_unexplained = unexplained;
-		tick_run.worst_unexplained_tick = tick_run.pend_tick;
-	}
-	if (unexplained > tick_run.counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC)
-		tick_run.over_late++;
-}
-
-static void account_host(u64 i, u64 now, u64 own_late)
-{
-	u64 stolen = steal_since_last();
-
-	account_lost(now, stolen);
-	judge_pending(stolen);
-	tick_run.pend_valid = true;
-	tick_run.pend_tick = i;
-	tick_run.pend_late = own_late;
-	tick_run.pend_stolen = stolen;
-}
-
-/* At the run's end: the last tick, with the steal time published since. */
-static void tick_account_end(void)
-{
-	judge_pending(steal_since_last());
-}
-
-/*
- * The part of a tick's lateness that is its own, from the moment it could
- * first have come. A one-shot armed after its slot had passed (its
- * predecessor was late) could not fire before it was armed. A periodic
- * source owes an interrupt at the first slot after the previous one: an
- * interrupt held for many periods is that late, even though the lateness
- * against its latest slot (what the statistics report) stays below one
- * period and the expiries in between count as lost.
- */
-static u64 own_lateness(u64 i, u64 now, u64 late, u64 first_due)
-{
-	if (tick_run.src->kind == TICK_PERIODIC)
-		return now > first_due ? now - first_due : 0;
-	if (tick_run.armed_at <= tick_slot(i))
-		return late;
-	return now > tick_run.armed_at ? now - tick_run.armed_at : 0;
-}
-
-/* first_due: periodic, the first slot not passed at the previous interrupt */
-static void record(u64 i, u64 now, u64 first_due)
-{
-	u64 late;
-
-	if (early(i, now))
-		late = 0;
-	else if (tick_run.src->kind == TICK_PERIODIC)
-		late = periodic_lateness(now);
-	else
-		late = lateness(now, tick_slot(i));
-	tick_run.late[tick_run.received] = late;
-	account_host(i, now, own_lateness(i, now, late, first_due));
+	tick_run.at[tick_run.received] = now;
+	if (tick_run.has_steal)
+		tick_run.steal[tick_run.received] = steal_ns() - tick_run.steal_start;
 }
 
 static bool rearm_now(u64 i)
@@ -267,7 +132,8 @@ static bool rearm_now(u64 i)
  */
 static void miss_next_expiry(void)
 {
-	u64 gone = tick_slot(tick_run.next_slot) + tick_run.period / 2;
+	u64 span = max(tick_run.src->mute_span, 1u),
+	    gone = tick_slot(tick_run.next_slot + span - 1) + tick_run.period / 2;
 
 	tick_run.src->mute(true);
 	spin_until(gone);
@@ -278,14 +144,15 @@ static void miss_next_expiry(void)
 /* The run is over: the schedule's last slot passed, every tick it owes came, or the grace ran out. */
 static bool run_over(u64 i, u64 now)
 {
-	tick_run.slots_passed = tick_run.src->kind == TICK_PERIODIC ? tick_run.next_slot : i + 1;
-	return tick_run.slots_passed >= tick_run.expected ||
+	u64 passed = tick_run.src->kind == TICK_PERIODIC ? tick_run.next_slot : i + 1;
+
+	return passed >= tick_run.expected ||
 	       tick_run.received >= tick_run.expected || now >= tick_run.stop_at;
 }
 
 void tick_interrupt(void)
 {
-	u64 now, first_due, i = tick_run.interrupts;
+	u64 now, i = tick_run.interrupts;
 
 	if (!tick_run.running || tick_run.done) {
 		tick_run.stray++;
@@ -298,12 +165,11 @@ void tick_interrupt(void)
 		spin_ns(TICK_FAULT_HOLD50_MS * NSEC_PER_MSEC);
 	now = arch_counter();
 	tick_run.interrupts = i + 1;
-	first_due = tick_slot(tick_run.next_slot);
 	if (tick_run.src->kind == TICK_PERIODIC)
 		pass_slots(now);
 	if (!(tick_run.fault == FAULT_DROP10 &&
 	      i % TICK_FAULT_DROP_EVERY == TICK_FAULT_DROP_EVERY - 1)) {
-		record(i, now, first_due);
+		record(now);
 		tick_run.received++;
 		tick_run.last_at = now;
 	}
@@ -314,10 +180,8 @@ void tick_interrupt(void)
 	/* slots miss_every - 1, 2 * miss_every - 1, ...: one expiry in miss_every */
 	if (tick_run.fault == FAULT_MISS && (tick_run.next_slot + 1) % tick_run.miss_every == 0)
 		miss_next_expiry();
-	if (rearm_now(i)) {
-		tick_run.armed_at = now;
+	if (rearm_now(i))
 		tick_run.src->arm_at(tick_slot(i + 1), now);
-	}
 }
 
 u64 tick_counter_hz(void)
@@ -362,11 +226,185 @@ static void wait_done(void)
 		tick_run.arch->wait();
 }
 
+/* Host-evidence marks around the run (lib/host_evidence.h). */
+#define TICK_MARK_START 0
+#define TICK_MARK_END	1
+/*
+ * The host's evidence: parts of about this many ms (the share of the run
+ * the host took, where it swamped it), then the stretches the judgment
+ * asks about, at most TICK_HOST_WINDOWS_MAX; how long to wait for answers.
+ */
+#define TICK_HOST_PART_MS     100
+#define TICK_HOST_WINDOWS_MAX 1024
+#define TICK_HOST_ANSWER_MS   20000
+
+static struct host_evidence tick_host_evidence;
+static struct tick_window tick_windows[TICK_HOST_WINDOWS_MAX];
+static struct host_window tick_host_windows[TICK_HOST_WINDOWS_MAX];
+static struct host_part tick_window_parts[TICK_HOST_WINDOWS_MAX];
+
+/* Counter ticks after the anchor as us after mark 0, in the guest's time. */
+static u64 us_after_mark(u64 t, u64 mark0)
+{
+	return ticks_to_ns(t + tick_run.anchor - mark0, tick_run.counter_hz) / NSEC_PER_USEC;
+}
+
+/* The judgment's workspace for n ticks, once per run. */
+static struct tick_work *tick_work(u64 n)
+{
+	static struct tick_work w;
+
+	if (!w.late) {
+		n = max(n, 1ull);
+		w.late = calloc(n, sizeof(u64));
+		w.own = calloc(n, sizeof(u64));
+		w.lost = calloc(n, sizeof(u64));
+		w.early = calloc(n, sizeof(u64));
+		w.scratch = calloc(n, sizeof(u64));
+	}
+	return &w;
+}
+
+/* The host's evidence over each stretch the judgment asks about (common/tick_judge.c). */
+static const char *ask_windows(struct tick_record *r, u64 mark0, u64 mark1, u64 give_up)
+{
+	u64 stamp_us, n = tick_judge_asks(r, tick_windows, TICK_HOST_WINDOWS_MAX, tick_work(r->n));
+	const char *why;
+
+	if (n > TICK_HOST_WINDOWS_MAX)
+		report_info("%llu stretches to ask the host about: the first %d asked, the rest "
+			    "explained by no host evidence",
+			    n, TICK_HOST_WINDOWS_MAX);
+	n = min(n, (u64)TICK_HOST_WINDOWS_MAX);
+	for (u64 i = 0; i < n; i++)
+		tick_host_windows[i] = (struct host_window){ us_after_mark(tick_windows[i].a, mark0),
+							     us_after_mark(tick_windows[i].b, mark0) };
+	why = host_evidence_windows(TICK_MARK_START, TICK_MARK_END,
+				    us_after_mark(mark1 - tick_run.anchor, mark0), tick_host_windows,
+				    (u32)n, tick_window_parts, &stamp_us, give_up);
+	if (why)
+		return why;
+	for (u64 i = 0; i < n; i++)
+		tick_windows[i].ev = tick_window_parts[i];
+	r->host.nwin = (u32)n;
+	r->host.win = tick_windows;
+	r->host.stamp_us = max(r->host.stamp_us, stamp_us);
+	return NULL;
+}
+
+/*
+ * The host's evidence over the run, when the runner's agent answers: the
+ * parts between the two marks mapped onto the counter (the marks' own
+ * counter values, the stamps' slack said by the host).
+ */
+static void ask_host(struct tick_record *r, u64 mark0, u64 mark1)
+{
+	u64 span_ms = ticks_to_ns(mark1 - mark0, tick_run.counter_hz) / NSEC_PER_MSEC;
+	u32 nparts = (u32)min(max(span_ms / TICK_HOST_PART_MS, 1ull), (u64)HOST_EVIDENCE_PARTS_MAX);
+	u64 give_up = arch_counter() + tick_run.counter_hz * TICK_HOST_ANSWER_MS / MSEC_PER_SEC;
+
+	r->host.why_none = "no host-evidence agent (scripts/host_evidence.py) answers here: run "
+			   "by hand, or on an arch that cannot be told of one (arm64)";
+
+	if (!host_evidence_offered())
+		return;
+	r->host.why_none = host_evidence_request(TICK_MARK_START, TICK_MARK_END, nparts,
+						 &tick_host_evidence, give_up);
+	if (!r->host.why_none) {
+		r->host.from = mark0 - tick_run.anchor;
+		r->host.to = mark1 - tick_run.anchor;
+		r->host.stamp_us = tick_host_evidence.stamp_us;
+		r->host.nparts = tick_host_evidence.nparts;
+		r->host.part = tick_host_evidence.part;
+		r->host.why_none = ask_windows(r, mark0, mark1, give_up);
+	}
+	if (r->host.why_none) {
+		report(false, "the host's evidence was offered and could not be had: %s",
+		       r->host.why_none);
+		r->host.nparts = 0;
+		r->host.nwin = 0;
+	}
+}
+
+/* The record of the run that ended: times after the anchor. */
+static void make_record(struct tick_record *r, u64 want_hz)
+{
+	for (u64 j = 0; j < tick_run.received; j++)
+		tick_run.at[j] -= tick_run.anchor;
+	*r = (struct tick_record){
+		.source = tick_run.src->name,
+		.kind = tick_run.src->kind == TICK_PERIODIC ? TICK_REC_PERIODIC : TICK_REC_ONESHOT,
+		.counter_hz = tick_run.counter_hz,
+		.want_hz = want_hz,
+		.expected = tick_run.expected,
+		.period_counts = tick_run.plan.period_counts,
+		.cal = tick_run.plan.cal,
+		.end_at = tick_run.end_at - tick_run.anchor,
+		.n = tick_run.received,
+		.at = tick_run.at,
+		.steal_ns = tick_run.has_steal ? tick_run.steal : NULL,
+		.steal_end_ns = tick_run.has_steal ? steal_ns() - tick_run.steal_start : 0,
+	};
+}
+
+/*
+ * A source that stops ticking altogether still ends the run, as a FAIL:
+ * the guard is armed before the start (setting it up can take tens of
+ * milliseconds of device exits, which would make the first tick late),
+ * then armed again, cheaply, for the end of a schedule starting now;
+ * tick_wake() holds it to the real end.
+ */
+static void tick_until_done(const struct tick_source *src, u64 hz)
+{
+	u64 span = tick_counts_to_ticks(&tick_run.plan.cal,
+					tick_run.expected * tick_run.plan.period_counts) +
+		   hz * TICK_GRACE_MS / MSEC_PER_SEC;
+
+	arm_guard(arch_counter() + span);
+	if (tick_run.guard != GUARD_NONE)
+		arm_guard(arch_counter() + span);
+	tick_run.running = true;
+	tick_run.anchor = src->start();
+	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
+	if (src->kind == TICK_ONESHOT)
+		src->arm_at(tick_slot(0), tick_run.anchor);
+	wait_done();
+	tick_run.end_at = arch_counter();
+	tick_run.running = false;
+	src->stop();
+	cancel_guard();
+}
+
+static void judge_and_report(const struct tick_record *r, const struct tick_ref *ref, u64 hz)
+{
+	struct tick_work *w = tick_work(r->n);
+	struct tick_verdict v;
+
+	tick_judge(r, &v, w);
+	/* thousands of numbers through the serial port: seconds under a slow KVM, so on demand */
+	if (tick_run.record == RECORD_ALWAYS ||
+	    (tick_run.record == RECORD_ON_FAIL &&
+	     !(v.lost_ok && v.late_ok && v.early_ok && v.rate_ok)))
+		tick_record_print(r);
+	tick_report_counts(r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
+			   r->end_at, hz);
+	tick_report_lateness(r, w->late);
+	tick_report_host(r, &v);
+	tick_report_stopped(r, tick_run.interrupts);
+	if (tick_run.missed)
+		report_info("fault=miss muted %llu expiries", tick_run.missed);
+	if (tick_run.stray)
+		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
+	tick_report_checks(r, &v);
+	tick_check_rates(r, ref);
+}
+
 static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
 {
 	const char *why = src->setup(want_hz, &tick_run.plan);
+	struct tick_record r;
 	struct tick_ref ref;
-	u64 end, span;
+	u64 mark0, mark1;
 
 	if (why) {
 		report(false, "set-up: %s", why);
@@ -374,57 +412,30 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	}
 	tick_run.err_fx = tick_ppb_to_fx(tick_run.plan.cal.err_ppb);
 	tick_run.expected = want_hz * seconds;
-	tick_run.late = calloc(tick_run.expected, sizeof(*tick_run.late));
+	tick_run.at = calloc(tick_run.expected, sizeof(*tick_run.at));
+	tick_run.steal = calloc(tick_run.expected, sizeof(*tick_run.steal));
 	tick_run.period =
 		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
-	tick_report_plan(hz, want_hz);
 	/* the device under test may be a reference too (the HPET): not that one */
 	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
+	mark0 = host_evidence_mark(TICK_MARK_START);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
 	tick_run.arch->flush();
 	report_info("phase start");
 	if (tick_run.has_steal)
-		tick_run.steal_start = tick_run.steal_prev = steal_ns();
-	tick_run.prev_at = arch_counter();
-	/*
-	 * A source that stops ticking altogether still ends the run, as a
-	 * FAIL: the guard is armed before the start (setting it up can take
-	 * tens of milliseconds of device exits, which would make the first
-	 * tick late), then armed again, cheaply, for the end of a schedule
-	 * starting now; tick_wake() holds it to the real end.
-	 */
-	span = tick_counts_to_ticks(&tick_run.plan.cal,
-				    tick_run.expected * tick_run.plan.period_counts) +
-	       hz * TICK_GRACE_MS / MSEC_PER_SEC;
-	arm_guard(arch_counter() + span);
-	if (tick_run.guard != GUARD_NONE)
-		arm_guard(arch_counter() + span);
-	tick_run.running = true;
-	tick_run.anchor = src->start();
-	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
-	if (src->kind == TICK_ONESHOT) {
-		tick_run.armed_at = tick_run.anchor;
-		src->arm_at(tick_slot(0), tick_run.anchor);
-	}
-	wait_done();
-	end = tick_run.end_at = arch_counter();
-	tick_run.running = false;
-	src->stop();
-	cancel_guard();
-	tick_account_end();
+		tick_run.steal_start = steal_ns();
+	tick_until_done(src, hz);
+	report_info("phase end");
+	mark1 = host_evidence_mark(TICK_MARK_END);
 	if (tick_run.guard == GUARD_NONE)
 		report_info("no second timer to end the run had %s stopped: the runner's timeout "
 			    "would have",
 			    src->what);
-	report_info("phase end");
 	tick_ref_end(&ref, hz);
-	tick_report_counts(tick_slot(tick_run.expected - 1) - tick_run.anchor,
-			   end - tick_run.anchor, hz);
-	tick_report_lateness(hz);
-	tick_report_host(hz);
-	tick_report_stopped(end, hz);
-	tick_report_checks(hz, want_hz);
-	tick_check_rates(&ref, want_hz, hz);
+	make_record(&r, want_hz);
+	tick_report_plan(&r);
+	ask_host(&r, mark0, mark1);
+	judge_and_report(&r, &ref, hz);
 }
 
 /* Interrupts an idle run may take: the wake-up, and a spurious one or two. */
@@ -448,7 +459,8 @@ static void run_idle(u64 seconds, u64 hz)
 		interrupts++;
 	}
 	report_info("phase end");
-	tick_report_counts(end - tick_run.anchor, tick_run.woke_at - tick_run.anchor, hz);
+	tick_report_counts("none", 0, 0, end - tick_run.anchor,
+			   tick_run.woke_at - tick_run.anchor, hz);
 	report(tick_run.woke_at >= end, "woke once %llu s had passed, not before (%llu ns late)",
 	       seconds, tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 	/*
@@ -458,7 +470,7 @@ static void run_idle(u64 seconds, u64 hz)
 	report(interrupts <= TICK_IDLE_MAX_INTERRUPTS,
 	       "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
 	       interrupts, TICK_IDLE_MAX_INTERRUPTS);
-	tick_result("wake_late", "ns",
+	tick_result("none", "wake_late", "ns",
 		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 }
 
@@ -476,9 +488,14 @@ static const char *fault_name(void)
 	return tick_fault_names[tick_run.fault];
 }
 
+static const char *const tick_record_names[] = {
+	[RECORD_ON_FAIL] = "on-fail",
+	[RECORD_ALWAYS] = "always",
+};
+
 struct tick_args {
 	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
-	unsigned source, fault;
+	unsigned source, fault, record;
 	u64 hz, seconds, miss_every;
 };
 
@@ -497,6 +514,8 @@ static const struct tick_source *parse_args(int argc, char **argv,
 			   "test-only: the check to make fail"),
 		ARG_UINT("miss_every", &a->miss_every, 0, TICK_FAULT_MISS_EVERY_MAX, "0",
 			 "fault=miss: one expiry in this many never delivered (0: 50)"),
+		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
+			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
@@ -507,6 +526,7 @@ static const struct tick_source *parse_args(int argc, char **argv,
 	a->sources[n] = tick_source_none.name;
 	args_parse_or_abort(&table, argc, argv);
 	tick_run.fault = (enum tick_fault)a->fault;
+	tick_run.record = (enum tick_record_when)a->record;
 	if (a->miss_every && tick_run.fault != FAULT_MISS)
 		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
 			     a->miss_every, tick_fault_names[tick_run.fault]);
@@ -533,43 +553,9 @@ static u64 counter_hz(const char **how)
 	return hz * permille / 1000;
 }
 
-/*
- * Whether the guest's clock advances by its own instructions (QEMU's
- * -icount with sleep=off, the TCG entries' setting): a fixed loop then
- * lasts the same number of counter ticks, to the tick, every time, which
- * in real time it never does at these rates (thousands of ticks, jitter of
- * tens). The host's delays then move no expiry against the guest's time,
- * and no tick is lost to them.
- */
-#define INSN_CLOCK_TRIES 8
-#define INSN_CLOCK_LOOPS 20000
-
-static bool clock_by_instructions(u64 *ticks)
-{
-	for (unsigned t = 0; t < INSN_CLOCK_TRIES; t++) {
-		u64 start = arch_counter(), took;
-
-		for (volatile unsigned n = 0; n < INSN_CLOCK_LOOPS; n++)
-			;
-		took = arch_counter() - start;
-		if (t && took != *ticks)
-			return false;
-		*ticks = took;
-	}
-	return true;
-}
-
 static void start_host_accounting(void)
 {
-	u64 loop = 0;
-	const char *why;
-
-	tick_run.clock_by_instructions = clock_by_instructions(&loop);
-	if (tick_run.clock_by_instructions)
-		report_info("the guest's clock runs by its instructions (a fixed loop lasted %llu "
-			    "counter ticks %d times out of %d): the host's delays cost no tick",
-			    loop, INSN_CLOCK_TRIES, INSN_CLOCK_TRIES);
-	why = steal_init();
+	const char *why = steal_init();
 
 	tick_run.has_steal = !why;
 	if (why)
@@ -615,8 +601,10 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 			     "one-shot that misses an interrupt stops ticking: fault=stop100)",
 			     src->name);
 	if (tick_run.fault == FAULT_MISS)
-		report_info("fault=miss: one expiry in %llu never delivered (%s muted over it)",
-			    tick_run.miss_every, src->name);
+		report_info("fault=miss: one expiry in %llu never delivered (%s muted over %u "
+			    "expir%s)",
+			    tick_run.miss_every, src->name, max(src->mute_span, 1u),
+			    src->mute_span > 1 ? "ies: one stays pending under KVM" : "y");
 	if (tick_run.fault)
 		report_info("fault=%s injected on purpose: this run should FAIL", fault_name());
 	if (src->kind == TICK_NONE) {

@@ -45,14 +45,6 @@ struct tick_source {
 	enum tick_kind kind;
 	enum tick_wake_use wake_use;
 	/*
-	 * Lost ticks allowed beyond what steal time explains, in percent of
-	 * those expected: nonzero only for a source emulated by a host thread
-	 * other than the vCPU's (QEMU's HPET runs in its main loop), whose
-	 * scheduling delays the guest cannot see. The reason and the figures
-	 * it rests on are written where the source is defined.
-	 */
-	unsigned int unseen_host_lost_pct;
-	/*
 	 * The reference clock (lib/refclock.h) that is this source's own
 	 * device, which the rate check must not use; NULL: the one called name.
 	 */
@@ -72,6 +64,14 @@ struct tick_source {
 	u64 (*start)(void);
 	/* One-shot only: fire once the counter reaches when (at once if passed); now is recent. */
 	void (*arm_at)(u64 when, u64 now);
+	/*
+	 * Periodic only, fault=miss: how many expiries the mute must span for
+	 * one to be lost (0 means 1). A masked edge-triggered IOAPIC pin drops
+	 * the expiry; KVM keeps a LAPIC timer expiry pending while LVTT is
+	 * masked and delivers it on the unmask, so a second expiry under the
+	 * mask is what coalesces (QEMU's TCG LAPIC drops both).
+	 */
+	unsigned int mute_span;
 	/*
 	 * Periodic only: keep the source's interrupts from reaching the CPU
 	 * (on) or let them through again (off), the source ticking on at its

@@ -21,6 +21,13 @@ void arch_console_write(const char *buf, size_t len);
 int arch_console_getc(void);
 
 /*
+ * Whether the runner's host-evidence agent will answer the guest's
+ * requests (lib/host_evidence.h): x86 reads QEMU's fw_cfg for it; false
+ * where the arch has no way to be told.
+ */
+bool arch_host_evidence_offered(void);
+
+/*
  * Leave the guest: the testdev chardev first (QEMU then exits with status
  * (code << 1) | 1), then the platform's other ways out, then halt forever.
  */

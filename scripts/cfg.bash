@@ -3,17 +3,20 @@
 # shellcheck shell=bash
 
 CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout events
-	kvm_params tcg_params kvm_args tcg_args)
+	evidence kvm_params tcg_params kvm_args tcg_args)
 # The accelerators, in the order the runner prefers them: KVM where usable, else TCG.
 CFG_ACCELS=(kvm tcg)
 CFG_ARCHES=(x86_64 i386 aarch64)
 CFG_PLACEHOLDERS=(host_time host_time_s host_time_ns host_cpus host_kind)
+# What `evidence` may say: `host`, the guest asks scripts/host_evidence.py
+# what the host did to QEMU's threads (docs/runner.md, "Host evidence for the guest").
+CFG_EVIDENCE_KINDS=(host)
 
 # Per test, keyed by section name. CFG_NAMES keeps the file's order.
 # CFG_ACCEL_PARAMS and CFG_ACCEL_ARGS are keyed "ACCEL:test" (kvm_params = ...
 # is CFG_ACCEL_PARAMS[kvm:test]); CFG_ACCEL holds the list, "kvm tcg" by default.
 declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
-	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_WHERE=() \
+	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_EVIDENCE=() CFG_WHERE=() \
 	CFG_ACCEL_PARAMS=() CFG_ACCEL_ARGS=()
 declare -ga CFG_NAMES=()
 CFG_ERRORS=0
@@ -116,6 +119,7 @@ cfg_value() { # test key
 	accel) echo "${CFG_ACCEL[$1]:-}" ;;
 	timeout) echo "${CFG_TIMEOUT[$1]:-}" ;;
 	events) echo "${CFG_EVENTS[$1]:-}" ;;
+	evidence) echo "${CFG_EVIDENCE[$1]:-}" ;;
 	kvm_params | tcg_params) echo "${CFG_ACCEL_PARAMS[${2%_params}:$1]:-}" ;;
 	kvm_args | tcg_args) echo "${CFG_ACCEL_ARGS[${2%_args}:$1]:-}" ;;
 	*) return 1 ;;
@@ -144,6 +148,7 @@ cfg_entry_text() { # test
 	if [ -n "${CFG_ACCEL[$t]+set}" ]; then echo "accel = ${CFG_ACCEL[$t]}"; fi
 	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
 	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
+	if [ -n "${CFG_EVIDENCE[$t]+set}" ]; then echo "evidence = ${CFG_EVIDENCE[$t]}"; fi
 	local a
 	for a in "${CFG_ACCELS[@]}"; do
 		if [ -n "${CFG_ACCEL_PARAMS[$a:$t]+set}" ]; then echo "${a}_params = ${CFG_ACCEL_PARAMS[$a:$t]}"; fi
@@ -229,6 +234,10 @@ cfg_check_value() { # where section key value
 				cfg_error "$where" "events: bad event '$w' (pause=SECONDS, save[=SECONDS], migrate, reset, pingpong=N with N 1..100)"
 		done
 		;;
+	evidence)
+		cfg_in_list "$v" "${CFG_EVIDENCE_KINDS[@]}" ||
+			cfg_error "$where" "[$name] evidence: '$v' is not a kind of evidence (known: ${CFG_EVIDENCE_KINDS[*]})"
+		;;
 	esac
 	: "$name"
 }
@@ -252,6 +261,7 @@ cfg_store() { # section key value
 		CFG_TIMEOUT[$1]=$3 ;;
 	events)
 		CFG_EVENTS[$1]=$3 ;;
+	evidence) CFG_EVIDENCE[$1]=$3 ;;
 	esac
 }
 

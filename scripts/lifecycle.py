@@ -29,6 +29,8 @@ import threading
 import time
 import queue
 
+from host_evidence import run_delays, cpu_steal_ns     # beside this script
+
 ERROR_STATUS = 126        # the runner reads the ERROR line, not this number
 QMP_TIMEOUT = 60.0        # seconds for one QMP answer or awaited event
 SOCKET_WAIT = 10.0        # seconds for a QEMU to create its QMP socket
@@ -46,42 +48,6 @@ RESET_CARRIED = ('counter', 'tests', 'failures', 'skipped')
 
 
 WAIT_SAMPLE = 0.02        # seconds between two readings of the vCPU threads' waits
-PROC = '/proc'
-
-
-def run_delays(pids):
-    """{(pid, tid): (is a vCPU, ns the thread was runnable but waited for a CPU)} for every thread of pids."""
-    out = {}
-    for pid in pids:
-        task = os.path.join(PROC, str(pid), 'task')
-        try:
-            tids = os.listdir(task)
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(os.path.join(task, tid, 'comm')) as f:
-                    vcpu = f.read().startswith('CPU ')     # QEMU names them "CPU 0/KVM", "CPU 1/TCG"
-                with open(os.path.join(task, tid, 'schedstat')) as f:
-                    out[(pid, tid)] = (vcpu, int(f.read().split()[1]))
-            except (OSError, ValueError, IndexError):
-                continue
-    return out
-
-
-def cpu_steal_ns():
-    """[ns this machine's own hypervisor stole from each CPU] (/proc/stat)."""
-    tick_ns = 1e9 / os.sysconf('SC_CLK_TCK')
-    out = []
-    try:
-        with open(os.path.join(PROC, 'stat')) as f:
-            for line in f:
-                w = line.split()
-                if re.fullmatch(r'cpu\d+', w[0]) and len(w) > 8:
-                    out.append(int(int(w[8]) * tick_ns))
-    except (OSError, ValueError):
-        pass
-    return out
 
 
 class WaitMeter:

@@ -23,6 +23,15 @@ die() {
 	exit 4
 }
 
+# A helper file, as lines that set VAR to its path in the script's RUN_TMP
+# and write it there (a here-document ended by END) when the script runs.
+embed_file() { # file VAR END
+	echo "$2=\$RUN_TMP/${1##*/}"
+	echo "cat >\"\$$2\" <<'$3'"
+	cat "$1"
+	echo "$3"
+}
+
 write_script() { # test kernel arch out
 	local t=$1 kernel=$2 arch=$3 out=$4 lib
 	{
@@ -62,10 +71,11 @@ VMTICK_KERNEL_END
 TAIL
 		if [ -n "$(cfg_value "$t" events)" ]; then
 			# the helper that performs the entry's events (docs/lifecycle.md)
-			echo "RUN_LIFECYCLE_PY=\$RUN_TMP/lifecycle.py"
-			echo "cat >\"\$RUN_LIFECYCLE_PY\" <<'VMTICK_LIFECYCLE_END'"
-			cat "$SRCDIR/scripts/lifecycle.py"
-			echo 'VMTICK_LIFECYCLE_END'
+			embed_file "$SRCDIR/scripts/lifecycle.py" RUN_LIFECYCLE_PY VMTICK_LIFECYCLE_END
+		fi
+		if [ -n "$(cfg_value "$t" events)$(cfg_value "$t" evidence)" ]; then
+			# the host-evidence agent (evidence = host), whose samplers lifecycle.py imports
+			embed_file "$SRCDIR/scripts/host_evidence.py" RUN_HOST_EVIDENCE_PY VMTICK_EVIDENCE_END
 		fi
 		echo 'main "$@"'
 	} >"$out.tmp"

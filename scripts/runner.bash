@@ -6,7 +6,9 @@ RUN_KILL_AFTER=5                 # seconds between SIGTERM and SIGKILL for a tim
 RUN_SIGKILL=9                    # what timeout sends RUN_KILL_AFTER s after SIGTERM
 RUN_DEFAULT_TIMEOUT=90
 # Entries with host events run under scripts/lifecycle.py (docs/lifecycle.md),
-# with Debian's Python: the helper needs nothing but the standard library.
+# entries with `evidence = host` under scripts/host_evidence.py (docs/runner.md,
+# "Host evidence for the guest"), with Debian's Python: the helpers need
+# nothing but the standard library.
 RUN_PYTHON=/usr/bin/python3
 declare -gA RUN_PID_NAME=() RUN_PID_SLOTS=() RUN_STARTED=()
 
@@ -92,6 +94,8 @@ run_prepare() { # test
 		PREP_OUTCOME=ERROR PREP_MSG="QEMU binary '$qemu' not found (install it or set QEMU=)"
 	elif [ -n "$(cfg_value "$t" events)" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="events need $RUN_PYTHON for scripts/lifecycle.py, which is not installed"
+	elif [ -n "$(cfg_value "$t" evidence)" ] && [ ! -x "$RUN_PYTHON" ]; then
+		PREP_OUTCOME=ERROR PREP_MSG="evidence needs $RUN_PYTHON for scripts/host_evidence.py, which is not installed"
 	fi
 }
 
@@ -101,10 +105,35 @@ run_lifecycle_helper() {
 	echo "${RUN_LIFECYCLE_PY:-$SRCDIR/scripts/lifecycle.py}"
 }
 
+# The agent that answers the guest's questions about the host (evidence =
+# host): the source tree's, or the copy a standalone script unpacks.
+run_evidence_helper() {
+	echo "${RUN_HOST_EVIDENCE_PY:-$SRCDIR/scripts/host_evidence.py}"
+}
+
 # An entry's QEMU options and kernel arguments under one accelerator: its
 # qemu_params then ACCEL_params, its test_args then ACCEL_args, each word
 # with its placeholders expanded (the host time is read now). The runner,
 # scripts/lava-jobs and the standalone scripts all build commands here.
+# RUN_PARAMS without -icount ARG and -rtc clock=vm.
+run_drop_icount() {
+	local -a kept=()
+	local i=0 n=${#RUN_PARAMS[@]}
+	while ((i < n)); do
+		if [ "${RUN_PARAMS[i]}" = -icount ] ||
+			{ [ "${RUN_PARAMS[i]}" = -rtc ] && [ "${RUN_PARAMS[i + 1]:-}" = clock=vm ]; }; then
+			i=$((i + 2))
+			continue
+		fi
+		kept+=("${RUN_PARAMS[i]}")
+		i=$((i + 1))
+	done
+	RUN_PARAMS=("${kept[@]}")
+}
+
+# TCG_REALTIME=1 drops the TCG entries' clock settings (-icount ARG, -rtc
+# clock=vm): guest time then follows the host's, as in a by-hand run under
+# plain TCG (docs/timers.md, "TCG in real time").
 run_entry_parts() { # test accel -> RUN_PARAMS (array), RUN_ARGS
 	local t=$1 a=$2 w value args
 	RUN_PARAMS=()
@@ -113,6 +142,7 @@ run_entry_parts() { # test accel -> RUN_PARAMS (array), RUN_ARGS
 		cfg_expand "$w" value
 		RUN_PARAMS+=("$value")
 	done
+	if [ "${TCG_REALTIME:-}" = 1 ] && [ "$a" = tcg ]; then run_drop_icount; fi
 	args="$(cfg_value "$t" test_args) $(cfg_value "$t" "${a}_args")"
 	args=${args#"${args%%[![:blank:]]*}"}
 	args=${args%"${args##*[![:blank:]]}"}
@@ -125,7 +155,10 @@ run_entry_cmd() { # test arch accel kernel
 	arch_qemu_cmd "$2" "$3" "$(run_smp "$1")" "$4" "$RUN_ARGS" "${RUN_PARAMS[@]}"
 }
 
-# Build RUN_CMD: QEMU's command, under scripts/lifecycle.py when the entry has events.
+# Build RUN_CMD: QEMU's command, under scripts/lifecycle.py when the entry
+# has events, else under scripts/host_evidence.py when it has `evidence =
+# host`. An entry with both runs under the lifecycle helper alone: its guest
+# finds no host-evidence flag in fw_cfg and judges without the host's evidence.
 run_build_cmd() { # test
 	local t=$1 events
 	run_entry_cmd "$t" "$RUN_ARCH" "$PREP_ACCEL" "$PREP_KERNEL"
@@ -133,6 +166,8 @@ run_build_cmd() { # test
 	events=$(cfg_value "$t" events)
 	if [ -n "$events" ]; then
 		RUN_CMD=("$RUN_PYTHON" "$(run_lifecycle_helper)" --events "$events" -- "${ARCH_CMD[@]}")
+	elif [ -n "$(cfg_value "$t" evidence)" ]; then
+		RUN_CMD=("$RUN_PYTHON" "$(run_evidence_helper)" -- "${ARCH_CMD[@]}")
 	fi
 }
 
@@ -353,10 +388,11 @@ run_classify() { # status log errfile timeout usec
 	done < <(tail -n +2 "$2")
 	qmsg=$(run_qemu_message "$3")
 	guest_status "$st"
-	lcmsg=$(sed -n 's/^lifecycle: ERROR: //p' "$3" | head -n 1)
+	lcmsg=$(sed -n -E 's/^(lifecycle|host-evidence): ERROR: //p' "$3" | head -n 1)
 	RUN_OUTCOME=CRASH
 	if [ -n "$lcmsg" ]; then
-		# scripts/lifecycle.py could not perform an event: it says why, QEMU's words included
+		# scripts/lifecycle.py could not perform an event, or scripts/host_evidence.py
+		# failed: it says why, QEMU's words included
 		RUN_OUTCOME=ERROR RUN_MSG=$lcmsg
 	elif grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"

@@ -97,7 +97,12 @@ static u64 lapic_oneshot_start(void)
 	return arch_counter();
 }
 
-/* The LVT timer entry masked: QEMU and KVM drop an expiry then, the count reloads on. */
+/*
+ * The LVT timer entry masked: QEMU drops an expiry then, KVM keeps it
+ * pending until the unmask (seen under kvm-pvm: 198 masked, 9 lost), so
+ * fault=miss spans two expiries (tick_source.mute_span); the count
+ * reloads on.
+ */
 static void lapic_mute(bool on)
 {
 	apic_timer_set_masked(on);
@@ -112,6 +117,7 @@ const struct tick_source tick_source_lapic_periodic = {
 	.setup = lapic_setup,
 	.start = lapic_periodic_start,
 	.mute = lapic_mute,
+	.mute_span = 2,
 	.stop = apic_timer_stop,
 };
 

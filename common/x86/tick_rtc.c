@@ -28,8 +28,6 @@
 #define RTC_MARK_FLAGS	  16
 #define RTC_MARK_PER_HZ	  16
 #define RTC_CAL_WINDOW_MS 200
-/* Lost ticks the guest cannot attribute (tick_source.unseen_host_lost_pct; reason below). */
-#define RTC_UNSEEN_HOST_LOST_PCT 8
 /* A flag not seen within this many nominal periods, and at least this long: the interrupt does not run. */
 #define RTC_EDGE_TIMEOUT_PERIODS 4
 #define RTC_EDGE_TIMEOUT_MIN_MS	 100
@@ -227,11 +225,8 @@ const struct tick_source tick_source_rtc = {
 	/*
 	 * QEMU runs the RTC's periodic timer in its main loop thread, as it
 	 * does the HPET: ticks that thread's delays cost, the halted vCPU
-	 * does not see as steal time. Up to 71 of 2048 (3.5 %) went that way
-	 * beside a busy loop here, 178 (8.7 %) on a busier host; the HPET's
-	 * allowance is kept, so that dropping one tick in ten still fails.
+	 * does not see as steal time; the runner's agent measures them.
 	 */
-	.unseen_host_lost_pct = RTC_UNSEEN_HOST_LOST_PCT,
 	.probe = rtc_probe,
 	.setup = rtc_setup,
 	.start = rtc_start,

@@ -175,6 +175,8 @@ cfg_errors() {
 	check_cfg "unknown placeholder" '^bad\.cfg:3: test_args: unknown placeholder .host_tim.' $'[a]\nfile = pass.flat\ntest_args = {host_tim}'
 	check_cfg "bad event" '^bad\.cfg:3: events: bad event .exec:cat.' $'[a]\nfile = pass.flat\nevents = pause=1 exec:cat'
 	check_cfg "empty events" '^bad\.cfg:3: events: empty list' $'[a]\nfile = pass.flat\nevents ='
+	check_cfg "bad evidence" '^bad\.cfg:3: \[a\] evidence: .guest. is not a kind of evidence \(known: host\)' \
+		$'[a]\nfile = pass.flat\nevidence = guest'
 	check_cfg "bad accel" '^bad\.cfg:3: accel: .xen. is neither kvm nor tcg' $'[a]\nfile = pass.flat\naccel = kvm xen'
 	check_cfg "accel twice" '^bad\.cfg:3: accel: .tcg. named twice' $'[a]\nfile = pass.flat\naccel = tcg tcg'
 	check_cfg "params for an accel it does not run under" \
@@ -190,6 +192,26 @@ cfg_errors() {
 		"qemu_params = -name \"\$(touch $d/pwned)\"" >eval.cfg
 	UNITTESTS_CFG=eval.cfg QEMU=$FAKE "$RUNNER" --build build >/dev/null 2>&1
 	ok "cfg: values are never evaluated" not_exists "$d/pwned"
+	cd "$TOP" || return
+}
+
+# --- evidence = host: QEMU under scripts/host_evidence.py, which answers the guest
+evidence_agent() {
+	local d=$WORK/evidence st
+	make_build "$d/build" x86_64
+	printf '%s\n' 'out HOST-EVIDENCE: mark 0' 'pause 0.1' 'out HOST-EVIDENCE: mark 1' \
+		'out HOST-EVIDENCE: request 0 1 2' answer 'out PASS: asked' \
+		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/build/x86/evidence.flat"
+	printf '%s\n' '[evid]' 'file = evidence.flat' 'evidence = host' >"$d/t.cfg"
+	cd "$d" || return
+	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
+	st=$?
+	ok "evidence: the entry passes through the agent: exit status 0" equals "$st" 0
+	ok "evidence: ... and a PASS line" has_match out.txt '^PASS +evid '
+	ok "evidence: the log's command is the agent's around QEMU's" has_match logs/evid.log \
+		"^/usr/bin/python3 $TOP/scripts/host_evidence.py -- $FAKE -machine pc "
+	ok "evidence: the guest got the agent's answer" has_match logs/evid.log \
+		'^ANSWER: HOST-EVIDENCE-DONE parts=2 span_us=[0-9]+ stamp_us=[0-9]+ vcpu=[0-9]+,[0-9]+ other=[0-9]+,[0-9]+ steal=[0-9]+,[0-9]+$'
 	cd "$TOP" || return
 }
 
@@ -559,6 +581,7 @@ fake_checks() {
 	options
 	build_layout
 	cfg_errors
+	evidence_agent
 	jobs_slots
 	accel
 	standalone

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The host vocabulary is one: the tools print the same QEMU command for the same kernel and read QEMU's status alike.
 
-Commands: the runner (run_tests.sh -l -v), scripts/run-kernel --print,
+Commands: the runner (run_tests.sh -l -v; QEMU's words, without the
+host-evidence agent it runs `evidence = host` entries under), scripts/run-kernel --print,
 scripts/boot-bench.sh -p and scripts/timer-overhead.py --print, for the
 same kernel, arguments and accelerator, must be the same words (the
 runner's entry given to run-kernel with its QEMU options; boot-bench's
@@ -53,6 +54,8 @@ ENTRIES = {
                  "smp=1 mem=256 gic=3")],
 }
 TESTDIR = {"x86_64": "x86", "aarch64": "arm"}
+# the agent the runner runs an `evidence = host` entry's QEMU under: PYTHON AGENT -- QEMU ARGS...
+EVIDENCE_AGENT = "/host_evidence.py"
 # boot-bench's selftest arguments (the runner's [selftest-smp1]) and its TCG row's firmware per arch
 BOOT_ARGS = "smp=1 mem=256"
 BOOT_TCG_FIRMWARE = {"x86_64": "qboot", "aarch64": "none"}
@@ -63,6 +66,13 @@ TICK_RUNS = {"x86_64": ("hpet", "timer-hpet"), "aarch64": ("vtimer", None)}
 def run(argv, env=None, cwd=None):
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300,
                           env=env, cwd=cwd, stdin=subprocess.DEVNULL)
+
+
+def qemu_words(words):
+    """The runner's command without the host-evidence agent it may wrap QEMU in: QEMU's own words."""
+    if len(words) > 2 and words[1].endswith(EVIDENCE_AGENT) and words[2] == "--":
+        return words[3:]
+    return words
 
 
 class HostVocab(unittest.TestCase):
@@ -106,7 +116,7 @@ class HostVocab(unittest.TestCase):
             if not line.startswith(" "):
                 name = line.strip()
             elif name and not line.strip().startswith("("):
-                cmds[name] = shlex.split(line)
+                cmds[name] = qemu_words(shlex.split(line))
         self.assertEqual(sorted(cmds), sorted(names), f"runner -l -v {names}\n{r.stdout}{r.stderr}")
         return cmds
 

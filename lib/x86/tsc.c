@@ -11,7 +11,7 @@
 #define CPUID_HV_TIMING_LEAF	0x40000010
 /* Time Stamp Counter and Nominal Core Crystal Clock leaf: TSC = ECX Hz * EBX / EAX. */
 #define CPUID_TSC_CRYSTAL_LEAF	0x15
-#define CALIBRATE_MS		10
+#define CALIBRATE_MS		25
 #define CALIBRATE_RUNS		3
 /* Give up on a PIT that never counts down (several seconds at any TSC rate). */
 #define PIT_WAIT_CYCLES		(10ull * 1000 * 1000 * 1000)
@@ -48,40 +48,55 @@ u64 tsc_hz_from_crystal_leaf(void)
 	return (u64)c.c * c.b / c.a;
 }
 
-/* Count TSC cycles while PIT channel 2 counts down CALIBRATE_MS. */
-static u64 tsc_hz_from_pit(void)
-{
-	u64 t0, t1;
+/*
+ * One measurement of TSC cycles while PIT channel 2 counts down
+ * CALIBRATE_MS, bracketed: the channel starts somewhere between the two
+ * reads around the write that arms it, and ran out somewhere between the
+ * read before the poll that saw it done and the read after. A delay (a VM
+ * exit, a descheduled vCPU) in either place widens its bracket, whichever
+ * way it would have moved the figure.
+ */
+struct pit_measure {
+	u64 cycles; /* between the brackets' midpoints */
+	u64 width;  /* the two brackets' widths summed */
+};
 
+static bool tsc_pit_measure(struct pit_measure *m)
+{
+	u64 a0, a1, b0 = 0, b1;
+	bool done = false;
+
+	a0 = rdtsc_ordered();
 	pit_ch2_oneshot(PIT_HZ * CALIBRATE_MS / 1000);
-	t0 = rdtsc_ordered();
-	while (!pit_ch2_done()) {
-		if (rdtsc() - t0 > PIT_WAIT_CYCLES) {
+	a1 = rdtsc_ordered();
+	while (!done) {
+		b0 = rdtsc_ordered();
+		done = pit_ch2_done();
+		if (b0 - a1 > PIT_WAIT_CYCLES) {
 			pit_ch2_stop();
-			return 0;
+			return false;
 		}
 	}
-	t1 = rdtsc_ordered();
+	b1 = rdtsc_ordered();
 	pit_ch2_stop();
-	return (t1 - t0) * 1000 / CALIBRATE_MS;
+	m->cycles = (b0 + (b1 - b0) / 2) - (a0 + (a1 - a0) / 2);
+	m->width = (a1 - a0) + (b1 - b0);
+	return true;
 }
 
 /*
- * A delay (a VM exit, a descheduled vCPU) only ever lengthens a PIT
- * measurement, so the shortest of a few is the closest: one run here was
- * seen 20% high.
+ * The narrowest bracketed measurement of a few: under a busy host one of
+ * them was seen 20% high, and (a delay between arming the channel and the
+ * first read) 24% low.
  */
 static u64 tsc_hz_from_pit_best(void)
 {
-	u64 best = 0;
+	struct pit_measure m, best = { 0, 0 };
 
-	for (int i = 0; i < CALIBRATE_RUNS; i++) {
-		u64 hz = tsc_hz_from_pit();
-
-		if (hz && (!best || hz < best))
-			best = hz;
-	}
-	return best;
+	for (int i = 0; i < CALIBRATE_RUNS; i++)
+		if (tsc_pit_measure(&m) && (!best.cycles || m.width < best.width))
+			best = m;
+	return best.cycles * 1000 / CALIBRATE_MS;
 }
 
 u64 arch_counter_hz(void)

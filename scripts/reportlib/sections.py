@@ -223,7 +223,7 @@ def tick_histogram(t, src):
                 '(late_log2_ns.K): only its median, p99 and max are drawn</p>')
     bound_text = ""
     if bound:
-        bound_text = (f"bound on lateness beyond steal time: "
+        bound_text = (f"bound on lateness beyond the evidence: "
                       f"{fig_span(ref(t, p + 'late_unexplained_bound'), bound.text)} ns "
                       f"({ns_text(bound.value)})")
     svg = histogram(f"{t.name} lateness", sorted(buckets), markers,
@@ -235,7 +235,7 @@ def tick_rows(t, src):
     p = f"timer_tick.{src}."
     rows = []
     allowed = numeric(t, p + "lost_allowed")
-    r = figure_row(t, p + "lost_unexplained", "lost, steal not explaining",
+    r = figure_row(t, p + "lost_unexplained", "lost, nothing explaining",
                    [(0, float(allowed.value))] if allowed else None,
                    note="" if allowed else "(no bound printed)")
     if r:
@@ -243,7 +243,7 @@ def tick_rows(t, src):
             r.extras.append(("(allowed ", ref(t, p + "lost_allowed"), allowed.text, ")"))
         rows.append(r)
     bound = numeric(t, p + "late_unexplained_bound")
-    r = figure_row(t, p + "late_unexplained_max", "worst late beyond steal",
+    r = figure_row(t, p + "late_unexplained_max", "worst late beyond the evidence",
                    [(0, float(bound.value))] if bound else None)
     if r:
         rows.append(r)
@@ -269,7 +269,9 @@ def tick_counts(t, src):
     for name, what in (("ticks_expected", "expected"), ("slots_passed", "owed (slots passed)"),
                        ("ticks_received", "received"), ("ticks_per_s_arrived", "arrived per s"),
                        ("lost", "lost"), ("steal_lost", "explained by steal time"),
-                       ("steal", "steal time (us)")):
+                       ("lost_host", "by the host's evidence"), ("lost_late", "by a late delivery"),
+                       ("lost_unjudged", "not judged"), ("steal", "steal time (us)"),
+                       ("host_us", "host's waits (us)")):
         f = t.fig(p + name)
         if f:
             parts.append(f'{what} <span class="fig" data-fig="{esc(ref(t, p + name))}">'
@@ -286,7 +288,7 @@ def ticks(tests):
             html += bullet_rows(f"{t.name} checks", rows)
         blocks.append(Block(f"ticks-{t.name}-{src}", f"Ticks: {src} ({t.name}, {t.outcome})",
                             html, "ticks per log2 bucket of lateness; the red line is the "
-                            "bound on a tick's lateness beyond steal time; below, each "
+                            "bound on a tick's lateness beyond the evidence; below, each "
                             "check's figure against its bound."))
     return blocks
 

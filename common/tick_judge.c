@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The timer-tick engine's judgment of one run, from its record alone
+ * (struct tick_record): the guest calls it at the end of a run, the host
+ * tests and scripts/tick-judge call it on recorded runs.
+ *
+ * A gap is a stretch between two ticks across which slots of the schedule
+ * passed without a tick: each such slot is a lost tick. A lost tick is
+ * explained, in this order, by
+ *   - the vCPU's steal time over the gap (KVM publishes it at its next
+ *     entry, so the gap's and the next's): expiries during a delay d, and
+ *     during the handling of the tick before it (the run's normal latency
+ *     L), come as one interrupt: at most (d + L) / period are lost;
+ *   - the host's evidence over the gap (the runner's agent: how long
+ *     QEMU's threads waited for a CPU), counted the same way; a gap in a
+ *     part the host swamped is not judged;
+ *   - a late delivery: the tick that closed the gap came later against its
+ *     slot than the run's normal latency, so whatever delivers it was
+ *     held (a device or a vCPU that is delayed fires once when it runs
+ *     again, at no particular phase). An interrupt that was never
+ *     delivered leaves the next one on time.
+ * and last by the host's hypervisor's steal over the gap's part of the
+ * run (pooled: /proc/stat's 10 ms grain cannot place it within the part).
+ * A host delay that happens to end within the normal latency of a slot
+ * looks like a lost interrupt: of G gaps closed late, G * L / (P - L)
+ * such are expected (L the normal latency, P the period), and that many
+ * (plus two standard deviations) are allowed, with the figures printed.
+ */
+#include "tick_judge.h"
+#include "stats.h"
+#include "units.h"
+
+u64 tick_rec_slot(const struct tick_record *r, u64 i)
+{
+	return tick_counts_to_ticks(&r->cal, (i + 1) * r->period_counts);
+}
+
+u64 tick_rec_period(const struct tick_record *r)
+{
+	return max(tick_counts_to_ticks(&r->cal, r->period_counts), 1ull);
+}
+
+u64 tick_rec_slack_ppb(const struct tick_record *r)
+{
+	return NSEC_PER_SEC / max(r->period_counts, 1ull) + r->cal.err_ppb;
+}
+
+/* How early a tick due at due may look: the calibration's error (err_fx) over the distance since
+ * ref. */
+static u64 early_tolerance(u64 err_fx, u64 due, u64 ref)
+{
+	return mul_u64_u64_shr32(due > ref ? due - ref : 0, err_fx) + 1;
+}
+
+static u64 div_up(u64 a, u64 b)
+{
+	return a ? (a - 1) / b + 1 : 0;
+}
+
+static u64 isqrt_up(u64 x)
+{
+	u64 s = 0;
+
+	while (s * s < x)
+		s++;
+	return s;
+}
+
+/* The walk over the run, tick by tick, into struct tick_work's arrays. */
+struct walk {
+	const struct tick_record *r;
+	struct tick_work *w;
+	u64 err_fx;
+	u64 next; /* periodic: the first slot not yet passed */
+};
+
+static void step_periodic(struct walk *k, u64 j)
+{
+	const struct tick_record *r = k->r;
+	struct tick_work *w = k->w;
+	u64 now = r->at[j], due = tick_rec_slot(r, j), first_due = tick_rec_slot(r, k->next),
+	    before = k->next;
+
+	w->early[j] = now < due && due - now > early_tolerance(k->err_fx, due, 0);
+	while (now + early_tolerance(k->err_fx, tick_rec_slot(r, k->next), 0) >=
+	       tick_rec_slot(r, k->next))
+		k->next++;
+	w->lost[j] = k->next > before + 1 ? k->next - before - 1 : 0;
+	w->own[j] = now > first_due ? now - first_due : 0;
+	if (w->early[j] || !k->next) {
+		w->late[j] = 0;
+	} else if (now >= tick_rec_slot(r, k->next - 1)) {
+		w->late[j] = now - tick_rec_slot(r, k->next - 1);
+	} else {
+		w->late[j] = 0;
+		w->ahead++;
+	}
+}
+
+/* A one-shot is armed for slot j by the tick before it (the anchor for the first). */
+static u64 armed_at(const struct tick_record *r, u64 j)
+{
+	return j ? r->at[j - 1] : 0;
+}
+
+static void step_oneshot(struct walk *k, u64 j)
+{
+	const struct tick_record *r = k->r;
+	struct tick_work *w = k->w;
+	u64 now = r->at[j], due = tick_rec_slot(r, j), armed = armed_at(r, j);
+
+	w->early[j] = now < due && due - now > early_tolerance(k->err_fx, due, armed);
+	w->lost[j] = 0;
+	if (w->early[j]) {
+		w->late[j] = 0;
+	} else if (now >= due) {
+		w->late[j] = now - due;
+	} else {
+		w->late[j] = 0;
+		w->ahead++;
+	}
+	if (armed <= due)
+		w->own[j] = w->late[j];
+	else
+		w->own[j] = now > armed ? now - armed : 0;
+}
+
+/* Every tick's lateness, own lateness, lost slots before it and earliness: once per run. */
+static void walk_run(const struct tick_record *r, struct tick_work *w)
+{
+	struct walk k = {.r = r, .w = w, .err_fx = tick_ppb_to_fx(r->cal.err_ppb)};
+
+	w->ahead = 0;
+	for (u64 j = 0; j < r->n; j++) {
+		if (r->kind == TICK_REC_PERIODIC)
+			step_periodic(&k, j);
+		else
+			step_oneshot(&k, j);
+	}
+	w->passed = r->kind == TICK_REC_PERIODIC ? k.next : r->n;
+}
+
+/* ---- the evidence over a stretch of the run ---- */
+
+/* Steal time published from tick j-1 to tick j+1 (the run's ends where there are none), ticks. */
+static u64 steal_around(const struct tick_record *r, u64 j)
+{
+	u64 a, b;
+
+	if (!r->steal_ns)
+		return 0;
+	a = j ? r->steal_ns[j - 1] : 0;
+	b = j + 1 < r->n ? r->steal_ns[j + 1] : r->steal_end_ns;
+	return b > a ? ns_to_ticks(b - a, r->counter_hz) : 0;
+}
+
+static u64 part_us(const struct host_part *p)
+{
+	return max(p->vcpu_us, p->other_us) + p->steal_us;
+}
+
+/* The parts [*first, *last] that overlap [a, b] (counter ticks after the anchor), widened by the
+ * stamps' slack. */
+static bool parts_over(const struct tick_host *h, u64 hz, u64 a, u64 b, u32 *first, u32 *last)
+{
+	s64 slack = (s64)ns_to_ticks(h->stamp_us * NSEC_PER_USEC, hz), from = (s64)h->from,
+	    len = (s64)(h->to - h->from), lo = (s64)a - slack, hi = (s64)b + slack;
+
+	if (!h->nparts || len <= 0 || hi < from || lo > from + len)
+		return false;
+	lo = max(lo, from);
+	hi = min(hi, from + len - 1);
+	*first = (u32)((u64)(lo - from) * h->nparts / (u64)len);
+	*last = (u32)((u64)(hi - from) * h->nparts / (u64)len);
+	*last = min(*last, h->nparts - 1);
+	return true;
+}
+
+static bool swamped(const struct tick_host *h, u64 hz, const struct host_part *p)
+{
+	u64 part_len_us = ticks_to_ns((h->to - h->from) / h->nparts, hz) / NSEC_PER_USEC;
+
+	return part_us(p) * 100 > TICK_HOST_SWAMPED_PCT * max(part_len_us, 1ull);
+}
+
+struct host_over {
+	u64 ticks;    /* what the host took over the stretch */
+	bool swamped; /* a part of it the host swamped */
+};
+
+static bool window_before(const struct tick_window *w, u64 a, u64 b)
+{
+	return w->a < a || (w->a == a && w->b < b);
+}
+
+/* The window asked about exactly [a, b], if any (they come in the order of the run). */
+static const struct tick_window *window_of(const struct tick_host *h, u64 a, u64 b)
+{
+	u32 lo = 0, hi = h->nwin;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (window_before(&h->win[mid], a, b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < h->nwin && h->win[lo].a == a && h->win[lo].b == b ? &h->win[lo] : NULL;
+}
+
+/*
+ * What the host took over [a, b]: the window asked about it where the
+ * host answered windows (the finest grain), else the parts it overlaps
+ * (coarse: the whole of every part); whether a part of it was swamped.
+ */
+/*
+ * What a window's answer counts: QEMU's threads' waits alone for lost
+ * ticks (the steal over their part is pooled), the waits and the steal the
+ * agent placed in the window (a clock tick short) for a tick's lateness.
+ */
+enum host_count {
+	COUNT_WAITS,
+	COUNT_WAITS_AND_STEAL,
+};
+
+static struct host_over host_over(const struct tick_record *r, u64 a, u64 b, enum host_count what)
+{
+	struct host_over o = {0, false};
+	const struct tick_window *w;
+	u32 first, last;
+
+	if (r->host.why_none || !parts_over(&r->host, r->counter_hz, a, b, &first, &last))
+		return o;
+	for (u32 p = first; p <= last; p++) {
+		if (!r->host.nwin)
+			o.ticks += ns_to_ticks((u64)part_us(&r->host.part[p]) * NSEC_PER_USEC,
+					       r->counter_hz);
+		o.swamped |= swamped(&r->host, r->counter_hz, &r->host.part[p]);
+	}
+	w = r->host.nwin ? window_of(&r->host, a, b) : NULL;
+	/* a window's steal is too coarse to place (10 ms grain): it goes to the part's pool */
+	if (w)
+		o.ticks = ns_to_ticks((u64)(max(w->ev.vcpu_us, w->ev.other_us) +
+					    (what == COUNT_WAITS_AND_STEAL ? w->ev.steal_us : 0)) *
+					      NSEC_PER_USEC,
+				      r->counter_hz);
+	return o;
+}
+
+/* ---- lost ticks ---- */
+
+/* Expiries a delay of d coalesces, with the handling of the tick before it. */
+static u64 coalesced(const struct tick_verdict *v, u64 d)
+{
+	return d ? (d + v->normal_late) / v->period : 0;
+}
+
+/* Explain rem lost ticks over [a, b]: steal (stolen ticks), then the host's evidence. */
+static u64 explain_by_time(const struct tick_record *r, struct tick_verdict *v, u64 rem, u64 stolen,
+			   u64 a, u64 b)
+{
+	struct host_over o = host_over(r, a, b, COUNT_WAITS);
+	u64 e = min(rem, coalesced(v, stolen));
+
+	v->lost_steal += e;
+	rem -= e;
+	e = min(rem, coalesced(v, o.ticks));
+	v->lost_host += e;
+	rem -= e;
+	if (rem && o.swamped) {
+		v->lost_unjudged += rem;
+		rem = 0;
+	}
+	return rem;
+}
+
+/* The run's normal latency: a percentile of the lateness of the ticks that closed no gap. */
+static u64 normal_latency(const struct tick_record *r, struct tick_work *w)
+{
+	u64 k = 0;
+
+	for (u64 j = 1; j < r->n; j++)
+		if (!w->lost[j] && !w->early[j])
+			w->scratch[k++] = w->late[j];
+	if (!k)
+		return 0;
+	sort_u64(w->scratch, k);
+	return stats_percentile(w->scratch, k, TICK_NORMAL_LATE_PCTILE);
+}
+
+/* Gaps closed within the normal latency by chance, of gaps_late closed later: G * L / (P - L) + 2
+ * sigma. */
+static u64 chance_allowance(u64 gaps_late, u64 normal, u64 period)
+{
+	u64 expect_milli;
+
+	if (!gaps_late)
+		return 0;
+	if (2 * normal >= period)
+		expect_milli = gaps_late * MSEC_PER_SEC;
+	else
+		expect_milli = gaps_late * normal * MSEC_PER_SEC / (period - normal);
+	return div_up(expect_milli, MSEC_PER_SEC) +
+	       2 * isqrt_up(div_up(expect_milli, MSEC_PER_SEC));
+}
+
+/* Lateness not explained by steal time or the host's evidence, checked against the bound. */
+static void judge_late(const struct tick_record *r, struct tick_verdict *v, u64 j, u64 own,
+		       u64 stolen)
+{
+	u64 a = j ? r->at[j - 1] : 0,
+	    explained = stolen + host_over(r, a, r->at[j], COUNT_WAITS_AND_STEAL).ticks,
+	    unexplained = own > explained ? own - explained : 0;
+
+	if (unexplained > v->worst_unexplained) {
+		v->worst_unexplained = unexplained;
+		v->worst_unexplained_tick = j;
+	}
+	if (unexplained > r->counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC)
+		v->over_late++;
+}
+
+/*
+ * The host's hypervisor's steal over each part, as a pool: /proc/stat
+ * counts it in 10 ms steps, too coarse to place within a part, so lost
+ * ticks nothing else explains draw on their part's pool, a period of
+ * stolen time each. Only where the host answered windows (finer evidence
+ * for everything else).
+ */
+struct steal_pool {
+	u64 left[HOST_EVIDENCE_PARTS_MAX]; /* counter ticks */
+	bool on;
+};
+
+static void pool_fill(const struct tick_record *r, struct steal_pool *pool)
+{
+	const struct tick_host *h = &r->host;
+
+	pool->on = !h->why_none && h->nparts && h->nwin;
+	for (u32 p = 0; pool->on && p < h->nparts; p++)
+		pool->left[p] =
+			ns_to_ticks((u64)h->part[p].steal_us * NSEC_PER_USEC, r->counter_hz);
+}
+
+static u64 pool_draw(const struct tick_record *r, struct tick_verdict *v, struct steal_pool *pool,
+		     u64 rem, u64 t)
+{
+	u32 first, last;
+	u64 e;
+
+	if (!rem || !pool->on || !parts_over(&r->host, r->counter_hz, t, t, &first, &last))
+		return rem;
+	e = min(rem, pool->left[last] / v->period);
+	pool->left[last] -= e * v->period;
+	v->lost_pool += e;
+	return rem - e;
+}
+
+static void judge_gaps(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
+		       struct steal_pool *pool)
+{
+	u64 rem, stolen;
+
+	for (u64 j = 0; j < r->n; j++) {
+		if (w->early[j]) {
+			v->early++;
+			v->worst_early = max(v->worst_early, tick_rec_slot(r, j) - r->at[j]);
+		}
+		stolen = steal_around(r, j);
+		judge_late(r, v, j, w->own[j], stolen);
+		if (!w->lost[j])
+			continue;
+		rem = explain_by_time(r, v, w->lost[j], stolen, j ? r->at[j - 1] : 0, r->at[j]);
+		if (rem && w->late[j] > v->normal_late) {
+			v->lost_late += rem;
+			v->gaps_late++;
+			rem = 0;
+		}
+		v->unexplained += pool_draw(r, v, pool, rem, r->at[j]);
+	}
+	v->ahead = w->ahead;
+	v->owed = max(w->passed, r->expected);
+}
+
+/* A stretch to ask about, while there is room. */
+static void ask(struct tick_window *w, u64 max, u64 *n, u64 a, u64 b)
+{
+	if (*n < max)
+		w[*n] = (struct tick_window){.a = a, .b = b};
+	(*n)++;
+}
+
+u64 tick_judge_asks(const struct tick_record *r, struct tick_window *out, u64 max,
+		    struct tick_work *w)
+{
+	struct tick_verdict v = {.period = tick_rec_period(r)};
+	u64 n = 0, bound = r->counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC;
+
+	walk_run(r, w);
+	v.normal_late = normal_latency(r, w);
+	for (u64 j = 0; j < r->n; j++) {
+		u64 stolen = steal_around(r, j), a = j ? r->at[j - 1] : 0;
+
+		if (w->lost[j] > coalesced(&v, stolen) ||
+		    (w->own[j] > stolen && w->own[j] - stolen > bound))
+			ask(out, max, &n, a, r->at[j]);
+	}
+	/* the tail, after the last tick */
+	if (r->n && r->end_at > r->at[r->n - 1])
+		ask(out, max, &n, r->at[r->n - 1], r->end_at);
+	return n;
+}
+
+/* Slots of the schedule, continued past its end, that the counter passed by t. */
+static u64 slots_by(const struct tick_record *r, u64 t)
+{
+	u64 i = 0;
+
+	while (i < 4 * r->expected && tick_rec_slot(r, i) <= t)
+		i++;
+	return i;
+}
+
+/*
+ * A one-shot that ends the run behind its schedule was catching up if its
+ * last tick was armed after its slot: each tick then comes as fast as the
+ * vCPU can take it and re-arm, and the backlog is what a delay before
+ * left. It is explained only while that pace beats the period (the
+ * median gap between catch-up ticks), else the source fell behind on its own.
+ */
+static void judge_backlog(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w)
+{
+	u64 *scratch = w->scratch;
+	u64 k = 0, pace;
+
+	v->backlog = slots_by(r, r->end_at);
+	v->backlog = v->backlog > r->n ? v->backlog - r->n : 0;
+	for (u64 j = 1; j < r->n; j++)
+		if (armed_at(r, j) > tick_rec_slot(r, j))
+			scratch[k++] = r->at[j] - r->at[j - 1];
+	if (!k)
+		return;
+	sort_u64(scratch, k);
+	pace = stats_percentile(scratch, k, 50);
+	v->catchup_us = ticks_to_ns(pace, r->counter_hz) / NSEC_PER_USEC;
+	v->ended_catching_up =
+		r->n > 1 && armed_at(r, r->n) > tick_rec_slot(r, r->n) && pace < v->period;
+}
+
+/* The tail: slots passed after the last tick without one, explained by time alone. */
+static void judge_tail(const struct tick_record *r, struct tick_verdict *v, u64 last_passed,
+		       struct steal_pool *pool)
+{
+	u64 tail = v->owed > last_passed ? v->owed - last_passed : 0,
+	    a = r->n ? r->at[r->n - 1] : 0;
+	u64 stolen = 0;
+
+	if (!tail)
+		return;
+	if (r->steal_ns)
+		stolen = ns_to_ticks(r->steal_end_ns - (r->n ? r->steal_ns[r->n - 1] : 0),
+				     r->counter_hz);
+	if (r->kind == TICK_REC_ONESHOT && v->ended_catching_up) {
+		v->lost_late += tail;
+		return;
+	}
+	v->unexplained +=
+		pool_draw(r, v, pool, explain_by_time(r, v, tail, stolen, a, r->end_at), r->end_at);
+}
+
+/*
+ * The ticks that came over the run's real length against the programmed
+ * rate: short by the lost ticks explained or allowed and one period (the
+ * run ends at the first tick past its last slot), a one-shot catching up
+ * by its backlog; over by none. Both give the period's rounding and the
+ * calibration's error. Thousandths of a tick.
+ */
+static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
+{
+	u64 real_ns = max(ticks_to_ns(r->end_at, r->counter_hz), 1ull),
+	    ideal = real_ns * r->want_hz / (NSEC_PER_SEC / MSEC_PER_SEC), got = r->n * MSEC_PER_SEC,
+	    slack = ideal / MSEC_PER_SEC * tick_rec_slack_ppb(r) / (NSEC_PER_SEC / MSEC_PER_SEC) +
+		    1,
+	    explained = min(v->lost, v->lost_steal + v->lost_host + v->lost_pool + v->lost_late +
+					     v->lost_unjudged);
+
+	if (v->ended_catching_up)
+		explained = max(explained, v->backlog);
+	/* without the host's evidence, or a schedule to count them by, not judged (a SKIP) */
+	if (!v->host || v->schedule_unsure)
+		explained += v->unexplained;
+	v->rate_mhz = r->n * MSEC_PER_SEC * NSEC_PER_SEC / real_ns;
+	v->rate_short = got <= ideal;
+	v->off_milli = v->rate_short ? ideal - got : got - ideal;
+	v->bound_milli =
+		v->rate_short ? (v->allowed + explained + 1) * MSEC_PER_SEC + slack : slack;
+	v->rate_ok = v->off_milli <= v->bound_milli;
+}
+
+static void judge_host_share(const struct tick_record *r, struct tick_verdict *v)
+{
+	const struct tick_host *h = &r->host;
+
+	v->host = !h->why_none && h->nparts;
+	if (!v->host)
+		return;
+	for (u32 p = 0; p < h->nparts; p++) {
+		v->host_us += part_us(&h->part[p]);
+		v->parts_swamped += swamped(h, r->counter_hz, &h->part[p]);
+	}
+	v->nothing_judged = v->parts_swamped == h->nparts;
+}
+
+/*
+ * A source that re-injects what it owed (KVM's PIT) passes slots in gaps
+ * and makes them up in bursts: the gaps' figures may add up to more than
+ * was lost at the end; each is kept within what is left.
+ */
+static void clamp_explained(struct tick_verdict *v)
+{
+	u64 left = v->lost;
+
+	v->lost_steal = min(v->lost_steal, left);
+	left -= v->lost_steal;
+	v->lost_host = min(v->lost_host, left);
+	left -= v->lost_host;
+	v->lost_pool = min(v->lost_pool, left);
+	left -= v->lost_pool;
+	v->lost_late = min(v->lost_late, left);
+	left -= v->lost_late;
+	v->lost_unjudged = min(v->lost_unjudged, left);
+	left -= v->lost_unjudged;
+	v->unexplained = min(v->unexplained, left);
+}
+
+void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w)
+{
+	struct steal_pool pool;
+
+	memset(v, 0, sizeof(*v));
+	pool_fill(r, &pool);
+	v->period = tick_rec_period(r);
+	judge_host_share(r, v);
+	walk_run(r, w);
+	v->normal_late = normal_latency(r, w);
+	if (r->kind == TICK_REC_ONESHOT)
+		judge_backlog(r, v, w);
+	judge_gaps(r, v, w, &pool);
+	v->lost = v->owed > r->n ? v->owed - r->n : 0;
+	judge_tail(r, v, w->passed, &pool);
+	clamp_explained(v);
+	v->chance = chance_allowance(v->gaps_late, v->normal_late, v->period);
+	v->allowed = TICK_UNEXPLAINED_LOST_MAX + v->chance;
+	v->schedule_drift = mul_u64_u64_shr32(r->end_at, tick_ppb_to_fx(r->cal.err_ppb));
+	v->schedule_unsure = r->kind == TICK_REC_PERIODIC && 2 * v->schedule_drift > v->period;
+	v->lost_ok = v->unexplained <= v->allowed || !v->host || v->schedule_unsure;
+	v->late_ok = !v->over_late;
+	v->early_ok = !v->early;
+	judge_rate(r, v);
+}

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/tick_judge.c and common/tick_record.c on the host: the judgment
+ * of a run from its record alone. Literal records (1 kHz at a 2 GHz
+ * counter, so a tick is never a ns by accident) for each way a lost tick
+ * is explained or not, a one-shot's backlog, the record's text round
+ * trip; and recorded real runs (host-tests/data/tick-records/, KVM
+ * and TCG in real time, idle and beside busy loops, with and without a
+ * fault), each judged again here and held to the verdict it must have.
+ */
+/* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_math.c lib/stats.c lib/printf.c */
+/* LIBSRC: lib/string.c lib/strto.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "host_shim.h"
+#include "../common/tick_judge.h"
+#include "../common/tick_record.h"
+
+#define HZ     2000000000ull
+#define PERIOD (HZ / 1000)
+#define N      1000
+
+static u64 at[N], steal[N], late[N], own[N], lost[N], early[N], scratch[N];
+static struct tick_work work = {late, own, lost, early, scratch, 0, 0};
+static struct host_part parts[100];
+
+/* 1000 slots at 1 kHz, every tick 20 us after its slot; ratio 1: a count is a counter tick. */
+static struct tick_record clean_run(void)
+{
+	struct tick_record r = {
+		.source = "fake",
+		.kind = TICK_REC_PERIODIC,
+		.counter_hz = HZ,
+		.want_hz = 1000,
+		.expected = N,
+		.period_counts = PERIOD,
+		.cal = {.ratio_fx = TICK_FX_ONE, .err_ppb = 0},
+		.n = N,
+		.at = at,
+		/* the host's evidence: it did nothing */
+		.host = {.from = 0, .to = N * PERIOD, .nparts = 100, .part = parts},
+	};
+
+	memset(parts, 0, sizeof(parts));
+	for (u64 j = 0; j < N; j++)
+		at[j] = (j + 1) * PERIOD + PERIOD / 50;
+	r.end_at = at[N - 1];
+	return r;
+}
+
+/* Drop tick j: its expiry never delivered, the next one on time. */
+static void drop(struct tick_record *r, u64 j)
+{
+	memmove(&at[j], &at[j + 1], (r->n - j - 1) * sizeof(u64));
+	r->n--;
+}
+
+static void judge(const struct tick_record *r, struct tick_verdict *v)
+{
+	tick_judge(r, v, &work);
+}
+
+static void test_clean(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	judge(&r, &v);
+	assert_int_equal(v.lost, 0);
+	assert_true(v.lost_ok && v.late_ok && v.early_ok && v.rate_ok);
+	assert_int_equal(late[5], PERIOD / 50);
+	assert_int_equal(v.allowed, TICK_UNEXPLAINED_LOST_MAX);
+}
+
+/* Two interrupts never delivered: nothing explains them, one is allowed. */
+static void test_never_delivered(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	drop(&r, 500);
+	judge(&r, &v);
+	assert_int_equal(v.lost, 2);
+	assert_int_equal(v.unexplained, 2);
+	assert_false(v.lost_ok);
+	assert_false(v.rate_ok);
+}
+
+/* By hand (no host evidence) the same lost ticks are not judged, in the rate either. */
+static void test_by_hand(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	drop(&r, 500);
+	r.host = (struct tick_host){.why_none = "by hand"};
+	judge(&r, &v);
+	assert_false(v.host);
+	assert_int_equal(v.unexplained, 2);
+	assert_true(v.lost_ok && v.rate_ok);
+}
+
+/* A calibration too loose to tell a tick's slot by the end: lost ticks not judged. */
+static void test_schedule_unsure(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	drop(&r, 500);
+	r.cal.err_ppb = 600000; /* 600 us over the 1 s run, more than half a period */
+	judge(&r, &v);
+	assert_true(v.schedule_unsure);
+	assert_true(v.lost_ok);
+	r.cal.err_ppb = 400000;
+	judge(&r, &v);
+	assert_false(v.schedule_unsure);
+	assert_false(v.lost_ok);
+}
+
+/* The same gaps with the host's evidence of a 2 ms wait over each: explained, not lost. */
+static void test_host_explains(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	drop(&r, 500);
+	/* 100 parts of 10 ms; ticks 100 and 500 fall in parts 10 and 50 */
+	parts[10].other_us = 2000;
+	parts[50].vcpu_us = 1500;
+	judge(&r, &v);
+	assert_int_equal(v.lost, 2);
+	assert_int_equal(v.lost_host, 2);
+	assert_int_equal(v.unexplained, 0);
+	assert_true(v.lost_ok && v.rate_ok);
+	/* the evidence elsewhere explains nothing here */
+	parts[10].other_us = 0;
+	parts[20].other_us = 2000;
+	judge(&r, &v);
+	assert_int_equal(v.unexplained, 1);
+}
+
+/*
+ * The stretches asked about: the gaps steal time does not explain. The
+ * host's answer over a gap alone is what counts where there is one: a busy
+ * part around a gap the host left alone explains nothing.
+ */
+static void test_windows(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_window w[4];
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	drop(&r, 500);
+	assert_int_equal(tick_judge_asks(&r, w, 4, &work),
+			 2); /* the run ends at its last tick: no tail */
+	assert_int_equal(w[0].a, at[99]);
+	assert_int_equal(w[0].b, at[100]);
+	assert_int_equal(w[1].b, at[500]);
+	memset(parts, 0, sizeof(parts));
+	parts[10].vcpu_us = 4000; /* busy around the first gap */
+	parts[50].vcpu_us = 4000;
+	w[0].ev.vcpu_us = 50;	 /* but not over it */
+	w[1].ev.other_us = 1500; /* the second: the main loop held 1.5 ms */
+	r.host = (struct tick_host){
+		.from = 0, .to = N * PERIOD, .nparts = 100, .part = parts, .nwin = 2, .win = w};
+	judge(&r, &v);
+	assert_int_equal(v.lost_host, 1);
+	assert_int_equal(v.unexplained, 1);
+	/* a record with fewer windows than asked: the gap not asked about has no host evidence */
+	r.host.nwin = 1;
+	judge(&r, &v);
+	assert_int_equal(v.unexplained, 2);
+}
+
+/* Steal time over the gap explains it. */
+static void test_steal_explains(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 300);
+	drop(&r, 300);
+	memset(steal, 0, sizeof(steal));
+	for (u64 j = 300; j < r.n; j++)
+		steal[j] =
+			2000000; /* 2 ms stolen in the gap: two expiries coalesced into the third */
+	r.steal_ns = steal;
+	r.steal_end_ns = 2000000;
+	judge(&r, &v);
+	assert_int_equal(v.lost, 2);
+	assert_int_equal(v.lost_steal, 2);
+	assert_true(v.lost_ok);
+}
+
+/* A gap closed late (delivered 600 us after its slot) is a held delivery; the chance allowance
+ * grows. */
+static void test_late_delivery(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	for (u64 k = 0; k < 4; k++) {
+		drop(&r, 100 + 100 * k);
+		at[100 + 100 * k] += PERIOD * 6 / 10;
+	}
+	judge(&r, &v);
+	assert_int_equal(v.lost, 4);
+	assert_int_equal(v.lost_late, 4);
+	assert_int_equal(v.gaps_late, 4);
+	assert_int_equal(v.unexplained, 0);
+	/* normal latency 20 us of 1000: 4 * 20 / 980 rounds up to 1, + 2 * 1 */
+	assert_int_equal(v.chance, 3);
+	assert_true(v.lost_ok);
+}
+
+/* A one-shot 80 ms behind from tick 900, catching up a tick every pace: still behind at the end. */
+static struct tick_record behind_oneshot(u64 pace)
+{
+	struct tick_record r = clean_run();
+	u64 t = 900 * PERIOD + 80 * PERIOD; /* an 80 ms delay before tick 900 */
+
+	r.kind = TICK_REC_ONESHOT;
+	r.n = 960;
+	for (u64 j = 900; j < r.n; j++, t += pace)
+		at[j] = t;
+	r.end_at = N * PERIOD + 50 * PERIOD;
+	return r;
+}
+
+static void test_oneshot_catching_up(void **state)
+{
+	struct tick_record r = behind_oneshot(PERIOD * 3 / 10);
+	struct tick_verdict v;
+
+	judge(&r, &v);
+	assert_true(v.ended_catching_up);
+	assert_int_equal(v.catchup_us, 300);
+	assert_true(v.rate_ok);
+	assert_true(v.lost_ok);
+	/* a source slower than its period is not catching up: it fell behind on its own */
+	r = behind_oneshot(PERIOD * 12 / 10);
+	r.n = 920;
+	judge(&r, &v);
+	assert_false(v.ended_catching_up);
+	assert_false(v.rate_ok);
+}
+
+/* ---- the record as text ---- */
+
+static struct tick_record printed;
+
+static void print_it(const void *arg)
+{
+	tick_record_print(&printed);
+}
+
+static void test_round_trip(void **state)
+{
+	static char out[1 << 20];
+	struct tick_record_text t;
+	struct tick_verdict a, b;
+	const char *bad;
+
+	printed = clean_run();
+	drop(&printed, 10);
+	memset(parts, 0, sizeof(parts));
+	parts[3] = (struct host_part){1, 2, 3};
+	printed.host = (struct tick_host){
+		.from = (u64)-5000, .to = N * PERIOD, .stamp_us = 7, .nparts = 100, .part = parts};
+	capture(print_it, NULL, out, sizeof(out));
+	bad = tick_record_parse(out, &t);
+	assert_null(bad);
+	assert_int_equal(t.rec.n, printed.n);
+	assert_memory_equal(t.rec.at, printed.at, printed.n * sizeof(u64));
+	assert_int_equal((s64)t.rec.host.from, -5000);
+	assert_int_equal(t.rec.host.part[3].steal_us, 3);
+	judge(&printed, &a);
+	judge(&t.rec, &b);
+	assert_int_equal(a.unexplained, b.unexplained);
+	tick_record_free(&t);
+	/* cut short: said so */
+	*strstr(out, TICK_RECORD_PREFIX "end") = '\0';
+	assert_string_equal(tick_record_parse(out, &t),
+			    "a record without its end line (cut short?)");
+	tick_record_free(&t);
+}
+
+/* ---- recorded real runs ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A recorded run and the verdict of its lost-tick and rate checks (true: pass). */
+struct fixture {
+	const char *file;
+	bool pass;
+};
+
+static void judge_fixture(const struct fixture *fx)
+{
+	char path[256];
+	struct tick_record_text t;
+	struct tick_verdict v;
+	char *log;
+	const char *bad;
+	struct tick_work fw;
+
+	char *dir = strdup(__FILE__), *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/data/tick-records/%s", slash ? dir : ".", fx->file);
+	free(dir);
+	log = slurp(path);
+	bad = tick_record_parse(log, &t);
+	if (bad)
+		fail_msg("%s: %s", fx->file, bad);
+	fw = (struct tick_work){calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
+				calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
+				calloc(t.rec.n + 1, sizeof(u64))};
+	tick_judge(&t.rec, &v, &fw);
+	if ((v.lost_ok && v.rate_ok) != fx->pass)
+		fail_msg(
+			"%s: judged %s, recorded as %s (lost %llu, unexplained %llu, allowed %llu; "
+			"rate off %llu/1000, bound %llu/1000)",
+			fx->file, fx->pass ? "FAIL" : "PASS", fx->pass ? "PASS" : "FAIL",
+			(unsigned long long)v.lost, (unsigned long long)v.unexplained,
+			(unsigned long long)v.allowed, (unsigned long long)v.off_milli,
+			(unsigned long long)v.bound_milli);
+	free(fw.late);
+	free(fw.own);
+	free(fw.lost);
+	free(fw.early);
+	free(fw.scratch);
+	tick_record_free(&t);
+	free(log);
+}
+
+#include "data/tick-records/index.h"
+
+static void test_recorded(void **state)
+{
+	for (size_t i = 0; i < sizeof(recorded) / sizeof(recorded[0]); i++)
+		judge_fixture(&recorded[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_never_delivered),
+		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_schedule_unsure),
+		cmocka_unit_test(test_host_explains),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_steal_explains),
+		cmocka_unit_test(test_late_delivery),
+		cmocka_unit_test(test_oneshot_catching_up),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_recorded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Judge recorded timer-tick runs again on the host, with the guest's own
+ * judgment (common/tick_judge.c) and reports (common/tick_report.c): each
+ * LOG holds a run's TICK-RECORD lines (timer-tick.flat prints them when a
+ * check fails, or always with record=always). Prints the same check lines
+ * the guest printed, then one SUMMARY per log. Exit: 0 all passed, 1 a
+ * check failed, 2 a log could not be read or holds no whole record.
+ * Run through scripts/tick-judge, which builds it.
+ */
+/* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_report.c common/tick_math.c */
+/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host_shim.h"
+#include "../common/tick_engine.h"
+#include "../common/tick_record.h"
+#include "report.h"
+
+#define TOOL_BAD_INPUT 2
+
+/* lib/report.c's lock spins with it; the tool has one thread, so it never spins */
+void cpu_relax(void)
+{
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Judge one log's record; false when it has none whole. */
+static bool judge_log(const char *path)
+{
+	struct tick_record_text t;
+	struct tick_verdict v;
+	char *log = slurp(path);
+	const char *bad;
+	struct tick_work w;
+
+	printf("== %s\n", path);
+	if (!log) {
+		fprintf(stderr, "tick-judge: %s: cannot read it\n", path);
+		return false;
+	}
+	bad = tick_record_parse(log, &t);
+	free(log);
+	if (bad) {
+		fprintf(stderr, "tick-judge: %s: %s\n", path, bad);
+		tick_record_free(&t);
+		return false;
+	}
+	w = (struct tick_work){calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
+			       calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
+			       calloc(t.rec.n + 1, sizeof(u64))};
+	tick_judge(&t.rec, &v, &w);
+	report_prefix_push(t.rec.source);
+	tick_report_host(&t.rec, &v);
+	tick_report_checks(&t.rec, &v);
+	report_prefix_pop();
+	free(w.late);
+	free(w.own);
+	free(w.lost);
+	free(w.early);
+	free(w.scratch);
+	tick_record_free(&t);
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	int status = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: tick-judge LOG...\n");
+		return TOOL_BAD_INPUT;
+	}
+	for (int i = 1; i < argc; i++)
+		if (!judge_log(argv[i]))
+			status = TOOL_BAD_INPUT;
+	if (report_summary() && !status)
+		status = 1;
+	return status;
+}

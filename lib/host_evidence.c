@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The guest's side of the host's evidence (lib/host_evidence.h): marks, a request, its answer
+ * parsed strictly. */
+#include "host_evidence.h"
+#include "arch.h"
+
+#define HOST_EVIDENCE_LINE_MAX 16384
+#define HE_DONE		       "HOST-EVIDENCE-DONE "
+#define HE_ERROR	       "HOST-EVIDENCE-ERROR"
+
+bool host_evidence_offered(void)
+{
+	return arch_host_evidence_offered();
+}
+
+u64 host_evidence_mark(unsigned k)
+{
+	printf("HOST-EVIDENCE: mark %u\n", k);
+	return arch_counter();
+}
+
+/* "KEY=" at *s: step past it. */
+static bool take_key(const char **s, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(*s, key, n) || (*s)[n] != '=')
+		return false;
+	*s += n + 1;
+	return true;
+}
+
+static bool take_num(const char **s, u64 *v)
+{
+	char *end;
+
+	if (!isdigit(**s))
+		return false;
+	*v = strtoull(*s, &end, 10);
+	*s = end;
+	return true;
+}
+
+/* "KEY=N " */
+static bool take_field(const char **s, const char *key, u64 *v)
+{
+	if (!take_key(s, key) || !take_num(s, v))
+		return false;
+	if (**s == ' ')
+		(*s)++;
+	return true;
+}
+
+/* "KEY=a,b,...,z" with n numbers, each into the part's field at off. */
+static bool take_list(const char **s, const char *key, u32 n, struct host_part *parts, size_t off)
+{
+	u64 v;
+
+	if (!take_key(s, key))
+		return false;
+	for (u32 i = 0; i < n; i++) {
+		if ((i && *(*s)++ != ',') || !take_num(s, &v) || v > UINT32_MAX)
+			return false;
+		*(u32 *)((char *)&parts[i] + off) = (u32)v;
+	}
+	if (**s == ' ')
+		(*s)++;
+	return true;
+}
+
+const char *host_evidence_parse(const char *line, u32 nparts, struct host_evidence *out)
+{
+	const char *s = line;
+	u64 parts;
+
+	if (!strncmp(line, HE_ERROR, strlen(HE_ERROR)))
+		return "the host's agent answered with an error";
+	if (strncmp(s, HE_DONE, strlen(HE_DONE)))
+		return "the answer is not HOST-EVIDENCE-DONE";
+	s += strlen(HE_DONE);
+	if (!take_field(&s, "parts", &parts) || parts != nparts)
+		return "the answer's parts= is not the number asked for";
+	if (!take_field(&s, "span_us", &out->span_us) ||
+	    !take_field(&s, "stamp_us", &out->stamp_us))
+		return "the answer lacks span_us= or stamp_us=";
+	if (!take_list(&s, "vcpu", nparts, out->part, offsetof(struct host_part, vcpu_us)) ||
+	    !take_list(&s, "other", nparts, out->part, offsetof(struct host_part, other_us)) ||
+	    !take_list(&s, "steal", nparts, out->part, offsetof(struct host_part, steal_us)))
+		return "the answer's vcpu=, other= or steal= list is malformed";
+	if (*s)
+		return "the answer has more after its steal= list";
+	out->nparts = nparts;
+	return NULL;
+}
+
+const char *host_evidence_parse_windows(const char *line, u32 n, struct host_part *out,
+					u64 *stamp_us)
+{
+	const char *s = line;
+	u64 k;
+
+	if (!strncmp(line, HE_ERROR, strlen(HE_ERROR)))
+		return "the host's agent answered with an error";
+	if (strncmp(s, HE_DONE, strlen(HE_DONE)))
+		return "the answer is not HOST-EVIDENCE-DONE";
+	s += strlen(HE_DONE);
+	if (!take_field(&s, "windows", &k) || k != n)
+		return "the answer's windows= is not the number asked for";
+	if (!take_field(&s, "stamp_us", stamp_us))
+		return "the answer lacks stamp_us=";
+	if (!take_list(&s, "vcpu", n, out, offsetof(struct host_part, vcpu_us)) ||
+	    !take_list(&s, "other", n, out, offsetof(struct host_part, other_us)) ||
+	    !take_list(&s, "steal", n, out, offsetof(struct host_part, steal_us)))
+		return "the answer's vcpu=, other= or steal= list is malformed";
+	if (*s)
+		return "the answer has more after its steal= list";
+	return NULL;
+}
+
+/* One line of the serial input, without its end; false when give_up came first. */
+static bool read_line(char *buf, size_t size, u64 give_up)
+{
+	size_t len = 0;
+	int c;
+
+	while (arch_counter() < give_up) {
+		c = arch_console_getc();
+		if (c < 0 || c == '\r')
+			continue;
+		if (c == '\n') {
+			buf[len] = '\0';
+			return true;
+		}
+		if (len < size - 1)
+			buf[len++] = (char)c;
+	}
+	return false;
+}
+
+static char line[HOST_EVIDENCE_LINE_MAX];
+static char why[HOST_EVIDENCE_LINE_MAX / 64 + 64];
+
+/* The agent's next answer line (other input skipped); false when give_up came first. */
+static bool read_answer(u64 give_up)
+{
+	do {
+		if (!read_line(line, sizeof(line), give_up))
+			return false;
+	} while (strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE")));
+	return true;
+}
+
+static const char *answer_bad(const char *bad)
+{
+	if (!bad)
+		return NULL;
+	snprintf(why, sizeof(why), "%s: '%.200s'", bad, line);
+	return why;
+}
+
+/* Ask for one line's worth of windows. */
+static const char *windows_line(unsigned a, unsigned b, u64 span_us, const struct host_window *w,
+				u32 n, struct host_part *out, u64 *stamp_us, u64 give_up)
+{
+	printf("HOST-EVIDENCE: windows %u %u %llu", a, b, span_us);
+	for (u32 i = 0; i < n; i++)
+		printf(" %llu:%llu", w[i].from_us, w[i].to_us);
+	printf("\n");
+	if (!read_answer(give_up))
+		return "the host's agent did not answer in time";
+	return answer_bad(host_evidence_parse_windows(line, n, out, stamp_us));
+}
+
+const char *host_evidence_windows(unsigned a, unsigned b, u64 span_us, const struct host_window *w,
+				  u32 n, struct host_part *out, u64 *stamp_us, u64 give_up)
+{
+	const char *bad;
+	u64 stamp;
+
+	*stamp_us = 0;
+	for (u32 i = 0; i < n; i += HOST_EVIDENCE_WINDOWS_PER_LINE) {
+		u32 k = min(n - i, (u32)HOST_EVIDENCE_WINDOWS_PER_LINE);
+
+		bad = windows_line(a, b, span_us, &w[i], k, &out[i], &stamp, give_up);
+		if (bad)
+			return bad;
+		*stamp_us = max(*stamp_us, stamp);
+	}
+	return NULL;
+}
+
+const char *host_evidence_request(unsigned a, unsigned b, u32 nparts, struct host_evidence *out,
+				  u64 give_up)
+{
+	if (!nparts || nparts > HOST_EVIDENCE_PARTS_MAX || a > HOST_EVIDENCE_MARK_MAX ||
+	    b > HOST_EVIDENCE_MARK_MAX)
+		return "a request out of the protocol's range";
+	printf("HOST-EVIDENCE: request %u %u %u\n", a, b, nparts);
+	if (!read_answer(give_up))
+		return "the host's agent did not answer in time";
+	return answer_bad(host_evidence_parse(line, nparts, out));
+}
