@@ -49,45 +49,50 @@ u64 tsc_hz_from_crystal_leaf(void)
 }
 
 /*
- * One measurement of TSC cycles while PIT channel 2 counts down
- * CALIBRATE_MS, bracketed: the channel starts somewhere between the two
- * reads around the write that arms it, and ran out somewhere between the
- * read before the poll that saw it done and the read after. A delay (a VM
- * exit, a descheduled vCPU) in either place widens its bracket, whichever
- * way it would have moved the figure.
+ * One measurement of TSC cycles while PIT channel 2 counts down about
+ * CALIBRATE_MS: from the read right after the write that starts it (QEMU
+ * starts mode 0's count at the count's last byte, one write before) to the
+ * middle of the bracket the channel ran out in: after the read that
+ * followed the last poll that saw it counting, before the read that
+ * followed the poll that saw it done. A delay (a VM exit, a descheduled
+ * vCPU) at either end widens that end's bracket, whichever way it would
+ * have moved the figure.
  */
 struct pit_measure {
-	u64 cycles; /* between the brackets' midpoints */
+	u64 cycles; /* for PIT_CAL_COUNTS counts */
 	u64 width;  /* the two brackets' widths summed */
 };
 
+#define PIT_CAL_COUNTS (PIT_HZ * CALIBRATE_MS / 1000)
+
 static bool tsc_pit_measure(struct pit_measure *m)
 {
-	u64 a0, a1, b0 = 0, b1;
-	bool done = false;
+	u64 a0, a1, b0, b1;
+	bool done;
 
 	a0 = rdtsc_ordered();
-	pit_ch2_oneshot(PIT_HZ * CALIBRATE_MS / 1000);
-	a1 = rdtsc_ordered();
-	while (!done) {
-		b0 = rdtsc_ordered();
+	pit_ch2_oneshot(PIT_CAL_COUNTS);
+	a1 = b1 = rdtsc_ordered();
+	do {
+		b0 = b1;
 		done = pit_ch2_done();
-		if (b0 - a1 > PIT_WAIT_CYCLES) {
+		b1 = rdtsc_ordered();
+		if (b1 - a1 > PIT_WAIT_CYCLES) {
 			pit_ch2_stop();
 			return false;
 		}
-	}
-	b1 = rdtsc_ordered();
+	} while (!done);
 	pit_ch2_stop();
-	m->cycles = (b0 + (b1 - b0) / 2) - (a0 + (a1 - a0) / 2);
+	m->cycles = b0 + (b1 - b0) / 2 - a1;
 	m->width = (a1 - a0) + (b1 - b0);
 	return true;
 }
 
 /*
- * The narrowest bracketed measurement of a few: under a busy host one of
- * them was seen 20% high, and (a delay between arming the channel and the
- * first read) 24% low.
+ * The narrowest measurement of a few: under a busy host one unbracketed
+ * run was seen 20% high, and (a delay between arming the channel and the
+ * first read) 24% low. The count is a whole number of PIT clocks: the
+ * frequency is taken from it, not from CALIBRATE_MS.
  */
 static u64 tsc_hz_from_pit_best(void)
 {
@@ -96,7 +101,7 @@ static u64 tsc_hz_from_pit_best(void)
 	for (int i = 0; i < CALIBRATE_RUNS; i++)
 		if (tsc_pit_measure(&m) && (!best.cycles || m.width < best.width))
 			best = m;
-	return best.cycles * 1000 / CALIBRATE_MS;
+	return best.cycles * PIT_HZ / PIT_CAL_COUNTS;
 }
 
 u64 arch_counter_hz(void)
