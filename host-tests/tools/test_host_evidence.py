@@ -237,7 +237,9 @@ class WholeRun(unittest.TestCase):
                                        "HOST-EVIDENCE: request 0 1 4\n"), out)
         m = ANSWER_RE.search(out)
         self.assertIsNotNone(m, out)
-        self.assertGreaterEqual(int(m.group(1)), 200000)
+        # the marks are printed 0.2 s apart, but a loaded host may keep the reader from
+        # stamping the first until just before the second: only their order is sure
+        self.assertGreaterEqual(int(m.group(1)), 1)
         self.assertGreaterEqual(int(m.group(2)), he.STAMP_FLOOR_NS // 1000)
         self.assertEqual(args, ["-fw_cfg", "name=opt/vmtick/host-evidence,string=1",
                                 "-name", "vmtick,debug-threads=on"])
