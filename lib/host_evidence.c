@@ -68,53 +68,60 @@ static bool take_list(const char **s, const char *key, u32 n, struct host_part *
 	return true;
 }
 
+/* An answer's start: past "HOST-EVIDENCE-DONE ", or what it is instead. */
+static const char *take_done(const char **s)
+{
+	if (!strncmp(*s, HE_ERROR, strlen(HE_ERROR)))
+		return "the host's agent answered with an error";
+	if (strncmp(*s, HE_DONE, strlen(HE_DONE)))
+		return "the answer is not HOST-EVIDENCE-DONE";
+	*s += strlen(HE_DONE);
+	return NULL;
+}
+
+/* An answer's end: the three lists of n figures each, and nothing after them. */
+static const char *take_lists(const char **s, u32 n, struct host_part *parts)
+{
+	if (!take_list(s, "vcpu", n, parts, offsetof(struct host_part, vcpu_us)) ||
+	    !take_list(s, "other", n, parts, offsetof(struct host_part, other_us)) ||
+	    !take_list(s, "steal", n, parts, offsetof(struct host_part, steal_us)))
+		return "the answer's vcpu=, other= or steal= list is malformed";
+	if (**s)
+		return "the answer has more after its steal= list";
+	return NULL;
+}
+
 const char *host_evidence_parse(const char *line, u32 nparts, struct host_evidence *out)
 {
-	const char *s = line;
+	const char *s = line, *bad = take_done(&s);
 	u64 parts;
 
-	if (!strncmp(line, HE_ERROR, strlen(HE_ERROR)))
-		return "the host's agent answered with an error";
-	if (strncmp(s, HE_DONE, strlen(HE_DONE)))
-		return "the answer is not HOST-EVIDENCE-DONE";
-	s += strlen(HE_DONE);
+	if (bad)
+		return bad;
 	if (!take_field(&s, "parts", &parts) || parts != nparts)
 		return "the answer's parts= is not the number asked for";
 	if (!take_field(&s, "span_us", &out->span_us) ||
 	    !take_field(&s, "stamp_us", &out->stamp_us))
 		return "the answer lacks span_us= or stamp_us=";
-	if (!take_list(&s, "vcpu", nparts, out->part, offsetof(struct host_part, vcpu_us)) ||
-	    !take_list(&s, "other", nparts, out->part, offsetof(struct host_part, other_us)) ||
-	    !take_list(&s, "steal", nparts, out->part, offsetof(struct host_part, steal_us)))
-		return "the answer's vcpu=, other= or steal= list is malformed";
-	if (*s)
-		return "the answer has more after its steal= list";
-	out->nparts = nparts;
-	return NULL;
+	bad = take_lists(&s, nparts, out->part);
+	if (!bad)
+		out->nparts = nparts;
+	return bad;
 }
 
 const char *host_evidence_parse_windows(const char *line, u32 n, struct host_part *out,
 					u64 *stamp_us)
 {
-	const char *s = line;
+	const char *s = line, *bad = take_done(&s);
 	u64 k;
 
-	if (!strncmp(line, HE_ERROR, strlen(HE_ERROR)))
-		return "the host's agent answered with an error";
-	if (strncmp(s, HE_DONE, strlen(HE_DONE)))
-		return "the answer is not HOST-EVIDENCE-DONE";
-	s += strlen(HE_DONE);
+	if (bad)
+		return bad;
 	if (!take_field(&s, "windows", &k) || k != n)
 		return "the answer's windows= is not the number asked for";
 	if (!take_field(&s, "stamp_us", stamp_us))
 		return "the answer lacks stamp_us=";
-	if (!take_list(&s, "vcpu", n, out, offsetof(struct host_part, vcpu_us)) ||
-	    !take_list(&s, "other", n, out, offsetof(struct host_part, other_us)) ||
-	    !take_list(&s, "steal", n, out, offsetof(struct host_part, steal_us)))
-		return "the answer's vcpu=, other= or steal= list is malformed";
-	if (*s)
-		return "the answer has more after its steal= list";
-	return NULL;
+	return take_lists(&s, n, out);
 }
 
 /* One line of the serial input, without its end; false when give_up came first. */

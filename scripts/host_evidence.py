@@ -67,26 +67,6 @@ WINDOWS_RE = re.compile(r'windows (\d{1,2}) (\d{1,2}) (\d{1,12})((?: \d{1,12}:\d
 VCPU_PREFIXES = ('CPU ', 'ALL CPUs/')
 
 
-def run_delays(pids):
-    """{(pid, tid): (is a vCPU, ns the thread was runnable but waited for a CPU)} for every thread of pids."""
-    out = {}
-    for pid in pids:
-        task = os.path.join(PROC, str(pid), 'task')
-        try:
-            tids = os.listdir(task)
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(os.path.join(task, tid, 'comm')) as f:
-                    vcpu = f.read().startswith('CPU ')     # QEMU names them "CPU 0/KVM", "CPU 1/TCG"
-                with open(os.path.join(task, tid, 'schedstat')) as f:
-                    out[(pid, tid)] = (vcpu, int(f.read().split()[1]))
-            except (OSError, ValueError, IndexError):
-                continue
-    return out
-
-
 def cpu_steal_ns():
     """[ns this machine's own hypervisor stole from each CPU] (/proc/stat)."""
     tick_ns = 1e9 / os.sysconf('SC_CLK_TCK')
@@ -295,9 +275,10 @@ def parse_request(text, marks):
 
 
 class ThreadReader:
-    """Every thread's run_delay, cheaply: run_delays' two opens per thread at every sample cost
-    0.9 ms a sample for 11 threads here (17 % of a CPU at 200 samples a second); each schedstat
-    here stays open and is re-read with pread, and a thread's name is read only when it is new."""
+    """Every thread's run_delay, cheaply, for the agent's sampler and lifecycle.py's WaitMeter:
+    two opens per thread at every sample cost 0.9 ms a sample for 11 threads here (17 % of a
+    CPU at 200 samples a second); each schedstat here stays open and is re-read with pread,
+    and a thread's name is read only when it is new."""
 
     def __init__(self, own_pid):
         self.own = own_pid
@@ -335,6 +316,11 @@ class ThreadReader:
         entry = self.threads.pop(key, None)
         if entry is not None:
             os.close(entry[0])
+
+    def close(self):
+        """Close every thread's schedstat."""
+        for key in list(self.threads):
+            self._close(key)
 
 
 class Sampler:

@@ -29,7 +29,7 @@ import threading
 import time
 import queue
 
-from host_evidence import run_delays, cpu_steal_ns     # beside this script
+from host_evidence import ThreadReader, cpu_steal_ns     # beside this script
 
 ERROR_STATUS = 126        # the runner reads the ERROR line, not this number
 QMP_TIMEOUT = 60.0        # seconds for one QMP answer or awaited event
@@ -66,6 +66,7 @@ class WaitMeter:
 
     def __init__(self, guest):
         self.guest = guest
+        self.reader = ThreadReader(os.getpid())
         self.first = self._read()
         self.last = dict(self.first)
         self.steal0 = cpu_steal_ns()
@@ -75,7 +76,7 @@ class WaitMeter:
 
     def _read(self):
         pids = [p.pid for p in self.guest.procs if p.poll() is None] + [os.getpid()]
-        return run_delays(pids)
+        return self.reader.read(pids)
 
     def _sample(self):
         for k, v in self._read().items():
@@ -92,6 +93,7 @@ class WaitMeter:
         self.stop.set()
         self.thread.join()
         self._sample()
+        self.reader.close()
         steal = max(0, max((b - a for a, b in zip(self.steal0, cpu_steal_ns())), default=0))
         growth = [(v[0], v[1] - self.first[k][1]) for k, v in self.last.items()]
         vcpu = max((g for is_vcpu, g in growth if is_vcpu), default=0)
