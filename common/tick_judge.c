@@ -476,6 +476,19 @@ static void judge_tail(const struct tick_record *r, struct tick_verdict *v, u64 
  * by its backlog; over by none. Both give the period's rounding and the
  * calibration's error. Thousandths of a tick.
  */
+/*
+ * The run's real length runs to its last tick; that tick's lateness past
+ * the last slot it passed is owed no tick (one period at most when it came
+ * on time, more when the tail coalesced; the late check judges it).
+ * Thousandths of a period.
+ */
+static u64 tail_milli(const struct tick_record *r, const struct tick_verdict *v)
+{
+	u64 last_slot = v->owed ? tick_rec_slot(r, v->owed - 1) : 0;
+
+	return r->end_at > last_slot ? (r->end_at - last_slot) * MSEC_PER_SEC / v->period : 0;
+}
+
 static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 {
 	u64 real_ns = max(ticks_to_ns(r->end_at, r->counter_hz), 1ull),
@@ -493,8 +506,9 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 	v->rate_mhz = r->n * MSEC_PER_SEC * NSEC_PER_SEC / real_ns;
 	v->rate_short = got <= ideal;
 	v->off_milli = v->rate_short ? ideal - got : got - ideal;
-	v->bound_milli =
-		v->rate_short ? (v->allowed + explained + 1) * MSEC_PER_SEC + slack : slack;
+	v->bound_milli = v->rate_short ? (v->allowed + explained) * MSEC_PER_SEC +
+						 max(tail_milli(r, v), MSEC_PER_SEC) + slack
+				       : slack;
 	v->rate_ok = v->off_milli <= v->bound_milli;
 }
 
