@@ -431,26 +431,28 @@ def tell(proc, text):
         pass
 
 
+# A request's word: how it is parsed, the Sampler method that answers it, the answer's line.
+REQUESTS = {
+    'request': (parse_request, 'evidence', answer_line),
+    'windows': (parse_windows, 'windows', windows_answer_line),
+}
+
+
 def handle(proc, sampler, marks, stamp, text):
     """One HOST-EVIDENCE line: stamp a mark, answer a request, or warn on stderr."""
     word = text.split(' ', 1)[0]
     if word == 'mark' and MARK_RE.fullmatch(text):
         marks[int(text.split()[1])] = stamp
-    elif word == 'request':
+    elif word in REQUESTS:
+        parse, ask, line = REQUESTS[word]
         try:
-            request = parse_request(text, marks)
-            tell(proc, answer_line(sampler.evidence(*request)))
-        except EvidenceError as e:
-            tell(proc, f'{ERROR} {e}')
-    elif word == 'windows':
-        try:
-            request = parse_windows(text, marks)
-            tell(proc, windows_answer_line(sampler.windows(*request)))
+            request = parse(text, marks)
+            tell(proc, line(getattr(sampler, ask)(*request)))
         except EvidenceError as e:
             tell(proc, f'{ERROR} {e}')
     else:
         print(f"host-evidence: warning: ignored '{PREFIX}{shown(text)}' (want mark K with K 0..99, "
-              'or request A B N)', file=sys.stderr, flush=True)
+              'request A B N or windows A B SPAN_US a:b ...)', file=sys.stderr, flush=True)
 
 
 def serve(proc, sampler):
