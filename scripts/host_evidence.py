@@ -115,12 +115,15 @@ class Series:
         self.t0, self.t1, self.rows, self.steals = [], [], [], []
         self.index = {}
         self.vcpu = []
+        self.agent = []         # agent[column]: a thread of this agent's (own_pid's)
+        self.own_pid = None
 
     def _column(self, key, vcpu):
         col = self.index.get(key)
         if col is None:
             col = self.index[key] = len(self.vcpu)
             self.vcpu.append(vcpu)
+            self.agent.append(isinstance(key, tuple) and key[0] == self.own_pid)
         self.vcpu[col] = vcpu
         return col
 
@@ -157,7 +160,7 @@ class Series:
         out = Series()
         out.t0, out.t1 = self.t0[a:b + 1], self.t1[a:b + 1]
         out.rows, out.steals = self.rows[a:b + 1], self.steals[a:b + 1]
-        out.index, out.vcpu = dict(self.index), list(self.vcpu)
+        out.index, out.vcpu, out.agent = dict(self.index), list(self.vcpu), list(self.agent)
         return out
 
     def _delay(self, k, col):
@@ -173,11 +176,15 @@ class Series:
                 return max(0, d - base)
         return 0
 
-    def largest(self, a, b):
-        """(one vCPU thread's, one other thread's, one CPU's steal) largest growth from sample a to b."""
+    def largest(self, a, b, agent=False):
+        """(one vCPU thread's, one other thread's, one CPU's steal) largest growth from sample a to b.
+
+        The agent's own threads count only with agent=True (how late it stamped a mark): they
+        deliver no interrupt, so their waits explain no tick."""
         most = {True: 0, False: 0}
         for col, vcpu in enumerate(self.vcpu):
-            most[vcpu] = max(most[vcpu], self.growth(col, a, b))
+            if agent or not self.agent[col]:
+                most[vcpu] = max(most[vcpu], self.growth(col, a, b))
         steal = max((y - x for x, y in zip(self.steals[a], self.steals[b])), default=0)
         return most[True], most[False], max(0, steal)
 
@@ -193,7 +200,7 @@ def evidence(series, t_a, t_b, parts):
 
 def stamp_slack(series, t_a, t_b):
     """How late either stamp may be: the other threads' (the main loop's, the reader's) waits around it."""
-    return max(series.largest(*series.bracket(t, t))[1] for t in (t_a, t_b)) + STAMP_FLOOR_NS
+    return max(series.largest(*series.bracket(t, t), agent=True)[1] for t in (t_a, t_b)) + STAMP_FLOOR_NS
 
 
 def window_evidence(series, t_a, t_b, span_us, windows, steal_quantum):
@@ -331,6 +338,7 @@ class Sampler:
         self.qemu_pid = qemu_pid
         self.pit_pid, self.pit_looked = None, float('-inf')
         self.series = Series()
+        self.series.own_pid = os.getpid()
         self.reader = ThreadReader(os.getpid())
         self.stat_fd = os.open(os.path.join(PROC, 'stat'), os.O_RDONLY)
         self.tick_ns = 10**9 // os.sysconf('SC_CLK_TCK')

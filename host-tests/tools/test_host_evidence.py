@@ -111,6 +111,16 @@ class Answer(unittest.TestCase):
                                              "vcpu=1,0 other=1,1 steal=2,0")
 
 
+class AgentThreads(unittest.TestCase):
+    def test_the_agents_waits_explain_no_tick_but_late_stamps(self):
+        s = he.Series()
+        s.own_pid = 7
+        s.add(0, {(7, "a"): (False, 0), (9, "m"): (False, 0)}, [0])
+        s.add(10 * MS, {(7, "a"): (False, 4 * MS), (9, "m"): (False, MS)}, [0])
+        self.assertEqual(s.largest(0, 1), (0, MS, 0))
+        self.assertEqual(s.largest(0, 1, agent=True), (0, 4 * MS, 0))
+
+
 class Windows(unittest.TestCase):
     """Windows in the guest's us after mark A, mapped onto the stamps (5 and 35 ms: 30 ms of host
     time for the guest's 30000 us), widened by the stamps' slack, bracketed by samples."""
