@@ -184,6 +184,27 @@ static void test_windows(void **state)
 	assert_int_equal(v.unexplained, 2);
 }
 
+/*
+ * A gap in a part the host took over half of is not judged when no finer
+ * evidence explains it; a run every part of which the host swamped is a SKIP.
+ */
+static void test_swamped(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	parts[10].vcpu_us = 6000; /* 6 ms of a 10 ms part */
+	judge(&r, &v);
+	assert_int_equal(v.parts_swamped, 1);
+	assert_false(v.nothing_judged);
+	assert_int_equal(v.lost_host, 1); /* coarse parts: the whole part's wait */
+	for (unsigned p = 0; p < 100; p++)
+		parts[p].other_us = 9000;
+	judge(&r, &v);
+	assert_true(v.nothing_judged);
+}
+
 /* Steal time over the gap explains it. */
 static void test_steal_explains(void **state)
 {
@@ -380,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_schedule_unsure),
 		cmocka_unit_test(test_host_explains),
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_swamped),
 		cmocka_unit_test(test_steal_explains),
 		cmocka_unit_test(test_late_delivery),
 		cmocka_unit_test(test_oneshot_catching_up),

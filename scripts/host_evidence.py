@@ -58,7 +58,8 @@ NAME = ['-name', 'vmtick,debug-threads=on']
 MAX_PARTS = 1000
 MAX_WINDOWS = 64            # windows one request line may ask about
 # How late a stamp is beyond what the threads' waits around it show: the
-# main loop's write and this reader's wake-up on an idle host.
+# main loop's write and this reader's wake-up on an idle host. A chosen
+# floor, not a measured one.
 STAMP_FLOOR_NS = 200_000
 MARK_RE = re.compile(r'mark (\d{1,2})')
 REQUEST_RE = re.compile(r'request (\d{1,2}) (\d{1,2}) (\d{1,4})')
