@@ -52,13 +52,17 @@ u64 tsc_hz_from_crystal_leaf(void)
 
 /*
  * One measurement of TSC cycles while PIT channel 2 counts down about
- * CALIBRATE_MS: from the read right after the write that starts it (QEMU
- * starts mode 0's count at the count's last byte, one write before) to the
- * middle of the bracket the channel ran out in: after the read that
- * followed the last poll that saw it counting, before the read that
- * followed the poll that saw it done. A delay (a VM exit, a descheduled
- * vCPU) at either end widens that end's bracket, whichever way it would
- * have moved the figure.
+ * CALIBRATE_MS, each end bracketed by TSC reads. The count starts at the
+ * write that arms the channel (QEMU starts mode 0's count at the count's
+ * last byte), between the reads either side of it. The channel ran out
+ * after the last poll that saw it counting and before the poll that saw
+ * it done: between the read before the one poll and the read after the
+ * other. A read taken after a poll says nothing of when the poll looked:
+ * under TCG beside two busy loops QEMU's thread was held 10 to 60 % of
+ * the 25 ms between a poll that saw the channel counting and the read
+ * after it, and a bracket that began at that read was narrow and wrong.
+ * A delay (a VM exit, a descheduled vCPU) anywhere in a bracket widens
+ * it, whichever way it would have moved the figure.
  */
 struct pit_measure {
 	u64 cycles; /* for PIT_CAL_COUNTS counts */
@@ -69,24 +73,27 @@ struct pit_measure {
 
 static bool tsc_pit_measure(struct pit_measure *m)
 {
-	u64 a0, a1, b0, b1;
+	u64 a0, a1, before_last, before, after;
 	bool done;
 
 	a0 = rdtsc_ordered();
 	pit_ch2_oneshot(PIT_CAL_COUNTS);
-	a1 = b1 = rdtsc_ordered();
+	a1 = after = rdtsc_ordered();
+	before = a0; /* a channel done at the first poll ran out after the write */
 	do {
-		b0 = b1;
+		before_last = before;
+		before = after;
 		done = pit_ch2_done();
-		b1 = rdtsc_ordered();
-		if (b1 - a1 > PIT_WAIT_CYCLES) {
+		after = rdtsc_ordered();
+		if (after - a1 > PIT_WAIT_CYCLES) {
 			pit_ch2_stop();
 			return false;
 		}
 	} while (!done);
 	pit_ch2_stop();
-	m->cycles = b0 + (b1 - b0) / 2 - a1;
-	m->width = (a1 - a0) + (b1 - b0);
+	/* the poll before the one that saw it done looked after before_last */
+	m->cycles = (before_last + (after - before_last) / 2) - (a0 + (a1 - a0) / 2);
+	m->width = (a1 - a0) + (after - before_last);
 	return true;
 }
 
@@ -94,10 +101,10 @@ static bool tsc_pit_measure(struct pit_measure *m)
  * Measurements until one's brackets are narrow (under CALIBRATE_NARROW_PPM
  * of it), at most CALIBRATE_RUNS, the narrowest kept: under a busy host
  * one unbracketed run was seen 20% high, and (a delay between arming the
- * channel and the first read) 24% low; under plain TCG beside two busy
- * loops the narrowest of 3 was still up to 12% off. On an idle TCG host a
- * bracket is about 220 ppm of the measurement (the first run's, its code
- * not yet translated, about 2300 ppm). The count is a whole number of PIT
+ * channel and the first read) 24% low. With both ends bracketed as above,
+ * 18 runs under TCG in real time beside two busy loops were 17 to 99 ppm
+ * off the PM timer or HPET over the run (before, 4 of them 10 to 60 %
+ * off). The count is a whole number of PIT
  * clocks: the frequency is taken from it, not from CALIBRATE_MS.
  */
 static u64 tsc_hz_from_pit_best(void)
