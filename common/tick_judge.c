@@ -476,13 +476,6 @@ static void judge_tail(const struct tick_record *r, struct tick_verdict *v, u64 
 }
 
 /*
- * The ticks that came over the run's real length against the programmed
- * rate: short by the lost ticks explained or allowed and one period (the
- * run ends at the first tick past its last slot), a one-shot catching up
- * by its backlog; over by none. Both give the period's rounding and the
- * calibration's error. Thousandths of a tick.
- */
-/*
  * The run's real length runs to its last tick; that tick's lateness past
  * the last slot it passed is owed no tick (one period at most when it came
  * on time, more when the tail coalesced; the late check judges it).
@@ -495,12 +488,25 @@ static u64 tail_milli(const struct tick_record *r, const struct tick_verdict *v)
 	return r->end_at > last_slot ? (r->end_at - last_slot) * MSEC_PER_SEC / v->period : 0;
 }
 
+/*
+ * The ticks that came over the run's real length against the schedule's
+ * rate in the counter's time (its period from the source's own count, not
+ * want_hz by the counter's frequency: that carries the counter's own
+ * calibration error, which only the reference check bounds, into ticks
+ * over or short; under TCG in real time 108 ppm of it once gave "0.049
+ * tick(s) over (at most 0.023)"). Short by the lost ticks explained or
+ * allowed and the tail, a one-shot catching up by its backlog; over by
+ * none. Both give the period's rounding to counter ticks and the
+ * calibration's error. Thousandths of a tick.
+ */
 static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 {
 	u64 real_ns = max(ticks_to_ns(r->end_at, r->counter_hz), 1ull),
-	    ideal = real_ns * r->want_hz / (NSEC_PER_SEC / MSEC_PER_SEC), got = r->n * MSEC_PER_SEC,
-	    slack = ideal / MSEC_PER_SEC * tick_rec_slack_ppb(r) / (NSEC_PER_SEC / MSEC_PER_SEC) +
-		    1,
+	    ideal = r->end_at / v->period * MSEC_PER_SEC +
+		    r->end_at % v->period * MSEC_PER_SEC / v->period,
+	    got = r->n * MSEC_PER_SEC,
+	    slack_ppb = NSEC_PER_SEC / v->period + r->cal.err_ppb,
+	    slack = ideal * slack_ppb / NSEC_PER_SEC + 1,
 	    explained = min(v->lost, v->lost_steal + v->lost_host + v->lost_pool + v->lost_late +
 					     v->lost_unjudged);
 
@@ -510,6 +516,7 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 	if (!v->host || v->schedule_unsure)
 		explained += v->unexplained;
 	v->rate_mhz = r->n * MSEC_PER_SEC * NSEC_PER_SEC / real_ns;
+	v->sched_mhz = r->counter_hz * MSEC_PER_SEC / v->period;
 	v->rate_short = got <= ideal;
 	v->off_milli = v->rate_short ? ideal - got : got - ideal;
 	v->bound_milli = v->rate_short ? (v->allowed + explained) * MSEC_PER_SEC +

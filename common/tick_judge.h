@@ -106,7 +106,7 @@ struct tick_verdict {
 	u64 early, worst_early, ahead;
 	bool early_ok;
 	/* the arrival rate over the run's real length, thousandths of a tick / of a Hz */
-	u64 rate_mhz, off_milli, bound_milli;
+	u64 rate_mhz, sched_mhz, off_milli, bound_milli;
 	bool rate_short, rate_ok;
 	/* one-shot: ticks still owed at the end, and whether the run ended catching up */
 	u64 backlog, catchup_us;

@@ -183,9 +183,10 @@ static void report_early(const struct tick_record *r, const struct tick_verdict 
 
 static void report_rate(const struct tick_record *r, const struct tick_verdict *v)
 {
-	char got_hz[24], off[24], bound[24];
+	char got_hz[24], sched_hz[24], off[24], bound[24];
 
 	fmt_milli(got_hz, sizeof(got_hz), v->rate_mhz);
+	fmt_milli(sched_hz, sizeof(sched_hz), v->sched_mhz);
 	fmt_milli(off, sizeof(off), v->off_milli);
 	fmt_milli(bound, sizeof(bound), v->bound_milli);
 	if (r->kind == TICK_REC_ONESHOT && v->catchup_us)
@@ -196,9 +197,9 @@ static void report_rate(const struct tick_record *r, const struct tick_verdict *
 						 : "the run ended on schedule");
 	report(v->rate_ok,
 	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
-	       "programmed %llu Hz: %s tick(s) %s (at most %s)",
-	       got_hz, us_of(r, r->end_at) / 1000, r->want_hz, off, v->rate_short ? "short" : "over",
-	       bound);
+	       "schedule's %s Hz (hz=%llu by the counter): %s tick(s) %s (at most %s)",
+	       got_hz, us_of(r, r->end_at) / 1000, sched_hz, r->want_hz, off,
+	       v->rate_short ? "short" : "over", bound);
 	result_milli(r->source, "ticks_per_s_arrived", "Hz", v->rate_mhz);
 }
 
