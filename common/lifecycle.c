@@ -9,17 +9,20 @@
 
 static const char *const fault_names[] = {
 	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
-	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent",
+	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent", "skew",
 };
 
 struct lc_state lc;
 
 /* ---- sampling ------------------------------------------------------------ */
 
-static u64 faulty_read(const struct lc_clock *c, enum lc_phase ph)
+static u64 faulty_read(const struct lc_cpu *me, unsigned i, enum lc_phase ph)
 {
+	const struct lc_clock *c = &lc.arch->clocks[i];
 	u64 v = c->read();
 
+	if (lc_skewed(me, i))
+		return v + LC_FAULT_SKEW_NS;
 	if (ph < LC_AFTER)
 		return v;
 	if (lc.fault == LC_FAULT_BACK)
@@ -33,7 +36,7 @@ static u64 faulty_read(const struct lc_clock *c, enum lc_phase ph)
 static void sample(struct lc_cpu *me, enum lc_phase ph)
 {
 	for (unsigned i = 0; i < lc.arch->nclocks; i++) {
-		u64 v = faulty_read(&lc.arch->clocks[i], ph);
+		u64 v = faulty_read(me, i, ph);
 
 		if (me->reads[i] && v < me->last[i]) {
 			me->backwards[i]++;
@@ -177,6 +180,7 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 	if (ph == LC_AFTER)
 		periodic_faults(me);
 	watch_stopped_flag(me, ph);
+	lc_follow_derived(me, ph);
 	sample(me, ph);
 }
 
@@ -193,6 +197,8 @@ static void sampler(struct lc_cpu *me)
 {
 	enum lc_phase ph;
 
+	if (lc.arch->derived)
+		lc.arch->derived->forget();
 	start_timers(me);
 	irq_enable();
 	while ((ph = lc.phase) != LC_FINISHED) {
@@ -341,6 +347,8 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	set_phase(LC_BEFORE);
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_async(cpu, ap_sampler, NULL);
+	if (lc.arch->derived)
+		lc.arch->derived->forget();
 	start_timers(me);
 	irq_enable();
 	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
@@ -381,6 +389,8 @@ static void run_event(enum lc_event kind)
 	lc_result_ms("host", "vcpu_wait", lc.done.vcpu_wait_ns);
 	for (unsigned i = 0; i < lc.arch->nclocks; i++)
 		lc_check_clock(i, kind);
+	if (lc.arch->derived)
+		lc_check_derived(kind);
 	lc_check_timers(a.answered);
 	if (lc.arch->tod_ns)
 		lc_check_tod(a.tod_req, a.tod_done);
@@ -488,6 +498,9 @@ static void announce_fault(const struct lc_arch *arch)
 		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
 		report_skip("fault=rtc_behind: no seconds clock here to put behind");
+	else if (lc.fault == LC_FAULT_SKEW && (!arch->derived || cpu_count() < 2))
+		report_skip("fault=skew: no clock derived from the counter by parameters on two "
+			    "vCPUs here (kvmclock under KVM, smp 2 or more)");
 	else if (lc.fault != LC_FAULT_NONE)
 		report_info("test-only fault '%s' injected: checks are expected to fail",
 			    fault_names[lc.fault]);

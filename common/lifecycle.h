@@ -55,6 +55,25 @@ struct lc_clock {
 	enum lc_semantics during[LC_NR_EVENTS];
 };
 
+/*
+ * A clock the host computes from the counter by parameters it publishes
+ * per vCPU (x86 under KVM: kvmclock, from the TSC by the pvclock area).
+ * When the parameters change, the clock at one counter value by the new
+ * ones less by the old ones is how far it moved against the counter: to
+ * the nanosecond, with no read's timing in it (common/lifecycle_derived.c).
+ */
+struct lc_derived {
+	unsigned clock;		/* its index in struct lc_arch's clocks */
+	unsigned counter;	/* the counter's index there */
+	/*
+	 * On the calling vCPU: true when its parameters changed since the last
+	 * call, with *moved_ns the clock's move against the counter then. The
+	 * first call after forget() takes the parameters as they are.
+	 */
+	bool (*changed)(s64 *moved_ns);
+	void (*forget)(void);
+};
+
 /* A timer's job during one event. */
 enum lc_role {
 	LC_ROLE_IDLE,
@@ -136,6 +155,8 @@ struct lc_arch {
 	const char *stopped_flag_name;
 	const struct lc_clock *clocks;
 	unsigned nclocks;
+	/* NULL, or a clock of clocks the host derives from the counter by parameters */
+	const struct lc_derived *derived;
 	enum lc_reset_counter counter_at_reset;
 };
 

@@ -84,6 +84,8 @@
 #define LC_FAULT_JUMP_NS	3000000000ull
 #define LC_FAULT_TOD_NS		1000000000ull
 #define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
+/* fault=skew: how far the last vCPU's derived clock reads ahead from its first change in the event */
+#define LC_FAULT_SKEW_NS	50000ull
 
 enum lc_phase {
 	LC_BEFORE,	/* the window before the request: the baseline */
@@ -108,6 +110,7 @@ enum lc_fault {
 	LC_FAULT_RTC_BEHIND,	/* the seconds clock read after the event less the time the guest was stopped */
 	LC_FAULT_RESET_COUNTER,	/* after a reset the counter does the opposite of what its arch says */
 	LC_FAULT_SILENT,	/* after the event the periodic timers deliver nothing: not re-armed on restore */
+	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock) ahead after the event: its area restored apart */
 };
 
 
@@ -140,8 +143,19 @@ struct lc_cpu {
 	/* times the vCPU found (and cleared) its stopped flag set, per phase */
 	u32 stopped_seen[LC_NR_PHASES];
 	bool stopped_reset;	/* fault=stopped_reset: the flag was set again */
+	/* the derived clock's moves against the counter at parameter changes, per phase (struct lc_derived) */
+	s64 moved_ns[LC_NR_PHASES];
+	u32 param_changes[LC_NR_PHASES];
+	u64 worst_quiet_move_ns;	/* the largest |move| at one change in LC_BEFORE */
 	bool oneshot_armed;
 } __attribute__((aligned(64)));
+
+/* The derived clock's moves on this vCPU (struct lc_derived), in step(). */
+void lc_follow_derived(struct lc_cpu *me, enum lc_phase ph);
+/* fault=skew: whether clock i reads ahead on this vCPU now (the last vCPU's derived clock, once changed in the event). */
+bool lc_skewed(const struct lc_cpu *me, unsigned i);
+/* After an event: the derived clock against the counter, per vCPU and across them. */
+void lc_check_derived(enum lc_event kind);
 
 /* The slots every vCPU has (LC_SLOT_EVERY_CPU). */
 unsigned lc_every_cpu_slots(void);

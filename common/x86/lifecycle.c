@@ -56,8 +56,11 @@ static u64 read_pmtimer(void)
  * by the time the state sat on disk).
  */
 static const struct lc_clock kvm_clocks[] = {
-	{"TSC", read_tsc, 0, {[LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS}},
-	{"kvmclock",
+	[LC_X86_TSC] = {"TSC",
+			read_tsc,
+			0,
+			{[LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS}},
+	[LC_X86_KVMCLOCK] = {"kvmclock",
 	 kvmclock_read_raw,
 	 1000000000ull,
 	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
@@ -346,6 +349,7 @@ struct accel {
 	u64 (*tod_ns)(void);
 	bool (*take_stopped_flag)(void);
 	void (*set_stopped_flag)(void);
+	const struct lc_derived *derived;
 };
 
 static const char *kvm_find(void)
@@ -393,9 +397,9 @@ static const char *tcg_start(void)
 static const struct accel accels[] = {
 	{"KVM", on_kvm, kvm_find, kvm_start, kvm_clocks, ARRAY_SIZE(kvm_clocks),
 	 deadline_oneshot_at, deadline_stop, kvmclock_wall_ns, kvmclock_take_guest_stopped,
-	 kvmclock_set_guest_stopped},
+	 kvmclock_set_guest_stopped, &lc_kvmclock_derived},
 	{"TCG", on_tcg, tcg_find, tcg_start, tcg_clocks, ARRAY_SIZE(tcg_clocks),
-	 count_oneshot_at, count_stop, NULL, NULL, NULL},
+	 count_oneshot_at, count_stop, NULL, NULL, NULL, NULL},
 };
 
 static const struct accel *accel;
@@ -474,6 +478,7 @@ static const char *probe(void)
 	lc_arch_x86.tod_ns = accel->tod_ns;
 	lc_arch_x86.take_stopped_flag = accel->take_stopped_flag;
 	lc_arch_x86.set_stopped_flag = accel->set_stopped_flag;
+	lc_arch_x86.derived = accel->derived;
 	report_info("%s: LAPIC timer at %llu counts per ms by its calibration (+-%llu ppm)",
 		    accel->name, tick_ticks_to_counts(&lapic_cal, arch_counter_hz() / 1000),
 		    lapic_cal.err_ppb / 1000);

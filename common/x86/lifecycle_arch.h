@@ -7,4 +7,10 @@
 
 extern struct lc_arch lc_arch_x86;
 
+/* Under KVM, the clocks' order in lc_arch_x86.clocks. */
+enum { LC_X86_TSC, LC_X86_KVMCLOCK };
+
+/* kvmclock against the TSC (common/x86/lifecycle_kvmclock.c). */
+extern const struct lc_derived lc_kvmclock_derived;
+
 #endif
