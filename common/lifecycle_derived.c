@@ -30,10 +30,18 @@ static u64 event_changes(const struct lc_cpu *c)
 	return (u64)c->param_changes[LC_DURING] + c->param_changes[LC_AFTER];
 }
 
+/*
+ * fault=skew on the last vCPU: its derived clock from its first change in
+ * the event (an area restored apart); without a derived clock, the
+ * counter from the answer on (an offset restored apart).
+ */
 bool lc_skewed(const struct lc_cpu *me, unsigned i)
 {
-	return lc.fault == LC_FAULT_SKEW && lc.arch->derived && i == lc.arch->derived->clock &&
-	       me == &lc.cpu[cpu_count() - 1] && event_changes(me);
+	if (lc.fault != LC_FAULT_SKEW || me != &lc.cpu[cpu_count() - 1])
+		return false;
+	if (lc.arch->derived)
+		return i == lc.arch->derived->clock && event_changes(me);
+	return i == 0 && lc.phase >= LC_AFTER;
 }
 
 void lc_follow_derived(struct lc_cpu *me, enum lc_phase ph)

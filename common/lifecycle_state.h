@@ -5,6 +5,7 @@
 
 #include "lifecycle.h"
 #include "arch.h"
+#include "handoff.h"
 #include "stats.h"
 #include "units.h"
 
@@ -84,8 +85,8 @@
 #define LC_FAULT_JUMP_NS	3000000000ull
 #define LC_FAULT_TOD_NS		1000000000ull
 #define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
-/* fault=skew: how far the last vCPU's derived clock reads ahead from its first change in the event */
-#define LC_FAULT_SKEW_NS	50000ull
+/* fault=skew: how far the last vCPU's clock reads ahead after the event (lc_skewed) */
+#define LC_FAULT_SKEW_NS	1000000ull
 
 enum lc_phase {
 	LC_BEFORE,	/* the window before the request: the baseline */
@@ -110,7 +111,7 @@ enum lc_fault {
 	LC_FAULT_RTC_BEHIND,	/* the seconds clock read after the event less the time the guest was stopped */
 	LC_FAULT_RESET_COUNTER,	/* after a reset the counter does the opposite of what its arch says */
 	LC_FAULT_SILENT,	/* after the event the periodic timers deliver nothing: not re-armed on restore */
-	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock) ahead after the event: its area restored apart */
+	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock), else its counter, ahead after the event */
 };
 
 
@@ -147,6 +148,8 @@ struct lc_cpu {
 	s64 moved_ns[LC_NR_PHASES];
 	u32 param_changes[LC_NR_PHASES];
 	u64 worst_quiet_move_ns;	/* the largest |move| at one change in LC_BEFORE */
+	/* each clock minus the boot vCPU's, by a hand-off before the event [0] and after it [1] */
+	struct bracket agree[2][LC_MAX_CLOCKS];
 	bool oneshot_armed;
 } __attribute__((aligned(64)));
 
@@ -154,6 +157,8 @@ struct lc_cpu {
 void lc_follow_derived(struct lc_cpu *me, enum lc_phase ph);
 /* fault=skew: whether clock i reads ahead on this vCPU now (the last vCPU's derived clock, once changed in the event). */
 bool lc_skewed(const struct lc_cpu *me, unsigned i);
+/* After an event: every vCPU's clocks against the boot vCPU's, before and after (common/lifecycle_agree.c). */
+void lc_check_agree(void);
 /* After an event: the derived clock against the counter, per vCPU and across them. */
 void lc_check_derived(enum lc_event kind);
 

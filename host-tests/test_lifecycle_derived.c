@@ -173,11 +173,11 @@ static const struct derived_case cases[] = {
 		  "in the window before, 40 ns)" },
 	},
 	{
-		"fault=skew: the last vCPU 50 us ahead from its first change in the event",
+		"fault=skew: the last vCPU 1 ms ahead from its first change in the event",
 		LC_FAULT_SKEW,
 		{ { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500000 } }, 2,
 		{ "FAIL: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500000 ns (vCPU 0) to -1000450000 ns (vCPU 1), 50000 ns apart (bound 6 ns: "
+		  "-1000500000 ns (vCPU 0) to -999500000 ns (vCPU 1), 1000000 ns apart (bound 6 ns: "
 		  "on each side 3 ns of rounding for each of 1 changes and the largest move at a "
 		  "change in the window before, 0 ns)" },
 	},

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The lifecycle test's clocks across vCPUs: each vCPU's offset to the boot vCPU's, by hand-offs before and after the event, must not move. */
+#include "lifecycle_state.h"
+#include "report.h"
+
+/* Counter granularity: two brackets of one offset may miss each other by this much. */
+#define LC_AGREE_GRAIN_TICKS 1
+
+/* A signed count of clock ticks in ns. */
+static s64 signed_ns(s64 ticks, u64 hz)
+{
+	return ticks < 0 ? -(s64)ticks_to_ns(-(u64)ticks, hz) : (s64)ticks_to_ns((u64)ticks, hz);
+}
+
+static void result_moved(const struct lc_clock *c, int cpu, s64 ns)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "e%u.%s.%s.offset_moved.cpu%d", lc.seq,
+		 lc_event_name(lc.done.kind), c->name, cpu);
+	report_result(name, "ns", "%lld", ns);
+}
+
+/*
+ * One clock on one vCPU: its offset to the boot vCPU's, bracketed before
+ * and after the event, must lie in both brackets at once (to the grain):
+ * a host that restores the vCPUs' clocks at different moments moves it,
+ * and a task moved between them sees time go back or leap.
+ */
+static void check_one(unsigned i, int cpu)
+{
+	const struct lc_clock *c = &lc.arch->clocks[i];
+	struct bracket b = lc.cpu[cpu].agree[0][i], a = lc.cpu[cpu].agree[1][i];
+	s64 gap = bracket_gap(a, b), moved = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2;
+	u64 hz = clock_hz(c);
+
+	result_moved(c, cpu, signed_ns(moved, hz));
+	report(gap <= LC_AGREE_GRAIN_TICKS,
+	       "vCPU %d's %s against vCPU 0's kept its offset over the event: %lld..%lld ns "
+	       "before, %lld..%lld ns after (moved %lld ns; bound: the brackets overlap, to %u "
+	       "tick)",
+	       cpu, c->name, signed_ns(b.lo, hz), signed_ns(b.hi, hz), signed_ns(a.lo, hz),
+	       signed_ns(a.hi, hz), signed_ns(moved, hz), LC_AGREE_GRAIN_TICKS);
+}
+
+void lc_check_agree(void)
+{
+	for (unsigned i = 0; i < lc.arch->nclocks; i++)
+		for (int cpu = 1; cpu < cpu_count(); cpu++)
+			check_one(i, cpu);
+}
