@@ -9,12 +9,11 @@
 #include "stats.h"
 #include "units.h"
 #include "cpu_cycle.h"
+#include "handoff.h"
 
 #define CC_MAX_CPUS		16
 #define CYCLES_DEFAULT		3
 #define CYCLES_MAX		1000
-/* Turns the boot vCPU and a peer take per hand-off: the tightest one brackets their offset. */
-#define HANDOFF_ROUNDS		8
 /* CNTVCT, CNTPCT, CNTVCT reads per vCPU: the tightest brackets its offset. */
 #define OFFSET_TRIES		16
 /* How long the restarted vCPU waits for its interrupt. */
@@ -35,11 +34,6 @@ struct check_state {
 	char first[200];
 };
 
-/* An offset between two counts, known to lie in [lo, hi]. */
-struct bracket {
-	s64 lo, hi;
-};
-
 /* What one vCPU showed in one hand-off (before or after a cycle). */
 struct view {
 	u64 first, last;	/* its first and last read */
@@ -47,13 +41,6 @@ struct view {
 	struct bracket phys;	/* counter minus arch->phys_read() */
 };
 
-/* One hand-off: the boot vCPU reads, then the peer, then the boot vCPU, ... */
-struct handoff {
-	u32 peer_ready;		/* the peer waits for its first turn: no wake-up in the first gap */
-	u32 turn;		/* even: the boot vCPU's, odd: the peer's */
-	u64 boot[HANDOFF_ROUNDS + 1];
-	u64 peer[HANDOFF_ROUNDS];
-};
 
 static const struct cpu_cycle_arch *arch;
 static u64 cycles;
@@ -128,97 +115,48 @@ static void check_fail(enum check c, unsigned cycle, const char *fmt, ...)
 	}
 }
 
-static void wait_turn(u32 turn)
+/* fault=back: the target's next hand-off read is one tick behind the read before it. */
+static u64 peer_fault(const struct handoff *h, u32 r, u64 v)
 {
-	while (atomic_load(&ho.turn) != turn)
-		cpu_relax();
-}
-
-static void handoff_peer(void *unused)
-{
-	atomic_store(&ho.peer_ready, 1);
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		u64 v;
-
-		wait_turn(2 * r + 1);
-		v = cc_read();
-		if (fault_back_armed && smp_id() == target) {
-			v = ho.boot[r] - 1;
-			fault_back_armed = false;
-		}
-		ho.peer[r] = v;
-		atomic_store(&ho.turn, 2 * r + 2);
-	}
-}
-
-/* The boot vCPU and peer take turns reading the counter, each read after the other's. */
-static void handoff_run(int peer)
-{
-	atomic_store(&ho.turn, 0);
-	atomic_store(&ho.peer_ready, 0);
-	on_cpu_async(peer, handoff_peer, NULL);
-	while (!atomic_load(&ho.peer_ready))
-		cpu_relax();
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		ho.boot[r] = cc_read();
-		atomic_store(&ho.turn, 2 * r + 1);
-		wait_turn(2 * r + 2);
-	}
-	ho.boot[HANDOFF_ROUNDS] = cc_read();
-	on_cpu_wait(peer);
+	if (!fault_back_armed || smp_id() != target)
+		return v;
+	fault_back_armed = false;
+	return h->boot[r] - 1;
 }
 
 /* Every read of the hand-off at least the one before it, made by the other vCPU. */
 static void handoff_check_order(unsigned cycle, const char *when, int peer)
 {
+	u32 at = handoff_first_back(&ho), r = (at - 1) / 2;
 	char buf[64];
 
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		u64 prev = ho.boot[r], next = ho.boot[r + 1], v = ho.peer[r];
-
-		if (v < prev)
-			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
-				   cycle, when, peer, arch->counter, v, prev,
-				   fmt_ticks(buf, sizeof(buf), prev - v));
-		else if (next < v)
-			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
-				   cycle, when, arch->counter, next, peer, v,
-				   fmt_ticks(buf, sizeof(buf), v - next));
-	}
-}
-
-/*
- * The peer's read r fell between the boot vCPU's reads r and r + 1, so its
- * offset to the boot vCPU's counter is within the two: the narrowest pair
- * brackets it best.
- */
-static struct bracket handoff_offset(void)
-{
-	struct bracket best = { INT64_MIN, INT64_MAX };
-
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		struct bracket b = { (s64)(ho.peer[r] - ho.boot[r + 1]), (s64)(ho.peer[r] - ho.boot[r]) };
-
-		if ((u64)(b.hi - b.lo) < (u64)best.hi - (u64)best.lo)
-			best = b;
-	}
-	return best;
+	if (!at)
+		return;
+	if (at % 2)
+		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
+			   cycle, when, peer, arch->counter, ho.peer[r], ho.boot[r],
+			   fmt_ticks(buf, sizeof(buf), ho.boot[r] - ho.peer[r]));
+	else
+		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
+			   cycle, when, arch->counter, ho.boot[r + 1], peer, ho.peer[r],
+			   fmt_ticks(buf, sizeof(buf), ho.peer[r] - ho.boot[r + 1]));
 }
 
 /* A hand-off with every other vCPU in turn; views[] gets what each showed. */
 static void handoffs(unsigned cycle, const char *when, struct view *views)
 {
+	ho.read = cc_read;
+	ho.peer_fault = peer_fault;
 	for (int cpu = 1; cpu < cpu_count(); cpu++) {
-		handoff_run(cpu);
+		handoff_run(&ho, cpu);
 		handoff_check_order(cycle, when, cpu);
 		if (cpu == 1)
 			views[0].first = ho.boot[0];
 		views[0].last = ho.boot[HANDOFF_ROUNDS];
 		views[cpu].first = ho.peer[0];
 		views[cpu].last = ho.peer[HANDOFF_ROUNDS - 1];
-		views[cpu].off = handoff_offset();
-		if ((u64)(views[cpu].off.hi - views[cpu].off.lo) > widest_bracket)
-			widest_bracket = (u64)(views[cpu].off.hi - views[cpu].off.lo);
+		views[cpu].off = handoff_offset(&ho);
+		widest_bracket = max(widest_bracket, bracket_width(views[cpu].off));
 	}
 	views[0].off = (struct bracket){ 0, 0 };
 }
@@ -233,18 +171,10 @@ static void phys_sample(void *views)
 		u64 v1 = cc_read(), p = arch->phys_read(), v2 = cc_read();
 		struct bracket b = { (s64)(v1 - p), (s64)(v2 - p) };
 
-		if ((u64)(b.hi - b.lo) < (u64)best.hi - (u64)best.lo)
+		if (bracket_width(b) < bracket_width(best))
 			best = b;
 	}
 	v->phys = best;
-}
-
-/* How far apart two brackets of what should be one offset are at least: > GRAIN_TICKS is a step. */
-static s64 bracket_gap(struct bracket a, struct bracket b)
-{
-	s64 up = a.lo - b.hi, down = b.lo - a.hi;
-
-	return up > down ? up : down;
 }
 
 /* Every vCPU's counter - physical count, before and after, against the boot vCPU's before. */
