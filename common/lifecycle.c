@@ -10,6 +10,7 @@
 static const char *const fault_names[] = {
 	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
 	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent", "skew",
+	"rtc_rebased",
 };
 
 struct lc_state lc;
@@ -498,6 +499,9 @@ static bool parse_args(int argc, char **argv)
 			   "test-only: the check to make fail"),
 		ARG_ONE_OF("host", &host, host_kinds, "none",
 			   "the host kind whose known defects apply"),
+		ARG_UINT("rtc_set", &lc.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
+			 "set the seconds clock to this time of day (s since 1970, UTC) first; "
+			 "0: leave the host's"),
 	};
 	static const struct arg_table table = ARG_TABLE(args);
 	const char *why;
@@ -523,6 +527,26 @@ static void find_rtc(const struct lc_arch *arch)
 		report_info("no seconds clock of the host's time of day checked: %s", why);
 }
 
+/*
+ * rtc_set=: the guest sets its seconds clock to a time of day of its own
+ * before the first event; each event must carry that on (lc_check_rtc).
+ */
+static void set_rtc(void)
+{
+	u64 secs = 0;
+	const char *why = !lc.rtc ? "no seconds clock here" : !lc.rtc->set ? "it cannot be set here"
+							       : lc.rtc->set(lc.rtc_set);
+
+	if (!why)
+		why = lc.rtc->epoch(&secs);
+	report(!why && secs >= lc.rtc_set && secs <= lc.rtc_set + LC_RTC_SET_READ_S,
+	       "the seconds clock reads the time of day the guest set: %llu s since 1970 (set %llu: "
+	       "%s)",
+	       secs, lc.rtc_set, why ? why : "read back within a second or two");
+	if (why)
+		lc.rtc = NULL;
+}
+
 /* A fault with nothing here to break is a SKIP (the check it shows is not made). */
 static void announce_fault(const struct lc_arch *arch)
 {
@@ -533,6 +557,8 @@ static void announce_fault(const struct lc_arch *arch)
 		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
 		report_skip("fault=rtc_behind: no seconds clock here to put behind");
+	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
+		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
 	else if (lc.fault == LC_FAULT_SKEW && cpu_count() < 2)
 		report_skip("fault=skew: one vCPU, none to skew against (smp 2 or more)");
 	else if (lc.fault != LC_FAULT_NONE)
@@ -566,6 +592,8 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);
 	find_rtc(arch);
+	if (lc.rtc_set)
+		set_rtc();
 	announce_fault(arch);
 	on_cpus(init_on, NULL);
 	for (lc.seq = lc_has_reset() ? lc_boot_handshake() : 1; lc.seq <= lc.nevents; lc.seq++)

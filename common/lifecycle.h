@@ -121,6 +121,8 @@ struct lc_rtc {
 	u32 (*tick)(void);
 	/* Its time of day: seconds since the epoch (as UTC), or why it could not be read. */
 	const char *(*epoch)(u64 *secs);
+	/* Set it to secs since the epoch, as a guest sets its clock: NULL, or why not. */
+	const char *(*set)(u64 secs);
 };
 
 struct lc_arch {

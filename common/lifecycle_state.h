@@ -77,6 +77,8 @@
  * uncertainty (the poll), bounds both.
  */
 #define LC_RTC_SLACK_NS		50000000ull
+/* rtc_set=: read back at most this many seconds after the value written */
+#define LC_RTC_SET_READ_S	2
 /* How long the guest waits for the runner's answer. */
 #define LC_ANSWER_WAIT_NS	300000000000ull
 #define LC_LINE_MAX		256
@@ -112,6 +114,7 @@ enum lc_fault {
 	LC_FAULT_RESET_COUNTER,	/* after a reset the counter does the opposite of what its arch says */
 	LC_FAULT_SILENT,	/* after the event the periodic timers deliver nothing: not re-armed on restore */
 	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock), else its counter, ahead after the event */
+	LC_FAULT_RTC_REBASED,	/* the seconds clock the guest set reads the host's time of day after the event */
 };
 
 
@@ -171,6 +174,10 @@ struct lc_state {
 	const char *host_kind;	/* host=: whose known defects apply */
 	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
 	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
+	u64 rtc_set;		/* rtc_set=: the time of day the guest set it to (0: the host's) */
+	/* with rtc_set: its offset to the host's time of day at the first event's edge before */
+	s64 rtc_ref_ns;
+	bool rtc_ref_taken;
 	u64 catchup_max;
 	enum lc_event events[64];
 	unsigned nevents;

@@ -82,7 +82,27 @@ static s64 offset_after(const struct lc_answer *a)
 	/* fault=rtc_behind: the clock as a time base left unmoved over the stop would read */
 	if (lc.fault == LC_FAULT_RTC_BEHIND)
 		secs_ns -= (s64)lc.done.duration_ns;
+	/* fault=rtc_rebased: the host's time of day again, what the guest set lost */
+	if (lc.fault == LC_FAULT_RTC_REBASED)
+		secs_ns -= lc.rtc_ref_ns / (s64)NSEC_PER_SEC * (s64)NSEC_PER_SEC;
 	return secs_ns - host_at(lc.done.host_ns, a->first_at, e->at);
+}
+
+/*
+ * The time of day the guest set (rtc_set=) carried on: its offset to the
+ * host's after this event is the one before the first, to the stamps.
+ */
+static void check_set_kept(const char *name, s64 after, s64 slack)
+{
+	s64 off = after - lc.rtc_ref_ns;
+
+	report(off >= -slack && off <= slack,
+	       "%s keeps the time of day the guest set: %+lld s %+lld ms from the host's after the "
+	       "event, %+lld s %+lld ms before the first (%+lld ms apart, at most +-%lld ms)",
+	       name, after / (s64)NSEC_PER_SEC, after % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC,
+	       lc.rtc_ref_ns / (s64)NSEC_PER_SEC,
+	       lc.rtc_ref_ns % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC, off / (s64)NSEC_PER_MSEC,
+	       slack / (s64)NSEC_PER_MSEC);
 }
 
 /*
@@ -115,13 +135,22 @@ void lc_check_rtc(const struct lc_answer *a)
 			report(false, "%s: no edge of its seconds %s the event: %s", name, when, why);
 		return;
 	}
-	before = offset_before(a), after = offset_after(a), moved = after - before;
+	before = offset_before(a);
+	if (lc.rtc_set && !lc.rtc_ref_taken) {
+		lc.rtc_ref_ns = before;
+		lc.rtc_ref_taken = true;
+	}
+	after = offset_after(a), moved = after - before;
 	slack = (s64)(LC_RTC_SLACK_NS + lc_stamp_wait_ns() + counter_ns(a->rtc_after.half_width));
-	report(after >= -(s64)NSEC_PER_SEC - slack && after <= slack,
-	       "%s reads the host's time of day after the event: %+lld ms from it at an edge of "
-	       "its seconds (allowed %lld to %+lld ms: whole seconds, behind by less than one)",
-	       name, after / (s64)NSEC_PER_MSEC, (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC,
-	       slack / (s64)NSEC_PER_MSEC);
+	if (lc.rtc_set)
+		check_set_kept(name, after, slack + (s64)counter_ns(a->rtc_before.half_width));
+	else
+		report(after >= -(s64)NSEC_PER_SEC - slack && after <= slack,
+		       "%s reads the host's time of day after the event: %+lld ms from it at an "
+		       "edge of its seconds (allowed %lld to %+lld ms: whole seconds, behind by less "
+		       "than one)",
+		       name, after / (s64)NSEC_PER_MSEC,
+		       (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC, slack / (s64)NSEC_PER_MSEC);
 	slack += (s64)counter_ns(a->rtc_before.half_width);
 	report(moved >= -slack && moved <= slack,
 	       "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "

@@ -67,7 +67,16 @@ static const char *pl031_epoch(u64 *secs)
 	return NULL;
 }
 
-static const struct lc_rtc pl031 = {"PL031", "pl031", pl031_find, pl031_tick, pl031_epoch};
+static const char *pl031_set(u64 secs)
+{
+	if (secs > UINT32_MAX)
+		return "RTCLR holds 32 bits of seconds: 2106 at the latest";
+	pl031_load((u32)secs);
+	return NULL;
+}
+
+static const struct lc_rtc pl031 = {"PL031", "pl031", pl031_find, pl031_tick, pl031_epoch,
+				    pl031_set};
 
 static const char *probe(void)
 {

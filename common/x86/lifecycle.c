@@ -329,8 +329,16 @@ static u32 rtc_tick(void)
 	return rtc_seconds_reg();
 }
 
+static const char *rtc_set(u64 secs)
+{
+	struct rtc_datetime t;
+
+	rtc_epoch_datetime(secs, &t);
+	return rtc_write_datetime(&t);
+}
+
 /* Under KVM and TCG alike: QEMU's own device model, its time base the host's time of day. */
-static const struct lc_rtc cmos_rtc = {"RTC", "rtc", rtc_find, rtc_tick, rtc_epoch};
+static const struct lc_rtc cmos_rtc = {"RTC", "rtc", rtc_find, rtc_tick, rtc_epoch, rtc_set};
 
 /* ---- the accelerators ------------------------------------------------------ */
 

@@ -8,6 +8,7 @@
 
 /* Registers (PL031 TRM, 3.2) */
 #define RTCDR	     0x000 /* data: the current count, seconds */
+#define RTCLR	     0x008 /* load: a write sets the count */
 #define RTCCR	     0x00c /* control: bit 0 starts the counter (QEMU's always runs) */
 #define RTCPERIPHID0 0xfe0 /* PrimeCell peripheral ID, 4 registers of 8 bits */
 #define RTCPCELLID0  0xff0 /* PrimeCell ID, 4 registers of 8 bits */
@@ -72,6 +73,11 @@ const char *pl031_find(void)
 u32 pl031_seconds(void)
 {
 	return readl(pl031_base + RTCDR);
+}
+
+void pl031_load(u32 seconds)
+{
+	writel(seconds, pl031_base + RTCLR);
 }
 
 /* ---- the match interrupt (TRM 3.3.2-3.3.8) ---- */

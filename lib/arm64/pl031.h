@@ -12,6 +12,8 @@
 const char *pl031_find(void);
 /* RTCDR: seconds, counting up from whatever QEMU set it to (the host's time). */
 u32 pl031_seconds(void);
+/* Set the count (RTCLR): the guest's own time of day from now on. */
+void pl031_load(u32 seconds);
 
 /*
  * The match interrupt: raised (a level) when RTCDR reaches the match

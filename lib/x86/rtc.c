@@ -23,6 +23,7 @@
 #define RTC_A_RS_MASK	 0x0f	   /* rate select */
 /* rate = 32768 Hz >> (RS - 1) for RS 3..15, so RS = RTC_RS_LOG2_BASE - log2(rate) */
 #define RTC_RS_LOG2_BASE 16
+#define RTC_B_SET	 (1u << 7) /* updates halted while the time is written */
 #define RTC_B_24H	 (1u << 1)
 #define RTC_B_DM_BINARY	 (1u << 2)
 #define RTC_HOURS_PM	 (1u << 7) /* in 12-hour mode */
@@ -191,6 +192,72 @@ u64 rtc_datetime_epoch(const struct rtc_datetime *t)
 		days += leap_year(y) ? 366 : 365;
 	days += days_before_month[t->month - 1] + (t->month > 2 && leap_year(t->year)) + t->day - 1;
 	return days * RTC_SECONDS_PER_DAY + (t->hour * 60u + t->min) * 60u + t->sec;
+}
+
+/* The inverse of rtc_datetime_epoch. */
+void rtc_epoch_datetime(u64 secs, struct rtc_datetime *t)
+{
+	static const u8 month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	u64 days = secs / RTC_SECONDS_PER_DAY, rest = secs % RTC_SECONDS_PER_DAY;
+	unsigned y = 1970, m = 0;
+
+	while (days >= (leap_year(y) ? 366u : 365u))
+		days -= leap_year(y++) ? 366 : 365;
+	while (days >= (u64)(month_days[m] + (m == 1 && leap_year(y))))
+		days -= (u64)(month_days[m] + (m == 1 && leap_year(y))), m++;
+	*t = (struct rtc_datetime){
+		.year = (u16)y,
+		.month = (u8)(m + 1),
+		.day = (u8)(days + 1),
+		.hour = (u8)(rest / 3600),
+		.min = (u8)(rest / 60 % 60),
+		.sec = (u8)(rest % 60),
+	};
+}
+
+static u8 encode(u8 reg_b, unsigned v)
+{
+	return reg_b & RTC_B_DM_BINARY ? (u8)v : (u8)((v / 10) << 4 | v % 10);
+}
+
+static u8 encode_hour(u8 reg_b, unsigned hour)
+{
+	unsigned h12 = hour % 12 ? hour % 12 : 12;
+
+	if (reg_b & RTC_B_24H)
+		return encode(reg_b, hour);
+	return encode(reg_b, h12) | (hour >= 12 ? RTC_HOURS_PM : 0);
+}
+
+/*
+ * Set the date and time in the RTC's own format (BCD or binary, 12- or
+ * 24-hour), updates halted meanwhile (SET in register B); the century in
+ * the register the FADT names. Without one only 20xx can be written.
+ */
+const char *rtc_write_datetime(const struct rtc_datetime *t)
+{
+	u8 reg_b = cmos_read(RTC_REG_B);
+	const struct {
+		u8 reg;
+		u8 v;
+	} fields[] = {
+		{RTC_SECONDS, encode(reg_b, t->sec)},
+		{RTC_MINUTES, encode(reg_b, t->min)},
+		{RTC_HOURS, encode_hour(reg_b, t->hour)},
+		{RTC_DAY_OF_MONTH, encode(reg_b, t->day)},
+		{RTC_MONTH, encode(reg_b, t->month)},
+		{RTC_YEAR, encode(reg_b, t->year % 100)},
+	};
+
+	if (!century_reg() && t->year / 100 != RTC_DEFAULT_CENTURY)
+		return "no century register (the FADT names none): only 20xx can be set";
+	cmos_write(RTC_REG_B, reg_b | RTC_B_SET);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+		cmos_write(fields[i].reg, fields[i].v);
+	if (century_reg())
+		cmos_write(century_reg(), encode(reg_b, t->year / 100));
+	cmos_write(RTC_REG_B, reg_b);
+	return NULL;
 }
 
 u8 rtc_seconds_reg(void)

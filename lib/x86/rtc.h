@@ -37,6 +37,10 @@ struct rtc_datetime {
 const char *rtc_read_datetime(struct rtc_datetime *t);
 /* Seconds since 1970-01-01 00:00, taking the RTC's time as UTC (QEMU's default, -rtc base=utc). */
 u64 rtc_datetime_epoch(const struct rtc_datetime *t);
+/* Its inverse: the date and time secs after 1970-01-01 00:00. */
+void rtc_epoch_datetime(u64 secs, struct rtc_datetime *t);
+/* Set the date and time (the guest's own: QEMU then keeps its offset to the host's): NULL, or why not. */
+const char *rtc_write_datetime(const struct rtc_datetime *t);
 
 /*
  * The seconds register as it reads now, undecoded and without the
