@@ -289,6 +289,18 @@ class Overview(Fixture):
         self.assertEqual(overview.guest_text({}, [t]), "not recorded")
         self.assertEqual(overview.guest_text({"guest": False}, [t]), "no (CPUID hypervisor flag)")
 
+    def test_guest_flag_recorded(self):
+        """results-to-json's guest: the x86 hypervisor flag, None where no flags line says."""
+        cases = (("flags\t\t: fpu vme hypervisor lahf_lm\n", True), ("flags\t: fpu vme\n", False),
+                 ("Features\t: fp asimd evtstrm\n", None))
+        for text, want in cases:
+            path = os.path.join(self.tmp, "cpuinfo")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("processor\t: 0\n" + text)
+            with self.subTest(text=text):
+                self.assertIs(runs.R2J.host_is_guest(path), want)
+        self.assertIsNone(runs.R2J.host_is_guest(os.path.join(self.tmp, "none")))
+
     def overview_of(self, html):
         head = re.search(r'<section class="overview" id="overview">.*?</section>', html, re.S)
         self.assertIsNotNone(head, "no overview on the page")

@@ -49,8 +49,8 @@ def worst(outcomes):
 
 def counts_text(counts):
     """'1 FAIL, 3 PASS': the worst first."""
-    return ", ".join(f"{n} {o}" for o, n in sorted(counts.items(), key=lambda kv: outcome_rank(kv[0]),
-                                                   reverse=True))
+    ordered = sorted(counts.items(), key=lambda kv: outcome_rank(kv[0]), reverse=True)
+    return ", ".join(f"{n} {o}" for o, n in ordered)
 
 
 # ---- the host ---------------------------------------------------------------------------
@@ -59,7 +59,7 @@ NOT_RECORDED = "not recorded"
 
 
 def stolen_ms(tests):
-    """The ms the host's own hypervisor stole during the tests' runs (the runner's last lines), or None."""
+    """The ms the host's hypervisor stole in the tests' runs (the runner's last lines), or None."""
     seen = [t.disturb[2] for t in tests if t.disturb]
     return sum(seen) if seen else None
 
@@ -189,20 +189,28 @@ def value_html(row):
     return fig + (f" {esc(row.unit)}" if row.unit else "")
 
 
-def near_row(i, near, block_id):
-    e, r = near.entry, near.row
-    suite, _, logdir = e.group
+def near_link(near, block_id):
+    """The figure's name, linked to its chart: suite, accelerator, chart, row."""
+    e = near.entry
     side = f"{e.side}: " if e.side else ""
-    over = near.share > 1 or r.ok is False
-    width = min(100 * near.share, 100)
-    cls = ' class="bad"' if over else ""
-    return (f'<tr{cls} data-share="{near.share!r}" '
-            f'data-suite="{esc(suite.rel)}" data-logdir="{esc(os.path.abspath(logdir))}">'
-            f'<td class="num">{i}</td><td><a href="#{esc(block_id(e.anchor, near.block.key))}">'
-            f"{esc(side + e.label)} {esc(e.accel)}: {esc(near.block.title)}: {esc(r.label)}</a></td>"
-            f'<td class="num">{value_html(r)}</td><td class="num">{esc(bands_text(r.bands, r.unit))}'
-            f'</td><td class="num"><span class="meter"><span style="width:{width:.0f}%"></span>'
-            f"</span> {esc(share_text(near.share))}</td></tr>")
+    return (f'<a href="#{esc(block_id(e.anchor, near.block.key))}">{esc(side + e.label)} '
+            f"{esc(e.accel)}: {esc(near.block.title)}: {esc(near.row.label)}</a>")
+
+
+def share_cell(share):
+    return (f'<td class="num"><span class="meter"><span style="width:{min(100 * share, 100):.0f}%">'
+            f"</span></span> {esc(share_text(share))}</td>")
+
+
+def near_row(i, near, block_id):
+    """A closest figure: its share (data-share, read back by host-tests/report) and its suite."""
+    suite, _, logdir = near.entry.group
+    r = near.row
+    cls = ' class="bad"' if near.share > 1 or r.ok is False else ""
+    return (f'<tr{cls} data-share="{near.share!r}" data-suite="{esc(suite.rel)}" '
+            f'data-logdir="{esc(os.path.abspath(logdir))}"><td class="num">{i}</td>'
+            f"<td>{near_link(near, block_id)}</td><td class=\"num\">{value_html(r)}</td>"
+            f'<td class="num">{esc(bands_text(r.bands, r.unit))}</td>{share_cell(near.share)}</tr>')
 
 
 def closest_table(entries, block_id):

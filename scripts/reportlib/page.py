@@ -105,7 +105,10 @@ def part(anchor, skey, title, body):
 
 
 def group_section(key, built):
-    """One arch/accelerator: each side's sections, only those with blocks; two sides pair block by block."""
+    """
+    One arch/accelerator: each side's sections, only those with blocks; two
+    sides pair block by block.
+    """
     accel = key[2]
     label = next(display_label(g) for g, _ in built if g)
     anchor = anchor_of(key)
