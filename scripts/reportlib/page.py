@@ -16,6 +16,7 @@ h3{font-size:15px;margin:18px 0 4px;color:#345}h4{font-size:14px;margin:10px 0 2
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;
 vertical-align:top;text-align:left}th{background:#eef}td.num{text-align:right;white-space:nowrap}
 td.why{max-width:520px;overflow-wrap:anywhere}
+table.suites td{max-width:300px}table.suites td:first-child,table.suites td:nth-child(4){white-space:nowrap}
 tr.pass td.outcome{background:#cfc}tr.fail td.outcome{background:#f99;font-weight:bold}
 tr.skip td.outcome{background:#eee;color:#666}tr.kfail td.outcome{background:#fd8}
 tr.bad td{background:#fdd}
