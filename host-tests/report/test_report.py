@@ -200,6 +200,15 @@ class BadInput(Fixture):
         _, html = self.page(d)
         self.assertIn("no results.json in the folder", html)
 
+    def test_corrupt_results_json(self):
+        """A results.json that is no JSON: named on the page, the host 'not recorded'."""
+        d = self.logdir()
+        with open(os.path.join(d, "x86_64-gcc", "results.json"), "w", encoding="utf-8") as f:
+            f.write('{"host": ')
+        _, html = self.page(d)
+        self.assertIn("results.json: not readable (Expecting value", html)
+        self.assertIn("<td>not recorded</td><td>not recorded</td>", html)
+
     def test_errors(self):
         empty = os.path.join(self.tmp, "empty")
         os.makedirs(empty)
