@@ -292,6 +292,14 @@ class Overview(Fixture):
             with self.subTest(outcomes=outcomes):
                 self.assertEqual(overview.worst(outcomes), want)
 
+    def test_outcomes_are_the_runners(self):
+        """Every outcome scripts/report.bash counts is ranked: failed ones by its exit status."""
+        out = runs.R2J.vmtick_host.bash("eval", '. "$SRCDIR/scripts/report.bash"; '
+                                        'echo "${!REPORT_COUNT[@]}"').stdout.split()
+        self.assertIn("TIMEOUT", out)
+        self.assertEqual(set(out), set(overview.NOT_FAILED) | set(overview.failed_status()))
+        self.assertEqual(overview.failed_status()["ERROR"], 4)
+
     def test_guest_from_record_or_runner(self):
         t = runs.Test(name="t", log="t.log", disturb=(10, 1000, 7))
         self.assertEqual(overview.guest_text({"guest": True}, [t]),

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The report's opening: each suite's verdict, host and accelerator, and the run's figures closest to their bounds."""
+import functools
 import math
 import os
 from collections import Counter
@@ -14,17 +15,14 @@ CLOSEST_N = 10
 # failed, each with the exit status it gives
 _OUTCOMES_CALL = ('. "$SRCDIR/scripts/report.bash"; for o in "${REPORT_FAILED_OUTCOMES[@]}"; '
                   'do echo "$o $(report_status_of "$o")"; done')
-_failed_status = None
 
 
+@functools.lru_cache(maxsize=1)
 def failed_status():
-    """{outcome: exit status} of the outcomes the runner counts as failed (read once)."""
-    global _failed_status
-    if _failed_status is None:
-        out = R2J.vmtick_host.bash("eval", _OUTCOMES_CALL).stdout.split("\n")
-        pairs = [line.split() for line in out if len(line.split()) == 2]
-        _failed_status = {o: int(s) for o, s in pairs}
-    return _failed_status
+    """{outcome: exit status} of the outcomes the runner counts as failed (asked once)."""
+    out = R2J.vmtick_host.bash("eval", _OUTCOMES_CALL).stdout.split("\n")
+    pairs = [line.split() for line in out if len(line.split()) == 2]
+    return {o: int(s) for o, s in pairs}
 
 
 # the outcomes the runner does not count as failed, least bad first: a KFAIL
