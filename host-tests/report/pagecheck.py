@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Checks of a report page (scripts/report): real parsers for its HTML and SVG, its figures against results.json."""
+"""Checks of a report page (scripts/report): real parsers for its HTML and SVG, its shape (overviewcheck), its figures against results.json."""
 import json
 import os
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+
+import overviewcheck
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
@@ -171,4 +173,7 @@ def check_page(path):
         text = f.read()
     page = parse_html(text)
     svgs = parse_svgs(text)
+    faults = overviewcheck.check_shape(text)
+    if faults:
+        raise PageError(f"{len(faults)} fault(s) of the page's shape: " + "; ".join(faults[:5]))
     return check_figures(page), svgs

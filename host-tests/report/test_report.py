@@ -8,7 +8,9 @@ scripts/bench-compare's verdicts, and the checks of host-tests/report
 themselves each seen failing on a page made wrong on purpose.
 """
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +23,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 import browsercheck  # noqa: E402
 import pagecheck  # noqa: E402
-from reportlib import bounds, runs, sections  # noqa: E402
+from reportlib import bounds, overview, runs, sections  # noqa: E402
 
 REPORT = os.path.join(TOP, "scripts", "report")
 CMD = ("qemu-system-x86_64 -machine pc -accel tcg -cpu max -kernel "
@@ -137,12 +139,17 @@ class Parsers(Fixture):
                   ("FAIL", "event 2 save: RTC's offset to the host's time of day -322 ms before "
                    "the event, -318 ms after: moved by +4 ms (at most +-56 ms)"),
                   ("PASS", "event 1 pause: vCPU 1 lapic periodic rate after the event 55.4% of "
-                   "nominal, within 10% of nominal or of the rate before, 55.1%")]
+                   "nominal, within 10% of nominal or of the rate before, 55.1%"),
+                  ("PASS", "event 1 pause: vCPU 0 lapic one-shot armed before the event fired "
+                   "after its deadline, by 969916 us, and within 937 ms of the answer")]
         found = bounds.lifecycle_checks(checks)
         self.assertEqual([(e, b.figure, b.bands, ok) for e, b, ok in found], [
             ("event 1 pause", "e1.pause.TSC.step", [(0, 198.076)], True),
             ("event 2 save", "e2.save.rtc.tod_moved_ms", [(-56, 56)], False),
-            ("event 1 pause", "", [(90, 110), (45.1, 65.1)], True)])
+            ("event 1 pause", "", [(90, 110), (45.1, 65.1)], True),
+            # its bound is on the time after the QMP answer, not after the deadline: printed
+            ("event 1 pause", "e1.pause.lapic.oneshot_late", [], True)])
+        self.assertEqual(found[3][1].note, "(fired within 937 ms of the answer)")
         bands, ok = bounds.wallclock_bound("rtc.tod_offset_ms", [
             ("FAIL", "tod: the RTC's time of day at an update is the host's +2245 ms "
                      "(allowed above -651 ms, up to +2000 ms)")])
@@ -192,6 +199,15 @@ class BadInput(Fixture):
         os.remove(os.path.join(d, "x86_64-gcc", "results.json"))
         _, html = self.page(d)
         self.assertIn("no results.json in the folder", html)
+
+    def test_corrupt_results_json(self):
+        """A results.json that is no JSON: named on the page, the host 'not recorded'."""
+        d = self.logdir()
+        with open(os.path.join(d, "x86_64-gcc", "results.json"), "w", encoding="utf-8") as f:
+            f.write('{"host": ')
+        _, html = self.page(d)
+        self.assertIn("results.json: not readable (Expecting value", html)
+        self.assertIn("<td>not recorded</td><td>not recorded</td>", html)
 
     def test_errors(self):
         empty = os.path.join(self.tmp, "empty")
@@ -249,6 +265,125 @@ class SideBySide(Fixture):
         self.assertIn("bench-compare judges nothing: too few runs (1 old, 1 new; need 3)", html)
 
 
+class Overview(Fixture):
+    """The run at a glance: verdicts per suite, the host, the figures closest to their bounds."""
+
+    def test_band_share(self):
+        cases = [((0, -10, 10), 0.0), ((5, -10, 10), 0.5), ((-15, -10, 10), 1.5),
+                 ((2245, -651, 2000), 1.1225), ((-325.5, -651, 2000), 0.5),
+                 ((105, 90, 110), 0.5), ((0, 0, 0), 0.0), ((1, 0, 0), math.inf)]
+        for (value, lo, hi), want in cases:
+            with self.subTest(value=value, lo=lo, hi=hi):
+                self.assertAlmostEqual(overview.band_share(value, lo, hi), want)
+
+    def test_least_share_over_bands(self):
+        """A figure passes inside any of its bands: the rate after an event, 55.4 % of nominal."""
+        row = sections.Row(label="rate after", value=55.4, text="55.4",
+                           bands=[(90, 110), (45.1, 65.1)])
+        self.assertAlmostEqual(overview.share_of(row), 0.03)
+        self.assertIsNone(overview.share_of(sections.Row(label="x", value=1, text="1")))
+
+    def test_worst_outcome(self):
+        """The runner's failed outcomes by exit status, above KFAIL, SKIP and PASS; '?' failed."""
+        for outcomes, want in ((["PASS", "SKIP"], "SKIP"), (["SKIP", "KFAIL", "PASS"], "KFAIL"),
+                               (["KFAIL", "FAIL"], "FAIL"), (["FAIL", "TIMEOUT"], "TIMEOUT"),
+                               (["CRASH", "ERROR", "TIMEOUT"], "ERROR"), (["?", "KFAIL"], "?"),
+                               (["PASS"], "PASS")):
+            with self.subTest(outcomes=outcomes):
+                self.assertEqual(overview.worst(outcomes), want)
+
+    def test_outcomes_are_the_runners(self):
+        """Every outcome scripts/report.bash counts is ranked: failed ones by its exit status."""
+        out = runs.R2J.vmtick_host.bash("eval", '. "$SRCDIR/scripts/report.bash"; '
+                                        'echo "${!REPORT_COUNT[@]}"').stdout.split()
+        self.assertIn("TIMEOUT", out)
+        self.assertEqual(set(out), set(overview.NOT_FAILED) | set(overview.failed_status()))
+        self.assertEqual(overview.failed_status()["ERROR"], 4)
+
+    def test_guest_from_record_or_runner(self):
+        t = runs.Test(name="t", log="t.log", disturb=(10, 1000, 7))
+        self.assertEqual(overview.guest_text({"guest": True}, [t]),
+                         "yes (CPUID hypervisor flag); its hypervisor stole 7 ms in the runs "
+                         "(runner)")
+        self.assertEqual(overview.guest_text({}, [t]),
+                         "yes: its hypervisor stole 7 ms in the runs (runner)")
+        t.disturb = (10, 1000, 0)
+        self.assertEqual(overview.guest_text({}, [t]), "not recorded")
+        self.assertEqual(overview.guest_text({"guest": False}, [t]), "no (CPUID hypervisor flag)")
+
+    def test_guest_flag_recorded(self):
+        """results-to-json's guest: the x86 hypervisor flag, None where no flags line says."""
+        cases = (("flags\t\t: fpu vme hypervisor lahf_lm\n", True), ("flags\t: fpu vme\n", False),
+                 ("Features\t: fp asimd evtstrm\n", None))
+        for text, want in cases:
+            path = os.path.join(self.tmp, "cpuinfo")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("processor\t: 0\n" + text)
+            with self.subTest(text=text):
+                self.assertIs(runs.R2J.host_is_guest(path), want)
+        self.assertIsNone(runs.R2J.host_is_guest(os.path.join(self.tmp, "none")))
+
+    def overview_of(self, html):
+        head = re.search(r'<section class="overview" id="overview">.*?</section>', html, re.S)
+        self.assertIsNotNone(head, "no overview on the page")
+        return head
+
+    def test_opens_the_page(self):
+        out, html = self.page(self.logdir())
+        head = self.overview_of(html)
+        self.assertLess(head.start(), html.index('<section class="group"'))
+        self.assertNotIn("<h2", html[: head.start()])
+        # TIMEOUT above FAIL: the runner's exit status for it is higher
+        self.assertRegex(head.group(0), r'data-worst="TIMEOUT"><td><a href="#\S*x86_64-gcc-tcg">'
+                         r'x86_64-gcc</a></td><td class="outcome">TIMEOUT</td><td class="counts">'
+                         r"1 TIMEOUT, 1 FAIL, 1 \?, 1 SKIP, 2 PASS</td>")
+        pagecheck.check_page(out)
+
+    def test_host_from_results_json(self):
+        d = self.logdir()
+        path = os.path.join(d, "x86_64-gcc", "results.json")
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["host"].update(cpu="Made-up CPU", cpus=3, kernel="9.9.9-test", guest=False,
+                           kvm="none", kvm_why_not="no /dev/kvm")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        head = self.overview_of(self.page(d)[1]).group(0)
+        for cell in ("<td>Made-up CPU (3 CPUs)</td>", "<td>9.9.9-test</td>",
+                     "<td>no (CPUID hypervisor flag)</td>", "<td>none: no /dev/kvm</td>"):
+            self.assertIn(cell, head)
+        os.remove(path)
+        head = self.overview_of(self.page(d)[1]).group(0)
+        self.assertEqual(head.count("<td>not recorded</td>"), 4)
+
+    def test_closest_figures(self):
+        """Every bounded figure of the fixture, largest share first, the RTC's failed one on top."""
+        out, html = self.page(self.logdir())
+        rows = re.findall(r'<tr[^>]*data-share="([^"]+)"[^>]*><td class="num">\d+</td><td>'
+                          r'<a href="#([^"]+)">([^<]*)</a>', html)
+        self.assertEqual(len(rows), 5)
+        shares = [float(s) for s, _, _ in rows]
+        self.assertEqual(shares, sorted(shares, reverse=True))
+        self.assertAlmostEqual(shares[0], (2245 - 0) / 2000)
+        self.assertIn("rtc: rtc.tod_offset_ms", rows[0][2])
+        for _, anchor, _ in rows:
+            self.assertIn(f'id="{anchor}"', html)
+
+    def test_no_empty_section(self):
+        """The fixture has no lifecycle figures: no Lifecycle heading, no 'no figures' line."""
+        out, html = self.page(self.logdir())
+        self.assertIn(">Ticks</h3>", html)
+        self.assertNotIn(">Lifecycle</h3>", html)
+        self.assertNotIn("figures in these logs", html)
+
+    def test_every_suite_listed(self):
+        _, html = self.page(self.logdir("one"), self.logdir("two"))
+        head = self.overview_of(html).group(0)
+        for anchor in re.findall(r'data-suite-key="([^"]+)"', html):
+            self.assertIn(f'data-overview-suite="{anchor}"', head)
+        self.assertEqual(head.count("data-overview-suite="), 2)
+
+
 class Checks(Fixture):
     """Each check of host-tests/report fails on a page made wrong on purpose."""
 
@@ -280,6 +415,65 @@ class Checks(Fixture):
         out = self.wrong_page("</body>", "<script>1</script></body>")
         with self.assertRaisesRegex(pagecheck.PageError, "a <script>: the page must hold none"):
             pagecheck.check_page(out)
+
+    def two_suites_page(self):
+        out, html = self.page(self.logdir("one"), self.logdir("two"))
+        return out, html
+
+    def wrong_shape(self, html, out, regex):
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(html)
+        with self.assertRaisesRegex(pagecheck.PageError, regex):
+            pagecheck.check_page(out)
+
+    def test_overview_not_first(self):
+        out, html = self.page(self.logdir())
+        head = re.search(r'<section class="overview".*?</section>', html, re.S).group(0)
+        moved = html.replace(head, "").replace("</body>", head + "</body>")
+        self.wrong_shape(moved, out, r"overview: the page opens with <section "
+                         r'id="\S*x86_64-gcc-tcg" class="group">, not the overview')
+
+    def test_suite_dropped(self):
+        out, html = self.two_suites_page()
+        row = re.search(r'<tr [^>]*data-overview-suite="[^"]*two[^"]*".*?</tr>', html, re.S)
+        self.wrong_shape(html.replace(row.group(0), ""), out,
+                         r"overview: suite \S*two\S* has a section but no row in the overview")
+
+    def test_counts_wrong(self):
+        out, html = self.page(self.logdir())
+        self.wrong_shape(html.replace("1 TIMEOUT, 1 FAIL", "1 TIMEOUT", 1), out,
+                         r"overview: suite \S*x86_64-gcc-tcg lists outcomes '1 TIMEOUT, 1 \?, 1 "
+                         r"SKIP, 2 PASS', its verdicts table has 1 \?, 1 FAIL, 2 PASS, 1 SKIP, "
+                         "1 TIMEOUT")
+
+    def test_closest_out_of_order(self):
+        out, html = self.page(self.logdir())
+        rows = re.findall(r'<tr[^>]*data-share=.*?</tr>', html, re.S)
+        swapped = html.replace(rows[0], "@@").replace(rows[1], rows[0]).replace("@@", rows[1])
+        self.wrong_shape(swapped, out, r"overview: closest figures out of order: figure 2 uses "
+                         r"1\.12 of its bound, figure 1 before it only")
+
+    def test_closest_dangling_link(self):
+        out, html = self.page(self.logdir())
+        link = re.search(r'data-share=[^>]*><td class="num">1</td><td><a href="#([^"]+)"', html)
+        self.wrong_shape(html.replace(f'id="{link.group(1)}"', 'id="elsewhere"'), out,
+                         r"overview: closest figure 1 links to '#" + re.escape(link.group(1))
+                         + "', no such id on the page")
+
+    def test_empty_section(self):
+        out, html = self.page(self.logdir())
+        empty = ('<div class="part" data-part="lifecycle"><h3 id="made-up-lifecycle">'
+                 "Lifecycle</h3></div></section>")
+        self.wrong_shape(html.replace("</section>", empty, 2).replace(empty, "</section>", 1),
+                         out, r"page: section 'Lifecycle' of suite \S*x86_64-gcc-tcg holds no "
+                         r"chart or table \(an empty section\)")
+
+    def test_empty_plot(self):
+        out, html = self.page(self.logdir())
+        empty = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                 "<title>nothing drawn</title></svg>")
+        self.wrong_shape(html.replace('<div class="blocks">', '<div class="blocks">' + empty, 1),
+                         out, r"page: SVG 1 \(nothing drawn\) holds no figure \(an empty plot\)")
 
     def test_console_error_seen(self):
         """A page whose inline script throws: the browser check sees the console error."""

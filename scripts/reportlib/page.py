@@ -5,7 +5,7 @@ import os
 import re
 from collections import Counter
 
-from . import sections
+from . import overview, sections
 from .svg import esc
 
 CSS = """
@@ -16,6 +16,7 @@ h3{font-size:15px;margin:18px 0 4px;color:#345}h4{font-size:14px;margin:10px 0 2
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;
 vertical-align:top;text-align:left}th{background:#eef}td.num{text-align:right;white-space:nowrap}
 td.why{max-width:520px;overflow-wrap:anywhere}
+table.suites td{max-width:300px}table.suites td:first-child,table.suites td:nth-child(4){white-space:nowrap}
 tr.pass td.outcome{background:#cfc}tr.fail td.outcome{background:#f99;font-weight:bold}
 tr.skip td.outcome{background:#eee;color:#666}tr.kfail td.outcome{background:#fd8}
 tr.bad td{background:#fdd}
@@ -84,29 +85,46 @@ def anchor_of(key):
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(k for k in key if k and k != ".")) or "run"
 
 
-def group_section(key, sides, marks):
-    """One arch/accelerator: each side's section blocks; two sides pair block by block."""
-    _, rel, accel = key
-    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == rel}
+def block_id(anchor, key):
+    """The id of a chart (a block) in its suite's section: what the overview links to."""
+    return f"{anchor}--{re.sub(r'[^A-Za-z0-9_.-]+', '-', key)}"
+
+
+def build_sides(key, sides, marks):
+    """[(group or None, its sections or None)], one per side, of one suite and accelerator."""
+    marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == key[1]}
     built = []
     for groups in sides:
         g = groups.get(key)
         built.append((g, sections.build(g[1], marks) if g else None))
+    return built
+
+
+def part(anchor, skey, title, body):
+    return (f'<div class="part" data-part="{esc(skey)}"><h3 id="{esc(anchor)}-{skey}">'
+            f"{esc(title)}</h3>{body}</div>")
+
+
+def group_section(key, built):
+    """
+    One arch/accelerator: each side's sections, only those with blocks; two
+    sides pair block by block.
+    """
+    accel = key[2]
     label = next(display_label(g) for g, _ in built if g)
     anchor = anchor_of(key)
     out = [f'<section class="group" id="{esc(anchor)}" data-suite-key="{esc(anchor)}">'
            f"<h2>{esc(label)} under {esc(accel)}</h2>"]
-    if len(sides) == 1:
+    if len(built) == 1:
         g, secs = built[0]
-        out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">')
+        out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}" '
+                   'data-side="">')
         out.append(suite_head(g[0], g[1], g[2], accel))
         for skey, title, blocks in secs:
-            out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
-            out.append('<div class="blocks">' +
-                       "".join(f'<div class="block">{block_html(b)}</div>' for b in blocks) +
-                       "</div>")
-            if not blocks:
-                out.append(f'<p class="none">no {esc(title.lower())} figures in these logs</p>')
+            if blocks:
+                out.append(part(anchor, skey, title, '<div class="blocks">' + "".join(
+                    f'<div class="block" id="{esc(block_id(anchor, b.key))}">{block_html(b)}</div>'
+                    for b in blocks) + "</div>"))
         out.append("</div>")
     else:
         out.append(paired(built, accel, anchor))
@@ -114,11 +132,11 @@ def group_section(key, sides, marks):
     return "\n".join(out)
 
 
-def side_div(g, content):
+def side_div(g, content, side):
     if not g:
         return f'<div class="side">{content}</div>'
-    return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}">'
-            f"{content}</div>")
+    return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}" '
+            f'data-side="{side}">{content}</div>')
 
 
 def paired(built, accel, anchor):
@@ -127,17 +145,17 @@ def paired(built, accel, anchor):
     out = ['<div class="pair">']
     for g, name in ((ga, "A"), (gb, "B")):
         head = suite_head(g[0], g[1], g[2], accel) if g else '<p class="none">not in this run</p>'
-        out.append(side_div(g, f'<p class="sidehead">{name}</p>{head}'))
+        out.append(side_div(g, f'<p class="sidehead">{name}</p>{head}', name))
     out.append("</div>")
     for i, (skey, title, _) in enumerate(sa or sb):
-        out.append(f'<h3 id="{esc(anchor)}-{skey}">{esc(title)}</h3>')
         ba = {b.key: b for b in (sa[i][2] if sa else [])}
         bb = {b.key: b for b in (sb[i][2] if sb else [])}
         if not ba and not bb:
-            out.append(f'<p class="none">no {esc(title.lower())} figures in either run</p>')
-        for key in list(ba) + [k for k in bb if k not in ba]:
-            out.append('<div class="pair">' + side_div(ga, block_html(ba.get(key))) +
-                       side_div(gb, block_html(bb.get(key))) + "</div>")
+            continue
+        out.append(part(anchor, skey, title, "".join(
+            f'<div class="pair blockpair" id="{esc(block_id(anchor, key))}">' +
+            side_div(ga, block_html(ba.get(key)), "A") + side_div(gb, block_html(bb.get(key)), "B")
+            + "</div>" for key in list(ba) + [k for k in bb if k not in ba])))
     return "\n".join(out)
 
 
@@ -152,12 +170,20 @@ def nav_link(key, groups):
     return f'<a href="#{esc(anchor_of(key))}">{esc(label)} {esc(key[2])}</a>'
 
 
-def render(title, sides, notes, compare_lines, marks):
-    """sides: [[(logdir, suites)]], one list per side; notes: problems to show at the top."""
-    groups = [groups_of(side, len(sides) == 1) for side in sides]
-    keys = []
-    for g in groups:
-        keys += [k for k in g if k not in keys]
+def entries_of(keys, built):
+    """The overview's suites: each suite and accelerator of each side, in the page's order."""
+    out = []
+    for key in keys:
+        several = len(built[key]) > 1
+        for i, (g, secs) in enumerate(built[key]):
+            if g:
+                out.append(overview.Entry(anchor_of(key), "AB"[i] if several else "",
+                                          display_label(g), key[2], arch_of(g[1]), g, secs))
+    return out
+
+
+def page_head(title, sides, notes):
+    """The page's title, what it was made from, and what could not be read."""
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     which = [", ".join(esc(d) for d, _ in side) for side in sides]
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -171,11 +197,26 @@ def render(title, sides, notes, compare_lines, marks):
                    'scripts/report (docs/report.md)</p>')
     if notes:
         out.append("<ul>" + "".join(f'<li class="problem">{esc(n)}</li>' for n in notes) + "</ul>")
+    return out
+
+
+def render(title, sides, notes, compare_lines, marks):
+    """
+    sides: [[(logdir, suites)]], one list per side; notes: problems to show
+    at the top. The run at a glance first, then each suite's sections.
+    """
+    groups = [groups_of(side, len(sides) == 1) for side in sides]
+    keys = []
+    for g in groups:
+        keys += [k for k in g if k not in keys]
+    built = {key: build_sides(key, groups, marks) for key in keys}
+    out = page_head(title, sides, notes)
+    out.append(overview.render(entries_of(keys, built), block_id))
     if compare_lines:
         out.append('<h2>Changes bench-compare flags</h2><ul>' +
                    "".join(f"<li>{line}</li>" for line in compare_lines) + "</ul>")
     out.append("<nav><p>" + " | ".join(nav_link(key, groups) for key in keys) + "</p></nav>")
     for key in keys:
-        out.append(group_section(key, groups, marks))
+        out.append(group_section(key, built[key]))
     out.append("</body></html>")
     return "\n".join(out) + "\n"

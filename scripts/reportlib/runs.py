@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A run's logs folder read into suites of tests: outcomes, figures, checks, the host's disturbance."""
 import glob
+import json
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -72,6 +73,7 @@ class Suite:
     label: str
     tests: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    host: dict = field(default_factory=dict)    # results.json's "host": {} when not recorded
 
 
 def find_suite_dirs(logdir):
@@ -226,9 +228,23 @@ def load_suite(logdir, suite_dir):
             test.problems.append("its log is missing")
             suite.tests.append(test)
     has_figures = any(t.figures for t in suite.tests)
-    if has_figures and not os.path.exists(os.path.join(suite_dir, "results.json")):
+    results = os.path.join(suite_dir, "results.json")
+    if os.path.exists(results):
+        suite.host = read_host(results, suite.problems)
+    elif has_figures:
         suite.problems.append("no results.json in the folder (figures read from the logs)")
     return suite
+
+
+def read_host(path, problems):
+    """results.json's "host" (what scripts/results-to-json recorded of the host); {} when unreadable."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            host = json.load(f).get("host")
+    except (OSError, ValueError, AttributeError) as e:
+        problems.append(f"results.json: not readable ({e})")
+        return {}
+    return host if isinstance(host, dict) else {}
 
 
 def load_logdir(logdir):

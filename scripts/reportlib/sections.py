@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The report's figures of one suite and accelerator: verdicts, clocks, ticks, lifecycle, exit costs."""
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import bounds as B
 from .svg import Row, bars, bullet_rows, esc, fig_span, histogram, ns_text
@@ -18,6 +18,7 @@ class Block:
     title: str
     html: str
     caption: str = ""
+    rows: list = field(default_factory=list)    # the Rows drawn in it: the overview ranks them
 
 
 def numeric(test, name):
@@ -176,7 +177,8 @@ def clocks(tests):
             blocks.append(Block(f"clock-rates-{t.name}", f"Clock rates: {t.name} (ppm)",
                                 bullet_rows(f"{t.name} clock rates", rates),
                                 "rate error of each clock on each vCPU against each reference "
-                                "clock; the band is the check's bound (lib/ratecheck)."))
+                                "clock; the band is the check's bound (lib/ratecheck).",
+                                rates))
     table, nonzero = warp_table(tests)
     if table:
         blocks.append(Block("clock-warps", f"Warps and stalls per vCPU ({nonzero} warps "
@@ -189,7 +191,8 @@ def clocks(tests):
         blocks.append(Block("clock-wallclock", "Time of day at start-up",
                             bullet_rows("wall clock", wall),
                             "the guest's time of day against the host's when it started; the "
-                            "band is what its check allows (printed in its PASS/FAIL line)."))
+                            "band is what its check allows (printed in its PASS/FAIL line).",
+                            wall))
     return blocks
 
 
@@ -289,7 +292,7 @@ def ticks(tests):
         blocks.append(Block(f"ticks-{t.name}-{src}", f"Ticks: {src} ({t.name}, {t.outcome})",
                             html, "ticks per log2 bucket of lateness; the red line is the "
                             "bound on a tick's lateness beyond the evidence; below, each "
-                            "check's figure against its bound."))
+                            "check's figure against its bound.", rows))
     return blocks
 
 
@@ -306,7 +309,7 @@ def lifecycle(tests):
         for event, b, passed in found:
             label = f"e{event.split()[1]}: {b.label}" if several else b.label
             if b.figure:
-                r = figure_row(t, b.figure, label, b.bands, ok=passed)
+                r = figure_row(t, b.figure, label, b.bands, note=b.note, ok=passed)
             else:
                 r = Row(label=label, value=float(b.value_text), text=b.value_text, unit=b.unit,
                         bands=b.bands, ok=passed, note=bands_text(b.bands, b.unit))
@@ -319,7 +322,7 @@ def lifecycle(tests):
             bullet_rows(f"{t.name} lifecycle", rows)
         blocks.append(Block(f"lifecycle-{t.name}", f"Lifecycle: {t.name} ({t.outcome})", html,
                             "per event and clock: the step over the event and the rate after "
-                            "it; the band is the bound its check printed."))
+                            "it; the band is the bound its check printed.", rows))
     return blocks
 
 
@@ -374,7 +377,7 @@ SECTIONS = (("verdicts", "Verdicts", lambda ts, m: [verdicts(ts)]),
 
 
 def build(tests, marks):
-    """[(section key, title, [Block])] of one group of tests; an empty section says so."""
+    """[(section key, title, [Block])] of one group of tests, every section (empty ones too)."""
     return [(key, title, make(tests, marks)) for key, title, make in SECTIONS]
 
 
