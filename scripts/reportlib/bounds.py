@@ -38,6 +38,11 @@ def _num(text):
     return float(text.replace("+", ""))
 
 
+def _overlap(m):
+    """How far two brackets' middles may move while they still overlap: half their widths summed."""
+    return (_num(m[6]) - _num(m[5]) + _num(m[8]) - _num(m[7])) / 2
+
+
 # Lifecycle checks (common/lifecycle_check.c, lifecycle_tod.c): message -> figure and bound.
 # Each: (regex, function of the match giving a Bounded)
 LIFECYCLE = (
@@ -57,6 +62,25 @@ LIFECYCLE = (
                 r"\(at most \+-(\d+) ms\)"),
      lambda m: Bounded("RTC offset moved", f"e{m[1]}.{m[2]}.rtc.tod_moved_ms", "", "ms",
                        [(-_num(m[4]), _num(m[4]))])),
+    (re.compile(r"^event (\d+) (\S+): (\S+) keeps the time of day the guest set: .*\(([+-]?\d+) ms "
+                r"apart, at most \+-(\d+) ms\)"),
+     lambda m: Bounded(f"{m[3]} kept the time of day the guest set", "", m[4], "ms",
+                       [(-_num(m[5]), _num(m[5]))])),
+    # common/lifecycle_derived.c: kvmclock against the TSC, to the ns
+    (re.compile(r"^event (\d+) (\S+): (\S+) moved (-?\d+) ns against the (\S+) over the event; "
+                r".*: (\d+) ns off \(bound (\d+) ns\)"),
+     lambda m: Bounded(f"{m[3]} against the {m[5]}: off the declared move", "", m[6], "ns",
+                       [(0, _num(m[7]))], note=f"(moved {m[4]} ns)")),
+    (re.compile(r"^event (\d+) (\S+): (\S+) moved alike against the (\S+) on every vCPU over the "
+                r"event: .* (\d+) ns apart \(bound (\d+) ns"),
+     lambda m: Bounded(f"{m[3]} against the {m[4]}: vCPUs apart", "", m[5], "ns",
+                       [(0, _num(m[6]))])),
+    # common/lifecycle_agree.c: a vCPU's clock against the boot vCPU's, brackets before and after
+    (re.compile(r"^event (\d+) (\S+): vCPU (\d+)'s (\S+) against vCPU 0's kept its offset over the "
+                r"event: (-?\d+)\.\.(-?\d+) ns before, (-?\d+)\.\.(-?\d+) ns after \(moved (-?\d+) ns"),
+     lambda m: Bounded(f"vCPU {m[3]} {m[4]} offset to vCPU 0 moved",
+                       f"e{m[1]}.{m[2]}.{m[4]}.offset_moved.cpu{m[3]}", "", "ns",
+                       [(-_overlap(m), _overlap(m))])),
     (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) catch-up: (\d+) ticks .*<= (\d+)"),
      lambda m: Bounded(f"vCPU {m[3]} {m[4]} catch-up", f"e{m[1]}.{m[2]}.{m[4]}.cpu{m[3]}.catchup",
                        "", "ticks", [(0, _num(m[6]))])),
