@@ -10,7 +10,7 @@
 static const char *const fault_names[] = {
 	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
 	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent", "skew",
-	"rtc_rebased",
+	"rtc_rebased", "counter_reset",
 };
 
 struct lc_state lc;
@@ -178,8 +178,10 @@ static void step(struct lc_cpu *me, enum lc_phase ph)
 {
 	if (ph >= LC_DURING && !me->oneshot_armed)
 		arm_oneshots(me);
-	if (ph == LC_AFTER)
+	if (ph == LC_AFTER) {
 		periodic_faults(me);
+		lc_counter_fault(me);
+	}
 	watch_stopped_flag(me, ph);
 	lc_follow_derived(me, ph);
 	sample(me, ph);
@@ -427,6 +429,8 @@ static void run_event(enum lc_event kind)
 	if (lc.arch->derived)
 		lc_check_derived(kind);
 	lc_check_agree();
+	if (lc.counter_set)
+		lc_check_counter_kept();
 	lc_check_timers(a.answered);
 	if (lc.arch->tod_ns)
 		lc_check_tod(a.tod_req, a.tod_done);
@@ -499,6 +503,9 @@ static bool parse_args(int argc, char **argv)
 			   "test-only: the check to make fail"),
 		ARG_ONE_OF("host", &host, host_kinds, "none",
 			   "the host kind whose known defects apply"),
+		ARG_UINT("counter_set", &lc.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
+			 "each vCPU writes its counter this many ticks ahead first (x86: "
+			 "IA32_TSC); 0: not"),
 		ARG_UINT("rtc_set", &lc.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
 			 "set the seconds clock to this time of day (s since 1970, UTC) first; "
 			 "0: leave the host's"),
@@ -557,6 +564,8 @@ static void announce_fault(const struct lc_arch *arch)
 		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
 		report_skip("fault=rtc_behind: no seconds clock here to put behind");
+	else if (lc.fault == LC_FAULT_COUNTER_RESET && !lc.counter_set)
+		report_skip("fault=counter_reset: no counter the guest wrote (counter_set=) here");
 	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
 		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
 	else if (lc.fault == LC_FAULT_SKEW && cpu_count() < 2)
@@ -594,6 +603,8 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	find_rtc(arch);
 	if (lc.rtc_set)
 		set_rtc();
+	if (lc.counter_set)
+		lc_counter_set();
 	announce_fault(arch);
 	on_cpus(init_on, NULL);
 	for (lc.seq = lc_has_reset() ? lc_boot_handshake() : 1; lc.seq <= lc.nevents; lc.seq++)

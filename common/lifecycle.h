@@ -74,6 +74,24 @@ struct lc_derived {
 	void (*forget)(void);
 };
 
+/*
+ * The guest writing its own counter (x86: IA32_TSC, which moves
+ * IA32_TSC_ADJUST by as much; arm64 would be CNTVOFF_EL2 at EL2): what it
+ * wrote must survive each event, in the register the write moved and in
+ * the counter going on from it.
+ */
+struct lc_counter_write {
+	const char *reg;	/* the register the write moves: "IA32_TSC_ADJUST" */
+	/* the known host defect of a counter that does not follow the write, or NULL */
+	const char *defect;
+	/* NULL when the guest can write its counter here, else why not (an INFO, nothing checked) */
+	const char *(*find)(void);
+	/* On the calling vCPU: move the counter forward by delta ticks, as a guest writes it. */
+	void (*write)(u64 delta);
+	/* On the calling vCPU: the register the write moved. */
+	u64 (*read_reg)(void);
+};
+
 /* A timer's job during one event. */
 enum lc_role {
 	LC_ROLE_IDLE,
@@ -159,6 +177,8 @@ struct lc_arch {
 	unsigned nclocks;
 	/* NULL, or a clock of clocks the host derives from the counter by parameters */
 	const struct lc_derived *derived;
+	/* NULL, or how the guest writes its own counter (counter_set=) */
+	const struct lc_counter_write *counter_write;
 	enum lc_reset_counter counter_at_reset;
 };
 

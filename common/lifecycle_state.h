@@ -115,6 +115,7 @@ enum lc_fault {
 	LC_FAULT_SILENT,	/* after the event the periodic timers deliver nothing: not re-armed on restore */
 	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock), else its counter, ahead after the event */
 	LC_FAULT_RTC_REBASED,	/* the seconds clock the guest set reads the host's time of day after the event */
+	LC_FAULT_COUNTER_RESET,	/* after the event the last vCPU's write of its counter is undone */
 };
 
 
@@ -147,6 +148,7 @@ struct lc_cpu {
 	/* times the vCPU found (and cleared) its stopped flag set, per phase */
 	u32 stopped_seen[LC_NR_PHASES];
 	bool stopped_reset;	/* fault=stopped_reset: the flag was set again */
+	bool counter_undone;	/* fault=counter_reset: the counter write was undone */
 	/* the derived clock's moves against the counter at parameter changes, per phase (struct lc_derived) */
 	s64 moved_ns[LC_NR_PHASES];
 	u32 param_changes[LC_NR_PHASES];
@@ -160,6 +162,10 @@ struct lc_cpu {
 void lc_follow_derived(struct lc_cpu *me, enum lc_phase ph);
 /* fault=skew: whether clock i reads ahead on this vCPU now (the last vCPU's derived clock, once changed in the event). */
 bool lc_skewed(const struct lc_cpu *me, unsigned i);
+/* counter_set=: the guest's counter write before the first event, and after each (common/lifecycle_counter.c). */
+void lc_counter_set(void);
+void lc_check_counter_kept(void);
+void lc_counter_fault(struct lc_cpu *me);
 /* After an event: every vCPU's clocks against the boot vCPU's, before and after (common/lifecycle_agree.c). */
 void lc_check_agree(void);
 /* After an event: the derived clock against the counter, per vCPU and across them. */
@@ -175,6 +181,8 @@ struct lc_state {
 	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
 	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
 	u64 rtc_set;		/* rtc_set=: the time of day the guest set it to (0: the host's) */
+	u64 counter_set;	/* counter_set=: how far each vCPU wrote its counter ahead (0: not) */
+	u64 counter_reg[LC_MAX_CPUS];	/* what the write left in the register it moved */
 	/* with rtc_set: its offset to the host's time of day at the first event's edge before */
 	s64 rtc_ref_ns;
 	bool rtc_ref_taken;

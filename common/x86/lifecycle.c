@@ -17,6 +17,7 @@
 #include "report.h"
 #include "x86/rtc.h"
 #include "x86/tick.h"
+#include "x86/tsc_cpuid.h"
 
 /* QEMU's signature at CPUID 0x40000000 under TCG. */
 #define TCG_CPUID_SIGNATURE "TCGTCGTCGTCG"
@@ -340,6 +341,29 @@ static const char *rtc_set(u64 secs)
 /* Under KVM and TCG alike: QEMU's own device model, its time base the host's time of day. */
 static const struct lc_rtc cmos_rtc = {"RTC", "rtc", rtc_find, rtc_tick, rtc_epoch, rtc_set};
 
+/* ---- the guest's own write of the TSC ------------------------------------- */
+
+static const char *tsc_write_find(void)
+{
+	return tsc_features() & TSC_FEATURE_ADJUST ? NULL
+						   : "CPUID.7.0:EBX[1] offers no IA32_TSC_ADJUST";
+}
+
+/* IA32_TSC written: the SDM moves IA32_TSC_ADJUST by what the write moved the TSC. */
+static void tsc_write(u64 delta)
+{
+	wrmsr(MSR_IA32_TSC, rdtsc_ordered() + delta);
+}
+
+static u64 tsc_adjust_read(void)
+{
+	return rdmsr(MSR_IA32_TSC_ADJUST);
+}
+
+static const struct lc_counter_write tsc_counter_write = {
+	"IA32_TSC_ADJUST", "kvm-pvm/tsc-adjust", tsc_write_find, tsc_write, tsc_adjust_read,
+};
+
 /* ---- the accelerators ------------------------------------------------------ */
 
 /* What differs between KVM and TCG: how to tell, the clocks, the one-shot, the time of day. */
@@ -451,6 +475,7 @@ struct lc_arch lc_arch_x86 = {
 	.rtc = &cmos_rtc,
 	.stopped_flag_name = "PVCLOCK_GUEST_STOPPED",
 	.counter_at_reset = LC_COUNTER_RESTARTS,
+	.counter_write = &tsc_counter_write,
 };
 
 static const struct accel *find_accel(void)
