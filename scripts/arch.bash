@@ -160,7 +160,6 @@ arch_kvm_problem() { # arch
 # empty and ARCH_ACCEL_REFUSED: not-listed (the forced one is not allowed),
 # kvm-unusable (KVM forced, not usable), needs-kvm (only KVM allowed, not
 # usable). Callers word these in their own terms.
-# shellcheck disable=SC2034 # the caller reads what it sets
 arch_decide_accel() { # allowed-list forced kvm-problem
 	local list=" $1 " forced=$2 problem=$3
 	ARCH_ACCEL="" ARCH_ACCEL_WHY="" ARCH_ACCEL_REFUSED=""
