@@ -43,6 +43,9 @@ class Client(unittest.TestCase):
         self.addCleanup(self.dir.cleanup)
         self.path = os.path.join(self.dir.name, "qmp.sock")
         self.got = []
+        # an answer or event that never comes fails a test in seconds, not QMP's minute
+        old, qmp_client.QMP_TIMEOUT = qmp_client.QMP_TIMEOUT, 2.0
+        self.addCleanup(setattr, qmp_client, "QMP_TIMEOUT", old)
 
     def monitor(self, answers, greeting=fake_qmp.GREETING):
         """Listen on self.path and serve one client in a thread."""
