@@ -176,12 +176,24 @@ run_usec() {
 	echo "${t:-$(($(date +%s) * 1000000))}"
 }
 
-# The result file report_read reads. accel is empty when QEMU never started.
-run_write_result() { # test outcome usec message [accel start-time attempts]
-	local start=${6:-}
+# The result file report_read reads.
+run_write_result() { # test outcome usec message [start-time attempts]
+	local start=${5:-}
 	if [ -z "$start" ]; then start=$(run_utc_now); fi
-	printf '%s\n%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "${5:-}" "$start" "${7:-1}" \
+	printf '%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "$start" "${6:-1}" \
 		>"$RUN_TMP/$1.result"
+}
+
+# The log's header: the QEMU command (shell-quoted), then the runner's
+# record of the accelerator run_decide_accel chose. What reports the
+# accelerator (the JUnit writer, scripts/results-to-json and through it
+# the report) reads this line, never the command line. No header (a test
+# that never started): no accelerator.
+RUN_ACCEL_RECORD='runner: accelerator '
+RUN_HEADER_LINES=2
+run_write_header() { # log
+	arch_quote_cmd "${RUN_CMD[@]}" >"$1"
+	echo "$RUN_ACCEL_RECORD$PREP_ACCEL" >>"$1"
 }
 
 # The earlier attempts of a test run again on a busy host, one line each
@@ -229,7 +241,7 @@ run_test() { # test
 	for ((attempt = 1; ; attempt++)); do
 		# placeholders (the host's time) are read again for every attempt
 		run_build_cmd "$t"
-		arch_quote_cmd "${RUN_CMD[@]}" >"$log"
+		run_write_header "$log"
 		[ -z "$notes" ] || printf '%s' "$notes" >>"$log"
 		if ((attempt == 1)); then flock -s "$RUN_LOCK_FD"; else flock -x "$RUN_LOCK_FD"; fi
 		run_attempt "$t" "$log" "$tmo"
@@ -247,7 +259,7 @@ run_test() { # test
 		RUN_MSG+=" (attempt $attempt of $RUN_ATTEMPTS$earlier)"
 	fi
 	start=$(($(run_usec) - start))
-	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$PREP_ACCEL" "$when" "$attempt"
+	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$when" "$attempt"
 }
 
 # One run of RUN_CMD, its output appended to the log; sets RUN_OUTCOME,
@@ -385,7 +397,7 @@ run_classify() { # status log errfile timeout usec
 			spoke=1
 			last=$line
 		fi
-	done < <(tail -n +2 "$2")
+	done < <(tail -n +$((RUN_HEADER_LINES + 1)) "$2")
 	qmsg=$(run_qemu_message "$3")
 	guest_status "$st"
 	lcmsg=$(sed -n -E 's/^(lifecycle|host-evidence): ERROR: //p' "$3" | head -n 1)
