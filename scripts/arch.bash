@@ -133,8 +133,8 @@ arch_default_qemu() { # arch
 arch_default_qemu_into() { # var arch
 	local -n _dq_out=$1
 	case $2 in
-	aarch64) _dq_out=qemu-system-aarch64 ;;
-	*) _dq_out=qemu-system-x86_64 ;;
+	aarch64) _dq_out='qemu-system-aarch64' ;;
+	*) _dq_out='qemu-system-x86_64' ;;
 	esac
 }
 
