@@ -7,11 +7,15 @@ input and its QEMU's status is the exit status; the console carries a
 request the cfg does not list, a guest that passes before its events are
 done, a QEMU gone before its QMP socket (with QEMU's own message) and a
 bad command line are each `lifecycle: ERROR: why` and ERROR_STATUS; every
-private directory is removed. Why: the runner reads exactly these lines
-and statuses (scripts/runner.bash). How: /usr/bin/python3
-scripts/lifecycle.py around fake_qemu_lc.py, with TMPDIR private.
+private directory is removed; and the standalone scripts embed every part
+the helpers import. Why: the runner reads exactly these lines and statuses
+(scripts/runner.bash), and a standalone script unpacks only what
+scripts/mkstandalone.sh lists. How: /usr/bin/python3 scripts/lifecycle.py
+around fake_qemu_lc.py, with TMPDIR private; the imports read with ast.
 """
+import ast
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -71,6 +75,33 @@ class WholeRun(unittest.TestCase):
             self.assertEqual(r.returncode, ERROR_STATUS, args)
             self.assertRegex(r.stderr, r"usage: lifecycle\.py --events LIST -- QEMU ARGS|"
                                        r"lifecycle: ERROR: events: bad event 'pause'")
+
+
+def imported_parts(name, seen):
+    """The scripts/NAME.py modules scripts/name.py imports, directly or through them."""
+    with open(os.path.join(TOP, "scripts", name + ".py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+        for mod in names:
+            if mod not in seen and os.path.exists(os.path.join(TOP, "scripts", mod + ".py")):
+                seen.add(mod)
+                imported_parts(mod, seen)
+    return seen
+
+
+class Standalone(unittest.TestCase):
+    def test_every_imported_part_is_embedded(self):
+        with open(os.path.join(TOP, "scripts", "mkstandalone.sh"), encoding="utf-8") as f:
+            text = f.read()
+        embedded = set()
+        for var in ("LIFECYCLE_PARTS", "SHARED_PARTS"):
+            embedded |= set(re.search(rf"^{var}=\(([^)]*)\)$", text, re.M).group(1).split())
+        for helper in ("lifecycle", "host_evidence"):
+            missing = imported_parts(helper, set()) - embedded - {"host_evidence"}
+            self.assertEqual(missing, set(), f"scripts/{helper}.py imports parts that "
+                                             "scripts/mkstandalone.sh does not embed")
 
 
 if __name__ == "__main__":
