@@ -124,9 +124,17 @@ arch_testdir() { # arch
 }
 
 arch_default_qemu() { # arch
-	case $1 in
-	aarch64) echo qemu-system-aarch64 ;;
-	*) echo qemu-system-x86_64 ;;
+	local q
+	arch_default_qemu_into q "$1"
+	echo "$q"
+}
+
+# arch_default_qemu into the variable named var, without a subshell.
+arch_default_qemu_into() { # var arch
+	local -n _dq_out=$1
+	case $2 in
+	aarch64) _dq_out='qemu-system-aarch64' ;;
+	*) _dq_out='qemu-system-x86_64' ;;
 	esac
 }
 
@@ -160,7 +168,6 @@ arch_kvm_problem() { # arch
 # empty and ARCH_ACCEL_REFUSED: not-listed (the forced one is not allowed),
 # kvm-unusable (KVM forced, not usable), needs-kvm (only KVM allowed, not
 # usable). Callers word these in their own terms.
-# shellcheck disable=SC2034 # the caller reads what it sets
 arch_decide_accel() { # allowed-list forced kvm-problem
 	local list=" $1 " forced=$2 problem=$3
 	ARCH_ACCEL="" ARCH_ACCEL_WHY="" ARCH_ACCEL_REFUSED=""
@@ -208,7 +215,9 @@ arch_x86_firmware() {
 arch_qemu_cmd() { # arch accel smp kernel append params...
 	local arch=$1 accel=$2 smp=$3 kernel=$4 append=$5
 	shift 5
-	ARCH_CMD=("${QEMU:-$(arch_default_qemu "$arch")}")
+	local qemu=${QEMU:-}
+	[ -n "$qemu" ] || arch_default_qemu_into qemu "$arch"
+	ARCH_CMD=("$qemu")
 	case $arch in
 	aarch64)
 		arch_has_option machine "$@" || arch_has_option M "$@" ||

@@ -113,16 +113,30 @@ cfg_host_cpus() {
 # One key's value in an entry, empty when the entry does not set it; the keys
 # other files read (file, arch, smp and groups have functions of their own).
 cfg_value() { # test key
-	case $2 in
-	test_args) echo "${CFG_ARGS[$1]:-}" ;;
-	qemu_params) echo "${CFG_PARAMS[$1]:-}" ;;
-	accel) echo "${CFG_ACCEL[$1]:-}" ;;
-	timeout) echo "${CFG_TIMEOUT[$1]:-}" ;;
-	events) echo "${CFG_EVENTS[$1]:-}" ;;
-	evidence) echo "${CFG_EVIDENCE[$1]:-}" ;;
-	kvm_params | tcg_params) echo "${CFG_ACCEL_PARAMS[${2%_params}:$1]:-}" ;;
-	kvm_args | tcg_args) echo "${CFG_ACCEL_ARGS[${2%_args}:$1]:-}" ;;
-	*) return 1 ;;
+	local v
+	cfg_value_into v "$1" "$2" || return
+	echo "$v"
+}
+
+# cfg_value into the variable named var, without a subshell (what builds a
+# command per entry: the runner, scripts/lava-jobs). Status 1 for a key it
+# does not know, the variable then empty.
+cfg_value_into() { # var test key
+	# a name of its own: a nameref to a caller's variable must not see a local of the same name
+	local -n _cv_out=$1
+	case $3 in
+	test_args) _cv_out=${CFG_ARGS[$2]:-} ;;
+	qemu_params) _cv_out=${CFG_PARAMS[$2]:-} ;;
+	accel) _cv_out=${CFG_ACCEL[$2]:-} ;;
+	timeout) _cv_out=${CFG_TIMEOUT[$2]:-} ;;
+	events) _cv_out=${CFG_EVENTS[$2]:-} ;;
+	evidence) _cv_out=${CFG_EVIDENCE[$2]:-} ;;
+	kvm_params | tcg_params) _cv_out=${CFG_ACCEL_PARAMS[${3%_params}:$2]:-} ;;
+	kvm_args | tcg_args) _cv_out=${CFG_ACCEL_ARGS[${3%_args}:$2]:-} ;;
+	*)
+		_cv_out=""
+		return 1
+		;;
 	esac
 }
 

@@ -27,7 +27,6 @@ GUEST_ST_SIGNAL=128  # 128 + n: killed by signal n
 #   STATUS          any other status: QEMU's own error
 # and, where the status can mean them (the overlaps above), GUEST_CODE (the
 # guest's exit code) and GUEST_SIGNAL (the signal's number); else empty.
-# shellcheck disable=SC2034 # the caller reads what it sets
 guest_status() { # status
 	local st=$1
 	GUEST_CODE="" GUEST_SIGNAL=""
@@ -61,7 +60,6 @@ guest_signal_name() { # signal-number
 # Whether a line of the guest's output is a RESULT line ("RESULT: name value
 # unit", lib/report.h); if so GUEST_RESULT is its "name value unit". No
 # subshell: the runner calls it for every line of every log.
-# shellcheck disable=SC2034 # the caller reads what it sets
 guest_result() { # line
 	local line=${1%$'\r'}
 	[[ $line == 'RESULT: '* ]] || return 1

@@ -12,9 +12,10 @@ guest", has the protocol in full):
 How: QEMU starts with stdin and stdout as pipes, `-fw_cfg
 name=opt/vmtick/host-evidence,string=1` (the guest's sign that an agent
 answers) and, unless -name is given, `-name vmtick,debug-threads=on`
-(vCPU threads named "CPU n/KVM"). A Sampler reads, every SAMPLE_S, the
-run_delay of every thread of QEMU, of KVM's PIT kthread and of this agent,
-and each CPU's steal. The console goes to stdout unchanged;
+(vCPU threads named "CPU n/KVM"); QEMU is started, its console copied
+and QEMU stopped by scripts/qemu_proc.py. A Sampler reads, every SAMPLE_S,
+the run_delay of every thread of QEMU, of KVM's PIT kthread and of this
+agent, and each CPU's steal (scripts/thread_waits.py). The console goes to stdout unchanged;
 `HOST-EVIDENCE: mark K` is stamped as the reader reads it, and
 `HOST-EVIDENCE: request A B N` answered on QEMU's stdin with one
 `HOST-EVIDENCE-DONE parts=N span_us= stamp_us= vcpu=.. other=.. steal=..`
@@ -30,26 +31,22 @@ import os
 import queue
 import re
 import signal
-import subprocess
 import sys
 import threading
 import time
 
-PROC = '/proc'
+import qemu_proc            # beside this script
+from thread_waits import StealReader, ThreadReader, find_pit_thread
+
 SAMPLE_S = 0.005            # seconds between two samples
 SAMPLE_NS = int(SAMPLE_S * 1e9)
 KEEP_NS = 15 * 60 * 10**9   # samples older than this are dropped (a timer run lasts seconds)
 PRUNE_EVERY = 1000          # samples between two drops of old ones
-COMM_READS = 3              # QEMU names a thread from inside it, just after it starts: read its name thrice
 PIT_LOOKUP_S = 1.0          # seconds between two looks for the kvm-pit kthread, until found
 SAMPLE_WAIT_S = 5.0         # seconds a request waits for the sample after its second mark
 POLL_S = 0.1                # seconds between two looks at whether QEMU has exited
 DRAIN_S = 1.0               # seconds the console may take to end after QEMU has exited
-KILL_GRACE = 3.0            # seconds between SIGTERM and SIGKILL for QEMU
 ERROR_STATUS = 126          # as scripts/lifecycle.py's; the runner reads the ERROR line
-SIGNAL_BASE = 128           # the status for death by signal n: SIGNAL_BASE + n
-CHUNK = 4096                # bytes of console read at once
-MAX_LINE = 1 << 16          # bytes of one console line kept to recognise it
 PREFIX = 'HOST-EVIDENCE: '
 DONE = 'HOST-EVIDENCE-DONE'
 ERROR = 'HOST-EVIDENCE-ERROR'
@@ -64,38 +61,6 @@ STAMP_FLOOR_NS = 200_000
 MARK_RE = re.compile(r'mark (\d{1,2})')
 REQUEST_RE = re.compile(r'request (\d{1,2}) (\d{1,2}) (\d{1,4})')
 WINDOWS_RE = re.compile(r'windows (\d{1,2}) (\d{1,2}) (\d{1,12})((?: \d{1,12}:\d{1,12})+)')
-# QEMU's vCPU threads: "CPU 0/KVM", "CPU 1/TCG"; TCG's single thread for all of them (-icount) "ALL CPUs/TCG"
-VCPU_PREFIXES = ('CPU ', 'ALL CPUs/')
-
-
-def cpu_steal_ns():
-    """[ns this machine's own hypervisor stole from each CPU] (/proc/stat)."""
-    tick_ns = 1e9 / os.sysconf('SC_CLK_TCK')
-    out = []
-    try:
-        with open(os.path.join(PROC, 'stat')) as f:
-            for line in f:
-                w = line.split()
-                if re.fullmatch(r'cpu\d+', w[0]) and len(w) > 8:
-                    out.append(int(int(w[8]) * tick_ns))
-    except (OSError, ValueError):
-        pass
-    return out
-
-
-def find_pit_thread(qemu_pid):
-    """The pid of KVM's in-kernel PIT kthread of this QEMU (comm "kvm-pit/<qemu pid>"), or None."""
-    want = f'kvm-pit/{qemu_pid}'
-    for name in os.listdir(PROC):
-        if not name.isdigit():
-            continue
-        try:
-            with open(os.path.join(PROC, name, 'comm')) as f:
-                if f.read().strip() == want:
-                    return int(name)
-        except OSError:
-            continue
-    return None
 
 
 class EvidenceError(Exception):
@@ -282,55 +247,6 @@ def parse_request(text, marks):
     return marks[a], marks[b], parts
 
 
-class ThreadReader:
-    """Every thread's run_delay, cheaply, for the agent's sampler and lifecycle.py's WaitMeter:
-    two opens per thread at every sample cost 0.9 ms a sample for 11 threads here (17 % of a
-    CPU at 200 samples a second); each schedstat here stays open and is re-read with pread,
-    and a thread's name is read only when it is new."""
-
-    def __init__(self, own_pid):
-        self.own = own_pid
-        self.threads = {}       # (pid, tid) -> [schedstat fd, is a vCPU, name reads left]
-
-    def _read_one(self, key, path):
-        entry = self.threads.get(key)
-        if entry is None:
-            entry = self.threads[key] = [os.open(os.path.join(path, 'schedstat'), os.O_RDONLY), False, COMM_READS]
-        if entry[2] and key[0] != self.own:
-            entry[2] -= 1
-            with open(os.path.join(path, 'comm')) as f:
-                entry[1] = f.read().startswith(VCPU_PREFIXES)
-        return entry[1], int(os.pread(entry[0], 256, 0).split()[1])
-
-    def read(self, pids):
-        """{(pid, tid): (is a vCPU, run_delay ns)} for every live thread of pids."""
-        out = {}
-        for pid in pids:
-            task = os.path.join(PROC, str(pid), 'task')
-            try:
-                tids = os.listdir(task)
-            except OSError:
-                continue
-            for tid in tids:
-                try:
-                    out[(pid, tid)] = self._read_one((pid, tid), os.path.join(task, tid))
-                except (OSError, ValueError, IndexError):
-                    self._close((pid, tid))    # ended, or its id taken by a new thread: open it afresh
-        for key in set(self.threads) - set(out):
-            self._close(key)
-        return out
-
-    def _close(self, key):
-        entry = self.threads.pop(key, None)
-        if entry is not None:
-            os.close(entry[0])
-
-    def close(self):
-        """Close every thread's schedstat."""
-        for key in list(self.threads):
-            self._close(key)
-
-
 class Sampler:
     """A daemon thread that adds a sample to a Series every SAMPLE_S (drift-free), from QEMU's
     threads, the kvm-pit kthread's, this agent's and /proc/stat's steal."""
@@ -341,21 +257,13 @@ class Sampler:
         self.series = Series()
         self.series.own_pid = os.getpid()
         self.reader = ThreadReader(os.getpid())
-        self.stat_fd = os.open(os.path.join(PROC, 'stat'), os.O_RDONLY)
-        self.tick_ns = 10**9 // os.sysconf('SC_CLK_TCK')
+        self.steal = StealReader()
+        self.tick_ns = self.steal.tick_ns
         self.cond = threading.Condition()
         self.error = None
         self.count = 0
         self.sample()
         threading.Thread(target=self._run, name='sampler', daemon=True).start()
-
-    def _steal(self):
-        out = []
-        for line in os.pread(self.stat_fd, 1 << 16, 0).split(b'\n')[1:]:
-            if not line.startswith(b'cpu'):
-                break
-            out.append(int(line.split()[8]) * self.tick_ns)
-        return out
 
     def _pids(self):
         now = time.monotonic()
@@ -367,7 +275,7 @@ class Sampler:
     def sample(self):
         pids = self._pids()
         t0 = time.monotonic_ns()
-        steal = self._steal()
+        steal = self.steal.read()
         delays = self.reader.read(pids)
         t1 = time.monotonic_ns()
         with self.cond:
@@ -412,21 +320,13 @@ class Sampler:
 
 def console(src, lines):
     """Copy QEMU's stdout to ours as it comes; queue (time read, text) of each HOST-EVIDENCE line, then None."""
-    out, pending = sys.stdout.buffer, b''
-    prefix = PREFIX.encode()
+    out = sys.stdout.buffer
+
+    def write(chunk):
+        out.write(chunk)
+        out.flush()
     try:
-        while True:
-            chunk = src.read1(CHUNK)
-            now = time.monotonic_ns()           # the stamp of every line this chunk completes
-            if not chunk:
-                break
-            *complete, pending = (pending + chunk).split(b'\n')
-            pending = pending[:MAX_LINE]
-            for raw in complete:
-                if raw.startswith(prefix):
-                    lines.put((now, raw[len(prefix):].decode('ascii', 'replace').rstrip('\r')))
-            out.write(chunk)
-            out.flush()
+        qemu_proc.copy_console(src, write, PREFIX, lambda stamp, text: lines.put((stamp, text)))
     finally:
         lines.put(None)
 
@@ -489,25 +389,10 @@ def qemu_command(args):
     return list(args) + FW_CFG + ([] if '-name' in args else NAME)
 
 
-def stop(proc):
-    """SIGTERM, then SIGKILL KILL_GRACE s later, for a QEMU still running."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(KILL_GRACE)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def exit_status(returncode):
-    return returncode if returncode >= 0 else SIGNAL_BASE - returncode
-
-
 def on_sigterm(signum, _frame):
     """Leave through main's finally (which stops QEMU) once, whatever more signals come."""
     signal.signal(signum, signal.SIG_IGN)
-    sys.exit(SIGNAL_BASE + signum)
+    sys.exit(qemu_proc.SIGNAL_BASE + signum)
 
 
 def main(argv):
@@ -518,11 +403,11 @@ def main(argv):
     proc = None
     try:
         try:
-            proc = subprocess.Popen(qemu_command(argv[2:]), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            proc = qemu_proc.start(qemu_command(argv[2:]))
         except OSError as e:
             raise AgentError(f'cannot start {argv[2]}: {e.strerror or e}') from None
         serve(proc, Sampler(proc.pid))
-        return exit_status(proc.wait())
+        return qemu_proc.exit_status(proc.wait())
     except (AgentError, OSError) as e:
         print(f'host-evidence: ERROR: {e}', file=sys.stderr)
         return ERROR_STATUS
@@ -531,7 +416,7 @@ def main(argv):
         return ERROR_STATUS
     finally:
         if proc is not None:
-            stop(proc)
+            qemu_proc.stop([proc])
 
 
 if __name__ == '__main__':

@@ -135,8 +135,7 @@ junit_suite() { # test qemu-version host-kernel
 	if [ -r "$log" ]; then junit_clean <"$log" >"$clean"; else : >"$clean"; fi
 	IFS= read -r cmd <"$clean"
 	[[ $cmd != 'not started: '* ]] || cmd=""
-	accel=$(report_accel)
-	if [ -z "$accel" ] && [[ $cmd =~ \ -accel\ ([a-z]+) ]]; then accel=${BASH_REMATCH[1]}; fi
+	accel=$(report_log_accel "$clean")
 	junit_checks "$clean" "$cls"
 	junit_run_case "$cls"
 	junit_flaky_case "$t" "$cls"

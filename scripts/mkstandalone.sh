@@ -23,13 +23,32 @@ die() {
 	exit 4
 }
 
+# The Python helpers' parts, imported from beside them (docs/design.md,
+# "Where each concept lives"): the lifecycle helper's own, and those it
+# shares with the host-evidence agent.
+LIFECYCLE_PARTS=(lifecycle_protocol lifecycle_guest lifecycle_events qmp_client wait_meter migration_file unix_socket)
+SHARED_PARTS=(qemu_proc thread_waits)
+
 # A helper file, as lines that set VAR to its path in the script's RUN_TMP
 # and write it there (a here-document ended by END) when the script runs.
 embed_file() { # file VAR END
 	echo "$2=\$RUN_TMP/${1##*/}"
-	echo "cat >\"\$$2\" <<'$3'"
+	embed_part "$1" "$3"
+}
+
+# A file written to the script's RUN_TMP when it runs (a here-document ended by END).
+embed_part() { # file END
+	echo "cat >\"\$RUN_TMP/${1##*/}\" <<'$2'"
 	cat "$1"
-	echo "$3"
+	echo "$2"
+}
+
+# Each part NAME of scripts/NAME.py, embedded.
+embed_parts() { # NAME...
+	local part
+	for part in "$@"; do
+		embed_part "$SRCDIR/scripts/$part.py" "VMTICK_PART_END_$part"
+	done
 }
 
 write_script() { # test kernel arch out
@@ -72,10 +91,12 @@ TAIL
 		if [ -n "$(cfg_value "$t" events)" ]; then
 			# the helper that performs the entry's events (docs/lifecycle.md)
 			embed_file "$SRCDIR/scripts/lifecycle.py" RUN_LIFECYCLE_PY VMTICK_LIFECYCLE_END
+			embed_parts "${LIFECYCLE_PARTS[@]}"
 		fi
 		if [ -n "$(cfg_value "$t" events)$(cfg_value "$t" evidence)" ]; then
-			# the host-evidence agent (evidence = host), whose samplers lifecycle.py imports
+			# the host-evidence agent (evidence = host), and the parts lifecycle.py shares with it
 			embed_file "$SRCDIR/scripts/host_evidence.py" RUN_HOST_EVIDENCE_PY VMTICK_EVIDENCE_END
+			embed_parts "${SHARED_PARTS[@]}"
 		fi
 		echo 'main "$@"'
 	} >"$out.tmp"

@@ -28,18 +28,30 @@ report_init() {
 }
 
 # The result file written by run_write_result: outcome, microseconds,
-# message, accelerator (empty if QEMU never started), start time (UTC),
-# attempts (more than 1: run again on a busy host).
+# message, start time (UTC), attempts (more than 1: run again on a busy host).
 # What report_read read that only the JUnit writer uses.
-report_accel() { echo "$R_ACCEL"; }
 report_start() { echo "$R_START"; }
 
-report_read() { # test -> R_OUTCOME R_USEC R_MSG R_ACCEL R_START R_ATTEMPTS R_SECS
+# The accelerator of a log's header (run_write_header), or nothing when QEMU
+# never started: the runner's lines after the command, up to the console.
+report_log_accel() { # log
+	local line
+	{
+		IFS= read -r line || return 0
+		while IFS= read -r line && [[ $line == 'runner: '* ]]; do
+			if [[ $line == "$RUN_ACCEL_RECORD"* ]]; then
+				echo "${line#"$RUN_ACCEL_RECORD"}"
+				return 0
+			fi
+		done
+	} <"$1"
+}
+
+report_read() { # test -> R_OUTCOME R_USEC R_MSG R_START R_ATTEMPTS R_SECS
 	{
 		IFS= read -r R_OUTCOME
 		IFS= read -r R_USEC
 		IFS= read -r R_MSG
-		IFS= read -r R_ACCEL
 		IFS= read -r R_START
 		IFS= read -r R_ATTEMPTS || R_ATTEMPTS=1
 	} <"$RUN_TMP/$1.result"

@@ -41,16 +41,31 @@ RUN_TPID="" # the timeout process (and process group) of the running attempt
 declare -gA RUN_WAIT_NS=()
 
 run_smp() { # test
-	local smp=${CFG_SMP[$1]}
-	if [ "$smp" = '{host_cpus}' ]; then smp=$(cfg_host_cpus); fi
+	local smp
+	run_smp_into smp "$1"
 	echo "$smp"
+}
+
+# run_smp into the variable named var, without a subshell unless the entry
+# asks for {host_cpus}.
+run_smp_into() { # var test
+	local -n _rs_out=$1
+	_rs_out=${CFG_SMP[$2]}
+	if [ "$_rs_out" = '{host_cpus}' ]; then _rs_out=$(cfg_host_cpus); fi
 }
 
 # Seconds QEMU may run: TIMEOUT, else cfg timeout, else 90; times TIMEOUT_FACTOR.
 run_timeout() { # test
-	local t=${TIMEOUT:-$(cfg_value "$1" timeout)}
-	t=${t:-$RUN_DEFAULT_TIMEOUT}
+	local t
+	run_timeout_base t "$1"
 	awk -v t="$t" -v f="${TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%g\n", t * f }'
+}
+
+# run_timeout's seconds before TIMEOUT_FACTOR, into the variable named var.
+run_timeout_base() { # var test
+	local -n _rt_out=$1
+	_rt_out=${TIMEOUT:-${CFG_TIMEOUT[$2]:-}}
+	_rt_out=${_rt_out:-$RUN_DEFAULT_TIMEOUT}
 }
 
 # Whether this host's KVM runs the build's arch: RUN_KVM_PROBLEM says why not (empty: it does).
@@ -135,15 +150,19 @@ run_drop_icount() {
 # clock=vm): guest time then follows the host's, as in a by-hand run under
 # plain TCG (docs/timers.md, "TCG in real time").
 run_entry_parts() { # test accel -> RUN_PARAMS (array), RUN_ARGS
-	local t=$1 a=$2 w value args
+	local t=$1 a=$2 w value args p="" pa="" ta="" aa=""
 	RUN_PARAMS=()
-	cfg_split_words "$(cfg_value "$t" qemu_params) $(cfg_value "$t" "${a}_params")"
+	cfg_value_into p "$t" qemu_params
+	cfg_value_into pa "$t" "${a}_params"
+	cfg_split_words "$p $pa"
 	for w in "${CFG_WORDS[@]}"; do
 		cfg_expand "$w" value
 		RUN_PARAMS+=("$value")
 	done
 	if [ "${TCG_REALTIME:-}" = 1 ] && [ "$a" = tcg ]; then run_drop_icount; fi
-	args="$(cfg_value "$t" test_args) $(cfg_value "$t" "${a}_args")"
+	cfg_value_into ta "$t" test_args
+	cfg_value_into aa "$t" "${a}_args"
+	args="$ta $aa"
 	args=${args#"${args%%[![:blank:]]*}"}
 	args=${args%"${args##*[![:blank:]]}"}
 	cfg_expand "$args" RUN_ARGS
@@ -151,8 +170,10 @@ run_entry_parts() { # test accel -> RUN_PARAMS (array), RUN_ARGS
 
 # The entry's QEMU command under accel, in ARCH_CMD.
 run_entry_cmd() { # test arch accel kernel
+	local smp
 	run_entry_parts "$1" "$3"
-	arch_qemu_cmd "$2" "$3" "$(run_smp "$1")" "$4" "$RUN_ARGS" "${RUN_PARAMS[@]}"
+	run_smp_into smp "$1"
+	arch_qemu_cmd "$2" "$3" "$smp" "$4" "$RUN_ARGS" "${RUN_PARAMS[@]}"
 }
 
 # Build RUN_CMD: QEMU's command, under scripts/lifecycle.py when the entry
@@ -176,12 +197,24 @@ run_usec() {
 	echo "${t:-$(($(date +%s) * 1000000))}"
 }
 
-# The result file report_read reads. accel is empty when QEMU never started.
-run_write_result() { # test outcome usec message [accel start-time attempts]
-	local start=${6:-}
+# The result file report_read reads.
+run_write_result() { # test outcome usec message [start-time attempts]
+	local start=${5:-}
 	if [ -z "$start" ]; then start=$(run_utc_now); fi
-	printf '%s\n%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "${5:-}" "$start" "${7:-1}" \
+	printf '%s\n%s\n%s\n%s\n%s\n' "$2" "$3" "${4//$'\n'/ }" "$start" "${6:-1}" \
 		>"$RUN_TMP/$1.result"
+}
+
+# The log's header: the QEMU command (shell-quoted), then the runner's
+# record of the accelerator run_decide_accel chose. What reports the
+# accelerator (the JUnit writer, scripts/results-to-json and through it
+# the report) reads this line, never the command line. No header (a test
+# that never started): no accelerator.
+RUN_ACCEL_RECORD='runner: accelerator '
+RUN_HEADER_LINES=2
+run_write_header() { # log
+	arch_quote_cmd "${RUN_CMD[@]}" >"$1"
+	echo "$RUN_ACCEL_RECORD$PREP_ACCEL" >>"$1"
 }
 
 # The earlier attempts of a test run again on a busy host, one line each
@@ -229,7 +262,7 @@ run_test() { # test
 	for ((attempt = 1; ; attempt++)); do
 		# placeholders (the host's time) are read again for every attempt
 		run_build_cmd "$t"
-		arch_quote_cmd "${RUN_CMD[@]}" >"$log"
+		run_write_header "$log"
 		[ -z "$notes" ] || printf '%s' "$notes" >>"$log"
 		if ((attempt == 1)); then flock -s "$RUN_LOCK_FD"; else flock -x "$RUN_LOCK_FD"; fi
 		run_attempt "$t" "$log" "$tmo"
@@ -247,7 +280,7 @@ run_test() { # test
 		RUN_MSG+=" (attempt $attempt of $RUN_ATTEMPTS$earlier)"
 	fi
 	start=$(($(run_usec) - start))
-	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$PREP_ACCEL" "$when" "$attempt"
+	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$when" "$attempt"
 }
 
 # One run of RUN_CMD, its output appended to the log; sets RUN_OUTCOME,
@@ -385,7 +418,7 @@ run_classify() { # status log errfile timeout usec
 			spoke=1
 			last=$line
 		fi
-	done < <(tail -n +2 "$2")
+	done < <(tail -n +$((RUN_HEADER_LINES + 1)) "$2")
 	qmsg=$(run_qemu_message "$3")
 	guest_status "$st"
 	lcmsg=$(sed -n -E 's/^(lifecycle|host-evidence): ERROR: //p' "$3" | head -n 1)

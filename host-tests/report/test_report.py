@@ -26,8 +26,9 @@ import pagecheck  # noqa: E402
 from reportlib import bounds, overview, runs, sections  # noqa: E402
 
 REPORT = os.path.join(TOP, "scripts", "report")
+# a runner log's header: the command, then the runner's record of the accelerator
 CMD = ("qemu-system-x86_64 -machine pc -accel tcg -cpu max -kernel "
-       "/src/build/x86_64-gcc/x86/{kernel}.flat")
+       "/src/build/x86_64-gcc/x86/{kernel}.flat\nrunner: accelerator tcg")
 RUNNER = "runner: QEMU's threads waited {w} ms for a CPU in 1000 ms, the host's hypervisor stole 0 ms"
 TICKS = """RESULT: timer_tick.pit.ticks_expected 100 ticks
 RESULT: timer_tick.pit.ticks_received 100 ticks

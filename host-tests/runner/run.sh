@@ -273,6 +273,7 @@ CFG
 		has_match logs/any.log ' -name any -icount shift=7,sleep=off$'
 	ok "accel: TCG's own arguments after test_args, not KVM's" has_match logs/any.log " -append 'a=1 t=1' "
 	ok "accel: aarch64 command" has_match logs/any.log ' -machine virt,gic-version=3 .*-device virtconsole,chardev=ctd -chardev testdev,id=ctd '
+	accel_record
 	ACCEL=kvm UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build any >out.txt
 	ok "accel: ACCEL=kvm without KVM is ERROR" has_match out.txt '^ERROR +any .*ACCEL=kvm but KVM is not usable'
 	ACCEL=tcg UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build kvmonly >out.txt
@@ -569,6 +570,25 @@ busy_retry_alone() {
 # shellcheck disable=SC2016 # a literal $SRCDIR in the pattern
 lib_loads() { sed -n 's|^\. "\$SRCDIR/scripts/\(.*\)\.bash"$|\1|p' "$TOP/scripts/runner-lib.bash"; }
 lib_names() { eval "$(grep '^runner_lib_names()' "$TOP/scripts/runner-lib.bash")" && runner_lib_names; }
+
+# The accelerator the runner chose, recorded once in the log's header, is
+# what JUnit and results.json report; neither reads it off a command line.
+accel_record() {
+	UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build --junit j.xml any >/dev/null
+	ok "accel: the log's header records the accelerator after the command" \
+		equals "$(sed -n 2p logs/any.log)" "runner: accelerator tcg"
+	ok "accel: JUnit reports the record" has_line j.xml '      <property name="accelerator" value="tcg"/>'
+	ok "accel: results.json reports the record" equals "$(results_accel logs/any.log)" tcg
+	printf '%s\n' 'qemu-system-x86_64 -accel tcg -kernel x.flat' 'runner: accelerator kvm' 'RESULT: a 1 ns' >kvm.log
+	ok "accel: results.json takes the record, not the command line" equals "$(results_accel kvm.log)" kvm
+	printf '%s\n' 'qemu-system-x86_64 -accel tcg -kernel x.flat' 'RESULT: a 1 ns' >none.log
+	ok "accel: ... and no record is unknown" equals "$(results_accel none.log)" unknown
+}
+
+# The accelerator scripts/results-to-json reads from a runner log.
+results_accel() { # log
+	"$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["accel"])'
+}
 
 fake_checks() {
 	ok "shellcheck: runner clean" shellcheck -S style -x -a "$RUNNER" "$TOP/scripts/mkstandalone.sh" "$FAKE" "$HERE/run.sh"

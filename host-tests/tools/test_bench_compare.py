@@ -112,9 +112,9 @@ def results_file(path, figures):
 
 
 def runner_log(path, figures):
-    """A runner log: the QEMU command line, then the guest's RESULT lines."""
+    """A runner log: the QEMU command line, the runner's record of the accelerator, the guest's RESULT lines."""
     with open(path, "w", encoding="utf-8") as f:
-        f.write("qemu-system-x86_64 -accel tcg -kernel x.flat\n")
+        f.write("qemu-system-x86_64 -accel tcg -kernel x.flat\nrunner: accelerator tcg\n")
         for name, (value, unit) in figures.items():
             f.write(f"RESULT: {name} {value} {unit}\n")
         f.write("SUMMARY: 3 tests, 0 unexpected failures\n")
@@ -281,7 +281,7 @@ class CommandLine(unittest.TestCase):
                 p = os.path.join(self.dir, f"{side}{i}", "exit-bench.log")
                 runner_log(p, f)
                 with open(p) as fh:
-                    text = fh.read().replace("-accel tcg", f"-accel {accel}")
+                    text = fh.read().replace(" tcg", f" {accel}")
                 with open(p, "w") as fh:
                     fh.write(text)
                 paths.append(p)
