@@ -25,7 +25,8 @@
  *     the future (6b) must withdraw it (a level, not a latched edge), and
  *     unmasking then must take no interrupt.
  * Then, all vCPUs at once:
- *  7. counter: the vCPUs take strict turns (a fair lock) and each read
+ *  7. counter: the warp check of common/warp.c: the vCPUs take strict
+ *     turns (common/arm64/warp.c) and each read
  *     of CNTVCT (then CNTPCT) must not be earlier than the previous one,
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
  *     quickest hand-off, below which an offset between vCPUs cannot show.
@@ -85,6 +86,7 @@
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
+#include "arm64/warp_arch.h"
 
 #define MAX_LOOPS		10000000ull
 /* ISR_EL1.I: an IRQ is pending at this CPU, masked or not */
@@ -473,91 +475,54 @@ static void timers_on(void *unused)
 
 /* ---- 7. counters across vCPUs ------------------------------------------- */
 
-/*
- * The fairest lock there is: strict turns, vCPU 0, 1, ..., n-1, 0, ...
- * Every read but the first follows another vCPU's (a ticket lock under
- * round-robin TCG was seen handing over twice in 2000 reads: one vCPU's
- * time slice covered all its turns). The turn is handed over with
- * release/acquire, so each read is ordered after the previous vCPU's.
- */
-struct counter_run {
-	enum timer_kind kind;
-	u64 turn;
-	u64 last;
-	int last_cpu;
-};
-
-struct vcpu_warps {
-	u64 warps, handoffs, min_handoff;
-	s64 worst;
-} __aligned(64);
-
-static struct vcpu_warps warps[NR_CPUS];
-
-static void counter_on(void *arg)
-{
-	struct counter_run *run = arg;
-	struct vcpu_warps *w = &warps[smp_id()];
-	u64 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1 ? tick_d : 0;
-
-	*w = (struct vcpu_warps){ .min_handoff = ~0ull };
-	for (u64 i = 0; i < opt.loops; i++) {
-		u64 mine = i * (u64)cpu_count() + (u64)smp_id();
-		s64 step;
-		int prev_cpu;
-
-		while (__atomic_load_n(&run->turn, __ATOMIC_ACQUIRE) != mine)
-			cpu_relax();
-		step = (s64)(timer_count(run->kind) - skew - run->last);
-		run->last += (u64)step;
-		prev_cpu = run->last_cpu;
-		run->last_cpu = smp_id();
-		__atomic_store_n(&run->turn, mine + 1, __ATOMIC_RELEASE);
-		if (step < 0) {
-			w->warps++;
-			w->worst = min(w->worst, step);
-		} else if (prev_cpu != smp_id()) {
-			w->handoffs++;
-			w->min_handoff = min(w->min_handoff, (u64)step);
-		}
-	}
-}
-
-static void check_counter(enum timer_kind k)
-{
-	struct counter_run run = { .kind = k };
-	u64 total = 0, handoffs = 0, handoff = ~0ull;
-	char name[64];
-
-	run.last = timer_count(k);
-	on_cpus(counter_on, &run);
-	for (int i = 0; i < cpu_count(); i++) {
-		total += warps[i].warps;
-		handoffs += warps[i].handoffs;
-		handoff = min(handoff, warps[i].min_handoff);
-		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.warps", kind_names[k], i);
-		report_result(name, "count", "%llu", warps[i].warps);
-		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.handoffs", kind_names[k], i);
-		report_result(name, "count", "%llu", warps[i].handoffs);
-		if (warps[i].min_handoff != ~0ull) {
-			snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.min_handoff_ticks", kind_names[k], i);
-			report_result(name, "ticks", "%llu", warps[i].min_handoff);
-		}
-	}
-	if (handoff != ~0ull)
-		report_info("%s: quickest hand-off %llu ticks: smaller offsets between vCPUs cannot show",
-			    kind_names[k], handoff);
-	report(!total, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
-	       "another vCPU's)", kind_names[k], cpu_count(), total,
-	       opt.loops, handoffs);
-}
-
-/* ---- 8. against the PL031 --------------------------------------------- */
-
 static u64 read_cntvct(void)
 {
 	return timer_count(TIMER_VIRT);
 }
+
+static u64 read_cntpct(void)
+{
+	return timer_count(TIMER_PHYS);
+}
+
+static u64 (*const counter_reads[])(void) = {
+	[TIMER_VIRT] = read_cntvct,
+	[TIMER_PHYS] = read_cntpct,
+};
+
+/* RESULT lines timer.counter.<kind>.vcpuN.<figure> */
+static const struct warp_result warp_vcpu_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_HANDOFFS, "handoffs", "count" },
+	{ WARP_MIN_HANDOFF, "min_handoff_ticks", "ticks" },
+};
+static const struct warp_report warp_results = {
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), NULL, 0,
+};
+
+/* The warp check of common/warp.c, in strict turns (common/arm64/warp.c); fault=warp: the last vCPU's reads D early. */
+static void check_counter(enum timer_kind k)
+{
+	struct warp_check check = {
+		.arch = &warp_arch_arm64,
+		.read = counter_reads[k],
+		.mask = WARP_MASK_64,
+		.loops = opt.loops,
+		.fault_skew = opt.fault == FAULT_WARP ? tick_d : 0,
+	};
+	struct warp_findings t;
+	char prefix[32], lead[16];
+
+	warp_run(&check, &t);
+	snprintf(prefix, sizeof(prefix), "timer.counter.%s.", kind_names[k]);
+	snprintf(lead, sizeof(lead), "%s: ", kind_names[k]);
+	warp_report_vcpus(&warp_results, prefix);
+	warp_report_handoff(&t, lead, "ticks");
+	report(!t.warps, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
+	       "another vCPU's)", kind_names[k], cpu_count(), t.warps, opt.loops, t.handoffs);
+}
+
+/* ---- 8. against the PL031 --------------------------------------------- */
 
 static void check_freq(void)
 {

@@ -103,7 +103,7 @@
 #include "fixed.h"
 #include "atomic.h"
 #include "x86/kvmclock.h"
-#include "x86/warp.h"
+#include "x86/warp_arch.h"
 #include "x86/processor.h"
 #include "pvclock.h"
 #include "ratecheck.h"
@@ -387,10 +387,10 @@ static void rate_test(const struct options *o)
 
 /* ---- 4, 5, 6. warps -------------------------------------------------------- */
 
-/* The vCPUs take loops turns each reading read() (lib/x86/warp.c); returns the total warps. */
+/* The vCPUs take loops turns each reading read() (common/warp.c); returns the total warps. */
 static u64 warp_run_quiet(u64 (*read)(void), u64 loops, struct warp_findings *total)
 {
-	struct warp_check check = { .read = read, .mask = WARP_MASK_64, .loops = loops };
+	struct warp_check check = { .arch = &warp_arch_x86, .read = read, .mask = WARP_MASK_64, .loops = loops };
 
 	kvmclock_reset_last();
 	return warp_run(&check, total);
