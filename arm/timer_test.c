@@ -87,6 +87,7 @@
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
 #include "arm64/warp_arch.h"
+#include "wait.h"
 
 #define MAX_LOOPS		10000000ull
 /* ISR_EL1.I: an IRQ is pending at this CPU, masked or not */
@@ -174,13 +175,26 @@ static bool irq_pending_at_cpu(void)
 	return read_sysreg(isr_el1) & ISR_EL1_I;
 }
 
-/* Wait until cond() or ticks of the counter have passed; returns cond(). */
+/* A condition on one timer, as wait_cond_ticks() asks it. */
+struct timer_cond {
+	enum timer_kind k;
+	bool (*cond)(enum timer_kind);
+	bool seen;		/* check_far(): ISTATUS seen set */
+};
+
+static bool timer_cond_holds(void *arg)
+{
+	struct timer_cond *tc = arg;
+
+	return tc->cond(tc->k);
+}
+
+/* Wait until cond() or ticks of the counter have passed; returns cond(), asked once more at the end. */
 static bool wait_for(enum timer_kind k, bool (*cond)(enum timer_kind), u64 ticks)
 {
-	u64 end = timer_count(k) + ticks;
+	struct timer_cond tc = { .k = k, .cond = cond };
 
-	while (!cond(k) && timer_count(k) < end)
-		cpu_relax();
+	wait_cond_ticks(timer_cond_holds, &tc, ticks);
 	return cond(k);
 }
 
@@ -424,14 +438,22 @@ static void tval_on(enum timer_kind k, int cpu)
 
 /* ---- 12. far ------------------------------------------------------------------ */
 
+/* An interrupt taken, or ISTATUS seen set (in tc->seen). */
+static bool irq_or_istatus(void *arg)
+{
+	struct timer_cond *tc = arg;
+
+	return tc->cond(tc->k) || (tc->seen = timer_fired(tc->k));
+}
+
 /* Comparisons a 64-bit counter reaches in centuries. */
 static const u64 far_cvals[] = { 1ull << 63, 0ull - 1024, UINT64_MAX };
 
 static void check_far(enum timer_kind k, int cpu, u64 cval)
 {
 	struct timer_irq_seen *v = timer_irq_seen(cpu);
-	u64 now = timer_count(k), written = cval, end = now + tick_d / QUIET_DIVISOR;
-	bool seen = false;
+	u64 now = timer_count(k), written = cval;
+	struct timer_cond tc = { .k = k, .cond = got_irq };
 
 	if (cval - now < FAR_MIN) {
 		report_skip("vCPU %d %s: far: counter %#llx too near CVAL %#llx", cpu, kind_names[k], now, cval);
@@ -444,13 +466,12 @@ static void check_far(enum timer_kind k, int cpu, u64 cval)
 	v->count = 0;
 	timer_arm(k, written, 0);
 	irq_enable();
-	while (!got_irq(k) && !seen && timer_count(k) < end)
-		seen = timer_fired(k);
+	wait_cond_ticks(irq_or_istatus, &tc, tick_d / QUIET_DIVISOR);
 	irq_disable();
 	timer_stop(k);
-	report(!v->count && !seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
+	report(!v->count && !tc.seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
 	       "clear throughout (%s) over %d ms", cpu, kind_names[k], cval, now, v->count ? "taken" : "none",
-	       seen ? "set" : "yes", 1000 / D_PER_SECOND / QUIET_DIVISOR);
+	       tc.seen ? "set" : "yes", 1000 / D_PER_SECOND / QUIET_DIVISOR);
 }
 
 static void timers_on(void *unused)

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "wait.h"
 #include "cpu_cycle.h"
 
 #define CC_MAX_CPUS		16
@@ -49,8 +50,8 @@ struct view {
 
 /* One hand-off: the boot vCPU reads, then the peer, then the boot vCPU, ... */
 struct handoff {
-	u32 peer_ready;		/* the peer waits for its first turn: no wake-up in the first gap */
-	u32 turn;		/* even: the boot vCPU's, odd: the peer's */
+	unsigned long peer_ready;	/* the peer waits for its first turn: no wake-up in the first gap */
+	unsigned long turn;		/* even: the boot vCPU's, odd: the peer's; it only grows */
 	u64 boot[HANDOFF_ROUNDS + 1];
 	u64 peer[HANDOFF_ROUNDS];
 };
@@ -78,7 +79,8 @@ static volatile u64 fault_shift[CC_MAX_CPUS];
 /* fault=back: the target's next hand-off read is one tick behind the read before it. */
 static bool fault_back_armed;
 static volatile u64 off_read;	/* the target's last read before it turned off */
-static u32 irq_count[CC_MAX_CPUS], irq_ready;
+static u32 irq_count[CC_MAX_CPUS];
+static unsigned long irq_ready;
 /* What the target counted while it waited: one that comes later (once idle) is not it taking one. */
 static u32 irq_seen;
 /* The widest bracket of an offset to the boot vCPU's counter any hand-off gave: the checks' resolution. */
@@ -130,8 +132,7 @@ static void check_fail(enum check c, unsigned cycle, const char *fmt, ...)
 
 static void wait_turn(u32 turn)
 {
-	while (atomic_load(&ho.turn) != turn)
-		cpu_relax();
+	wait_reached(&ho.turn, turn);
 }
 
 static void handoff_peer(void *unused)
@@ -157,8 +158,7 @@ static void handoff_run(int peer)
 	atomic_store(&ho.turn, 0);
 	atomic_store(&ho.peer_ready, 0);
 	on_cpu_async(peer, handoff_peer, NULL);
-	while (!atomic_load(&ho.peer_ready))
-		cpu_relax();
+	wait_reached(&ho.peer_ready, 1);
 	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
 		ho.boot[r] = cc_read();
 		atomic_store(&ho.turn, 2 * r + 1);
@@ -295,18 +295,21 @@ void cpu_cycle_irq_taken(void)
 	atomic_inc(&irq_count[smp_id()]);
 }
 
+static bool irq_counted(void *count)
+{
+	return atomic_load((u32 *)count) != 0;
+}
+
 /* On the restarted vCPU: interrupts on (fault=noirq: left off) until one comes or IRQ_WAIT_MS pass. */
 static void irq_wait(void *unused)
 {
 	int self = smp_id();
-	u64 start = arch_counter(), wait = arch_counter_hz() * IRQ_WAIT_MS / MSEC_PER_SEC;
 
 	atomic_store(&irq_count[self], 0);
 	if (fault != FAULT_NOIRQ)
 		irq_enable();
 	atomic_store(&irq_ready, 1);
-	while (!atomic_load(&irq_count[self]) && arch_counter() - start < wait)
-		cpu_relax();
+	wait_cond_ticks(irq_counted, &irq_count[self], arch_counter_hz() * IRQ_WAIT_MS / MSEC_PER_SEC);
 	irq_disable();
 	atomic_store(&irq_seen, atomic_load(&irq_count[self]));
 }
@@ -315,8 +318,7 @@ static void check_irq(unsigned cycle)
 {
 	atomic_store(&irq_ready, 0);
 	on_cpu_async(target, irq_wait, NULL);
-	while (!atomic_load(&irq_ready))
-		cpu_relax();
+	wait_reached(&irq_ready, 1);
 	arch->irq_send(target);
 	on_cpu_wait(target);
 	if (!atomic_load(&irq_seen))

@@ -108,6 +108,7 @@
 #include "pvclock.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "wait.h"
 #include "stats.h"
 #include "units.h"
 #include "x86/tsc.h"
@@ -532,7 +533,7 @@ static const struct perf_mode {
 struct perf_run {
 	const struct perf_mode *mode;
 	u64 loops;
-	u32 arrived;
+	unsigned long arrived;
 };
 
 static void perf_on(void *arg)
@@ -542,8 +543,7 @@ static void perf_on(void *arg)
 
 	/* start together, so the shared line of the adjusted read is contended from the first read */
 	atomic_inc(&run->arrived);
-	while (atomic_load(&run->arrived) < (u32)cpu_count())
-		pause();
+	wait_reached(&run->arrived, (unsigned long)cpu_count());
 	t0 = rdtsc_ordered();
 	/* the compare costs every mode the same couple of cycles, and keeps the reads honest */
 	for (u64 i = 0; i < run->loops; i++) {
