@@ -83,6 +83,7 @@
 #include "arm64/pl031.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
@@ -557,7 +558,7 @@ static void check_freq(void)
 	};
 
 	if (opt.fault == FAULT_FREQ)
-		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+		rc.hz += rc.hz / PPM_PER_UNIT * FAULT_FREQ_PPM;
 	rc.window = rc.hz * opt.window_s;
 	report_prefix_push("freq");
 	if (ratecheck_set_refs(&rc, "pl031"))

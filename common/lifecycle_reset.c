@@ -28,7 +28,7 @@
  * reset, so that a counter that did not start again reads more after the
  * reset than before it, however long the host took over the reset.
  */
-#define LC_RESET_MIN_LIFE_NS 1000000000ull
+#define LC_RESET_MIN_LIFE_NS NSEC_PER_SEC
 
 bool lc_has_reset(void)
 {

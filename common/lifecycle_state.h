@@ -82,8 +82,8 @@
 /* Test-only faults: how far back (fault=back) or ahead (fault=jump) clocks are set. */
 #define LC_FAULT_BACK_NS	20000000ull
 #define LC_FAULT_JUMP_NS	3000000000ull
-#define LC_FAULT_TOD_NS		1000000000ull
-#define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
+#define LC_FAULT_TOD_NS		NSEC_PER_SEC
+#define LC_FAULT_REARM_NS	(3600 * NSEC_PER_SEC)
 
 enum lc_phase {
 	LC_BEFORE,	/* the window before the request: the baseline */

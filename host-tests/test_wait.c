@@ -23,9 +23,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "../lib/units.h"
 #include "../lib/wait.h"
 
-#define COUNTER_HZ	1000000000ull
+#define COUNTER_HZ	NSEC_PER_SEC	/* a tick is a ns */
 #define STEP		10ull
 #define NEVER		0u
 

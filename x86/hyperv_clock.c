@@ -71,6 +71,7 @@
 #include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "x86/tsc.h"
 #include "x86/warp_arch.h"
 
@@ -381,7 +382,7 @@ static void apic_count_start(void *unused)
 
 static u64 stated(u64 hz)
 {
-	return opt.fault == F_FREQ ? hz + hz / 1000000 * FAULT_FREQ_PPM : hz;
+	return opt.fault == F_FREQ ? hz + hz / PPM_PER_UNIT * FAULT_FREQ_PPM : hz;
 }
 
 static void freq_test(void)

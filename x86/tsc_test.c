@@ -63,6 +63,7 @@
 #include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "x86/tsc_cpuid.h"
 #include "x86/warp_arch.h"
 
@@ -343,7 +344,7 @@ static void freq_test(void)
 		report_abort("bad refs argument '%s'", opt.refs);
 	rc.hz = st[0].hz;
 	if (opt.fault == FAULT_FREQ)
-		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+		rc.hz += rc.hz / PPM_PER_UNIT * FAULT_FREQ_PPM;
 	rc.window = rc.hz / 1000 * opt.window_ms;
 	if (!rc.n) {
 		report(false, "no reference clock to measure the TSC's rate against (refs=%s)", opt.refs);
