@@ -4,9 +4,9 @@
  * failing check whose defect's host kind was declared known is a KFAIL
  * line and leaves the exit code EXIT_PASS; the same check on any other
  * host, or beside a real failure, still fails the test. Each case runs
- * in a child process (report.c keeps its counters for the whole run) with
- * its output captured through a pipe, and the parent checks the lines and
- * the exit code.
+ * in a child process (report.c keeps its counters for the whole run,
+ * child_capture.h) with its output captured through a pipe, and the parent
+ * checks the lines and the exit code.
  */
 /* LIBSRC: lib/report.c lib/printf.c lib/string.c */
 #include <setjmp.h>
@@ -19,10 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "child_capture.h"
 #include "host_shim.h"
 #include "../lib/report.h"
-
-#define OUT_MAX 4096
 
 /* --- the platform hooks report.c calls ------------------------------------ */
 
@@ -33,40 +32,17 @@ void cpu_relax(void)
 /* A case: what it declares and reports; the child exits with report_summary(). */
 typedef void (*scenario_fn)(void);
 
-struct outcome {
-	char out[OUT_MAX];
-	int code;
-};
-
-static void run_case(scenario_fn fn, struct outcome *o)
+static void call_scenario(const void *arg)
 {
-	int fds[2];
-	ssize_t n, len = 0;
-	int status;
-	pid_t pid;
-
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		fn();
-		status = report_summary();
-		fflush(stdout);
-		_exit(status);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], o->out + len, sizeof(o->out) - 1 - (size_t)len)) > 0)
-		len += n;
-	o->out[len] = '\0';
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	o->code = WEXITSTATUS(status);
+	(*(const scenario_fn *)arg)();
 }
 
-static void has_line(const struct outcome *o, const char *line)
+static void run_case(scenario_fn fn, struct child_outcome *o)
+{
+	child_run(call_scenario, &fn, o);
+}
+
+static void has_line(const struct child_outcome *o, const char *line)
 {
 	char want[512];
 
@@ -75,7 +51,7 @@ static void has_line(const struct outcome *o, const char *line)
 		fail_msg("no line '%s' in:\n%s", line, o->out);
 }
 
-static void lacks(const struct outcome *o, const char *text)
+static void lacks(const struct child_outcome *o, const char *text)
 {
 	if (strstr(o->out, text))
 		fail_msg("'%s' should not be in:\n%s", text, o->out);
@@ -92,7 +68,7 @@ static void known_kfail(void)
 
 static void test_known_is_kfail(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(known_kfail, &o);
 	has_line(&o, "PASS: one");
@@ -109,7 +85,7 @@ static void unknown_host(void)
 
 static void test_other_host_fails(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(unknown_host, &o);
 	has_line(&o, "FAIL: two");
@@ -138,7 +114,7 @@ static void listed_kind(void)
 
 static void test_kind_matching(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(nothing_declared, &o);
 	has_line(&o, "FAIL: two");
@@ -160,7 +136,7 @@ static void kfail_beside_fail(void)
 
 static void test_never_hides_a_failure(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(kfail_beside_fail, &o);
 	has_line(&o, "KFAIL: known (known defect of this host: kvm-pvm/x)");
@@ -179,7 +155,7 @@ static void known_but_passes(void)
 
 static void test_pass_on_defective_host(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(known_but_passes, &o);
 	has_line(&o, "PASS: p: fine");
