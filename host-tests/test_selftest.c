@@ -290,7 +290,9 @@ static void test_check_memory(void **state)
 	for (size_t i = 0; i < sizeof(mem_cases) / sizeof(mem_cases[0]); i++) {
 		capture(check_memory, &mem_cases[i], out, sizeof(out));
 		snprintf(want, sizeof(want), mem_cases[i].line ? "%s\n" : "", mem_cases[i].line);
-		assert_string_equal(out, want);
+		if (strcmp(out, want))
+			fail_msg("%llu MiB reported, mem=%llu: printed\n%s\nwant\n%s", mem_cases[i].reported_mib,
+				 mem_cases[i].mem, out, want);
 	}
 }
 
