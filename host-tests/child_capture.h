@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A call that may end the guest's life (report_exit, report_abort), run in a child: what it printed and its exit status. */
+/* A call that may end the guest's life (report_exit, report_abort), run in a child: what it printed
+ * and its exit status. */
 /*
  * What: child_run() runs a function in a forked child with stdout into a
  * pipe and hands back what it printed and the status it exited with; a

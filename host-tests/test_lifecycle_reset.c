@@ -34,21 +34,24 @@
 #include "../common/lifecycle_state.h"
 #include "../lib/report.h"
 
-#define COUNTER_HZ	NSEC_PER_SEC	/* a tick is a ns */
-#define MS		NSEC_PER_MSEC
-/* the host's facts of a reset: 1001.216 ms from system_reset to the boot request, 1002.114 in all */
-#define FACTS " duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 overhead_ns=0 " \
-	      "host_req_ns=1796094540152458000 host_ns=1796094541154572000"
+#define COUNTER_HZ NSEC_PER_SEC /* a tick is a ns */
+#define MS	   NSEC_PER_MSEC
+/* the host's facts of a reset: 1001.216 ms from system_reset to the boot request, 1002.114 in all
+ */
+#define FACTS                                                                          \
+	" duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 overhead_ns=0 " \
+	"host_req_ns=1796094540152458000 host_ns=1796094541154572000"
 /* what the guest sent with its reset request: the counter at 5 s, and its counts */
 #define CARRIED " counter=5000000000 tests=3 failures=0 skipped=1"
-/* a reset asked for at 500 ms (shorter than a life may be: a counter that went on then reads more) */
+/* a reset asked for at 500 ms (shorter than a life may be: a counter that went on then reads more)
+ */
 #define CARRIED_EARLY " counter=500000000 tests=3 failures=0 skipped=1"
 
 /* --- the arch's hooks and the sampling half's state ------------------------------- */
 
 struct lc_state lc;
 static u64 counter_now;
-static const char *answer;	/* NULL: none comes */
+static const char *answer; /* NULL: none comes */
 
 void cpu_relax(void)
 {
@@ -77,8 +80,8 @@ bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
 	return true;
 }
 
-static const struct lc_arch x86_like = { .counter_at_reset = LC_COUNTER_RESTARTS };
-static const struct lc_arch arm_like = { .counter_at_reset = LC_COUNTER_GOES_ON };
+static const struct lc_arch x86_like = {.counter_at_reset = LC_COUNTER_RESTARTS};
+static const struct lc_arch arm_like = {.counter_at_reset = LC_COUNTER_GOES_ON};
 
 /* --- the handshake ---------------------------------------------------------------- */
 
@@ -87,7 +90,7 @@ struct boot_case {
 	const struct lc_arch *arch;
 	enum lc_fault fault;
 	const char *answer;
-	u64 counter_ms;		/* the counter at the boot request */
+	u64 counter_ms; /* the counter at the boot request */
 	const char *want_line;
 	int want_code;
 };
@@ -98,60 +101,80 @@ struct boot_case {
  * ms. On arm64 from total_ns, 1002.114 ms: 1072.156 ms.
  */
 static const struct boot_case boot_cases[] = {
-	/* nothing checked in the first life's handshake: the child's summary fails for that alone */
-	{ "the first life", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 0" FACTS, 10,
-	  "first event 1", EXIT_FAIL },
-	{ "no answer", &x86_like, LC_FAULT_NONE, NULL, 10,
-	  "FAIL: no answer from the runner to the boot request in 300 s", EXIT_FAIL },
-	{ "not an answer", &x86_like, LC_FAULT_NONE, "hello", 10,
-	  "FAIL: the runner's answer to the boot request is not one: 'hello'", EXIT_FAIL },
-	{ "an answer for a pause", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE pause 1" FACTS, 10,
-	  "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE pause 1" FACTS "'",
-	  EXIT_FAIL },
-	{ "a reset the events do not have there", &x86_like, LC_FAULT_NONE,
-	  "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10,
-	  "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE reset 2" FACTS CARRIED
-	  "'", EXIT_FAIL },
-	{ "x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE,
-	  "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	  "PASS: event 1 reset: the counter started again from zero at the reset: it read 800.000 ms at "
-	  "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	  "system_reset to it (bound 1071.240 ms)", EXIT_PASS },
-	{ "x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE,
-	  "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1071,
-	  "PASS: event 1 reset: the counter started again from zero at the reset: it read 1071.000 ms at "
-	  "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	  "system_reset to it (bound 1071.240 ms)", EXIT_PASS },
-	{ "x86: more than the host saw", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED,
-	  1072,
-	  "FAIL: event 1 reset: the counter started again from zero at the reset: it read 1072.000 ms at "
-	  "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	  "system_reset to it (bound 1071.240 ms)", EXIT_FAIL },
-	{ "x86: within the host's time, but above the counter at the request: it went on", &x86_like,
-	  LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED_EARLY, 800,
-	  "FAIL: event 1 reset: the counter started again from zero at the reset: it read 800.000 ms at "
-	  "the boot request (500.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	  "system_reset to it (bound 1071.240 ms)", EXIT_FAIL },
-	{ "x86: fault=reset_counter, the counter went on", &x86_like, LC_FAULT_RESET_COUNTER,
-	  "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	  "FAIL: event 1 reset: the counter started again from zero at the reset: it read 5800.000 ms at "
-	  "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	  "system_reset to it (bound 1071.240 ms)", EXIT_FAIL },
-	{ "arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED,
-	  5900,
-	  "PASS: event 1 reset: the counter went on across the reset: +900.000 ms from the reset request "
-	  "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)", EXIT_PASS },
-	{ "arm64: further than the host saw", &arm_like, LC_FAULT_NONE,
-	  "LIFECYCLE-DONE reset 1" FACTS CARRIED, 6073,
-	  "FAIL: event 1 reset: the counter went on across the reset: +1073.000 ms from the reset "
-	  "request to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)", EXIT_FAIL },
-	{ "arm64: restarted", &arm_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	  "FAIL: event 1 reset: the counter went on across the reset: -4200.000 ms from the reset request "
-	  "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)", EXIT_FAIL },
-	{ "arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER,
-	  "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
-	  "FAIL: event 1 reset: the counter went on across the reset: -4100.000 ms from the reset request "
-	  "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)", EXIT_FAIL },
+	/* nothing checked in the first life's handshake: the child's summary fails for that alone
+	 */
+	{"the first life", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 0" FACTS, 10,
+	 "first event 1", EXIT_FAIL},
+	{"no answer", &x86_like, LC_FAULT_NONE, NULL, 10,
+	 "FAIL: no answer from the runner to the boot request in 300 s", EXIT_FAIL},
+	{"not an answer", &x86_like, LC_FAULT_NONE, "hello", 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'hello'", EXIT_FAIL},
+	{"an answer for a pause", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE pause 1" FACTS, 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE pause 1" FACTS
+	 "'",
+	 EXIT_FAIL},
+	{"a reset the events do not have there", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE reset 2" FACTS
+		 CARRIED "'",
+	 EXIT_FAIL},
+	{"x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_PASS},
+	{"x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1071,
+	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 1071.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_PASS},
+	{"x86: more than the host saw", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1072,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 1072.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"x86: within the host's time, but above the counter at the request: it went on", &x86_like,
+	 LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED_EARLY, 800,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
+	 "ms at "
+	 "the boot request (500.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"x86: fault=reset_counter, the counter went on", &x86_like, LC_FAULT_RESET_COUNTER,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 5800.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
+	 "PASS: event 1 reset: the counter went on across the reset: +900.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_PASS},
+	{"arm64: further than the host saw", &arm_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 6073,
+	 "FAIL: event 1 reset: the counter went on across the reset: +1073.000 ms from the reset "
+	 "request to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
+	{"arm64: restarted", &arm_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "FAIL: event 1 reset: the counter went on across the reset: -4200.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
+	{"arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
+	 "FAIL: event 1 reset: the counter went on across the reset: -4100.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
 };
 
 static void setup_life(const struct boot_case *c)
@@ -184,8 +207,8 @@ static void test_boot_table(void **state)
 
 		child_run(boot, c, &o);
 		if (o.code != c->want_code)
-			fail_msg("%s: exit status %d, want %d; printed:\n%s", c->what, o.code, c->want_code,
-				 o.out);
+			fail_msg("%s: exit status %d, want %d; printed:\n%s", c->what, o.code,
+				 c->want_code, o.out);
 		has_line(o.out, c->want_line);
 	}
 }

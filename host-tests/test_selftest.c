@@ -27,12 +27,12 @@
 #include "../common/selftest.h"
 #include "../lib/report.h"
 
-#define MIB		(1ull << 20)
-#define NCPUS		2
-#define NO_CPU		(-1)
+#define MIB    (1ull << 20)
+#define NCPUS  2
+#define NO_CPU (-1)
 /* exit statuses of the hooks that end a child, told apart from the guest's own */
-#define CRASHED		100
-#define HUNG		101
+#define CRASHED 100
+#define HUNG	101
 
 /* --- the arch's hooks ---------------------------------------------------------------- */
 
@@ -100,15 +100,19 @@ static const struct arg arch_args[] = {
 };
 
 static const struct selftest_arch arch = {
-	.args = arch_args, .nargs = 1, .mem_slack_pct = 5,
-	.crash = fake_crash, .fault = fake_fault, .idle = fake_idle,
+	.args = arch_args,
+	.nargs = 1,
+	.mem_slack_pct = 5,
+	.crash = fake_crash,
+	.fault = fake_fault,
+	.idle = fake_idle,
 };
 
 /* --- selftest_begin --------------------------------------------------------------- */
 
 struct begin_case {
-	const char *line;	/* the arguments, space-separated */
-	const char *want_line;	/* a line of the output */
+	const char *line;      /* the arguments, space-separated */
+	const char *want_line; /* a line of the output */
 	int want_code;
 };
 
@@ -117,7 +121,7 @@ static struct selftest_args args;
 static void begin(const void *arg)
 {
 	const struct begin_case *c = arg;
-	char buf[128], *argv[8] = { "selftest" };
+	char buf[128], *argv[8] = {"selftest"};
 	int argc = 1;
 
 	snprintf(buf, sizeof(buf), "%s", c->line);
@@ -130,16 +134,19 @@ static void begin(const void *arg)
 }
 
 static const struct begin_case begin_cases[] = {
-	{ "smp=2 mem=256 flag=7", "begun: smp 2 mem 256 mode 0 flag 7", EXIT_PASS },
-	{ "", "begun: smp 0 mem 0 mode 0 flag 0", EXIT_PASS },
-	{ "mode=pass", "begun: smp 0 mem 0 mode 0 flag 0", EXIT_PASS },
-	{ "smp=0", "FAIL: bad argument 'smp=0': smp must be a whole number from 1 to 18446744073709551615", EXIT_FAIL },
-	{ "flag=10", "FAIL: bad argument 'flag=10': flag must be a whole number from 0 to 9", EXIT_FAIL },
-	{ "mode=fail", "FAIL: mode=fail: a check that fails on purpose", EXIT_FAIL },
-	{ "mode=skip", "SKIP: mode=skip: nothing to check on purpose", EXIT_SKIP },
-	{ "mode=hang", "INFO: hanging on purpose", HUNG },
-	{ "mode=crash", "INFO: stopping without a summary on purpose", CRASHED },
-	{ "mode=nothing", "FAIL: the test reported nothing", EXIT_FAIL },
+	{"smp=2 mem=256 flag=7", "begun: smp 2 mem 256 mode 0 flag 7", EXIT_PASS},
+	{"", "begun: smp 0 mem 0 mode 0 flag 0", EXIT_PASS},
+	{"mode=pass", "begun: smp 0 mem 0 mode 0 flag 0", EXIT_PASS},
+	{"smp=0",
+	 "FAIL: bad argument 'smp=0': smp must be a whole number from 1 to 18446744073709551615",
+	 EXIT_FAIL},
+	{"flag=10", "FAIL: bad argument 'flag=10': flag must be a whole number from 0 to 9",
+	 EXIT_FAIL},
+	{"mode=fail", "FAIL: mode=fail: a check that fails on purpose", EXIT_FAIL},
+	{"mode=skip", "SKIP: mode=skip: nothing to check on purpose", EXIT_SKIP},
+	{"mode=hang", "INFO: hanging on purpose", HUNG},
+	{"mode=crash", "INFO: stopping without a summary on purpose", CRASHED},
+	{"mode=nothing", "FAIL: the test reported nothing", EXIT_FAIL},
 };
 
 static void test_begin_table(void **state)
@@ -159,7 +166,7 @@ static void test_begin_table(void **state)
 /* mode=fault calls the arch's fault hook and, should it return, ends with the summary. */
 static void fault_mode(const void *unused)
 {
-	static const struct begin_case c = { "mode=fault" };
+	static const struct begin_case c = {"mode=fault"};
 
 	begin(&c);
 }
@@ -176,7 +183,7 @@ static void test_fault_mode(void **state)
 static void too_many_arch_args(const void *unused)
 {
 	struct selftest_arch big = arch;
-	char *argv[] = { "selftest" };
+	char *argv[] = {"selftest"};
 
 	big.nargs = SELFTEST_ARCH_ARGS_MAX + 1;
 	selftest_begin(1, argv, &big, &args);
@@ -195,7 +202,7 @@ static void test_too_many_arch_args(void **state)
 
 static void checks_argv(const void *unused)
 {
-	char *good[] = { "selftest" }, *bad[] = { "tsc_test" };
+	char *good[] = {"selftest"}, *bad[] = {"tsc_test"};
 
 	selftest_check_argv(1, good);
 	selftest_check_argv(1, bad);
@@ -208,12 +215,13 @@ static void test_check_argv(void **state)
 
 	capture(checks_argv, NULL, out, sizeof(out));
 	EXACTLY(out, "PASS: argv[0] is the program name ('selftest')",
-		"FAIL: argv[0] is the program name ('tsc_test')", "FAIL: argv[0] is the program name ('')");
+		"FAIL: argv[0] is the program name ('tsc_test')",
+		"FAIL: argv[0] is the program name ('')");
 }
 
 static void checks_cpu_count(const void *unused)
 {
-	struct selftest_args none = { 0 }, right = { .smp = NCPUS }, wrong = { .smp = 4 };
+	struct selftest_args none = {0}, right = {.smp = NCPUS}, wrong = {.smp = 4};
 
 	selftest_check_cpu_count(&none);
 	selftest_check_cpu_count(&right);
@@ -267,17 +275,17 @@ static const struct mem_case {
 	u64 reported_mib, mem;
 	const char *line;
 } mem_cases[] = {
-	{ 256, 256, "PASS: memory size 256 MiB matches mem=256 (at most 5% below)" },
-	{ 244, 256, "PASS: memory size 244 MiB matches mem=256 (at most 5% below)" },
-	{ 243, 256, "FAIL: memory size 243 MiB matches mem=256 (at most 5% below)" },
-	{ 257, 256, "FAIL: memory size 257 MiB matches mem=256 (at most 5% below)" },
-	{ 100, 0, NULL },	/* no mem=: nothing checked */
+	{256, 256, "PASS: memory size 256 MiB matches mem=256 (at most 5% below)"},
+	{244, 256, "PASS: memory size 244 MiB matches mem=256 (at most 5% below)"},
+	{243, 256, "FAIL: memory size 243 MiB matches mem=256 (at most 5% below)"},
+	{257, 256, "FAIL: memory size 257 MiB matches mem=256 (at most 5% below)"},
+	{100, 0, NULL}, /* no mem=: nothing checked */
 };
 
 static void check_memory(const void *arg)
 {
 	const struct mem_case *c = arg;
-	struct selftest_args a = { .mem_mib = c->mem };
+	struct selftest_args a = {.mem_mib = c->mem};
 
 	mem_bytes = c->reported_mib * MIB;
 	selftest_check_memory(&arch, &a);
@@ -291,22 +299,18 @@ static void test_check_memory(void **state)
 		capture(check_memory, &mem_cases[i], out, sizeof(out));
 		snprintf(want, sizeof(want), mem_cases[i].line ? "%s\n" : "", mem_cases[i].line);
 		if (strcmp(out, want))
-			fail_msg("%llu MiB reported, mem=%llu: printed\n%s\nwant\n%s", mem_cases[i].reported_mib,
-				 mem_cases[i].mem, out, want);
+			fail_msg("%llu MiB reported, mem=%llu: printed\n%s\nwant\n%s",
+				 mem_cases[i].reported_mib, mem_cases[i].mem, out, want);
 	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_begin_table),
-		cmocka_unit_test(test_fault_mode),
-		cmocka_unit_test(test_too_many_arch_args),
-		cmocka_unit_test(test_check_argv),
-		cmocka_unit_test(test_check_cpu_count),
-		cmocka_unit_test(test_check_on_cpu),
-		cmocka_unit_test(test_check_64bit),
-		cmocka_unit_test(test_check_memory),
+		cmocka_unit_test(test_begin_table),	   cmocka_unit_test(test_fault_mode),
+		cmocka_unit_test(test_too_many_arch_args), cmocka_unit_test(test_check_argv),
+		cmocka_unit_test(test_check_cpu_count),	   cmocka_unit_test(test_check_on_cpu),
+		cmocka_unit_test(test_check_64bit),	   cmocka_unit_test(test_check_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,9 +26,9 @@
 #include "../lib/units.h"
 #include "../lib/wait.h"
 
-#define COUNTER_HZ	NSEC_PER_SEC	/* a tick is a ns */
-#define STEP		10ull
-#define NEVER		0u
+#define COUNTER_HZ NSEC_PER_SEC /* a tick is a ns */
+#define STEP	   10ull
+#define NEVER	   0u
 
 /* --- the arch's hooks ---------------------------------------------------------------- */
 
@@ -78,7 +78,7 @@ static void reset(u64 clock)
 
 struct wait_case {
 	const char *what;
-	u64 clock;		/* the counter at the call */
+	u64 clock; /* the counter at the call */
 	u64 ticks;
 	unsigned true_at;
 	bool want;
@@ -90,35 +90,37 @@ struct wait_case {
  * spins; the first read is the start, so 100 ticks are 10 asks.
  */
 static const struct wait_case cases[] = {
-	{ "true at once", 0, 100, 1, true, 1, 0 },
-	{ "true at the third ask", 0, 100, 3, true, 3, 2 },
-	{ "never true: 100 ticks are 10 asks", 0, 100, NEVER, false, 10, 9 },
-	{ "true at the last ask before the deadline", 0, 100, 10, true, 10, 9 },
-	{ "true one ask too late", 0, 100, 11, false, 10, 9 },
-	{ "the counter wraps through zero meanwhile", ~0ull - 30, 100, NEVER, false, 10, 9 },
-	{ "no ticks: asked once", 0, 0, NEVER, false, 1, 0 },
-	{ "WAIT_FOREVER: only the condition ends it", ~0ull - 30, WAIT_FOREVER, 500, true, 500, 499 },
+	{"true at once", 0, 100, 1, true, 1, 0},
+	{"true at the third ask", 0, 100, 3, true, 3, 2},
+	{"never true: 100 ticks are 10 asks", 0, 100, NEVER, false, 10, 9},
+	{"true at the last ask before the deadline", 0, 100, 10, true, 10, 9},
+	{"true one ask too late", 0, 100, 11, false, 10, 9},
+	{"the counter wraps through zero meanwhile", ~0ull - 30, 100, NEVER, false, 10, 9},
+	{"no ticks: asked once", 0, 0, NEVER, false, 1, 0},
+	{"WAIT_FOREVER: only the condition ends it", ~0ull - 30, WAIT_FOREVER, 500, true, 500, 499},
 };
 
 static void test_wait_cond_table(void **state)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct wait_case *c = &cases[i];
-		struct cond_script s = { .true_at = c->true_at };
+		struct cond_script s = {.true_at = c->true_at};
 		bool got;
 
 		reset(c->clock);
 		got = wait_cond_ticks(scripted, &s, c->ticks);
 		if (got != c->want || s.asks != c->want_asks || relaxes != c->want_relaxes)
-			fail_msg("%s: returned %d after %u asks and %u spins, want %d after %u and %u", c->what,
-				 got, s.asks, relaxes, c->want, c->want_asks, c->want_relaxes);
+			fail_msg("%s: returned %d after %u asks and %u spins, want %d after %u and "
+				 "%u",
+				 c->what, got, s.asks, relaxes, c->want, c->want_asks,
+				 c->want_relaxes);
 	}
 }
 
 /* Polled every 100 ns over 1000: a spin of at least 100 ns between two asks, so at most 10 asks. */
 static void test_poll_spacing(void **state)
 {
-	struct cond_script s = { .true_at = NEVER };
+	struct cond_script s = {.true_at = NEVER};
 	u64 before;
 	bool got;
 
@@ -130,7 +132,7 @@ static void test_poll_spacing(void **state)
 	before = clock_now;
 	assert_true(before >= 1000);
 	reset(0);
-	s = (struct cond_script){ .true_at = 2 };
+	s = (struct cond_script){.true_at = 2};
 	assert_true(poll_cond_ticks(scripted, &s, 1000, 100));
 	assert_int_equal(s.asks, 2);
 	/* between the two asks: the start, the deadline look, then a spin of 100 ns */

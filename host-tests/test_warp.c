@@ -26,8 +26,8 @@
 #include "host_shim.h"
 #include "../common/warp.h"
 
-#define MAX_READS	16
-#define MASK_24		((1ull << 24) - 1)
+#define MAX_READS 16
+#define MASK_24	  ((1ull << 24) - 1)
 
 /* --- the arch's hooks ---------------------------------------------------------------- */
 
@@ -92,24 +92,59 @@ struct warp_case {
 	int cpus;
 	u64 mask, loops, fault_skew;
 	u64 reads[MAX_READS];
-	struct warp_findings want;	/* the totals */
+	struct warp_findings want; /* the totals */
 };
 
 static const struct warp_case cases[] = {
-	{ "steady progress, one hand-off", 2, WARP_MASK_64, 2, 0, { 100, 110, 120, 150, 160 },
-	  { .handoffs = 1, .min_handoff = 30, .max_step = 30 } },
-	{ "vCPU 1 behind vCPU 0: one warp, then its own progress", 2, WARP_MASK_64, 2, 0,
-	  { 100, 110, 120, 115, 125 }, { .warps = 1, .worst = 5, .min_handoff = WARP_NO_HANDOFF, .max_step = 10 } },
-	{ "equal reads are stalls, a stall from another vCPU no hand-off", 2, WARP_MASK_64, 2, 0,
-	  { 100, 100, 110, 110, 111 }, { .stalls = 2, .min_handoff = WARP_NO_HANDOFF, .max_step = 10 } },
-	{ "a 24-bit counter's wrap is progress", 2, MASK_24, 2, 0,
-	  { MASK_24 - 5, MASK_24 - 1, 2, 4, 9 }, { .handoffs = 1, .min_handoff = 2, .max_step = 5 } },
-	{ "a 24-bit counter: a step back over half its range is a warp", 2, MASK_24, 1, 0,
-	  { 1000, 1010, 990 }, { .warps = 1, .worst = 20, .handoffs = 0, .min_handoff = WARP_NO_HANDOFF, .max_step = 10 } },
-	{ "fault_skew moves the last vCPU's reads back", 3, WARP_MASK_64, 1, 50,
-	  { 100, 110, 120, 150 }, { .warps = 1, .worst = 20, .handoffs = 1, .min_handoff = 10, .max_step = 10 } },
-	{ "the quickest and the largest steps over three vCPUs", 3, WARP_MASK_64, 1, 0,
-	  { 100, 107, 110, 200 }, { .handoffs = 2, .min_handoff = 3, .max_step = 90 } },
+	{"steady progress, one hand-off",
+	 2,
+	 WARP_MASK_64,
+	 2,
+	 0,
+	 {100, 110, 120, 150, 160},
+	 {.handoffs = 1, .min_handoff = 30, .max_step = 30}},
+	{"vCPU 1 behind vCPU 0: one warp, then its own progress",
+	 2,
+	 WARP_MASK_64,
+	 2,
+	 0,
+	 {100, 110, 120, 115, 125},
+	 {.warps = 1, .worst = 5, .min_handoff = WARP_NO_HANDOFF, .max_step = 10}},
+	{"equal reads are stalls, a stall from another vCPU no hand-off",
+	 2,
+	 WARP_MASK_64,
+	 2,
+	 0,
+	 {100, 100, 110, 110, 111},
+	 {.stalls = 2, .min_handoff = WARP_NO_HANDOFF, .max_step = 10}},
+	{"a 24-bit counter's wrap is progress",
+	 2,
+	 MASK_24,
+	 2,
+	 0,
+	 {MASK_24 - 5, MASK_24 - 1, 2, 4, 9},
+	 {.handoffs = 1, .min_handoff = 2, .max_step = 5}},
+	{"a 24-bit counter: a step back over half its range is a warp",
+	 2,
+	 MASK_24,
+	 1,
+	 0,
+	 {1000, 1010, 990},
+	 {.warps = 1, .worst = 20, .handoffs = 0, .min_handoff = WARP_NO_HANDOFF, .max_step = 10}},
+	{"fault_skew moves the last vCPU's reads back",
+	 3,
+	 WARP_MASK_64,
+	 1,
+	 50,
+	 {100, 110, 120, 150},
+	 {.warps = 1, .worst = 20, .handoffs = 1, .min_handoff = 10, .max_step = 10}},
+	{"the quickest and the largest steps over three vCPUs",
+	 3,
+	 WARP_MASK_64,
+	 1,
+	 0,
+	 {100, 107, 110, 200},
+	 {.handoffs = 2, .min_handoff = 3, .max_step = 90}},
 };
 
 static void load(const struct warp_case *c)
@@ -123,7 +158,10 @@ static void load(const struct warp_case *c)
 static void run_case(const struct warp_case *c, struct warp_findings *total)
 {
 	struct warp_check check = {
-		.arch = &fake_arch, .read = scripted_read, .mask = c->mask, .loops = c->loops,
+		.arch = &fake_arch,
+		.read = scripted_read,
+		.mask = c->mask,
+		.loops = c->loops,
 		.fault_skew = c->fault_skew,
 	};
 	u64 warps;
@@ -136,11 +174,12 @@ static void run_case(const struct warp_case *c, struct warp_findings *total)
 	assert_int_equal(turns_given, turns_taken);
 }
 
-#define EXPECT(c, got, field)                                                                      \
-	do {                                                                                       \
-		if ((got).field != (c)->want.field)                                                \
-			fail_msg("%s: " #field " %llu, want %llu", (c)->what,                        \
-				 (unsigned long long)(got).field, (unsigned long long)(c)->want.field); \
+#define EXPECT(c, got, field)                                                 \
+	do {                                                                  \
+		if ((got).field != (c)->want.field)                           \
+			fail_msg("%s: " #field " %llu, want %llu", (c)->what, \
+				 (unsigned long long)(got).field,             \
+				 (unsigned long long)(c)->want.field);        \
 	} while (0)
 
 static void test_counting_table(void **state)
@@ -175,18 +214,18 @@ static void test_per_vcpu(void **state)
 }
 
 static const struct warp_result vcpu_rows[] = {
-	{ WARP_WARPS, "warps", "count" },
-	{ WARP_WORST_STEP, "worst_warp_ticks", "ticks" },
-	{ WARP_MIN_HANDOFF, "min_handoff_ticks", "ticks" },
+	{WARP_WARPS, "warps", "count"},
+	{WARP_WORST_STEP, "worst_warp_ticks", "ticks"},
+	{WARP_MIN_HANDOFF, "min_handoff_ticks", "ticks"},
 };
 static const struct warp_result total_rows[] = {
-	{ WARP_WARPS, "warps", "count" },
-	{ WARP_WORST_BACK, "worst_back_ticks", "ticks" },
-	{ WARP_STALLS, "stalls", "count" },
-	{ WARP_HANDOFFS, "handoffs", "count" },
-	{ WARP_MAX_STEP, "max_step_ticks", "ticks" },
+	{WARP_WARPS, "warps", "count"},
+	{WARP_WORST_BACK, "worst_back_ticks", "ticks"},
+	{WARP_STALLS, "stalls", "count"},
+	{WARP_HANDOFFS, "handoffs", "count"},
+	{WARP_MAX_STEP, "max_step_ticks", "ticks"},
 };
-static const struct warp_report rows = { vcpu_rows, 3, total_rows, 5 };
+static const struct warp_report rows = {vcpu_rows, 3, total_rows, 5};
 
 static void report_warp_case(const void *arg)
 {
@@ -209,8 +248,9 @@ static void test_report_lines(void **state)
 		"RESULT: t.vcpu1.min_handoff_ticks 10 ticks", "RESULT: t.vcpu2.warps 1 count",
 		"RESULT: t.vcpu2.worst_warp_ticks -20 ticks",
 		"INFO: clk: quickest hand-off 10 ticks: smaller offsets between vCPUs cannot show",
-		"RESULT: t.warps 1 count", "RESULT: t.worst_back_ticks 20 ticks", "RESULT: t.stalls 0 count",
-		"RESULT: t.handoffs 1 count", "RESULT: t.max_step_ticks 10 ticks");
+		"RESULT: t.warps 1 count", "RESULT: t.worst_back_ticks 20 ticks",
+		"RESULT: t.stalls 0 count", "RESULT: t.handoffs 1 count",
+		"RESULT: t.max_step_ticks 10 ticks");
 }
 
 /* No hand-off at all: no INFO line. */

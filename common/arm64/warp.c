@@ -13,8 +13,8 @@
 #include "wait.h"
 
 struct strict_turns {
-	unsigned long turn;	/* whose: turn % cpu_count() */
-	unsigned long *next;	/* per vCPU: the turn it takes next */
+	unsigned long turn;  /* whose: turn % cpu_count() */
+	unsigned long *next; /* per vCPU: the turn it takes next */
 };
 
 static void *turns_new(void)
