@@ -10,6 +10,7 @@
 #include "units.h"
 #include "wait.h"
 #include "cpu_cycle.h"
+#include "cpu_cycle_math.h"
 
 #define CC_MAX_CPUS		16
 #define CYCLES_DEFAULT		3
@@ -34,11 +35,6 @@ struct check_state {
 	unsigned failed;	/* cycles */
 	unsigned last_cycle;	/* the last cycle counted in failed */
 	char first[200];
-};
-
-/* An offset between two counts, known to lie in [lo, hi]. */
-struct bracket {
-	s64 lo, hi;
 };
 
 /* What one vCPU showed in one hand-off (before or after a cycle). */
@@ -171,38 +167,19 @@ static void handoff_run(int peer)
 /* Every read of the hand-off at least the one before it, made by the other vCPU. */
 static void handoff_check_order(unsigned cycle, const char *when, int peer)
 {
+	struct handoff_back b;
 	char buf[64];
 
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		u64 prev = ho.boot[r], next = ho.boot[r + 1], v = ho.peer[r];
-
-		if (v < prev)
-			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
-				   cycle, when, peer, arch->counter, v, prev,
-				   fmt_ticks(buf, sizeof(buf), prev - v));
-		else if (next < v)
-			check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
-				   cycle, when, arch->counter, next, peer, v,
-				   fmt_ticks(buf, sizeof(buf), v - next));
-	}
-}
-
-/*
- * The peer's read r fell between the boot vCPU's reads r and r + 1, so its
- * offset to the boot vCPU's counter is within the two: the narrowest pair
- * brackets it best.
- */
-static struct bracket handoff_offset(void)
-{
-	struct bracket best = { INT64_MIN, INT64_MAX };
-
-	for (u32 r = 0; r < HANDOFF_ROUNDS; r++) {
-		struct bracket b = { (s64)(ho.peer[r] - ho.boot[r + 1]), (s64)(ho.peer[r] - ho.boot[r]) };
-
-		if ((u64)(b.hi - b.lo) < (u64)best.hi - (u64)best.lo)
-			best = b;
-	}
-	return best;
+	if (!handoff_went_back(ho.boot, ho.peer, HANDOFF_ROUNDS, &b))
+		return;
+	if (b.by_peer)
+		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
+			   cycle, when, peer, arch->counter, b.after, b.before,
+			   fmt_ticks(buf, sizeof(buf), b.before - b.after));
+	else
+		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
+			   cycle, when, arch->counter, b.after, peer, b.before,
+			   fmt_ticks(buf, sizeof(buf), b.before - b.after));
 }
 
 /* A hand-off with every other vCPU in turn; views[] gets what each showed. */
@@ -216,9 +193,8 @@ static void handoffs(unsigned cycle, const char *when, struct view *views)
 		views[0].last = ho.boot[HANDOFF_ROUNDS];
 		views[cpu].first = ho.peer[0];
 		views[cpu].last = ho.peer[HANDOFF_ROUNDS - 1];
-		views[cpu].off = handoff_offset();
-		if ((u64)(views[cpu].off.hi - views[cpu].off.lo) > widest_bracket)
-			widest_bracket = (u64)(views[cpu].off.hi - views[cpu].off.lo);
+		views[cpu].off = handoff_bracket(ho.boot, ho.peer, HANDOFF_ROUNDS);
+		widest_bracket = max(widest_bracket, bracket_width(views[cpu].off));
 	}
 	views[0].off = (struct bracket){ 0, 0 };
 }
@@ -227,24 +203,14 @@ static void handoffs(unsigned cycle, const char *when, struct view *views)
 static void phys_sample(void *views)
 {
 	struct view *v = &((struct view *)views)[smp_id()];
-	struct bracket best = { INT64_MIN, INT64_MAX };
+	struct bracket best = BRACKET_NONE;
 
 	for (unsigned i = 0; i < OFFSET_TRIES; i++) {
 		u64 v1 = cc_read(), p = arch->phys_read(), v2 = cc_read();
-		struct bracket b = { (s64)(v1 - p), (s64)(v2 - p) };
 
-		if ((u64)(b.hi - b.lo) < (u64)best.hi - (u64)best.lo)
-			best = b;
+		best = bracket_narrower(best, bracket_between(v1, p, v2));
 	}
 	v->phys = best;
-}
-
-/* How far apart two brackets of what should be one offset are at least: > GRAIN_TICKS is a step. */
-static s64 bracket_gap(struct bracket a, struct bracket b)
-{
-	s64 up = a.lo - b.hi, down = b.lo - a.hi;
-
-	return up > down ? up : down;
 }
 
 /* Every vCPU's counter - physical count, before and after, against the boot vCPU's before. */
