@@ -208,6 +208,15 @@ struct lc_answer {
  * meanwhile. False when no whole line came.
  */
 bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up);
+/*
+ * The arguments (common/lifecycle_args.c): whether they are valid (what is
+ * wrong printed if not), lc.events, lc.fault, lc.host_kind and
+ * lc.catchup_max set; the arch's seconds clock found (lc.rtc, or an INFO
+ * why not); a fault= with nothing here to break a SKIP, another an INFO.
+ */
+bool lc_parse_args(int argc, char **argv);
+void lc_find_rtc(const struct lc_arch *arch);
+void lc_announce_fault(const struct lc_arch *arch);
 /* Reset events (common/lifecycle_reset.c): this life's end, and the next one's first check. */
 void lc_request_reset(void) __noreturn;
 /* The first sequence number to run in this life: 1, or the one after the reset it follows. */
