@@ -9,6 +9,8 @@
  * Why: lib/report.c ends the guest with exit(), and keeps its counters for
  * the whole run: a test of what aborts, or of the summary, needs a process
  * of its own per case.
+ * child_expect() runs one case so and checks its exit status and, where
+ * given, one line of what it printed (console_capture.h's has_line()).
  * How: header-only (static inline), like console_capture.h; a test that
  * includes it links lib/report.c (LIBSRC), whose report_summary() it calls.
  */
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "console_capture.h"
 
 #define CHILD_OUT_MAX 8192
 
@@ -58,6 +61,20 @@ static inline void child_run(child_fn fn, const void *arg, struct child_outcome 
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	o->code = WEXITSTATUS(status);
+}
+
+/* A case in a child: it exits with want_code and, unless want_line is NULL, printed that line. */
+static inline void child_expect(child_fn fn, const void *arg, const char *what, int want_code,
+				const char *want_line)
+{
+	struct child_outcome o;
+
+	child_run(fn, arg, &o);
+	if (o.code != want_code)
+		fail_msg("%s: exit status %d, want %d; printed:\n%s", what, o.code, want_code,
+			 o.out);
+	if (want_line)
+		has_line(o.out, want_line);
 }
 
 #endif

@@ -14,7 +14,7 @@
  * Why: the checks (test_lifecycle_check.c) start from what these leave;
  * a wrong stamp or count would have them judge the wrong thing.
  * How: the console is a script of characters (-1: nothing yet), the
- * counter moves STEP at every read; lc is set by hand.
+ * counter moves STEP at every read (fake_counter.h); lc is set by hand.
  */
 /* LIBSRC: common/lifecycle.c common/lifecycle_args.c common/lifecycle_reset.c */
 /* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c */
@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
 #include "../common/lifecycle_state.h"
@@ -36,22 +37,9 @@
 
 /* --- the arch's hooks ---------------------------------------------------------------- */
 
-static u64 counter, steal;
+static u64 steal;
 static const int *script;
 static size_t script_n, script_at;
-
-u64 arch_counter(void)
-{
-	u64 now = counter;
-
-	counter += STEP;
-	return now;
-}
-
-u64 arch_counter_hz(void)
-{
-	return NSEC_PER_SEC;
-}
 
 int arch_console_getc(void)
 {
@@ -78,11 +66,6 @@ void cpu_relax(void)
 }
 
 /* What the sampling half calls around an event, never reached by these cases. */
-static void unreached(const char *what)
-{
-	fail_msg("%s was called", what);
-}
-
 void on_cpus(void (*fn)(void *), void *arg)
 {
 	unreached("on_cpus");
@@ -111,7 +94,8 @@ static void set_script(const int *chars, size_t n)
 	script = chars;
 	script_n = n;
 	script_at = 0;
-	counter = 0;
+	fake_counter = 0;
+	fake_counter_step = STEP;
 }
 
 static void test_read_line(void **state)
@@ -155,8 +139,9 @@ static void test_read_gives_up(void **state)
 	set_script(chars, sizeof(chars) / sizeof(chars[0]));
 	assert_false(lc_read_answer(NULL, &a, 500));
 	/* no more than the deadline's polls */
-	if (counter > 500 + 2 * STEP)
-		fail_msg("read on to counter %llu past give_up 500", (unsigned long long)counter);
+	if (fake_counter > 500 + 2 * STEP)
+		fail_msg("read on to counter %llu past give_up 500",
+			 (unsigned long long)fake_counter);
 }
 
 /* --- lc_timer_fired -------------------------------------------------------------------- */

@@ -14,7 +14,7 @@
  * Why: on a good host these checks only pass; here each bound is hit from
  * both sides.
  * How: the counter ticks in ns (1 GHz): a fixed value for the checks, and
- * for the edge search one that moves STEP_NS at every read; the seconds
+ * for the edge search one that moves STEP_NS at every read (fake_counter.h); the seconds
  * clock is played here (its tick changes once the counter passes the
  * edge). Figures in the expected lines are worked out beside the cases.
  */
@@ -26,12 +26,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "console_capture.h"
+#include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
 #include "../common/lifecycle_state.h"
 
-#define COUNTER_HZ NSEC_PER_SEC /* a tick is a ns */
-#define MS	   NSEC_PER_MSEC
+#define MS NSEC_PER_MSEC
 /* the counter's move at each read while an edge is searched for */
 #define STEP_NS	   (10 * NSEC_PER_USEC)
 #define EDGE_AT	   (500 * MS)
@@ -44,7 +44,7 @@
 /* --- the arch's hooks and the sampling half's state ------------------------------- */
 
 struct lc_state lc;
-static u64 counter_now, counter_step, edge_at;
+static u64 edge_at;
 static const char *epoch_why;
 
 void cpu_relax(void)
@@ -56,23 +56,10 @@ int cpu_count(void)
 	return 1;
 }
 
-u64 arch_counter(void)
-{
-	u64 now = counter_now;
-
-	counter_now += counter_step;
-	return now;
-}
-
-u64 arch_counter_hz(void)
-{
-	return COUNTER_HZ;
-}
-
 /* The seconds clock: its tick changes as the counter passes edge_at. */
 static u32 fake_tick(void)
 {
-	return counter_now >= edge_at;
+	return fake_counter >= edge_at;
 }
 
 static const char *fake_epoch(u64 *secs)
@@ -170,8 +157,8 @@ static void test_tod_table(void **state)
 static void search(struct lc_edge *e, u64 edge)
 {
 	memset(e, 0, sizeof(*e));
-	counter_now = 0;
-	counter_step = STEP_NS;
+	fake_counter = 0;
+	fake_counter_step = STEP_NS;
 	edge_at = edge;
 	lc_rtc_edge(e);
 }
@@ -198,7 +185,7 @@ static void test_edge_found(void **state)
 				 (unsigned long long)e.half_width, LC_RTC_POLL_NS / 2);
 		/* the time of day is read once the clock has settled: LC_RTC_SETTLE_NS after the
 		 * edge */
-		assert_true(counter_now >= edge + LC_RTC_SETTLE_NS);
+		assert_true(fake_counter >= edge + LC_RTC_SETTLE_NS);
 	}
 }
 
@@ -222,9 +209,9 @@ static void test_edge_never(void **state)
 	assert_string_equal(e.why_not, "its seconds did not change in 1.5 s");
 	assert_int_equal(e.secs, 0);
 	/* searched for the whole 1.5 s, and not much more */
-	if (counter_now < LC_RTC_EDGE_WAIT_NS ||
-	    counter_now > LC_RTC_EDGE_WAIT_NS + 2 * LC_RTC_POLL_NS)
-		fail_msg("gave up after %llu ns, want %llu ns", (unsigned long long)counter_now,
+	if (fake_counter < LC_RTC_EDGE_WAIT_NS ||
+	    fake_counter > LC_RTC_EDGE_WAIT_NS + 2 * LC_RTC_POLL_NS)
+		fail_msg("gave up after %llu ns, want %llu ns", (unsigned long long)fake_counter,
 			 LC_RTC_EDGE_WAIT_NS);
 }
 

@@ -151,16 +151,9 @@ static const struct begin_case begin_cases[] = {
 
 static void test_begin_table(void **state)
 {
-	for (size_t i = 0; i < sizeof(begin_cases) / sizeof(begin_cases[0]); i++) {
-		const struct begin_case *c = &begin_cases[i];
-		struct child_outcome o;
-
-		child_run(begin, c, &o);
-		if (o.code != c->want_code)
-			fail_msg("'%s': exit status %d, want %d; printed:\n%s", c->line, o.code,
-				 c->want_code, o.out);
-		has_line(o.out, c->want_line);
-	}
+	for (size_t i = 0; i < sizeof(begin_cases) / sizeof(begin_cases[0]); i++)
+		child_expect(begin, &begin_cases[i], begin_cases[i].line, begin_cases[i].want_code,
+			     begin_cases[i].want_line);
 }
 
 /* mode=fault calls the arch's fault hook and, should it return, ends with the summary. */

@@ -22,32 +22,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
 #include "../lib/wait.h"
 
-#define COUNTER_HZ NSEC_PER_SEC /* a tick is a ns */
-#define STEP	   10ull
-#define NEVER	   0u
+#define STEP  10ull
+#define NEVER 0u
 
 /* --- the arch's hooks ---------------------------------------------------------------- */
 
-static u64 clock_now;
 static unsigned relaxes;
 static unsigned long turn;
-
-u64 arch_counter(void)
-{
-	u64 now = clock_now;
-
-	clock_now += STEP;
-	return now;
-}
-
-u64 arch_counter_hz(void)
-{
-	return COUNTER_HZ;
-}
 
 void cpu_relax(void)
 {
@@ -71,7 +57,8 @@ static bool scripted(void *arg)
 
 static void reset(u64 clock)
 {
-	clock_now = clock;
+	fake_counter = clock;
+	fake_counter_step = STEP;
 	relaxes = 0;
 	turn = 0;
 }
@@ -129,16 +116,16 @@ static void test_poll_spacing(void **state)
 	assert_false(got);
 	if (s.asks < 2 || s.asks > 1000 / 100)
 		fail_msg("polled %u times over 1000 ns every 100 ns: want 2 to 10", s.asks);
-	before = clock_now;
+	before = fake_counter;
 	assert_true(before >= 1000);
 	reset(0);
 	s = (struct cond_script){.true_at = 2};
 	assert_true(poll_cond_ticks(scripted, &s, 1000, 100));
 	assert_int_equal(s.asks, 2);
 	/* between the two asks: the start, the deadline look, then a spin of 100 ns */
-	if (clock_now < 100)
+	if (fake_counter < 100)
 		fail_msg("the second ask came %llu ns after the first, want at least 100",
-			 (unsigned long long)clock_now);
+			 (unsigned long long)fake_counter);
 }
 
 static void test_wait_reached(void **state)

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/timer_tick.c's argument handling (tick_main's parse), on the
- * host, with the engine built unchanged.
- * What: source= is required and one of the arch's sources or none; hz=,
- * seconds=, fault=, miss_every= and record= land in the run (miss_every
- * defaults to 50); miss_every= without fault=miss, or below 2, and more
- * ticks than the kernel keeps (hz * seconds over 2^21) end the run with a
- * FAIL saying why; an arch with more than 8 sources is refused.
- * Why: unittests.cfg's timer sections and the tick-miss sweep write these
- * arguments; a guest run shows only the ones they use.
- * How: tick_main() runs in a child (child_capture.h) until the arch's
- * init(), which prints what the parse left in tick_run and ends the
- * child; a refused line ends it earlier, in report_abort().
+ * common/timer_tick.c's planning and arguments, on the host, the engine built unchanged.
+ * What: tick_calibrate measures a source at half the counter's rate as 2 counter ticks per
+ * count, within the error it states; it waits the window out and keeps a sample's narrowest
+ * bracket, so a read the host delayed does not widen the error. tick_slot: slot i is the
+ * anchor plus i + 1 periods. tick_main's arguments: source= required, one of the arch's or
+ * none; hz=, seconds=, fault=, miss_every= (default 50), record= land in the run;
+ * miss_every= without fault=miss or below 2, more than 2^21 ticks, more than 8 sources: a
+ * FAIL saying why.
+ * Why: every tick's lateness is measured from these slots, and unittests.cfg writes these
+ * arguments; a guest run shows them only through the judgment and the arguments it uses.
+ * How: the counter moves STEP at every read (fake_counter.h); a scripted source read can
+ * stall it; tick_run is set by hand. tick_main() runs in a child (child_capture.h) up to the
+ * arch's init(), which prints what the parse left in tick_run and ends the child; a refused
+ * line ends it in report_abort(). The rest of the engine is linked but not run.
  */
 /* LIBSRC: common/timer_tick.c common/tick_math.c common/tick_judge.c common/tick_record.c */
 /* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/refclock.c */
@@ -24,6 +26,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "child_capture.h"
+#include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/report.h"
 #include "../lib/units.h"
@@ -33,34 +36,22 @@
 #define MAX_WORDS 8
 /* the child's status once the arch's init() was reached: the arguments were taken */
 #define PARSED 100
+#define WINDOW 100000
+/* the calibration reads: 16 tries per sample */
+#define STALL_READ	 3
+#define STALL_TICKS	 5000
+#define PPB_OF_TRUTH_MAX 1000
 
 /* --- the arch's hooks -------------------------------------------------------------- */
 
-static u64 counter;
-
-u64 arch_counter(void)
-{
-	u64 now = counter;
-
-	counter += STEP;
-	return now;
-}
-
-u64 arch_counter_hz(void)
-{
-	return NSEC_PER_SEC;
-}
+static u64 reads;
+static unsigned stall_at; /* the source read that stalls the counter, 0: none */
 
 void cpu_relax(void)
 {
 }
 
 /* What the rest of the engine calls, never reached by these cases. */
-static void unreached(const char *what)
-{
-	fail_msg("%s was called", what);
-}
-
 int arch_console_getc(void)
 {
 	unreached("arch_console_getc");
@@ -90,6 +81,91 @@ u64 steal_ns(void)
 {
 	unreached("steal_ns");
 	return 0;
+}
+
+/* A source at half the counter's rate; its read number stall_at takes STALL_TICKS. */
+static u64 half_rate(void)
+{
+	if (++reads == stall_at)
+		fake_counter += STALL_TICKS;
+	return fake_counter / 2;
+}
+
+static void calibrate(struct tick_cal *cal, unsigned stall)
+{
+	fake_counter = 1000;
+	fake_counter_step = STEP;
+	reads = 0;
+	stall_at = stall;
+	tick_run.cal_window = WINDOW;
+	assert_true(tick_calibrate(half_rate, cal));
+}
+
+/* The ratio's distance from 2.0, in ppb of it. */
+static u64 ppb_off_two(const struct tick_cal *cal)
+{
+	u64 two = 2 * TICK_FX_ONE;
+	u64 d = cal->ratio_fx > two ? cal->ratio_fx - two : two - cal->ratio_fx;
+
+	return d * PPB_PER_UNIT / two;
+}
+
+static void test_calibrate_half_rate(void **state)
+{
+	struct tick_cal cal;
+	u64 start = 1000;
+
+	calibrate(&cal, 0);
+	if (ppb_off_two(&cal) > cal.err_ppb)
+		fail_msg("ratio %#llx is %llu ppb off 2.0, outside its stated error %llu ppb",
+			 cal.ratio_fx, ppb_off_two(&cal), cal.err_ppb);
+	if (ppb_off_two(&cal) > PPB_OF_TRUTH_MAX)
+		fail_msg("ratio %llu ppb off 2.0", ppb_off_two(&cal));
+	if (fake_counter - start < WINDOW)
+		fail_msg("the samples %llu ticks apart, the window is %d", fake_counter - start,
+			 WINDOW);
+}
+
+/* A stalled read in the first sample: its bracket is wide, and the narrow ones are used. */
+static void test_calibrate_narrowest(void **state)
+{
+	struct tick_cal clean, stalled;
+
+	calibrate(&clean, 0);
+	calibrate(&stalled, STALL_READ);
+	if (stalled.err_ppb > clean.err_ppb)
+		fail_msg("a stalled read widened the error from %llu to %llu ppb", clean.err_ppb,
+			 stalled.err_ppb);
+	if (ppb_off_two(&stalled) > stalled.err_ppb)
+		fail_msg("with a stalled read the ratio is %llu ppb off 2.0, outside its error "
+			 "%llu ppb",
+			 ppb_off_two(&stalled), stalled.err_ppb);
+}
+
+/* Slot i: the anchor, 50000, plus i + 1 periods of 1000 counts at the ratio. */
+static const struct slot_case {
+	u64 ratio_fx, i, want;
+} slots[] = {
+	{2 * TICK_FX_ONE, 0, 52000},
+	{2 * TICK_FX_ONE, 1, 54000},
+	{2 * TICK_FX_ONE, 9, 70000},
+	{TICK_FX_ONE + TICK_FX_ONE / 2, 3, 56000}, /* 1.5: 1500 ticks a period */
+};
+
+static void test_slots(void **state)
+{
+	tick_run.anchor = 50000;
+	tick_run.plan.period_counts = 1000;
+	tick_run.plan.cal.err_ppb = 0;
+	for (size_t k = 0; k < sizeof(slots) / sizeof(slots[0]); k++) {
+		u64 got;
+
+		tick_run.plan.cal.ratio_fx = slots[k].ratio_fx;
+		got = tick_slot(slots[k].i);
+		if (got != slots[k].want)
+			fail_msg("ratio %#llx: slot %llu at %llu, want %llu", slots[k].ratio_fx,
+				 slots[k].i, got, slots[k].want);
+	}
 }
 
 /* --- the arch and its sources ------------------------------------------------------ */
@@ -157,28 +233,24 @@ static void run_main(const void *arg)
 	snprintf(buf, sizeof(buf), "%s", c->line);
 	for (char *w = strtok(buf, " "); w && argc < MAX_WORDS; w = strtok(NULL, " "))
 		argv[argc++] = w;
-	counter = 0;
+	fake_counter = 0;
+	fake_counter_step = STEP;
 	tick_main(argc, argv, &arch, sources, c->nsources);
 }
 
 static void test_args_table(void **state)
 {
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct args_case *c = &cases[i];
-		struct child_outcome o;
-
-		child_run(run_main, c, &o);
-		if (o.code != c->want_code)
-			fail_msg("'%s': exit status %d, want %d; printed:\n%s", c->line, o.code,
-				 c->want_code, o.out);
-		if (c->want_line)
-			has_line(o.out, c->want_line);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		child_expect(run_main, &cases[i], cases[i].line, cases[i].want_code,
+			     cases[i].want_line);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calibrate_half_rate),
+		cmocka_unit_test(test_calibrate_narrowest),
+		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_args_table),
 	};
 
