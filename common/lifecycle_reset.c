@@ -42,8 +42,7 @@ void lc_request_reset(void)
 {
 	unsigned tests, failures, skipped;
 
-	while (counter_ns(arch_counter()) < LC_RESET_MIN_LIFE_NS)
-		cpu_relax();
+	spin_until(ns_to_ticks(LC_RESET_MIN_LIFE_NS, arch_counter_hz()));
 	report_counts(&tests, &failures, &skipped);
 	printf("LIFECYCLE-REQUEST: reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
 	       arch_counter(), tests, failures, skipped);
