@@ -60,6 +60,7 @@
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
+#include "wait.h"
 
 /* The virtual count 2^40 ticks ahead of the physical one: CNTVCT = CNTPCT - OFFSET. */
 #define OFFSET			(0ull - (1ull << 40))
@@ -119,39 +120,50 @@ static u64 virt_cval(u64 cval)
 	return fault == FAULT_SATURATE && cval + OFFSET < cval ? UINT64_MAX : cval;
 }
 
+static bool timer_met(void *k)
+{
+	return timer_fired(*(enum timer_kind *)k);
+}
+
 /* Arm kind at its own counter + D (fault=crossed: the other's), masked; watch ISTATUS. */
 static void watch_timer(enum timer_kind k, struct seen *s)
 {
 	enum timer_kind from = fault == FAULT_CROSSED ? (enum timer_kind)!k : k;
-	u64 cval = timer_count(from) + tick_d, give_up = timer_count(k) + WAIT_D * tick_d, now;
+	u64 cval = timer_count(from) + tick_d, now;
 
 	timer_set_cval(k, k == TIMER_VIRT ? virt_cval(cval) : cval);
 	s->t[k].early = timer_fired(k);
-	while (!(s->t[k].fired = timer_fired(k)) && timer_count(k) < give_up)
-		;
+	/* the counters differ by the offset alone: WAIT_D of either is WAIT_D of arch_counter()'s */
+	s->t[k].fired = wait_cond_ticks(timer_met, &k, WAIT_D * tick_d);
 	now = timer_count(k);
 	s->t[k].late = now > cval ? now - cval : 0;
 	timer_stop(k);
 }
 
-static bool got_irq(void)
+static bool got_irq(void *unused)
 {
 	return atomic_load(&timer_irq_seen(smp_id())->count) != 0;
+}
+
+/* For step 5: an interrupt taken, or the virtual timer's ISTATUS seen set (in *set). */
+static bool irq_or_istatus(void *set)
+{
+	return got_irq(NULL) || (*(bool *)set = timer_fired(TIMER_VIRT));
 }
 
 /* Step 4, IRQs on at the CPU around the wait. */
 static void wrap_fire(struct seen *s)
 {
 	struct timer_irq_seen *v = timer_irq_seen(smp_id());
-	u64 cval = timer_count(TIMER_VIRT) + tick_d, give_up = cval + WAIT_D * tick_d;
+	u64 cval = timer_count(TIMER_VIRT) + tick_d;
 
 	s->wrap.wraps = cval + OFFSET < cval;
 	v->count = 0;
 	timer_arm(TIMER_VIRT, virt_cval(cval), 0);
 	s->wrap.early = timer_fired(TIMER_VIRT);
 	irq_enable();
-	while (!got_irq() && timer_count(TIMER_VIRT) < give_up)
-		cpu_relax();
+	/* until CVAL and WAIT_D beyond it */
+	wait_cond_ticks(got_irq, NULL, (WAIT_D + 1) * tick_d);
 	irq_disable();
 	timer_stop(TIMER_VIRT);
 	s->wrap.count = v->count;
@@ -164,15 +176,14 @@ static void far_quiet(struct seen *s)
 	struct timer_irq_seen *v = timer_irq_seen(smp_id());
 
 	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++) {
-		u64 now = timer_count(TIMER_VIRT), end = now + tick_d;
+		u64 now = timer_count(TIMER_VIRT);
 		bool set = false;
 
 		v->count = 0;
 		s->far[i].count = now;
 		timer_arm(TIMER_VIRT, fault == FAULT_SIGNED && (s64)far_cvals[i] < 0 ? 0 : far_cvals[i], 0);
 		irq_enable();
-		while (!got_irq() && !set && timer_count(TIMER_VIRT) < end)
-			set = timer_fired(TIMER_VIRT);
+		wait_cond_ticks(irq_or_istatus, &set, tick_d);
 		irq_disable();
 		timer_stop(TIMER_VIRT);
 		s->far[i].irqs = v->count;

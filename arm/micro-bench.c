@@ -64,6 +64,7 @@
 #include "arm64/processor.h"
 #include "arm64/psci.h"
 #include "report.h"
+#include "units.h"
 #include "arm64/setup.h"
 #include "arm64/smccc.h"
 #include "arm64/smp.h"
@@ -508,7 +509,7 @@ int main(int argc, char **argv)
 	}
 	kvm = smccc_hyp_is_kvm();
 	dist_mmio = gic_dist_base();
-	wait_timeout = ns_to_ticks(WAIT_TIMEOUT_MS * 1000000ull, arch_counter_hz());
+	wait_timeout = ns_to_ticks(WAIT_TIMEOUT_MS * NSEC_PER_MSEC, arch_counter_hz());
 	if (!kvm)
 		rows[ROW_MMIO_VGIC].what = "32-bit read of GICD_IIDR (TCG: QEMU's GIC, no in-kernel vGIC)";
 	report_info("%s; GICv%d, %d vCPU(s), EL%u", kvm ? "KVM (SMCCC vendor hypervisor UID)" :

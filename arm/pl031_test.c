@@ -89,14 +89,27 @@ static void pl031_handler(struct pt_regs *regs, unsigned irq)
 	atomic_inc(&seen.count);
 }
 
+static bool irq_seen(void *unused)
+{
+	return atomic_load(&seen.count) != 0;
+}
+
+/* The match has passed (RTCDR beyond match), or an interrupt came. */
+static bool match_passed(void *match)
+{
+	return pl031_seconds() > *(u32 *)match || irq_seen(NULL);
+}
+
+/* RTCRIS is set, or an interrupt came. */
+static bool raw_or_irq(void *unused)
+{
+	return pl031_irq_raw() || irq_seen(NULL);
+}
+
 /* Wait for an interrupt or MATCH_WAIT_S of the counter; true if one came. */
 static bool wait_irq(void)
 {
-	u64 end = arch_counter() + MATCH_WAIT_S * arch_counter_hz();
-
-	while (!atomic_load(&seen.count) && arch_counter() < end)
-		cpu_relax();
-	return atomic_load(&seen.count) != 0;
+	return wait_cond_ticks(irq_seen, NULL, MATCH_WAIT_S * arch_counter_hz());
 }
 
 static void check_tod(void)
@@ -139,7 +152,6 @@ static void check_mask(void)
 {
 	u32 match = pl031_seconds() + 1;
 	bool raw, masked, taken;
-	u64 settle;
 
 	memset(&seen, 0, sizeof(seen));
 	pl031_irq_clear();
@@ -149,11 +161,9 @@ static void check_mask(void)
 	else
 		pl031_irq_mask();
 	irq_enable();
-	while (pl031_seconds() <= match && !seen.count)
-		spin_ns(MASK_POLL_US * NSEC_PER_USEC);
-	settle = arch_counter() + arch_counter_hz() * MASK_SETTLE_MS / MSEC_PER_SEC;
-	while (!pl031_irq_raw() && !seen.count && arch_counter() < settle)
-		spin_ns(MASK_POLL_US * NSEC_PER_USEC);
+	poll_cond_ticks(match_passed, &match, WAIT_FOREVER, MASK_POLL_US * NSEC_PER_USEC);
+	poll_cond_ticks(raw_or_irq, NULL, arch_counter_hz() * MASK_SETTLE_MS / MSEC_PER_SEC,
+			MASK_POLL_US * NSEC_PER_USEC);
 	taken = atomic_load(&seen.count) != 0;
 	irq_disable();
 	raw = pl031_irq_raw() || seen.raw;

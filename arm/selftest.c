@@ -48,7 +48,7 @@
 #define TEST_DEVICE_ID		1
 
 static unsigned long per_cpu_hits[NR_CPUS];
-static u32 ready;
+static unsigned long ready;
 
 static int count_cpus_with(u32 value)
 {
@@ -152,8 +152,7 @@ static void wait_for_my_irq(void *arg)
 	irq_enable();
 	atomic_inc(&ready);
 	if (self == 0) {
-		while (atomic_load(&ready) != (u32)cpu_count())
-			cpu_relax();
+		wait_reached(&ready, (unsigned long)cpu_count());
 		for (cpu = 0; cpu < cpu_count(); cpu++)
 			send_to_cpu(cpu);
 	}

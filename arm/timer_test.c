@@ -25,7 +25,8 @@
  *     the future (6b) must withdraw it (a level, not a latched edge), and
  *     unmasking then must take no interrupt.
  * Then, all vCPUs at once:
- *  7. counter: the vCPUs take strict turns (a fair lock) and each read
+ *  7. counter: the warp check of common/warp.c: the vCPUs take strict
+ *     turns (common/arm64/warp.c) and each read
  *     of CNTVCT (then CNTPCT) must not be earlier than the previous one,
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
  *     quickest hand-off, below which an offset between vCPUs cannot show.
@@ -82,9 +83,12 @@
 #include "arm64/pl031.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
+#include "arm64/warp_arch.h"
+#include "wait.h"
 
 #define MAX_LOOPS		10000000ull
 /* ISR_EL1.I: an IRQ is pending at this CPU, masked or not */
@@ -172,13 +176,26 @@ static bool irq_pending_at_cpu(void)
 	return read_sysreg(isr_el1) & ISR_EL1_I;
 }
 
-/* Wait until cond() or ticks of the counter have passed; returns cond(). */
+/* A condition on one timer, as wait_cond_ticks() asks it. */
+struct timer_cond {
+	enum timer_kind k;
+	bool (*cond)(enum timer_kind);
+	bool seen;		/* check_far(): ISTATUS seen set */
+};
+
+static bool timer_cond_holds(void *arg)
+{
+	struct timer_cond *tc = arg;
+
+	return tc->cond(tc->k);
+}
+
+/* Wait until cond() or ticks of the counter have passed; returns cond(), asked once more at the end. */
 static bool wait_for(enum timer_kind k, bool (*cond)(enum timer_kind), u64 ticks)
 {
-	u64 end = timer_count(k) + ticks;
+	struct timer_cond tc = { .k = k, .cond = cond };
 
-	while (!cond(k) && timer_count(k) < end)
-		cpu_relax();
+	wait_cond_ticks(timer_cond_holds, &tc, ticks);
 	return cond(k);
 }
 
@@ -422,14 +439,22 @@ static void tval_on(enum timer_kind k, int cpu)
 
 /* ---- 12. far ------------------------------------------------------------------ */
 
+/* An interrupt taken, or ISTATUS seen set (in tc->seen). */
+static bool irq_or_istatus(void *arg)
+{
+	struct timer_cond *tc = arg;
+
+	return tc->cond(tc->k) || (tc->seen = timer_fired(tc->k));
+}
+
 /* Comparisons a 64-bit counter reaches in centuries. */
 static const u64 far_cvals[] = { 1ull << 63, 0ull - 1024, UINT64_MAX };
 
 static void check_far(enum timer_kind k, int cpu, u64 cval)
 {
 	struct timer_irq_seen *v = timer_irq_seen(cpu);
-	u64 now = timer_count(k), written = cval, end = now + tick_d / QUIET_DIVISOR;
-	bool seen = false;
+	u64 now = timer_count(k), written = cval;
+	struct timer_cond tc = { .k = k, .cond = got_irq };
 
 	if (cval - now < FAR_MIN) {
 		report_skip("vCPU %d %s: far: counter %#llx too near CVAL %#llx", cpu, kind_names[k], now, cval);
@@ -442,13 +467,12 @@ static void check_far(enum timer_kind k, int cpu, u64 cval)
 	v->count = 0;
 	timer_arm(k, written, 0);
 	irq_enable();
-	while (!got_irq(k) && !seen && timer_count(k) < end)
-		seen = timer_fired(k);
+	wait_cond_ticks(irq_or_istatus, &tc, tick_d / QUIET_DIVISOR);
 	irq_disable();
 	timer_stop(k);
-	report(!v->count && !seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
+	report(!v->count && !tc.seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
 	       "clear throughout (%s) over %d ms", cpu, kind_names[k], cval, now, v->count ? "taken" : "none",
-	       seen ? "set" : "yes", 1000 / D_PER_SECOND / QUIET_DIVISOR);
+	       tc.seen ? "set" : "yes", 1000 / D_PER_SECOND / QUIET_DIVISOR);
 }
 
 static void timers_on(void *unused)
@@ -473,91 +497,54 @@ static void timers_on(void *unused)
 
 /* ---- 7. counters across vCPUs ------------------------------------------- */
 
-/*
- * The fairest lock there is: strict turns, vCPU 0, 1, ..., n-1, 0, ...
- * Every read but the first follows another vCPU's (a ticket lock under
- * round-robin TCG was seen handing over twice in 2000 reads: one vCPU's
- * time slice covered all its turns). The turn is handed over with
- * release/acquire, so each read is ordered after the previous vCPU's.
- */
-struct counter_run {
-	enum timer_kind kind;
-	u64 turn;
-	u64 last;
-	int last_cpu;
-};
-
-struct vcpu_warps {
-	u64 warps, handoffs, min_handoff;
-	s64 worst;
-} __aligned(64);
-
-static struct vcpu_warps warps[NR_CPUS];
-
-static void counter_on(void *arg)
-{
-	struct counter_run *run = arg;
-	struct vcpu_warps *w = &warps[smp_id()];
-	u64 skew = opt.fault == FAULT_WARP && smp_id() == cpu_count() - 1 ? tick_d : 0;
-
-	*w = (struct vcpu_warps){ .min_handoff = ~0ull };
-	for (u64 i = 0; i < opt.loops; i++) {
-		u64 mine = i * (u64)cpu_count() + (u64)smp_id();
-		s64 step;
-		int prev_cpu;
-
-		while (__atomic_load_n(&run->turn, __ATOMIC_ACQUIRE) != mine)
-			cpu_relax();
-		step = (s64)(timer_count(run->kind) - skew - run->last);
-		run->last += (u64)step;
-		prev_cpu = run->last_cpu;
-		run->last_cpu = smp_id();
-		__atomic_store_n(&run->turn, mine + 1, __ATOMIC_RELEASE);
-		if (step < 0) {
-			w->warps++;
-			w->worst = min(w->worst, step);
-		} else if (prev_cpu != smp_id()) {
-			w->handoffs++;
-			w->min_handoff = min(w->min_handoff, (u64)step);
-		}
-	}
-}
-
-static void check_counter(enum timer_kind k)
-{
-	struct counter_run run = { .kind = k };
-	u64 total = 0, handoffs = 0, handoff = ~0ull;
-	char name[64];
-
-	run.last = timer_count(k);
-	on_cpus(counter_on, &run);
-	for (int i = 0; i < cpu_count(); i++) {
-		total += warps[i].warps;
-		handoffs += warps[i].handoffs;
-		handoff = min(handoff, warps[i].min_handoff);
-		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.warps", kind_names[k], i);
-		report_result(name, "count", "%llu", warps[i].warps);
-		snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.handoffs", kind_names[k], i);
-		report_result(name, "count", "%llu", warps[i].handoffs);
-		if (warps[i].min_handoff != ~0ull) {
-			snprintf(name, sizeof(name), "timer.counter.%s.vcpu%d.min_handoff_ticks", kind_names[k], i);
-			report_result(name, "ticks", "%llu", warps[i].min_handoff);
-		}
-	}
-	if (handoff != ~0ull)
-		report_info("%s: quickest hand-off %llu ticks: smaller offsets between vCPUs cannot show",
-			    kind_names[k], handoff);
-	report(!total, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
-	       "another vCPU's)", kind_names[k], cpu_count(), total,
-	       opt.loops, handoffs);
-}
-
-/* ---- 8. against the PL031 --------------------------------------------- */
-
 static u64 read_cntvct(void)
 {
 	return timer_count(TIMER_VIRT);
 }
+
+static u64 read_cntpct(void)
+{
+	return timer_count(TIMER_PHYS);
+}
+
+static u64 (*const counter_reads[])(void) = {
+	[TIMER_VIRT] = read_cntvct,
+	[TIMER_PHYS] = read_cntpct,
+};
+
+/* RESULT lines timer.counter.<kind>.vcpuN.<figure> */
+static const struct warp_result warp_vcpu_results[] = {
+	{ WARP_WARPS, "warps", "count" },
+	{ WARP_HANDOFFS, "handoffs", "count" },
+	{ WARP_MIN_HANDOFF, "min_handoff_ticks", "ticks" },
+};
+static const struct warp_report warp_results = {
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), NULL, 0,
+};
+
+/* The warp check of common/warp.c, in strict turns (common/arm64/warp.c); fault=warp: the last vCPU's reads D early. */
+static void check_counter(enum timer_kind k)
+{
+	struct warp_check check = {
+		.arch = &warp_arch_arm64,
+		.read = counter_reads[k],
+		.mask = WARP_MASK_64,
+		.loops = opt.loops,
+		.fault_skew = opt.fault == FAULT_WARP ? tick_d : 0,
+	};
+	struct warp_findings t;
+	char prefix[32], lead[16];
+
+	warp_run(&check, &t);
+	snprintf(prefix, sizeof(prefix), "timer.counter.%s.", kind_names[k]);
+	snprintf(lead, sizeof(lead), "%s: ", kind_names[k]);
+	warp_report_vcpus(&warp_results, prefix);
+	warp_report_handoff(&t, lead, "ticks");
+	report(!t.warps, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
+	       "another vCPU's)", kind_names[k], cpu_count(), t.warps, opt.loops, t.handoffs);
+}
+
+/* ---- 8. against the PL031 --------------------------------------------- */
 
 static void check_freq(void)
 {
@@ -571,7 +558,7 @@ static void check_freq(void)
 	};
 
 	if (opt.fault == FAULT_FREQ)
-		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+		rc.hz += rc.hz / PPM_PER_UNIT * FAULT_FREQ_PPM;
 	rc.window = rc.hz * opt.window_s;
 	report_prefix_push("freq");
 	if (ratecheck_set_refs(&rc, "pl031"))

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "wait.h"
 #include "cpu_cycle.h"
 #include "handoff.h"
 
@@ -65,7 +66,8 @@ static volatile u64 fault_shift[CC_MAX_CPUS];
 /* fault=back: the target's next hand-off read is one tick behind the read before it. */
 static bool fault_back_armed;
 static volatile u64 off_read;	/* the target's last read before it turned off */
-static u32 irq_count[CC_MAX_CPUS], irq_ready;
+static u32 irq_count[CC_MAX_CPUS];
+static unsigned long irq_ready;
 /* What the target counted while it waited: one that comes later (once idle) is not it taking one. */
 static u32 irq_seen;
 /* The widest bracket of an offset to the boot vCPU's counter any hand-off gave: the checks' resolution. */
@@ -127,19 +129,19 @@ static u64 peer_fault(const struct handoff *h, u32 r, u64 v)
 /* Every read of the hand-off at least the one before it, made by the other vCPU. */
 static void handoff_check_order(unsigned cycle, const char *when, int peer)
 {
-	u32 at = handoff_first_back(&ho), r = (at - 1) / 2;
+	struct handoff_back b;
 	char buf[64];
 
-	if (!at)
+	if (!handoff_went_back(ho.boot, ho.peer, HANDOFF_ROUNDS, &b))
 		return;
-	if (at % 2)
+	if (b.by_peer)
 		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu %d read %s %llu after cpu 0 read %llu: back by %s",
-			   cycle, when, peer, arch->counter, ho.peer[r], ho.boot[r],
-			   fmt_ticks(buf, sizeof(buf), ho.boot[r] - ho.peer[r]));
+			   cycle, when, peer, arch->counter, b.after, b.before,
+			   fmt_ticks(buf, sizeof(buf), b.before - b.after));
 	else
 		check_fail(CHECK_HANDOFF, cycle, "cycle %u, %s: cpu 0 read %s %llu after cpu %d read %llu: back by %s",
-			   cycle, when, arch->counter, ho.boot[r + 1], peer, ho.peer[r],
-			   fmt_ticks(buf, sizeof(buf), ho.peer[r] - ho.boot[r + 1]));
+			   cycle, when, arch->counter, b.after, peer, b.before,
+			   fmt_ticks(buf, sizeof(buf), b.before - b.after));
 }
 
 /* A hand-off with every other vCPU in turn; views[] gets what each showed. */
@@ -165,14 +167,12 @@ static void handoffs(unsigned cycle, const char *when, struct view *views)
 static void phys_sample(void *views)
 {
 	struct view *v = &((struct view *)views)[smp_id()];
-	struct bracket best = { INT64_MIN, INT64_MAX };
+	struct bracket best = BRACKET_NONE;
 
 	for (unsigned i = 0; i < OFFSET_TRIES; i++) {
 		u64 v1 = cc_read(), p = arch->phys_read(), v2 = cc_read();
-		struct bracket b = { (s64)(v1 - p), (s64)(v2 - p) };
 
-		if (bracket_width(b) < bracket_width(best))
-			best = b;
+		best = bracket_narrower(best, bracket_between(v1, p, v2));
 	}
 	v->phys = best;
 }
@@ -225,18 +225,21 @@ void cpu_cycle_irq_taken(void)
 	atomic_inc(&irq_count[smp_id()]);
 }
 
+static bool irq_counted(void *count)
+{
+	return atomic_load((u32 *)count) != 0;
+}
+
 /* On the restarted vCPU: interrupts on (fault=noirq: left off) until one comes or IRQ_WAIT_MS pass. */
 static void irq_wait(void *unused)
 {
 	int self = smp_id();
-	u64 start = arch_counter(), wait = arch_counter_hz() * IRQ_WAIT_MS / MSEC_PER_SEC;
 
 	atomic_store(&irq_count[self], 0);
 	if (fault != FAULT_NOIRQ)
 		irq_enable();
 	atomic_store(&irq_ready, 1);
-	while (!atomic_load(&irq_count[self]) && arch_counter() - start < wait)
-		cpu_relax();
+	wait_cond_ticks(irq_counted, &irq_count[self], arch_counter_hz() * IRQ_WAIT_MS / MSEC_PER_SEC);
 	irq_disable();
 	atomic_store(&irq_seen, atomic_load(&irq_count[self]));
 }
@@ -245,8 +248,7 @@ static void check_irq(unsigned cycle)
 {
 	atomic_store(&irq_ready, 0);
 	on_cpu_async(target, irq_wait, NULL);
-	while (!atomic_load(&irq_ready))
-		cpu_relax();
+	wait_reached(&irq_ready, 1);
 	arch->irq_send(target);
 	on_cpu_wait(target);
 	if (!atomic_load(&irq_seen))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The common half of the lifecycle test: every vCPU sampling its clocks and timers across each host event, the handshake, the arguments. */
+/* The common half of the lifecycle test: every vCPU sampling its clocks and timers across each host event, the handshake. */
 #include "lifecycle_state.h"
 #include "arch.h"
 #include "argv.h"
@@ -7,11 +7,6 @@
 #include "irq.h"
 #include "report.h"
 
-static const char *const fault_names[] = {
-	"none", "back", "jump", "flip", "rearm", "rate", "rate5", "storm", "tod",
-	"stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent", "skew",
-	"rtc_rebased", "counter_reset",
-};
 
 struct lc_state lc;
 
@@ -443,138 +438,6 @@ static void run_event(enum lc_event kind)
 
 /* ---- arguments -------------------------------------------------------------- */
 
-/* events=KIND[*N],...: the events to ask for, in order (the check of struct arg). */
-static const char *parse_events(const char *list)
-{
-	static char must[96];
-	char word[16];
-
-	snprintf(must, sizeof(must),
-		 "a list of pause, save, migrate, reset (each KIND or KIND*N, at most %zu in all)",
-		 ARRAY_SIZE(lc.events));
-	lc.nevents = 0;
-	while (*list) {
-		const char *comma = strchr(list, ',');
-		size_t len = comma ? (size_t)(comma - list) : strlen(list);
-		char *star;
-		u64 n = 1;
-		enum lc_event k;
-
-		if (!len || len >= sizeof(word))
-			return must;
-		memcpy(word, list, len);
-		word[len] = '\0';
-		list += len + (list[len] == ',');
-		star = strchr(word, '*');
-		if (star) {
-			*star = '\0';
-			if (parse_u64(star + 1, &n) || !n)
-				return must;
-		}
-		for (k = 0; k < LC_NR_EVENTS && strcmp(word, lc_event_name(k)); k++)
-			;
-		if (k == LC_NR_EVENTS || lc.nevents + n > ARRAY_SIZE(lc.events))
-			return must;
-		while (n--)
-			lc.events[lc.nevents++] = k;
-	}
-	return lc.nevents ? NULL : must;
-}
-
-/*
- * The host kinds whose known defects apply (host=): none; tcg, whose x86
- * TSC a reset does not clear; kvm-pvm, whose rdtsc follows no write of
- * the TSC, QEMU's at a reset included (docs/host-quirks.md). The runner
- * says which (tcg_args, kvm_args' {host_kind}).
- */
-static const char *const host_kinds[] = { "none", "tcg", "kvm-pvm" };
-
-/* Whether the arguments are valid; if not, what is wrong has been printed. */
-static bool parse_args(int argc, char **argv)
-{
-	static const char *events;
-	static unsigned fault, host;
-	static const struct arg args[] = {
-		{ .key = "events", .kind = ARG_KIND_TEXT, .to.text = &events, .check = parse_events,
-		  .required = true, .help = "the host events to ask for, in order" },
-		ARG_UINT("catchup", &lc.catchup_max, 0, UINT64_MAX, ARG_DEFAULT(LC_CATCHUP_MAX),
-			 "catch-up ticks allowed beyond those explained"),
-		ARG_ONE_OF("fault", &fault, fault_names, "none",
-			   "test-only: the check to make fail"),
-		ARG_ONE_OF("host", &host, host_kinds, "none",
-			   "the host kind whose known defects apply"),
-		ARG_UINT("counter_set", &lc.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
-			 "each vCPU writes its counter this many ticks ahead first (x86: "
-			 "IA32_TSC); 0: not"),
-		ARG_UINT("rtc_set", &lc.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
-			 "set the seconds clock to this time of day (s since 1970, UTC) first; "
-			 "0: leave the host's"),
-	};
-	static const struct arg_table table = ARG_TABLE(args);
-	const char *why;
-
-	args_help_exit(&table, argc, argv);
-	why = args_parse(&table, argc, argv);
-
-	if (why)
-		printf("%s\n", why);
-	lc.fault = (enum lc_fault)fault;
-	report_known_defects(host_kinds[host]);
-	lc.host_kind = host_kinds[host];
-	return !why;
-}
-
-/* The arch's seconds clock, when it is there: lc.rtc, else an INFO saying why not. */
-static void find_rtc(const struct lc_arch *arch)
-{
-	const char *why = arch->rtc ? arch->rtc->find() : "none here";
-
-	lc.rtc = why ? NULL : arch->rtc;
-	if (why)
-		report_info("no seconds clock of the host's time of day checked: %s", why);
-}
-
-/*
- * rtc_set=: the guest sets its seconds clock to a time of day of its own
- * before the first event; each event must carry that on (lc_check_rtc).
- */
-static void set_rtc(void)
-{
-	u64 secs = 0;
-	const char *why = !lc.rtc ? "no seconds clock here" : !lc.rtc->set ? "it cannot be set here"
-							       : lc.rtc->set(lc.rtc_set);
-
-	if (!why)
-		why = lc.rtc->epoch(&secs);
-	report(!why && secs >= lc.rtc_set && secs <= lc.rtc_set + LC_RTC_SET_READ_S,
-	       "the seconds clock reads the time of day the guest set: %llu s since 1970 (set %llu: "
-	       "%s)",
-	       secs, lc.rtc_set, why ? why : "read back within a second or two");
-	if (why)
-		lc.rtc = NULL;
-}
-
-/* A fault with nothing here to break is a SKIP (the check it shows is not made). */
-static void announce_fault(const struct lc_arch *arch)
-{
-	if (lc.fault == LC_FAULT_TOD && !arch->tod_ns)
-		report_skip("fault=tod: no time of day here to put ahead");
-	else if ((lc.fault == LC_FAULT_STOPPED_FLAG || lc.fault == LC_FAULT_STOPPED_RESET) &&
-		 !arch->take_stopped_flag)
-		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
-	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
-		report_skip("fault=rtc_behind: no seconds clock here to put behind");
-	else if (lc.fault == LC_FAULT_COUNTER_RESET && !lc.counter_set)
-		report_skip("fault=counter_reset: no counter the guest wrote (counter_set=) here");
-	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
-		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
-	else if (lc.fault == LC_FAULT_SKEW && cpu_count() < 2)
-		report_skip("fault=skew: one vCPU, none to skew against (smp 2 or more)");
-	else if (lc.fault != LC_FAULT_NONE)
-		report_info("test-only fault '%s' injected: checks are expected to fail",
-			    fault_names[lc.fault]);
-}
-
 static void init_on(void *arg)
 {
 	lc.arch->init_cpu();
@@ -585,7 +448,7 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	const char *why;
 
 	lc.arch = arch;
-	if (!report(parse_args(argc, argv), "arguments are valid"))
+	if (!report(lc_parse_args(argc, argv), "arguments are valid"))
 		return report_summary();
 	if (cpu_count() > LC_MAX_CPUS) {
 		report(false, "at most %d vCPUs, not %d", LC_MAX_CPUS, cpu_count());
@@ -600,12 +463,12 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	lc.has_steal = !why;
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);
-	find_rtc(arch);
+	lc_find_rtc(arch);
 	if (lc.rtc_set)
-		set_rtc();
+		lc_set_rtc();
 	if (lc.counter_set)
 		lc_counter_set();
-	announce_fault(arch);
+	lc_announce_fault(arch);
 	on_cpus(init_on, NULL);
 	for (lc.seq = lc_has_reset() ? lc_boot_handshake() : 1; lc.seq <= lc.nevents; lc.seq++)
 		run_event(lc.events[lc.seq - 1]);

@@ -49,7 +49,7 @@ enum lc_reset_counter {
 struct lc_clock {
 	const char *name;
 	u64 (*read)(void);
-	/* ticks per second; read() counts ns when it is 1000000000 */
+	/* ticks per second; read() counts ns when it is NSEC_PER_SEC */
 	u64 hz;
 	/* per event kind: what QEMU does to it while the guest is stopped */
 	enum lc_semantics during[LC_NR_EVENTS];

@@ -90,7 +90,7 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	} else if (d->duration_ns < 2 * frozen_ns) {
 		report_info("%s: a stop of %llu ms is too short to tell a running clock from a "
 			    "frozen one (which may move by %llu ms)",
-			    c->name, d->duration_ns / 1000000, frozen_ns / 1000000);
+			    c->name, d->duration_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
 	} else if (sem == LC_RUNS) {
 		report(step_ns + LC_STAMP_SLACK_NS >= d->duration_ns,
 		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
@@ -128,7 +128,7 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 		report(false,
 		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
 		       "the answer)",
-		       cpu, name, (LC_WINDOW_NS + lc.done.after_wait_ns) / 1000000);
+		       cpu, name, (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
 		return;
 	}
 	report(t->fired_at >= t->deadline && t->fired_at <= answered + grace,
@@ -139,7 +139,7 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 	       t->fired_at >= t->deadline
 		       ? (s64)counter_ns(t->fired_at - t->deadline) / 1000
 		       : -(s64)counter_ns(t->deadline - t->fired_at) / 1000,
-	       (LC_WINDOW_NS + lc.done.after_wait_ns) / 1000000);
+	       (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
 	if (!cpu)
 		lc_result_ms(name, "oneshot_late",
 			     t->fired_at >= t->deadline ? (s64)counter_ns(t->fired_at - t->deadline)
@@ -279,10 +279,10 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 		return;
 	}
 	/* (a.span / a.periods) / (b.span / b.periods) - 1, in ppm */
-	err_ppm = ((s64)(a.span * b.periods) - (s64)(b.span * a.periods)) * 1000000 /
+	err_ppm = ((s64)(a.span * b.periods) - (s64)(b.span * a.periods)) * (s64)PPM_PER_UNIT /
 		  (s64)(b.span * a.periods);
-	bound_ppm = (b.slack * 1000000 + b.span - 1) / b.span +
-		    (a.slack * 1000000 + a.span - 1) / a.span + 1;
+	bound_ppm = (b.slack * PPM_PER_UNIT + b.span - 1) / b.span +
+		    (a.slack * PPM_PER_UNIT + a.span - 1) / a.span + 1;
 	report((u64)(err_ppm < 0 ? -err_ppm : err_ppm) <= bound_ppm,
 	       "vCPU %d %s period after the event %lld ppm off the period before, timed by "
 	       "the ticks (bound +-%llu ppm: the marks' spread)",
@@ -311,8 +311,8 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 		report_info("vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
 			    "over the window before the event, %llu ms over the one after (more "
 			    "than %u%% of one)",
-			    cpu, name, lc.done.before_wait_ns / 1000000,
-			    lc.done.after_wait_ns / 1000000, LC_JUDGE_WAIT_PCT);
+			    cpu, name, lc.done.before_wait_ns / NSEC_PER_MSEC,
+			    lc.done.after_wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT);
 		return;
 	}
 	/* rates are in per mille of nominal, shown in percent with one decimal */

@@ -28,7 +28,7 @@
  * reset, so that a counter that did not start again reads more after the
  * reset than before it, however long the host took over the reset.
  */
-#define LC_RESET_MIN_LIFE_NS 1000000000ull
+#define LC_RESET_MIN_LIFE_NS NSEC_PER_SEC
 
 bool lc_has_reset(void)
 {
@@ -42,8 +42,7 @@ void lc_request_reset(void)
 {
 	unsigned tests, failures, skipped;
 
-	while (counter_ns(arch_counter()) < LC_RESET_MIN_LIFE_NS)
-		cpu_relax();
+	spin_until(ns_to_ticks(LC_RESET_MIN_LIFE_NS, arch_counter_hz()));
 	report_counts(&tests, &failures, &skipped);
 	printf("LIFECYCLE-REQUEST: reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
 	       arch_counter(), tests, failures, skipped);

@@ -85,10 +85,10 @@
 /* Test-only faults: how far back (fault=back) or ahead (fault=jump) clocks are set. */
 #define LC_FAULT_BACK_NS	20000000ull
 #define LC_FAULT_JUMP_NS	3000000000ull
-#define LC_FAULT_TOD_NS		1000000000ull
-#define LC_FAULT_REARM_NS	(3600ull * 1000000000ull)
+#define LC_FAULT_TOD_NS		NSEC_PER_SEC
+#define LC_FAULT_REARM_NS	(3600 * NSEC_PER_SEC)
 /* fault=skew: how far the last vCPU's clock reads ahead after the event (lc_skewed) */
-#define LC_FAULT_SKEW_NS	1000000ull
+#define LC_FAULT_SKEW_NS	NSEC_PER_MSEC
 
 enum lc_phase {
 	LC_BEFORE,	/* the window before the request: the baseline */
@@ -242,6 +242,17 @@ struct lc_answer {
  * meanwhile. False when no whole line came.
  */
 bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up);
+/*
+ * The arguments (common/lifecycle_args.c): whether they are valid (what is
+ * wrong printed if not), lc.events, lc.fault, lc.host_kind and
+ * lc.catchup_max set; the arch's seconds clock found (lc.rtc, or an INFO
+ * why not); a fault= with nothing here to break a SKIP, another an INFO.
+ */
+bool lc_parse_args(int argc, char **argv);
+void lc_find_rtc(const struct lc_arch *arch);
+/* rtc_set=: the guest's own time of day in its seconds clock, read back (a check). */
+void lc_set_rtc(void);
+void lc_announce_fault(const struct lc_arch *arch);
 /* Reset events (common/lifecycle_reset.c): this life's end, and the next one's first check. */
 void lc_request_reset(void) __noreturn;
 /* The first sequence number to run in this life: 1, or the one after the reset it follows. */

@@ -15,8 +15,8 @@ void lc_check_tod(u64 tod_req, u64 tod_done)
 	       "time of day follows the host's: offset to it %lld us before the event, %lld us "
 	       "after (moved by at most %llu ms: %llu and %llu the host's threads waited for a CPU, "
 	       "which can delay its time stamps)",
-	       before / 1000, after / 1000, (u64)slack / 1000000, LC_TOD_SLACK_NS / 1000000,
-	       lc_stamp_wait_ns() / 1000000);
+	       before / (s64)NSEC_PER_USEC, after / (s64)NSEC_PER_USEC, (u64)slack / NSEC_PER_MSEC,
+	       LC_TOD_SLACK_NS / NSEC_PER_MSEC, lc_stamp_wait_ns() / NSEC_PER_MSEC);
 	lc_result_ms("tod", "moved", (u64)(moved < 0 ? -moved : moved));
 }
 
@@ -129,8 +129,8 @@ void lc_check_rtc(const struct lc_answer *a)
 			report_info("%s: not judged: no edge of its seconds %s the event (%s) while a "
 				    "thread of QEMU's waited %llu ms for a host CPU (more than %u%% of "
 				    "the %llu ms search)",
-				    name, when, why, e->wait_ns / 1000000, LC_JUDGE_WAIT_PCT,
-				    LC_RTC_EDGE_WAIT_NS / 1000000);
+				    name, when, why, e->wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT,
+				    LC_RTC_EDGE_WAIT_NS / NSEC_PER_MSEC);
 		else
 			report(false, "%s: no edge of its seconds %s the event: %s", name, when, why);
 		return;

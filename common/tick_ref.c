@@ -85,7 +85,7 @@ static s64 plan_ppb(const struct tick_ref_plan *p)
 	if (!ideal)
 		return 0;
 	/* ppb in two steps: the difference can be 5 % of a 10-minute span */
-	return diff * 1000000 / (s64)max(ideal / 1000, 1ull);
+	return diff * (s64)PPM_PER_UNIT / (s64)max(ideal / PPB_PER_PPM, 1ull);
 }
 
 /* Ticks per second (thousandths) in the reference's time: the span is err_ppb short or long of it.

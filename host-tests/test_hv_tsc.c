@@ -23,6 +23,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "host_shim.h"
+#include "../lib/hv_tsc.h"
+#include "../lib/pvclock.h"
 
 #define RANDOM_ROUNDS 1000000
 #define READERS 3
@@ -35,35 +37,6 @@
 #define PAGE_BELOW_UNITS 2
 #define PAGE_ABOVE_UNITS 1
 
-/* lib/hv_tsc.h and lib/pvclock.h, restated with system types. */
-struct hv_ref_tsc_page {
-	uint32_t tsc_sequence;
-	uint32_t reserved1;
-	uint64_t tsc_scale;
-	int64_t tsc_offset;
-};
-struct hv_tsc_copy {
-	uint32_t sequence;
-	uint64_t scale;
-	int64_t offset;
-	uint64_t tsc;
-};
-struct pvclock_vcpu_time_info {
-	uint32_t version;
-	uint32_t pad0;
-	uint64_t tsc_timestamp;
-	uint64_t system_time;
-	uint32_t tsc_to_system_mul;
-	int8_t tsc_shift;
-	uint8_t flags;
-	uint8_t pad[2];
-};
-uint64_t hv_mul_hi64(uint64_t a, uint64_t b);
-uint64_t hv_tsc_time(uint64_t tsc, uint64_t scale, int64_t offset);
-bool hv_tsc_read(const struct hv_ref_tsc_page *page, uint64_t (*counter)(void), struct hv_tsc_copy *copy);
-bool hv_tsc_from_pvclock(uint32_t mul, int8_t shift, uint64_t tsc_timestamp, uint64_t system_time,
-			 uint64_t *scale, int64_t *offset);
-uint64_t pvclock_time_at(const struct pvclock_vcpu_time_info *ti, uint64_t tsc);
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -128,8 +101,8 @@ static void test_from_pvclock(void **state)
 			.tsc_timestamp = next_random() >> 8,
 			.system_time = next_random() >> 12,
 		};
-		uint64_t tsc = ti.tsc_timestamp + (next_random() >> 30), scale, want, got;
-		int64_t offset;
+		u64 tsc = ti.tsc_timestamp + (next_random() >> 30), scale, want, got;
+		s64 offset;
 
 		assert_true(hv_tsc_from_pvclock(ti.tsc_to_system_mul, ti.tsc_shift, ti.tsc_timestamp,
 						ti.system_time, &scale, &offset));
@@ -141,14 +114,14 @@ static void test_from_pvclock(void **state)
 	}
 	/* a TSC under 10 MHz needs a scale of 1.0 or more: refused */
 	{
-		uint64_t scale;
-		int64_t offset;
+		u64 scale;
+		s64 offset;
 
 		assert_false(hv_tsc_from_pvclock(0x80000000u, 8, 0, 0, &scale, &offset));
 	}
 }
 
-static uint64_t fixed_tsc(void)
+static u64 fixed_tsc(void)
 {
 	return 1ull << 40;
 }
@@ -176,7 +149,7 @@ static void test_invalid_refused(void **state)
 static struct hv_ref_tsc_page live;
 static int counter_calls;
 
-static uint64_t counter_that_updates(void)
+static u64 counter_that_updates(void)
 {
 	if (counter_calls++ == 0) {
 		live.tsc_sequence = 0;

@@ -35,12 +35,12 @@
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define NCPUS		2
 #define COUNTER_HZ	2000000000ull /* counter ticks per second: 2 per ns */
-#define KVMCLOCK_HZ	1000000000ull
-#define US		1000ull
-#define MS		1000000ull
+#define KVMCLOCK_HZ	NSEC_PER_SEC /* a clock that counts ns */
+#define US		NSEC_PER_USEC /* the tables' shorthand */
+#define MS		NSEC_PER_MSEC
 /* The phases' lengths: the windows are LC_WINDOW_NS; the request to the answer, this. */
 #define DURING_NS	(1200 * MS)
-#define PHASE0		1000000000ull /* the counter as the window before starts */
+#define PHASE0		NSEC_PER_SEC /* the counter as the window before starts */
 #define PAUSE_STOP_NS	(1000 * MS)   /* QEMU's STOP to RESUME for a pause or a save */
 #define PAUSE_QEMU_NS	(4 * MS)      /* overhead_ns: QEMU's stop and cont work, a pause's only */
 #define MIGRATE_STOP_NS (3 * MS)      /* a live migration's downtime */

@@ -17,33 +17,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "../lib/pvclock.h"
 #include "../lib/units.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define RANDOM_ROUNDS 2000000
 
-/* lib/pvclock.h, restated with system types (its own header pulls in the freestanding libc). */
-struct pvclock_vcpu_time_info {
-	uint32_t version;
-	uint32_t pad0;
-	uint64_t tsc_timestamp;
-	uint64_t system_time;
-	uint32_t tsc_to_system_mul;
-	int8_t tsc_shift;
-	uint8_t flags;
-	uint8_t pad[2];
-};
-
-struct pvclock_wall_clock {
-	uint32_t version;
-	uint32_t sec;
-	uint32_t nsec;
-};
-
-uint64_t pvclock_scale_delta(uint64_t delta, uint32_t mul, int8_t shift);
-uint64_t pvclock_tsc_khz(uint32_t mul, int8_t shift);
-uint64_t pvclock_time_at(const struct pvclock_vcpu_time_info *ti, uint64_t tsc);
-uint64_t pvclock_wall_ns(const struct pvclock_wall_clock *wc, uint64_t system_ns);
 
 /* The definition: shift in 64 bits (0 once the shift reaches 64), multiply exactly, keep the low 64 bits of / 2^32. */
 static uint64_t scale_reference(uint64_t delta, uint32_t mul, int8_t shift)

@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "host_shim.h"
+#include "../lib/pvclock.h"
 
 #define READERS 3
 #define READS_PER_READER 3000000
@@ -32,22 +33,6 @@
 /* Thread t's raw clock runs t * SKEW behind thread 0's. */
 #define SKEW 1000
 
-/* lib/pvclock.h, restated with system types (its own header pulls in the freestanding libc). */
-struct pvclock_vcpu_time_info {
-	uint32_t version;
-	uint32_t pad0;
-	uint64_t tsc_timestamp;
-	uint64_t system_time;
-	uint32_t tsc_to_system_mul;
-	int8_t tsc_shift;
-	uint8_t flags;
-	uint8_t pad[2];
-};
-typedef uint64_t pvclock_last_t __attribute__((aligned(8)));
-uint64_t pvclock_read(const struct pvclock_vcpu_time_info *ti, uint64_t (*counter)(void),
-		      struct pvclock_vcpu_time_info *copy);
-uint64_t pvclock_clamp(pvclock_last_t *last, uint64_t now);
-void pvclock_last_reset(pvclock_last_t *last);
 
 static struct pvclock_vcpu_time_info area;
 static volatile int writer_stop;
@@ -93,7 +78,7 @@ static void *writer(void *unused)
 }
 
 /* The TSC a reader samples: after tsc_timestamp, as the guest's is. */
-static uint64_t fake_tsc(void)
+static u64 fake_tsc(void)
 {
 	return UINT64_MAX / 2;
 }

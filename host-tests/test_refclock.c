@@ -17,12 +17,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "../lib/units.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define PS_PER_S 1000000000000ULL
-#define PS_PER_US 1000000ULL
-#define PPB 1000000000ULL
-#define CLOCK_HZ 1000000000ULL /* the clock under test ticks in ns, as kvmclock */
+#define CLOCK_HZ NSEC_PER_SEC /* the clock under test ticks in ns, as kvmclock */
 #define RANDOM_WINDOWS 2000
 
 /* lib/refclock.h, restated with system types (its own header pulls in the freestanding libc). */
@@ -109,7 +107,7 @@ static uint64_t fake_ref_read(void)
 	uint64_t v;
 
 	spend(sim.ref_cost_ps / 2);
-	v = (uint64_t)((unsigned __int128)sim.now_ps * sim.ref_hz / PS_PER_S);
+	v = (uint64_t)((unsigned __int128)sim.now_ps * sim.ref_hz / PSEC_PER_SEC);
 	spend(sim.ref_cost_ps / 2);
 	return v;
 }
@@ -130,7 +128,7 @@ static uint64_t pit_like_read(void)
 	return 0;
 }
 
-#define LONG_POLL_NS (1000 * 1000000000ULL)
+#define LONG_POLL_NS (1000 * NSEC_PER_SEC)
 static const struct refclock fast_ref = {
 	"fast", "fake 100 MHz counter", NULL, fake_ref_hz, fake_ref_read, LONG_POLL_NS, 0,
 };
@@ -155,7 +153,7 @@ const struct refclock *const *refclock_table(size_t *n)
 
 static void sim_reset(uint64_t ref_hz, uint64_t clock_num, uint64_t clock_den)
 {
-	sim = (typeof(sim)){ .clock_cost_ps = 75 * PS_PER_US, .ref_cost_ps = 50 * PS_PER_US,
+	sim = (typeof(sim)){ .clock_cost_ps = 75 * PSEC_PER_USEC, .ref_cost_ps = 50 * PSEC_PER_USEC,
 			     .seed = 0x9e3779b97f4a7c15ULL, .clock_num = clock_num,
 			     .clock_den = clock_den, .ref_hz = ref_hz };
 }
@@ -176,11 +174,11 @@ static void test_exact_rate(void **state)
 	struct refclock_rate r;
 
 	sim_reset(100000000, 1, 1);
-	two_marks(&fast_ref, 123456789, PS_PER_S, &m0, &m1);
+	two_marks(&fast_ref, 123456789, PSEC_PER_SEC, &m0, &m1);
 	assert_true(m0.slack == 1 && m1.slack == 1);
 	assert_true(refclock_rate(&fast_ref, CLOCK_HZ, &m0, &m1, &r));
 	assert_int_equal(r.err_ppb, 0);
-	assert_int_equal(r.window_ns, 1000000000);
+	assert_int_equal(r.window_ns, NSEC_PER_SEC);
 	assert_true(r.bound_ppb > 0 && r.bound_ppb < 200000);
 }
 
@@ -190,12 +188,12 @@ static void test_one_percent_fast(void **state)
 	struct refclock_rate r;
 
 	sim_reset(100000000, 101, 100);
-	two_marks(&fast_ref, 5 * PS_PER_US, PS_PER_S, &m0, &m1);
+	two_marks(&fast_ref, 5 * PSEC_PER_USEC, PSEC_PER_SEC, &m0, &m1);
 	assert_true(refclock_rate(&fast_ref, CLOCK_HZ, &m0, &m1, &r));
 	assert_int_equal(r.err_ppb, 10000000);
 	/* and slow: ticks at 99% */
 	sim_reset(100000000, 99, 100);
-	two_marks(&fast_ref, 5 * PS_PER_US, PS_PER_S, &m0, &m1);
+	two_marks(&fast_ref, 5 * PSEC_PER_USEC, PSEC_PER_SEC, &m0, &m1);
 	assert_true(refclock_rate(&fast_ref, CLOCK_HZ, &m0, &m1, &r));
 	assert_int_equal(r.err_ppb, -10000000);
 }
@@ -228,12 +226,12 @@ static void test_slow_reference(void **state)
 	uint64_t width;
 
 	sim_reset(1, 1, 1);
-	sim.ref_cost_ps = 500 * PS_PER_US;
-	two_marks(&slow_ref, PS_PER_S / 3, 3 * PS_PER_S, &m0, &m1);
+	sim.ref_cost_ps = 500 * PSEC_PER_USEC;
+	two_marks(&slow_ref, PSEC_PER_SEC / 3, 3 * PSEC_PER_SEC, &m0, &m1);
 	assert_int_equal(m0.count, 1);
 	assert_int_equal(m1.count, 4);
 	assert_true(m0.slack == 0 && m1.slack == 0);
-	assert_true(m0.lo <= 1000000000 && m0.hi >= 1000000000);
+	assert_true(m0.lo <= NSEC_PER_SEC && m0.hi >= NSEC_PER_SEC);
 	assert_true(m1.lo <= 4000000000ULL && m1.hi >= 4000000000ULL);
 	/* an edge bracket spans two reference reads and their clock reads */
 	width = m0.hi - m0.lo;
@@ -241,11 +239,11 @@ static void test_slow_reference(void **state)
 	assert_true(refclock_rate(&slow_ref, CLOCK_HZ, &m0, &m1, &r));
 	assert_int_equal(r.err_ppb, 0);
 	assert_int_equal(r.window_ns, 3000000000ULL);
-	assert_true(r.bound_ppb > width * PPB / 3000000000ULL / 2 && r.bound_ppb < 500000);
+	assert_true(r.bound_ppb > width * PPB_PER_UNIT / 3000000000ULL / 2 && r.bound_ppb < 500000);
 
 	sim_reset(1, 101, 100);
-	sim.ref_cost_ps = 500 * PS_PER_US;
-	two_marks(&slow_ref, PS_PER_S / 3, 3 * PS_PER_S, &m0, &m1);
+	sim.ref_cost_ps = 500 * PSEC_PER_USEC;
+	two_marks(&slow_ref, PSEC_PER_SEC / 3, 3 * PSEC_PER_SEC, &m0, &m1);
 	assert_true(refclock_rate(&slow_ref, CLOCK_HZ, &m0, &m1, &r));
 	assert_int_equal(r.err_ppb, 10000000);
 }
@@ -258,7 +256,7 @@ static void test_timeout(void **state)
 	sim_reset(1, 1, 1);
 	sim.now_ps = 0;
 	assert_false(refclock_mark(&slow_ref, fake_clock, 100000000, &m));
-	assert_true(sim.now_ps >= 100 * PS_PER_US * 1000 && sim.now_ps < 200 * PS_PER_US * 1000);
+	assert_true(sim.now_ps >= 100 * PSEC_PER_USEC * 1000 && sim.now_ps < 200 * PSEC_PER_USEC * 1000);
 }
 
 /* Noisy read costs (up to 20x the fixed one): the truth always lies within err +- bound. */
@@ -268,18 +266,18 @@ static void test_random_costs(void **state)
 
 	for (int i = 0; i < RANDOM_WINDOWS; i++) {
 		uint64_t *rate = rates[i % ARRAY_LEN(rates)];
-		int64_t truth = (int64_t)(rate[0] * PPB / rate[1]) - (int64_t)PPB;
+		int64_t truth = (int64_t)(rate[0] * PPB_PER_UNIT / rate[1]) - (int64_t)PPB_PER_UNIT;
 		struct refclock_mark m0, m1;
 		struct refclock_rate r;
 		uint64_t seed;
 
 		sim_reset(100000000, rate[0], rate[1]);
 		sim.seed += (uint64_t)i * 7919;
-		sim.jitter_ps = 1500 * PS_PER_US;
+		sim.jitter_ps = 1500 * PSEC_PER_USEC;
 		seed = sim.seed;
-		sim.now_ps = next_random(&seed) % PS_PER_S;
+		sim.now_ps = next_random(&seed) % PSEC_PER_SEC;
 		assert_true(refclock_mark(&fast_ref, fake_clock, 3 * CLOCK_HZ, &m0));
-		sim.now_ps += 100000 * PS_PER_US + next_random(&seed) % PS_PER_S;
+		sim.now_ps += 100000 * PSEC_PER_USEC + next_random(&seed) % PSEC_PER_SEC;
 		assert_true(refclock_mark(&fast_ref, fake_clock, 3 * CLOCK_HZ, &m1));
 		assert_true(refclock_rate(&fast_ref, CLOCK_HZ, &m0, &m1, &r));
 		if (r.err_ppb - (int64_t)r.bound_ppb > truth || truth > r.err_ppb + (int64_t)r.bound_ppb)
@@ -311,7 +309,7 @@ static void test_measure(void **state)
 	struct refclock_mark best;
 
 	sim_reset(100000000, 101, 100);
-	sim.jitter_ps = 1500 * PS_PER_US;
+	sim.jitter_ps = 1500 * PSEC_PER_USEC;
 	refclock_measure(res, 2, fake_clock, CLOCK_HZ, CLOCK_HZ / 5, 5);
 	for (int i = 0; i < 2; i++) {
 		assert_null(res[i].why);

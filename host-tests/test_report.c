@@ -4,9 +4,9 @@
  * failing check whose defect's host kind was declared known is a KFAIL
  * line and leaves the exit code EXIT_PASS; the same check on any other
  * host, or beside a real failure, still fails the test. Each case runs
- * in a child process (report.c keeps its counters for the whole run) with
- * its output captured through a pipe, and the parent checks the lines and
- * the exit code.
+ * in a child process (report.c keeps its counters for the whole run,
+ * child_capture.h) with its output captured through a pipe, and the parent
+ * checks the lines and the exit code.
  */
 /* LIBSRC: lib/report.c lib/printf.c lib/string.c */
 #include <setjmp.h>
@@ -19,10 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "child_capture.h"
 #include "host_shim.h"
 #include "../lib/report.h"
-
-#define OUT_MAX 4096
 
 /* --- the platform hooks report.c calls ------------------------------------ */
 
@@ -33,52 +32,14 @@ void cpu_relax(void)
 /* A case: what it declares and reports; the child exits with report_summary(). */
 typedef void (*scenario_fn)(void);
 
-struct outcome {
-	char out[OUT_MAX];
-	int code;
-};
-
-static void run_case(scenario_fn fn, struct outcome *o)
+static void call_scenario(const void *arg)
 {
-	int fds[2];
-	ssize_t n, len = 0;
-	int status;
-	pid_t pid;
-
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		fn();
-		status = report_summary();
-		fflush(stdout);
-		_exit(status);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], o->out + len, sizeof(o->out) - 1 - (size_t)len)) > 0)
-		len += n;
-	o->out[len] = '\0';
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	o->code = WEXITSTATUS(status);
+	(*(const scenario_fn *)arg)();
 }
 
-static void has_line(const struct outcome *o, const char *line)
+static void run_case(scenario_fn fn, struct child_outcome *o)
 {
-	char want[512];
-
-	snprintf(want, sizeof(want), "%s\n", line);
-	if (!strstr(o->out, want))
-		fail_msg("no line '%s' in:\n%s", line, o->out);
-}
-
-static void lacks(const struct outcome *o, const char *text)
-{
-	if (strstr(o->out, text))
-		fail_msg("'%s' should not be in:\n%s", text, o->out);
+	child_run(call_scenario, &fn, o);
 }
 
 /* --- the cases -------------------------------------------------------------- */
@@ -92,12 +53,12 @@ static void known_kfail(void)
 
 static void test_known_is_kfail(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(known_kfail, &o);
-	has_line(&o, "PASS: one");
-	has_line(&o, "KFAIL: two 2 (known defect of this host: kvm-pvm/tsc-adjust)");
-	has_line(&o, "SUMMARY: 2 tests, 0 unexpected failures, 0 skipped, 1 known failures");
+	has_line(o.out, "PASS: one");
+	has_line(o.out, "KFAIL: two 2 (known defect of this host: kvm-pvm/tsc-adjust)");
+	has_line(o.out, "SUMMARY: 2 tests, 0 unexpected failures, 0 skipped, 1 known failures");
 	assert_int_equal(o.code, EXIT_PASS);
 }
 
@@ -109,12 +70,12 @@ static void unknown_host(void)
 
 static void test_other_host_fails(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(unknown_host, &o);
-	has_line(&o, "FAIL: two");
-	has_line(&o, "SUMMARY: 1 tests, 1 unexpected failures, 0 skipped");
-	lacks(&o, "KFAIL");
+	has_line(o.out, "FAIL: two");
+	has_line(o.out, "SUMMARY: 1 tests, 1 unexpected failures, 0 skipped");
+	lacks(o.out, "KFAIL");
 	assert_int_equal(o.code, EXIT_FAIL);
 }
 
@@ -138,16 +99,16 @@ static void listed_kind(void)
 
 static void test_kind_matching(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(nothing_declared, &o);
-	has_line(&o, "FAIL: two");
+	has_line(o.out, "FAIL: two");
 	assert_int_equal(o.code, EXIT_FAIL);
 	run_case(prefix_kind, &o);
-	has_line(&o, "FAIL: prefix");
+	has_line(o.out, "FAIL: prefix");
 	assert_int_equal(o.code, EXIT_FAIL);
 	run_case(listed_kind, &o);
-	has_line(&o, "KFAIL: listed (known defect of this host: kvm-pvm/x)");
+	has_line(o.out, "KFAIL: listed (known defect of this host: kvm-pvm/x)");
 	assert_int_equal(o.code, EXIT_PASS);
 }
 
@@ -160,12 +121,12 @@ static void kfail_beside_fail(void)
 
 static void test_never_hides_a_failure(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(kfail_beside_fail, &o);
-	has_line(&o, "KFAIL: known (known defect of this host: kvm-pvm/x)");
-	has_line(&o, "FAIL: different");
-	has_line(&o, "SUMMARY: 2 tests, 1 unexpected failures, 0 skipped, 1 known failures");
+	has_line(o.out, "KFAIL: known (known defect of this host: kvm-pvm/x)");
+	has_line(o.out, "FAIL: different");
+	has_line(o.out, "SUMMARY: 2 tests, 1 unexpected failures, 0 skipped, 1 known failures");
 	assert_int_equal(o.code, EXIT_FAIL);
 }
 
@@ -179,12 +140,12 @@ static void known_but_passes(void)
 
 static void test_pass_on_defective_host(void **state)
 {
-	struct outcome o;
+	struct child_outcome o;
 
 	run_case(known_but_passes, &o);
-	has_line(&o, "PASS: p: fine");
-	has_line(&o, "INFO: p: the known defect kvm-pvm/x did not show here");
-	has_line(&o, "SUMMARY: 1 tests, 0 unexpected failures, 0 skipped");
+	has_line(o.out, "PASS: p: fine");
+	has_line(o.out, "INFO: p: the known defect kvm-pvm/x did not show here");
+	has_line(o.out, "SUMMARY: 1 tests, 0 unexpected failures, 0 skipped");
 	assert_int_equal(o.code, EXIT_PASS);
 }
 

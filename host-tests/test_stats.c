@@ -28,7 +28,6 @@
 #define STATS_ROUNDS   300
 #define STATS_MAX_N    2500
 #define CONVERT_ROUNDS 300000
-#define PS_PER_S       1000000000000ull
 #define HZ_MIN	       24000000ull
 #define HZ_MAX	       18000000000ull
 
@@ -383,7 +382,7 @@ static void test_compute_random(void **state)
 /* Exact unless the result needs more than 64 bits: then there is nothing to compare with. */
 static void check_convert(u64 ticks, u64 hz)
 {
-	u128 ps = (u128)ticks * PS_PER_S / hz, ns = (u128)ticks * NSEC_PER_SEC / hz;
+	u128 ps = (u128)ticks * PSEC_PER_SEC / hz, ns = (u128)ticks * NSEC_PER_SEC / hz;
 	u128 back = ((u128)ticks * hz + NSEC_PER_SEC - 1) / NSEC_PER_SEC;
 
 	if (!(ps >> 64))
@@ -429,8 +428,8 @@ static void test_convert_edges(void **state)
 			UINT64_MAX / hz * hz,
 			NSEC_PER_SEC,
 			NSEC_PER_SEC - 1,
-			PS_PER_S,
-			PS_PER_S + 1,
+			PSEC_PER_SEC,
+			PSEC_PER_SEC + 1,
 		};
 
 		for (size_t t = 0; t < ARRAY_LEN(ticks); t++)
@@ -457,7 +456,7 @@ static void test_convert_range(void **state)
 	assert_int_equal(ticks_to_ps(days213, NSEC_PER_SEC), days213 * 1000);
 	assert_int_equal(ticks_to_ps(days213 + 999999999, NSEC_PER_SEC), (days213 + 999999999) * 1000);
 	assert_int_equal(ticks_to_ps(HZ_MAX - 1, HZ_MAX),
-			 (u64)((u128)(HZ_MAX - 1) * PS_PER_S / HZ_MAX));
+			 (u64)((u128)(HZ_MAX - 1) * PSEC_PER_SEC / HZ_MAX));
 	assert_int_equal(ticks_to_ns(HZ_MAX - 1, HZ_MAX), 999999999);
 	assert_int_equal(ns_to_ticks(NSEC_PER_SEC - 1, HZ_MAX), HZ_MAX - 18);
 	assert_int_equal(ns_to_ticks(1, HZ_MIN), 1);

@@ -17,11 +17,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "../lib/units.h"
 #include "../common/tick_math.h"
 
 #define ARRAY_LEN(a)  (sizeof(a) / sizeof((a)[0]))
 #define RANDOM_ROUNDS 1000000
-#define PPB	      1000000000ull
 #define FX(num, den)  ((u64)(((u128)(num) << 32) / (den)))
 
 typedef unsigned __int128 u128;
@@ -210,8 +210,8 @@ static void check_cal(u64 dt, u64 dc, u64 slack)
 	assert_int_equal(cal.ratio_fx, (u64)(((u128)dt << 32) / dc));
 	/* the bracket halves and one count, which lasts up to floor(dt / dc) + 1 ticks */
 	err = (u128)slack + dt / dc + 1;
-	err = err * PPB / dt;
-	assert_int_equal(cal.err_ppb, err > PPB ? PPB : (u64)err);
+	err = err * PPB_PER_UNIT / dt;
+	assert_int_equal(cal.err_ppb, err > PPB_PER_UNIT ? PPB_PER_UNIT : (u64)err);
 }
 
 static void test_cal(void **state)
@@ -221,7 +221,7 @@ static void test_cal(void **state)
 	static const u64 dcs[] = {0,	     1, 2, 3, 238636, 1000000, 0xffffffff, 0x100000000ull,
 				  UINT64_MAX};
 	static const u64 slacks[] = {
-		0, 1, 5000, 0xffffffff, 1ull << 40, UINT64_MAX / PPB, UINT64_MAX / PPB + 1};
+		0, 1, 5000, 0xffffffff, 1ull << 40, UINT64_MAX / PPB_PER_UNIT, UINT64_MAX / PPB_PER_UNIT + 1};
 	u64 seed = 0x2545f4914f6cdd1dULL;
 
 	for (size_t t = 0; t < ARRAY_LEN(dts); t++)
@@ -240,25 +240,25 @@ static void test_cal_typical(void **state)
 
 	assert_true(tick_cal_from(&cal, 600000000, 238636, 30000));
 	assert_int_equal(cal.ratio_fx >> 32, 2514);
-	assert_int_equal(cal.err_ppb, (30000 + 2514 + 1) * PPB / 600000000);
+	assert_int_equal(cal.err_ppb, (30000 + 2514 + 1) * PPB_PER_UNIT / 600000000);
 }
 
 static void test_ppb_to_fx(void **state)
 {
-	static const u64 ppbs[] = {0, 1, 2, 100000, 999999999, PPB, PPB + 1, UINT64_MAX};
+	static const u64 ppbs[] = {0, 1, 2, 100000, 999999999, PPB_PER_UNIT, PPB_PER_UNIT + 1, UINT64_MAX};
 	u64 seed = 0xda942042e4dd58b5ULL;
 
 	for (size_t i = 0; i < ARRAY_LEN(ppbs); i++) {
-		u64 p = ppbs[i] > PPB ? PPB : ppbs[i];
+		u64 p = ppbs[i] > PPB_PER_UNIT ? PPB_PER_UNIT : ppbs[i];
 
-		assert_int_equal(tick_ppb_to_fx(ppbs[i]), (u64)(((u128)p << 32) / PPB));
+		assert_int_equal(tick_ppb_to_fx(ppbs[i]), (u64)(((u128)p << 32) / PPB_PER_UNIT));
 	}
-	assert_int_equal(tick_ppb_to_fx(PPB), TICK_FX_ONE);
+	assert_int_equal(tick_ppb_to_fx(PPB_PER_UNIT), TICK_FX_ONE);
 	/* rounded down: the tolerance it gives a distance is never more than the error */
 	for (int i = 0; i < RANDOM_ROUNDS / 10; i++) {
-		u64 ppb = next_random(&seed) % (PPB + 1), d = random_any(&seed);
+		u64 ppb = next_random(&seed) % (PPB_PER_UNIT + 1), d = random_any(&seed);
 
-		assert_true((u128)mul_u64_u64_shr32(d, tick_ppb_to_fx(ppb)) * PPB <= (u128)d * ppb);
+		assert_true((u128)mul_u64_u64_shr32(d, tick_ppb_to_fx(ppb)) * PPB_PER_UNIT <= (u128)d * ppb);
 	}
 }
 

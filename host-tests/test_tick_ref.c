@@ -25,10 +25,11 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
+#include "../lib/units.h"
 #include "../common/tick_ref.h"
 
-#define COUNTER_HZ  1000000000ull /* the counter ticks in ns: a tick off is a ppb off */
-#define FAST_REF_HZ 1000000ull
+#define COUNTER_HZ  NSEC_PER_SEC /* the counter ticks in ns: a tick off is a ppb off */
+#define FAST_REF_HZ HZ_PER_MHZ
 #define REF_TOLERANCE_PPB 2000
 
 /* --- the arch's hooks, played by a simulated timeline ---------------------------- */

@@ -2,6 +2,7 @@
 /* The micro-benchmark runner: warm-up, capped batches, empty-loop subtraction, checks, table and RESULT lines. */
 #include "bench.h"
 #include "arch.h"
+#include "units.h"
 #include "argv.h"
 #include "report.h"
 #include "fixed.h"
@@ -158,7 +159,7 @@ static bool start_row(const struct bench_config *c, const struct bench *b, struc
 	}
 	report_prefix_pop();
 	st->empty_fastest = b->kind == BENCH_TIMED_LOOP ? UINT64_MAX : 0;
-	st->budget = ns_to_ticks(c->budget_ms * 1000000ull, arch_counter_hz());
+	st->budget = ns_to_ticks(c->budget_ms * NSEC_PER_MSEC, arch_counter_hz());
 	t0 = arch_counter();
 	enter(b);
 	per_op = warm_up(b, want, st->budget / (c->batches + 1));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* wait_at_least(), spin_until(), spin_ns(): see wait.h. */
+/* wait_at_least(), wait_cond_ticks(), poll_cond_ticks(), wait_reached(), spin_until(), spin_ns(): see wait.h. */
 #include "wait.h"
 #include "arch.h"
 #include "stats.h"
+#include "units.h"
 
 void spin_until(u64 until)
 {
@@ -28,10 +29,36 @@ bool wait_at_least(const volatile unsigned long *counter, unsigned long target, 
 		now = arch_counter();
 		if (!start) {
 			start = now;
-			limit = ns_to_ticks(timeout_ms * 1000000ull, arch_counter_hz());
+			limit = ns_to_ticks(timeout_ms * NSEC_PER_MSEC, arch_counter_hz());
 		} else if (now - start > limit) {
 			return false;
 		}
 	}
 	return true;
+}
+
+bool wait_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks)
+{
+	u64 start = arch_counter();
+	bool done;
+
+	while (!(done = cond(arg)) && arch_counter() - start < ticks)
+		cpu_relax();
+	return done;
+}
+
+bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
+{
+	u64 start = arch_counter();
+	bool done;
+
+	while (!(done = cond(arg)) && arch_counter() - start < ticks)
+		spin_ns(poll_ns);
+	return done;
+}
+
+void wait_reached(const volatile unsigned long *counter, unsigned long target)
+{
+	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < target)
+		cpu_relax();
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Bounded waits on a counter another CPU or an interrupt handler advances. */
+/* Waits on a condition, a counter another CPU or an interrupt handler advances, or the clock: the tree's only wait loops. */
 #ifndef VMTICK_WAIT_H
 #define VMTICK_WAIT_H
 
@@ -12,6 +12,31 @@
  */
 #define WAIT_SPINS_PER_CLOCK	1024
 bool wait_at_least(const volatile unsigned long *counter, unsigned long target, u64 timeout_ms);
+
+/*
+ * What a wait waits for: true ends it. It is asked before each look at
+ * the clock, and its last answer is the wait's.
+ */
+typedef bool wait_cond_fn(void *arg);
+/* ticks for a wait that only its condition ends */
+#define WAIT_FOREVER		(~0ull)
+
+/*
+ * Spin (cpu_relax()) until cond(arg) or ticks of arch_counter() have
+ * passed since the call; cond's last answer. The clock is read every
+ * round: a wait that must see its deadline to the tick.
+ */
+bool wait_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks);
+/*
+ * The same, asking cond(arg) only every poll_ns (spin_ns() between): a
+ * condition that reads a device, whose every read exits to the VMM.
+ */
+bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns);
+/*
+ * Spin, with no deadline, until *counter >= target: a turn another CPU
+ * hands over with a release store, read with acquire.
+ */
+void wait_reached(const volatile unsigned long *counter, unsigned long target);
 
 /*
  * Spin on arch_counter() alone until it reaches until, or for ns of it: no

@@ -21,7 +21,7 @@
  *     difference by 1 (host-tests/test_hv_tsc.c checks this bound against
  *     kvmclock's arithmetic). A page 1 ms off misses by 10,000 units; a
  *     descheduled vCPU only widens a bracket.
- *  2. warps: the warp check of lib/x86/warp.c, the vCPUs taking turns
+ *  2. warps: the warp check of common/warp.c, the vCPUs taking turns
  *     under a fair lock reading TIME_REF_COUNT, then the page:
  *     reference time is partition-wide, so any step back fails.
  *  3. rate: TIME_REF_COUNT and the page count 10 MHz against refs=
@@ -71,8 +71,9 @@
 #include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "x86/tsc.h"
-#include "x86/warp.h"
+#include "x86/warp_arch.h"
 
 #define MAX_LOOPS		10000000ull
 #define MAX_WINDOW_MS		10000
@@ -318,7 +319,12 @@ static void warp_test(void)
 
 	report_prefix_push("warps");
 	for (unsigned c = 0; c < ARRAY_SIZE(clocks); c++) {
-		struct warp_check check = { .read = clocks[c].read, .mask = WARP_MASK_64, .loops = opt.loops };
+		struct warp_check check = {
+			.arch = &warp_arch_x86,
+			.read = clocks[c].read,
+			.mask = WARP_MASK_64,
+			.loops = opt.loops,
+		};
 		struct warp_findings t;
 
 		if (c == 1 && !src.page_valid)
@@ -376,7 +382,7 @@ static void apic_count_start(void *unused)
 
 static u64 stated(u64 hz)
 {
-	return opt.fault == F_FREQ ? hz + hz / 1000000 * FAULT_FREQ_PPM : hz;
+	return opt.fault == F_FREQ ? hz + hz / PPM_PER_UNIT * FAULT_FREQ_PPM : hz;
 }
 
 static void freq_test(void)

@@ -103,11 +103,12 @@
 #include "fixed.h"
 #include "atomic.h"
 #include "x86/kvmclock.h"
-#include "x86/warp.h"
+#include "x86/warp_arch.h"
 #include "x86/processor.h"
 #include "pvclock.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "wait.h"
 #include "stats.h"
 #include "units.h"
 #include "x86/tsc.h"
@@ -387,10 +388,10 @@ static void rate_test(const struct options *o)
 
 /* ---- 4, 5, 6. warps -------------------------------------------------------- */
 
-/* The vCPUs take loops turns each reading read() (lib/x86/warp.c); returns the total warps. */
+/* The vCPUs take loops turns each reading read() (common/warp.c); returns the total warps. */
 static u64 warp_run_quiet(u64 (*read)(void), u64 loops, struct warp_findings *total)
 {
-	struct warp_check check = { .read = read, .mask = WARP_MASK_64, .loops = loops };
+	struct warp_check check = { .arch = &warp_arch_x86, .read = read, .mask = WARP_MASK_64, .loops = loops };
 
 	kvmclock_reset_last();
 	return warp_run(&check, total);
@@ -532,7 +533,7 @@ static const struct perf_mode {
 struct perf_run {
 	const struct perf_mode *mode;
 	u64 loops;
-	u32 arrived;
+	unsigned long arrived;
 };
 
 static void perf_on(void *arg)
@@ -542,8 +543,7 @@ static void perf_on(void *arg)
 
 	/* start together, so the shared line of the adjusted read is contended from the first read */
 	atomic_inc(&run->arrived);
-	while (atomic_load(&run->arrived) < (u32)cpu_count())
-		pause();
+	wait_reached(&run->arrived, (unsigned long)cpu_count());
 	t0 = rdtsc_ordered();
 	/* the compare costs every mode the same couple of cycles, and keeps the reads honest */
 	for (u64 i = 0; i < run->loops; i++) {

@@ -13,7 +13,7 @@
  *
  * What it checks, in order (phases=), for each counter the machine has
  * (SKIP with the reason where there is none):
- *  1. warps: the warp check of lib/x86/warp.c (as x86/tsc_test.c runs it
+ *  1. warps: the warp check of common/warp.c (as x86/tsc_test.c runs it
  *     for the TSC): the vCPUs take turns under a fair lock; each read is compared with the
  *     one before it, made by whichever vCPU held the lock last. The
  *     counters wrap (HPET: reads of the main counter's low 32 bits, 42.9 s
@@ -68,7 +68,7 @@
 #include "ratecheck.h"
 #include "report.h"
 #include "x86/tsc_cpuid.h"
-#include "x86/warp.h"
+#include "x86/warp_arch.h"
 #include "units.h"
 
 #define MAX_LOOPS	  100000000ull
@@ -179,6 +179,7 @@ static const struct warp_report warp_results = {
 static void warp_test(const struct counter *c)
 {
 	struct warp_check check = {
+		.arch = &warp_arch_x86,
 		.read = c->read,
 		.mask = (1ull << c->bits()) - 1,
 		.loops = opt.loops,

@@ -15,7 +15,7 @@
  *  1. cpuid: the invariant-TSC bit (CPUID 0x80000007 EDX[8]) and the
  *     RDTSCP and RDPID bits read the same on every vCPU (a guest reads
  *     them once, on its boot CPU, and applies them to all).
- *  2. warps: the warp check of lib/x86/warp.c - the vCPUs take turns
+ *  2. warps: the warp check of common/warp.c - the vCPUs take turns
  *     under a fair lock; each read is compared with the one before it,
  *     made by whichever vCPU had the lock last. Earlier is a warp, equal a
  *     stall. Once with
@@ -63,8 +63,9 @@
 #include "x86/processor.h"
 #include "ratecheck.h"
 #include "report.h"
+#include "units.h"
 #include "x86/tsc_cpuid.h"
-#include "x86/warp.h"
+#include "x86/warp_arch.h"
 
 #define MAX_LOOPS		100000000ull
 #define MAX_WINDOW_MS		10000
@@ -103,7 +104,7 @@ struct options {
 
 static struct options opt;
 
-/* What one vCPU found, alone on its cache line (the warps: lib/x86/warp.c). */
+/* What one vCPU found, alone on its cache line (the warps: common/warp.c). */
 struct vcpu_result {
 	u32 features;		/* step 1: TSC_FEATURE_* bits */
 	u32 aux_rdtscp, aux_rdpid, aux_msr;
@@ -200,6 +201,7 @@ static const struct warp_report warp_results = {
 static void warp_test_mode(const struct warp_mode *mode, u32 features)
 {
 	struct warp_check check = {
+		.arch = &warp_arch_x86,
 		.read = mode->read,
 		.mask = WARP_MASK_64,
 		.loops = opt.loops,
@@ -342,7 +344,7 @@ static void freq_test(void)
 		report_abort("bad refs argument '%s'", opt.refs);
 	rc.hz = st[0].hz;
 	if (opt.fault == FAULT_FREQ)
-		rc.hz += rc.hz / 1000000 * FAULT_FREQ_PPM;
+		rc.hz += rc.hz / PPM_PER_UNIT * FAULT_FREQ_PPM;
 	rc.window = rc.hz / 1000 * opt.window_ms;
 	if (!rc.n) {
 		report(false, "no reference clock to measure the TSC's rate against (refs=%s)", opt.refs);

@@ -15,6 +15,7 @@
 #include "x86/pmtimer.h"
 #include "x86/processor.h"
 #include "report.h"
+#include "units.h"
 #include "x86/rtc.h"
 #include "x86/tick.h"
 #include "x86/tsc_cpuid.h"
@@ -63,7 +64,7 @@ static const struct lc_clock kvm_clocks[] = {
 			{[LC_PAUSE] = LC_RUNS, [LC_SAVE] = LC_RUNS, [LC_MIGRATE] = LC_RUNS}},
 	[LC_X86_KVMCLOCK] = {"kvmclock",
 	 kvmclock_read_raw,
-	 1000000000ull,
+	 NSEC_PER_SEC,
 	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
 };
 

@@ -14,7 +14,7 @@
  * is scaled from, exactly. Allowed: 500 ppm, and as much again for the
  * host's own clock calibration, as for x86's references.
  */
-#define PL031_TOLERANCE_PPB 1000000
+#define PL031_TOLERANCE_PPB (1000 * PPB_PER_PPM)
 #define PL031_HZ	    1
 #define SECONDS_PER_2_31    (1ull << 31)
 

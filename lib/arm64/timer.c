@@ -3,6 +3,7 @@
 #include "libc.h"
 #include "arch.h"
 #include "atomic.h"
+#include "units.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
@@ -144,7 +145,7 @@ u64 timer_ns_to_ticks(u64 ns)
 	u64 hz = timer_freq();
 
 	/* Split to keep ns * hz from overflowing for long intervals. */
-	return ns / 1000000000 * hz + ns % 1000000000 * hz / 1000000000;
+	return ns / NSEC_PER_SEC * hz + ns % NSEC_PER_SEC * hz / NSEC_PER_SEC;
 }
 
 static struct timer_irq_seen irq_seen[NR_CPUS];

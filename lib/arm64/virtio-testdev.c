@@ -10,6 +10,7 @@
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/virtio-mmio.h"
+#include "wait.h"
 
 #define VIRTIO_ID_CONSOLE		3
 #define VIRTIO_CONFIG_S_ACKNOWLEDGE	1
@@ -143,10 +144,15 @@ bool virtio_testdev_present(void)
 }
 
 /* Send "<code>q"; returns only if there is no testdev or QEMU did not exit. */
+/* The device has used the buffer put after used index *idx. */
+static bool used_moved(void *idx)
+{
+	return READ_ONCE(vq.used.idx) != *(u16 *)idx;
+}
+
 void virtio_testdev_exit(int code)
 {
 	u16 idx;
-	u64 start;
 	int len;
 
 	if (!vbase)
@@ -162,7 +168,5 @@ void virtio_testdev_exit(int code)
 	dsb(sy);
 	writel(VIRTIO_CONSOLE_PORT0_TXQ, vbase + VIRTIO_MMIO_QUEUE_NOTIFY);
 	/* QEMU exits while handling the notify; give a slow device a second. */
-	start = arch_counter();
-	while (READ_ONCE(vq.used.idx) == idx && arch_counter() - start < arch_counter_hz())
-		cpu_relax();
+	wait_cond_ticks(used_moved, &idx, arch_counter_hz());
 }

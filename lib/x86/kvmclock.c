@@ -9,6 +9,7 @@
 #include "x86/percpu.h"
 #include "x86/processor.h"
 #include "report.h"
+#include "wait.h"
 
 #define CACHE_LINE_SIZE		64
 /* How long init waits for the host's first update of an area, in TSC cycles. */
@@ -66,10 +67,20 @@ static struct kvmclock_area *this_area(void)
 	return this_cpu()->kvmclock;
 }
 
+static bool time_info_written(void *ti)
+{
+	return READ_ONCE(((struct pvclock_vcpu_time_info *)ti)->version) != 0;
+}
+
+/* KVM fills the area before it next enters the guest; be patient with other hosts. Whether it did. */
+static bool wait_first_update(struct pvclock_vcpu_time_info *ti)
+{
+	return wait_cond_ticks(time_info_written, ti, FIRST_UPDATE_WAIT);
+}
+
 static void register_this_cpu(void *failed)
 {
 	struct kvmclock_area *a = &areas[smp_id()];
-	u64 start = rdtsc();
 
 	/* identity-mapped: the virtual address is the guest-physical one */
 	if (wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, (uintptr_t)&a->ti | KVM_SYSTEM_TIME_ENABLE) != EXC_NONE) {
@@ -77,10 +88,7 @@ static void register_this_cpu(void *failed)
 		atomic_inc((u32 *)failed);
 		return;
 	}
-	/* KVM fills the area before it next enters the guest; be patient with other hosts */
-	while (!READ_ONCE(a->ti.version) && rdtsc() - start < FIRST_UPDATE_WAIT)
-		pause();
-	if (!READ_ONCE(a->ti.version)) {
+	if (!wait_first_update(&a->ti)) {
 		printf("kvmclock: vCPU %d: the host never wrote the time info\n", smp_id());
 		atomic_inc((u32 *)failed);
 	}
@@ -217,7 +225,6 @@ u64 kvmclock_tsc_hz(void)
 	static struct kvmclock_area scratch;
 	struct pvclock_vcpu_time_info copy;
 	bool temporary = !this_area();
-	u64 start = rdtsc();
 
 	if (kvmclock_unavailable())
 		return 0;
@@ -227,8 +234,7 @@ u64 kvmclock_tsc_hz(void)
 		if (wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, (uintptr_t)&scratch.ti | KVM_SYSTEM_TIME_ENABLE) !=
 		    EXC_NONE)
 			return 0;
-		while (!READ_ONCE(scratch.ti.version) && rdtsc() - start < FIRST_UPDATE_WAIT)
-			pause();
+		wait_first_update(&scratch.ti);
 		this_cpu()->kvmclock = &scratch;
 	}
 	kvmclock_snapshot(&copy);

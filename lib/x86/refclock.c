@@ -22,7 +22,7 @@
  * correction, at most 500 ppm (the kernel's MAXFREQ), plus the error of
  * the host's own TSC calibration, allowed as much again: 1000 ppm.
  */
-#define HOST_CLOCK_TOLERANCE_PPB 1000000
+#define HOST_CLOCK_TOLERANCE_PPB (1000 * PPB_PER_PPM)
 /* Follow wraps at least twice per wrap period. */
 #define HALF_WRAP_NS(bits, hz)	 ((1ull << (bits)) * NSEC_PER_SEC / (hz) / 2)
 

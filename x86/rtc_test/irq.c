@@ -11,6 +11,7 @@
 #include "report.h"
 #include "x86/steal.h"
 #include "units.h"
+#include "wait.h"
 
 #define RTC_IRQ_VECTOR	     0x68
 
@@ -52,19 +53,21 @@ u64 steal_before(unsigned k)
 	return events[k].steal - (k ? events[k - 1].steal : steal_at_start);
 }
 
+static bool collected(void *n)
+{
+	return n_events >= *(unsigned *)n;
+}
+
 /* Take interrupts until n have come or about timeout_ns have passed (spinning on the TSC); how
  * many. */
 unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns)
 {
-	u64 deadline = arch_counter() + timeout_ns / NSEC_PER_MSEC * (arch_counter_hz() / 1000);
-
 	n_events = 0;
 	steal_at_start = has_steal ? steal_ns() : 0;
 	rtc_irq_ack();
 	rtc_irq_enable(irq);
 	irq_enable();
-	while (n_events < n && arch_counter() < deadline)
-		cpu_relax();
+	wait_cond_ticks(collected, &n, timeout_ns / NSEC_PER_MSEC * (arch_counter_hz() / MSEC_PER_SEC));
 	irq_disable();
 	rtc_irq_disable(irq);
 	rtc_irq_ack();

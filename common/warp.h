@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The warp check: vCPUs take turns reading one clock, and every step back between two reads is counted. */
-#ifndef VMTICK_X86_WARP_H
-#define VMTICK_X86_WARP_H
+#ifndef VMTICK_WARP_H
+#define VMTICK_WARP_H
 
 #include "libc.h"
 
 /*
- * The vCPUs take turns under the fair lock (lib/x86/turn_lock.c); each
+ * The vCPUs take turns, the arch's way (struct warp_arch); each
  * read is compared with the one just before it, made by whichever vCPU
- * held the lock last. The step is taken modulo the clock's width (mask):
+ * had the turn last. The step is taken modulo the clock's width (mask):
  * a step in the upper half of the range is a warp (the read went
  * backwards), zero a stall, one in the lower half progress. A forward
  * step from another vCPU's read is a hand-off: the quickest one is the
@@ -19,7 +19,22 @@
 /* min_handoff when no read followed another vCPU's */
 #define WARP_NO_HANDOFF		(~0ull)
 
+/*
+ * How the vCPUs take turns: the arch half (common/x86/warp.c,
+ * common/arm64/warp.c), handed over by the test in struct warp_check.
+ * turns_new() makes one run's turns for cpu_count() vCPUs; turn_take()
+ * returns once it is the calling vCPU's turn, which turn_give() ends.
+ * Every read but the first must follow the previous turn's, with
+ * acquire/release ordering between them.
+ */
+struct warp_arch {
+	void *(*turns_new)(void);
+	void (*turn_take)(void *turns);
+	void (*turn_give)(void *turns);
+};
+
 struct warp_check {
+	const struct warp_arch *arch;
 	u64 (*read)(void);
 	u64 mask;		/* the clock's width: WARP_MASK_64, or (1 << bits) - 1 */
 	u64 loops;		/* reads per vCPU */

@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The warp check of lib/x86/warp.h: the turns, the counting and the RESULT lines. */
-#include "x86/warp.h"
+/* The warp check of common/warp.h, on every arch: the turns, the counting and the RESULT lines. */
+#include "warp.h"
+#include "alloc.h"
 #include "arch.h"
 #include "report.h"
-#include "x86/layout.h"
-#include "x86/turn_lock.h"
 
 #define CACHE_LINE_SIZE		64
 #define RESULT_NAME_SIZE	96
 
 /* What one vCPU found, alone on its cache line. */
-static struct {
+struct warp_vcpu {
 	struct warp_findings f;
-} __aligned(CACHE_LINE_SIZE) vcpus[MAX_CPUS];
+} __aligned(CACHE_LINE_SIZE);
+
+/* vcpus_n of them, at least cpu_count(): made by the first warp_run() */
+static struct warp_vcpu *vcpus;
+static int vcpus_n;
 
 struct warp_turns {
 	const struct warp_check *check;
-	struct turn_lock lock;
-	u64 last;		/* the latest read, under lock */
+	void *turns;		/* the arch's */
+	u64 last;		/* the latest read, made in its turn */
 	int last_cpu;		/* who made it */
 };
 
@@ -49,13 +52,13 @@ static void warp_on(void *arg)
 		u64 prev, now;
 		int prev_cpu;
 
-		turn_lock(&t->lock);
+		c->arch->turn_take(t->turns);
 		prev = t->last;
 		prev_cpu = t->last_cpu;
 		now = (c->read() - skew) & c->mask;
 		t->last = now;
 		t->last_cpu = smp_id();
-		turn_unlock(&t->lock);
+		c->arch->turn_give(t->turns);
 		warp_count(f, c->mask, (now - prev) & c->mask, prev_cpu);
 	}
 }
@@ -72,11 +75,13 @@ static void warp_add(struct warp_findings *total, const struct warp_findings *f)
 
 u64 warp_run(const struct warp_check *check, struct warp_findings *total)
 {
-	struct warp_turns t = { .check = check };
+	struct warp_turns t = { .check = check, .turns = check->arch->turns_new() };
 
-	if (cpu_count() > MAX_CPUS)
-		report_abort("%d vCPUs, the warp check keeps results for %d", cpu_count(), MAX_CPUS);
-	turn_lock_init(&t.lock);
+	if (vcpus_n < cpu_count()) {
+		vcpus_n = cpu_count();
+		free(vcpus);
+		vcpus = memalign(CACHE_LINE_SIZE, sizeof(*vcpus) * (size_t)vcpus_n);
+	}
 	t.last = check->read() & check->mask;
 	on_cpus(warp_on, &t);
 	*total = (struct warp_findings){ .min_handoff = WARP_NO_HANDOFF };

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/lifecycle_reset.c, the lifecycle test's reset event, on the
+ * host, with the real answer parser (common/lifecycle_proto.c) and
+ * lib/report.c under it.
+ * What: the boot handshake of a new life - "reset 0" starts at event 1
+ * with nothing checked; an answer that is no answer, one for an event
+ * that is not a reset, or none at all ends the life with a FAIL naming
+ * it; "reset N" carries the report counts over and checks the counter
+ * the arch's way: on x86 it started again from zero (below what it read
+ * as the reset was asked for, and within the host's time since the reset
+ * plus the rate tolerance and slack), on arm64 it went on (forward, by no
+ * more than the host saw pass); fault=reset_counter makes a good counter
+ * fail. lc_has_reset() finds a reset among the events.
+ * Why: the reset check runs once per life on a real host, where it
+ * passes; each bound is hit here from both sides.
+ * How: the counter ticks in ns (fake_counter.h) and reads what each case sets;
+ * lc_read_answer() (common/lifecycle.c, the console) is played here and
+ * hands back the case's line; each case runs in a child
+ * (child_capture.h), as an abort ends the life. The bounds below are
+ * worked out beside the cases.
+ */
+/* LIBSRC: common/lifecycle_reset.c common/lifecycle_check.c common/lifecycle_proto.c */
+/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "child_capture.h"
+#include "fake_counter.h"
+#include "host_shim.h"
+#include "../lib/units.h"
+#include "../common/lifecycle_state.h"
+#include "../lib/report.h"
+
+#define MS NSEC_PER_MSEC
+/* the host's facts of a reset: 1001.216 ms from system_reset to the boot request, 1002.114 in all
+ */
+#define FACTS                                                                          \
+	" duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 overhead_ns=0 " \
+	"host_req_ns=1796094540152458000 host_ns=1796094541154572000"
+/* what the guest sent with its reset request: the counter at 5 s, and its counts */
+#define CARRIED " counter=5000000000 tests=3 failures=0 skipped=1"
+/* a reset asked for at 500 ms (shorter than a life may be: a counter that went on then reads more)
+ */
+#define CARRIED_EARLY " counter=500000000 tests=3 failures=0 skipped=1"
+
+/* --- the arch's hooks and the sampling half's state ------------------------------- */
+
+struct lc_state lc;
+static const char *answer; /* NULL: none comes */
+
+void cpu_relax(void)
+{
+}
+
+int cpu_count(void)
+{
+	return 1;
+}
+
+bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
+{
+	if (!answer)
+		return false;
+	snprintf(a->line, sizeof(a->line), "%s", answer);
+	return true;
+}
+
+static const struct lc_arch x86_like = {.counter_at_reset = LC_COUNTER_RESTARTS};
+static const struct lc_arch arm_like = {.counter_at_reset = LC_COUNTER_GOES_ON};
+
+/* --- the handshake ---------------------------------------------------------------- */
+
+struct boot_case {
+	const char *what;
+	const struct lc_arch *arch;
+	enum lc_fault fault;
+	const char *answer;
+	u64 counter_ms; /* the counter at the boot request */
+	const char *want_line;
+	int want_code;
+};
+
+/*
+ * The bound on the counter's time since the reset, from the host's
+ * 1001.216 ms (duration_ns): + 20 ppt = 1021.240, + 50 ms slack = 1071.240
+ * ms. On arm64 from total_ns, 1002.114 ms: 1072.156 ms.
+ */
+static const struct boot_case boot_cases[] = {
+	/* nothing checked in the first life's handshake: the child's summary fails for that alone
+	 */
+	{"the first life", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 0" FACTS, 10,
+	 "first event 1", EXIT_FAIL},
+	{"no answer", &x86_like, LC_FAULT_NONE, NULL, 10,
+	 "FAIL: no answer from the runner to the boot request in 300 s", EXIT_FAIL},
+	{"not an answer", &x86_like, LC_FAULT_NONE, "hello", 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'hello'", EXIT_FAIL},
+	{"an answer for a pause", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE pause 1" FACTS, 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE pause 1" FACTS
+	 "'",
+	 EXIT_FAIL},
+	{"a reset the events do not have there", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10,
+	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE reset 2" FACTS
+		 CARRIED "'",
+	 EXIT_FAIL},
+	{"x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_PASS},
+	{"x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1071,
+	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 1071.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_PASS},
+	{"x86: more than the host saw", &x86_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1072,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 1072.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"x86: within the host's time, but above the counter at the request: it went on", &x86_like,
+	 LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED_EARLY, 800,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
+	 "ms at "
+	 "the boot request (500.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"x86: fault=reset_counter, the counter went on", &x86_like, LC_FAULT_RESET_COUNTER,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 5800.000 "
+	 "ms at "
+	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
+	 "system_reset to it (bound 1071.240 ms)",
+	 EXIT_FAIL},
+	{"arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
+	 "PASS: event 1 reset: the counter went on across the reset: +900.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_PASS},
+	{"arm64: further than the host saw", &arm_like, LC_FAULT_NONE,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 6073,
+	 "FAIL: event 1 reset: the counter went on across the reset: +1073.000 ms from the reset "
+	 "request to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
+	{"arm64: restarted", &arm_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
+	 "FAIL: event 1 reset: the counter went on across the reset: -4200.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
+	{"arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER,
+	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
+	 "FAIL: event 1 reset: the counter went on across the reset: -4100.000 ms from the reset "
+	 "request "
+	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
+	 EXIT_FAIL},
+};
+
+static void setup_life(const struct boot_case *c)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.arch = c->arch;
+	lc.fault = c->fault;
+	lc.host_kind = "none";
+	lc.events[0] = LC_RESET;
+	lc.events[1] = LC_PAUSE;
+	lc.nevents = 2;
+	fake_counter = c->counter_ms * MS; /* and it stands still */
+	fake_counter_step = 0;
+	answer = c->answer;
+}
+
+static void boot(const void *arg)
+{
+	unsigned first;
+
+	setup_life(arg);
+	first = lc_boot_handshake();
+	printf("first event %u\n", first);
+}
+
+static void test_boot_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(boot_cases) / sizeof(boot_cases[0]); i++)
+		child_expect(boot, &boot_cases[i], boot_cases[i].what, boot_cases[i].want_code,
+			     boot_cases[i].want_line);
+}
+
+/* A new life: the counts carried over, said, and the host's figures as RESULT lines. */
+static void test_new_life_lines(void **state)
+{
+	struct child_outcome o;
+
+	child_run(boot, &boot_cases[5], &o);
+	has_line(o.out, "LIFECYCLE-REQUEST: boot 0");
+	has_line(o.out, "INFO: event 1 reset: a new life; 3 checks, 0 failed, 1 skipped before it");
+	has_line(o.out, "RESULT: e1.reset.host.down 1001.216 ms");
+	has_line(o.out, "RESULT: e1.reset.host.total 1002.114 ms");
+	has_line(o.out, "RESULT: e1.reset.counter.at_boot 800.000 ms");
+	has_line(o.out, "first event 2");
+	/* the 3 carried, one skipped, and this life's check */
+	has_line(o.out, "SUMMARY: 4 tests, 0 unexpected failures, 1 skipped");
+}
+
+static void test_has_reset(void **state)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.events[0] = LC_PAUSE;
+	lc.events[1] = LC_MIGRATE;
+	lc.nevents = 2;
+	assert_false(lc_has_reset());
+	lc.events[2] = LC_RESET;
+	assert_false(lc_has_reset());
+	lc.nevents = 3;
+	assert_true(lc_has_reset());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_boot_table),
+		cmocka_unit_test(test_new_life_lines),
+		cmocka_unit_test(test_has_reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

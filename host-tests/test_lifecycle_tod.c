@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/lifecycle_tod.c, the lifecycle test's time-of-day checks, on the
+ * host, with lib/report.c under them.
+ * What: lc_check_tod() passes a time of day whose offset to the host's
+ * moved by no more than LC_TOD_SLACK_NS plus the host's stamp waits, and
+ * fails one that moved further either way; lc_rtc_edge() times an edge of
+ * the seconds clock to within its poll, reads the clock's time of day
+ * there, and says why when no edge comes in 1.5 s; lc_check_rtc() passes a
+ * seconds clock behind the host's by less than a second whose offset did
+ * not move, fails one a second behind, one whose offset moved beyond the
+ * slack and one fault=rtc_behind shifts, fails a missing edge, and leaves a
+ * missing edge unjudged where QEMU's threads waited over 20% of the search.
+ * Why: on a good host these checks only pass; here each bound is hit from
+ * both sides.
+ * How: the counter ticks in ns (1 GHz): a fixed value for the checks, and
+ * for the edge search one that moves STEP_NS at every read (fake_counter.h); the seconds
+ * clock is played here (its tick changes once the counter passes the
+ * edge). Figures in the expected lines are worked out beside the cases.
+ */
+/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c */
+/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "fake_counter.h"
+#include "host_shim.h"
+#include "../lib/units.h"
+#include "../common/lifecycle_state.h"
+
+#define MS NSEC_PER_MSEC
+/* the counter's move at each read while an edge is searched for */
+#define STEP_NS	   (10 * NSEC_PER_USEC)
+#define EDGE_AT	   (500 * MS)
+#define NEVER	   (~0ull)
+#define EPOCH_SECS 1796094540ull
+/* the host's time of day at the request and at the answer */
+#define HOST_REQ  (EPOCH_SECS * NSEC_PER_SEC)
+#define HOST_DONE (HOST_REQ + 2 * NSEC_PER_SEC)
+
+/* --- the arch's hooks and the sampling half's state ------------------------------- */
+
+struct lc_state lc;
+static u64 edge_at;
+static const char *epoch_why;
+
+void cpu_relax(void)
+{
+}
+
+int cpu_count(void)
+{
+	return 1;
+}
+
+/* The seconds clock: its tick changes as the counter passes edge_at. */
+static u32 fake_tick(void)
+{
+	return fake_counter >= edge_at;
+}
+
+static const char *fake_epoch(u64 *secs)
+{
+	*secs = EPOCH_SECS;
+	return epoch_why;
+}
+
+static const struct lc_rtc rtc = {
+	.name = "RTC", .key = "rtc", .tick = fake_tick, .epoch = fake_epoch};
+
+static void reset_event(void)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.rtc = &rtc;
+	lc.seq = 1;
+	lc.done = (struct lc_done){.kind = LC_PAUSE,
+				   .seq = 1,
+				   .duration_ns = NSEC_PER_SEC,
+				   .host_req_ns = HOST_REQ,
+				   .host_ns = HOST_DONE};
+}
+
+/* --- the time of day ------------------------------------------------------------ */
+
+struct tod_case {
+	s64 before_us, after_us; /* the guest's offset to the host's, before and after */
+	u64 stamp_wait_ms;	 /* the host's stamp waits (both halves) */
+	const char *line, *result;
+};
+
+/* LC_TOD_SLACK_NS is 50 ms, plus the stamp waits */
+static const struct tod_case tod_cases[] = {
+	{5000, 15000, 0,
+	 "PASS: time of day follows the host's: offset to it 5000 us before the event, 15000 us "
+	 "after "
+	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
+	 "its "
+	 "time stamps)",
+	 "RESULT: e1.pause.tod.moved 10.000 ms"},
+	{5000, 55000, 0,
+	 "PASS: time of day follows the host's: offset to it 5000 us before the event, 55000 us "
+	 "after "
+	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
+	 "its "
+	 "time stamps)",
+	 "RESULT: e1.pause.tod.moved 50.000 ms"},
+	{5000, 55001, 0,
+	 "FAIL: time of day follows the host's: offset to it 5000 us before the event, 55001 us "
+	 "after "
+	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
+	 "its "
+	 "time stamps)",
+	 "RESULT: e1.pause.tod.moved 50.001 ms"},
+	{5000, -46000, 0,
+	 "FAIL: time of day follows the host's: offset to it 5000 us before the event, -46000 us "
+	 "after "
+	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
+	 "its "
+	 "time stamps)",
+	 "RESULT: e1.pause.tod.moved 51.000 ms"},
+	{5000, 65000, 12,
+	 "PASS: time of day follows the host's: offset to it 5000 us before the event, 65000 us "
+	 "after "
+	 "(moved by at most 62 ms: 50 and 12 the host's threads waited for a CPU, which can delay "
+	 "its "
+	 "time stamps)",
+	 "RESULT: e1.pause.tod.moved 60.000 ms"},
+};
+
+static void check_tod(const void *arg)
+{
+	const struct tod_case *c = arg;
+
+	reset_event();
+	lc.done.stamp_wait_ns = c->stamp_wait_ms / 2 * MS;
+	lc.done.after_stamp_wait_ns = (c->stamp_wait_ms - c->stamp_wait_ms / 2) * MS;
+	lc_check_tod(HOST_REQ + (u64)(c->before_us * (s64)NSEC_PER_USEC),
+		     HOST_DONE + (u64)(c->after_us * (s64)NSEC_PER_USEC));
+}
+
+static void test_tod_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < sizeof(tod_cases) / sizeof(tod_cases[0]); i++) {
+		capture(check_tod, &tod_cases[i], out, sizeof(out));
+		has_line(out, tod_cases[i].line);
+		has_line(out, tod_cases[i].result);
+	}
+}
+
+/* --- the seconds clock's edge ------------------------------------------------------ */
+
+static void search(struct lc_edge *e, u64 edge)
+{
+	memset(e, 0, sizeof(*e));
+	fake_counter = 0;
+	fake_counter_step = STEP_NS;
+	edge_at = edge;
+	lc_rtc_edge(e);
+}
+
+/* Edges at several phases of the polling: each within the width it is timed to. */
+static void test_edge_found(void **state)
+{
+	for (u64 phase = 0; phase < LC_RTC_POLL_NS; phase += 7 * NSEC_PER_USEC) {
+		u64 edge = EDGE_AT + phase;
+		struct lc_edge e;
+
+		reset_event();
+		epoch_why = NULL;
+		search(&e, edge);
+		assert_null(e.why_not);
+		assert_int_equal(e.secs, EPOCH_SECS);
+		if (e.at - e.half_width > edge || e.at + e.half_width < edge)
+			fail_msg("edge at %llu ns, timed at %llu +- %llu", (unsigned long long)edge,
+				 (unsigned long long)e.at, (unsigned long long)e.half_width);
+		/* a poll, and the few reads around it */
+		if (e.half_width > LC_RTC_POLL_NS / 2 + 4 * STEP_NS)
+			fail_msg("edge timed to +- %llu ns: wider than half a poll (%llu ns) and a "
+				 "few reads",
+				 (unsigned long long)e.half_width, LC_RTC_POLL_NS / 2);
+		/* the time of day is read once the clock has settled: LC_RTC_SETTLE_NS after the
+		 * edge */
+		assert_true(fake_counter >= edge + LC_RTC_SETTLE_NS);
+	}
+}
+
+static void test_edge_epoch_unread(void **state)
+{
+	struct lc_edge e;
+
+	reset_event();
+	epoch_why = "the clock reads update-in-progress";
+	search(&e, EDGE_AT);
+	assert_string_equal(e.why_not, "the clock reads update-in-progress");
+	epoch_why = NULL;
+}
+
+static void test_edge_never(void **state)
+{
+	struct lc_edge e;
+
+	reset_event();
+	search(&e, NEVER);
+	assert_string_equal(e.why_not, "its seconds did not change in 1.5 s");
+	assert_int_equal(e.secs, 0);
+	/* searched for the whole 1.5 s, and not much more */
+	if (fake_counter < LC_RTC_EDGE_WAIT_NS ||
+	    fake_counter > LC_RTC_EDGE_WAIT_NS + 2 * LC_RTC_POLL_NS)
+		fail_msg("gave up after %llu ns, want %llu ns", (unsigned long long)fake_counter,
+			 LC_RTC_EDGE_WAIT_NS);
+}
+
+/* --- the seconds clock against the host's time of day ------------------------------ */
+
+struct rtc_case {
+	const char *what;
+	s64 before_us, after_us; /* the clock's offset to the host's at its edges */
+	enum lc_fault fault;
+	const char *why_before, *why_after;
+	u64 wait_ms; /* QEMU's threads' wait during a search that found nothing */
+	const char *lines[3];
+};
+
+/*
+ * The edges are timed to +-0.1 ms each; the slack is LC_RTC_SLACK_NS, 50
+ * ms, plus the after edge's width, then the before edge's: the bounds are
+ * -1050.1 to +50.1 ms after the event (printed truncated) and +-50.2 ms of
+ * moving.
+ */
+static const struct rtc_case rtc_cases[] = {
+	{"300 ms behind throughout",
+	 -300000,
+	 -300000,
+	 LC_FAULT_NONE,
+	 NULL,
+	 NULL,
+	 0,
+	 {"PASS: RTC reads the host's time of day after the event: -300 ms from it at an edge of "
+	  "its "
+	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)",
+	  "PASS: RTC's offset to the host's time of day -300 ms before the event, -300 ms after: "
+	  "moved "
+	  "by +0 ms (at most +-50 ms)",
+	  "RESULT: e1.pause.rtc.tod_offset_ms -300.000 ms"}},
+	{"a second behind after",
+	 -300000,
+	 -1300000,
+	 LC_FAULT_NONE,
+	 NULL,
+	 NULL,
+	 0,
+	 {"FAIL: RTC reads the host's time of day after the event: -1300 ms from it at an edge of "
+	  "its "
+	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)",
+	  "FAIL: RTC's offset to the host's time of day -300 ms before the event, -1300 ms after: "
+	  "moved by -1000 ms (at most +-50 ms)",
+	  "RESULT: e1.pause.rtc.tod_moved_ms -1000.000 ms"}},
+	{"moved 60 ms, still within a second",
+	 -300000,
+	 -240000,
+	 LC_FAULT_NONE,
+	 NULL,
+	 NULL,
+	 0,
+	 {"PASS: RTC reads the host's time of day after the event: -240 ms from it at an edge of "
+	  "its "
+	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)",
+	  "FAIL: RTC's offset to the host's time of day -300 ms before the event, -240 ms after: "
+	  "moved by +60 ms (at most +-50 ms)"}},
+	{"moved 50.15 ms: within the two edges' widths",
+	 -300000,
+	 -249850,
+	 LC_FAULT_NONE,
+	 NULL,
+	 NULL,
+	 0,
+	 {"PASS: RTC's offset to the host's time of day -300 ms before the event, -249 ms after: "
+	  "moved by +50 ms (at most +-50 ms)"}},
+	{"ahead of the host",
+	 -300000,
+	 60000,
+	 LC_FAULT_NONE,
+	 NULL,
+	 NULL,
+	 0,
+	 {"FAIL: RTC reads the host's time of day after the event: +60 ms from it at an edge of "
+	  "its "
+	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)"}},
+	{"fault=rtc_behind: the stop's second missing",
+	 -300000,
+	 -300000,
+	 LC_FAULT_RTC_BEHIND,
+	 NULL,
+	 NULL,
+	 0,
+	 {"FAIL: RTC reads the host's time of day after the event: -1300 ms from it at an edge of "
+	  "its "
+	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)"}},
+	{"no edge before, the host idle",
+	 0,
+	 0,
+	 LC_FAULT_NONE,
+	 "stuck",
+	 NULL,
+	 0,
+	 {"FAIL: RTC: no edge of its seconds before the event: stuck"}},
+	{"no edge after, QEMU's threads waited 301 ms of the 1500",
+	 0,
+	 0,
+	 LC_FAULT_NONE,
+	 NULL,
+	 "stuck",
+	 301,
+	 {"INFO: RTC: not judged: no edge of its seconds after the event (stuck) while a thread of "
+	  "QEMU's waited 301 ms for a host CPU (more than 20% of the 1500 ms search)"}},
+	{"no edge after, QEMU's threads waited 300 ms: judged",
+	 0,
+	 0,
+	 LC_FAULT_NONE,
+	 NULL,
+	 "stuck",
+	 300,
+	 {"FAIL: RTC: no edge of its seconds after the event: stuck"}},
+};
+
+/* The edges 0.1 ms wide, each at its stamp's counter value: offsets are the seconds against the
+ * stamps. */
+static void check_rtc(const void *arg)
+{
+	const struct rtc_case *c = arg;
+	struct lc_answer a = {
+		.nl_at = 1000 * MS,
+		.first_at = 3000 * MS,
+		.rtc_before = {.secs = EPOCH_SECS,
+			       .at = 1000 * MS,
+			       .half_width = LC_RTC_POLL_NS,
+			       .why_not = c->why_before,
+			       .wait_ns = c->wait_ms * MS},
+		.rtc_after = {.secs = EPOCH_SECS + 2,
+			      .at = 3000 * MS,
+			      .half_width = LC_RTC_POLL_NS,
+			      .why_not = c->why_after,
+			      .wait_ns = c->wait_ms * MS},
+	};
+
+	reset_event();
+	lc.fault = c->fault;
+	lc.done.host_req_ns = HOST_REQ - (u64)(c->before_us * (s64)NSEC_PER_USEC);
+	lc.done.host_ns = HOST_DONE - (u64)(c->after_us * (s64)NSEC_PER_USEC);
+	lc_check_rtc(&a);
+}
+
+static void test_rtc_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < sizeof(rtc_cases) / sizeof(rtc_cases[0]); i++) {
+		const struct rtc_case *c = &rtc_cases[i];
+
+		capture(check_rtc, c, out, sizeof(out));
+		for (size_t l = 0; l < 3 && c->lines[l]; l++)
+			has_line(out, c->lines[l]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tod_table),	  cmocka_unit_test(test_edge_found),
+		cmocka_unit_test(test_edge_epoch_unread), cmocka_unit_test(test_edge_never),
+		cmocka_unit_test(test_rtc_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
