@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The lifecycle test's checks of one event: every vCPU's clocks, timers and the time of day against what the host measured. */
 #include "lifecycle_state.h"
+#include "busy.h"
 #include "fixed.h"
 #include "report.h"
 
@@ -177,10 +178,16 @@ static u64 waited_periods(const struct lc_timer *t, u64 wait_ns)
 	return ns_to_ticks(wait_ns, arch_counter_hz()) / max(t->period, 1ull);
 }
 
+/* Phase ph's window, ns. */
+static u64 phase_ns(enum lc_phase ph)
+{
+	return counter_ns(lc.phase_start[ph + 1] - lc.phase_start[ph]);
+}
+
 /* The part of phase ph's window a vCPU waited for the host (wait_ns), in parts per thousand. */
 static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
 {
-	u64 len = counter_ns(lc.phase_start[ph + 1] - lc.phase_start[ph]);
+	u64 len = phase_ns(ph);
 
 	return len ? min(wait_ns * 1000 / len, 1000ull) : 1000;
 }
@@ -210,8 +217,8 @@ struct lc_window_period {
  * ticks between them: the window must be one run of ticks each less than
  * 1.5 periods after the one before, so that every tick is the next
  * period's (rounding the span to nominal periods would hide a rate off by
- * more than half a period over it). Not timed on a busy host (steal time
- * over LC_QUIET_STEAL_PCT of the window), with too few ticks, or with a
+ * more than half a period over it). Not timed on a busy host (lib/busy.h:
+ * steal time or a vCPU's wait over 5% of the window), with too few ticks, or with a
  * tick lost or late by half a period.
  */
 static struct lc_window_period window_period(const struct lc_timer *t, unsigned w)
@@ -226,22 +233,18 @@ static struct lc_window_period window_period(const struct lc_timer *t, unsigned 
 		p.why_not = "too few ticks";
 		return p;
 	}
-	static_assert(LC_QUIET_STEAL_PCT == 5, "the message below says 5%");
-	if ((t->steal_last[w] - t->steal_first[w]) * 100 >
-	    counter_ns(s[n - 1] - s[0]) * LC_QUIET_STEAL_PCT) {
-		p.why_not = "a busy host, steal time over 5% of the window";
+	p.why_not = busy_by_steal(t->steal_last[w] - t->steal_first[w], counter_ns(s[n - 1] - s[0]));
+	if (p.why_not)
 		return p;
-	}
 	/*
 	 * The runner's measure too: a device slot's ticks come from QEMU's
 	 * main loop, whose delays are no vCPU's steal time (a pause's window
 	 * before with 8.3 % of a vCPU's waits timed the RTC 877 ppm off).
 	 */
-	if (wait_ppt(w ? LC_AFTER : LC_BEFORE, w ? lc.done.after_wait_ns : lc.done.before_wait_ns) >
-	    LC_QUIET_STEAL_PCT * 10) {
-		p.why_not = "a busy host, a vCPU waited over 5% of the window for a host CPU";
+	p.why_not = busy_by_wait(w ? lc.done.after_wait_ns : lc.done.before_wait_ns,
+				 phase_ns(w ? LC_AFTER : LC_BEFORE));
+	if (p.why_not)
 		return p;
-	}
 	mean = (s[n - 1] - s[0]) / (n - 1);
 	if (least_delayed(s, n, mean).run < n) {
 		p.why_not = "a tick lost or late by half a period";

@@ -29,8 +29,6 @@
 #define LC_STAMPS		64
 /* A window's period is timed from this many ticks at least (marks on its quarters). */
 #define LC_STAMPS_MIN		16
-/* Steal time over a window beyond this percent of it: a busy host, the period not judged. */
-#define LC_QUIET_STEAL_PCT	5
 /*
  * A vCPU kept from running (the runner measures it: docs/lifecycle.md, "A
  * busy host") for more than this percent of a window: the periodic rate

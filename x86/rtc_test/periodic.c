@@ -2,6 +2,7 @@
 /* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference and its PF flags. */
 #include "libc.h"
 #include "rtc_test.h"
+#include "busy.h"
 #include "fixed.h"
 #include "report.h"
 #include "stats.h"
@@ -17,8 +18,6 @@
 #define PERIODIC_SLOW_DIV 200
 /* fault=periodic_noflag: every this many interrupts one is taken as without PF */
 #define PERIODIC_NOFLAG_EVERY 8
-/* steal time over a window, in percent of it, beyond which the host is busy (periodic_measure) */
-#define PERIODIC_QUIET_STEAL_PCT 5
 /* the longest run of interrupts a period apart, for the period: at least this long */
 #define PERIODIC_RUN_FOR_PERIOD 16
 /* without such a run, on a busy host: at most this share of periods without an interrupt */
@@ -175,7 +174,7 @@ static unsigned periodic_programmed(unsigned hz)
 
 /*
  * Why the host may be busy, or NULL: the vCPU's steal time over
- * PERIODIC_QUIET_STEAL_PCT of the window (in 0.5 s here: 0-0.3 ms idle,
+ * QUIET_HOST_PCT of the window (lib/busy.h; in 0.5 s here: 0-0.3 ms idle,
  * 0.4-4.5 ms beside one busy loop, 100-260 ms beside two or three, where
  * the three least delayed of a 64 Hz quarter came 2 ms late together:
  * QEMU's main loop waits for its share of a CPU, 4 ms at a time), or no
@@ -183,13 +182,9 @@ static unsigned periodic_programmed(unsigned hz)
  */
 static const char *busy_host(const struct periodic_figures *f)
 {
-	static_assert(PERIODIC_QUIET_STEAL_PCT == 5, "the message below says 5%");
-
 	if (!has_steal)
 		return "no steal time here to tell a busy host by";
-	if (f->steal_ns * 100 > irq_ns[f->n - 1] * PERIODIC_QUIET_STEAL_PCT)
-		return "a busy host, steal time over 5% of the window";
-	return NULL;
+	return busy_by_steal(f->steal_ns, irq_ns[f->n - 1]);
 }
 
 /*

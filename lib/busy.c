@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Whether the host left a window quiet enough to time a period by (lib/busy.h). */
+#include "busy.h"
+
+static bool over_quiet(u64 part_ns, u64 window_ns)
+{
+	return part_ns * 100 > window_ns * QUIET_HOST_PCT;
+}
+
+const char *busy_by_steal(u64 steal_ns, u64 window_ns)
+{
+	static_assert(QUIET_HOST_PCT == 5, "the message below says 5%");
+	return over_quiet(steal_ns, window_ns) ? "a busy host, steal time over 5% of the window"
+					       : NULL;
+}
+
+const char *busy_by_wait(u64 wait_ns, u64 window_ns)
+{
+	static_assert(QUIET_HOST_PCT == 5, "the message below says 5%");
+	return over_quiet(wait_ns, window_ns)
+		       ? "a busy host, a vCPU waited over 5% of the window for a host CPU"
+		       : NULL;
+}
