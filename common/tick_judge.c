@@ -582,7 +582,8 @@ void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick
 	v->schedule_drift = mul_u64_u64_shr32(r->end_at, tick_ppb_to_fx(r->cal.err_ppb));
 	v->schedule_unsure = r->kind == TICK_REC_PERIODIC && 2 * v->schedule_drift > v->period;
 	v->lost_ok = v->unexplained <= v->allowed || !v->host || v->schedule_unsure;
-	v->late_ok = !v->over_late;
+	/* by hand, a host delay the guest cannot see looks like a late interrupt: not judged */
+	v->late_ok = !v->over_late || !v->host;
 	v->early_ok = !v->early;
 	judge_rate(r, v);
 }

@@ -212,11 +212,19 @@ void tick_report_checks(const struct tick_record *r, const struct tick_verdict *
 		return;
 	}
 	report_lost(r, v);
-	report(v->late_ok,
-	       "no tick late by more than %u ms beyond the evidence (steal time, the host's): %llu "
-	       "were, the worst tick %llu by %llu us",
-	       TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
-	       us_of(r, v->worst_unexplained));
+	if (!v->host && v->over_late)
+		report_skip("no tick late by more than %u ms beyond the evidence (steal time): %llu "
+			    "were, the worst tick %llu by %llu us, not judged: without the host's "
+			    "evidence (no vmtick runner) a host delay the guest cannot see looks like "
+			    "a late interrupt",
+			    TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+			    us_of(r, v->worst_unexplained));
+	else
+		report(v->late_ok,
+		       "no tick late by more than %u ms beyond the evidence (steal time, the host's): "
+		       "%llu were, the worst tick %llu by %llu us",
+		       TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+		       us_of(r, v->worst_unexplained));
 	report_early(r, v);
 	report_rate(r, v);
 	tick_result(r->source, "late_unexplained_max", "ns",

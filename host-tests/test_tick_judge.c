@@ -109,6 +109,28 @@ static void test_by_hand(void **state)
 	assert_true(v.lost_ok && v.rate_ok);
 }
 
+/*
+ * A tick 25 ms late (beyond the 19 ms bound): with the host's evidence
+ * that it did nothing, a FAIL; by hand, where a host delay the guest
+ * cannot see looks the same, not judged.
+ */
+static void test_late_by_hand(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	for (u64 j = 300; j < N; j++)
+		at[j] += 25 * PERIOD;
+	r.end_at = at[N - 1];
+	judge(&r, &v);
+	assert_int_equal(v.over_late, 1);
+	assert_false(v.late_ok);
+	r.host = (struct tick_host){.why_none = "by hand"};
+	judge(&r, &v);
+	assert_int_equal(v.over_late, 1);
+	assert_true(v.late_ok);
+}
+
 /* A calibration too loose to tell a tick's slot by the end: lost ticks not judged. */
 static void test_schedule_unsure(void **state)
 {
@@ -398,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_never_delivered),
 		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_late_by_hand),
 		cmocka_unit_test(test_schedule_unsure),
 		cmocka_unit_test(test_host_explains),
 		cmocka_unit_test(test_windows),
