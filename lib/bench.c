@@ -295,6 +295,20 @@ static void row_batch(const struct bench *b, struct bench_result *r, struct row_
 	r->batches++;
 }
 
+#define MILLI 1000
+
+/* Median over batches of each batch's net ticks over its own empty loop, in thousandths. */
+static u64 per_empty_median(const struct row_state *st, unsigned batches)
+{
+	u64 rel[BENCH_MAX_BATCHES];
+
+	for (unsigned i = 0; i < batches; i++)
+		rel[i] = st->empty[i] && st->ops[i] > st->empty[i] ?
+				 (st->ops[i] - st->empty[i]) * MILLI / st->empty[i] :
+				 0;
+	return median_of(rel, batches);
+}
+
 static void finish_row(const struct bench *b, struct bench_result *r, const struct row_state *st)
 {
 	u64 hz = arch_counter_hz(), ps[BENCH_MAX_BATCHES], baseline, fastest = UINT64_MAX;
@@ -308,6 +322,7 @@ static void finish_row(const struct bench *b, struct bench_result *r, const stru
 	}
 	stats_compute(ps, r->batches, &r->op_ps);
 	r->floor_ps = bench_op_ps(fastest, st->empty_fastest, hz, r->n);
+	r->per_empty_milli = b->kind == BENCH_TIMED_LOOP ? per_empty_median(st, r->batches) : 0;
 }
 
 static const char *ns(char *buf, u64 ps)
@@ -334,6 +349,11 @@ static void emit_results(const struct bench_config *c, const struct bench *b,
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
 		snprintf(name, sizeof(name), "%s.%s.%s", c->suite, b->name, figures[i].stat);
 		report_result(name, "ns", "%s", ns(buf, figures[i].ps));
+	}
+	if (b->kind == BENCH_TIMED_LOOP) {
+		snprintf(name, sizeof(name), "%s.%s.per_empty", c->suite, b->name);
+		/* thousandths print as a figure with three decimals, as ps print as ns */
+		report_result(name, "ratio", "%s", fmt_milli(buf, sizeof(buf), r->per_empty_milli));
 	}
 	snprintf(name, sizeof(name), "%s.%s.iterations", c->suite, b->name);
 	report_result(name, "count", "%llu", (u64)r->n * r->batches);

@@ -82,6 +82,13 @@ struct bench_result {
 	 * disturbed timings of each (0 when the batch was no slower).
 	 */
 	u64 floor_ps;
+	/*
+	 * Over batches, in thousandths: each batch's net ticks over its own
+	 * empty loop's (timed right before it), the median. A host that runs
+	 * the guest slower for a while slows both alike, so this cancels
+	 * drift slower than one batch (the bench gates' --relative).
+	 */
+	u64 per_empty_milli;
 };
 
 #define BENCH_MAX_ROWS		32

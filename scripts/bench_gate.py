@@ -260,19 +260,26 @@ def unit_problem(figs):
 
 def per_empty_loop(figs):
     """
-    --relative: each figure in iterations of its empty loop (value /
-    overhead_ns of the same run), when every figure of the row has one.
-    The empty loop is timed in the same moments as the row's batches (docs/
+    --relative: each figure in iterations of its empty loop, when every
+    figure of the row has one: lib/bench's per_empty (the median over
+    batches of each batch's net time over the empty loop timed right
+    before it), else value / overhead_ns of the same run (older runs). The
+    empty loop runs in the same moments as the row's batches (docs/
     bench.md), so a host that runs the whole guest slower slows both alike.
     """
     measured = [f for f in figs if "skipped" not in f]
-    if not measured or not all(f.get("unit") in COST_UNITS and
-                               isinstance(f.get("overhead_ns"), (int, float)) and
-                               f["overhead_ns"] > 0 for f in measured):
+
+    def has(f, stat):
+        return isinstance(f.get(stat), (int, float)) and f[stat] > 0
+
+    if not measured or not all(f.get("unit") in COST_UNITS for f in measured):
         return
-    for f in measured:
-        f["value"] = f["value"] / f["overhead_ns"]
-        f["unit"] = "x empty"
+    if all(has(f, "per_empty") for f in measured):
+        for f in measured:
+            f["value"], f["unit"] = f["per_empty"], "x empty"
+    elif all(has(f, "overhead_ns") for f in measured):
+        for f in measured:
+            f["value"], f["unit"] = f["value"] / f["overhead_ns"], "x empty"
 
 
 def fmt(value):
