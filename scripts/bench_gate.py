@@ -385,9 +385,24 @@ def setup_diff(old_docs, new_docs):
     return differences(old_facts, new_facts), differences(old_args, new_args)
 
 
+def word_change(old, new):
+    """For one value a side: the words only old has and only new has ("-x +y"), or None."""
+    if len(old) != 1 or len(new) != 1 or " " not in old[0] + new[0]:
+        return None
+    a, b = old[0].split(), new[0].split()
+    gone = [w for w in a if w not in b]
+    added = [w for w in b if w not in a]
+    return " ".join([f"-{w}" for w in gone] + [f"+{w}" for w in added]) or "the same words, reordered"
+
+
 def describe_diff(diff):
-    """One line per differing key: key: old -> new."""
-    return [f"  {k}: {' | '.join(a) or '-'} -> {' | '.join(b) or '-'}" for k, (a, b) in diff.items()]
+    """One line per differing key: key: old -> new (a command line: the words that differ)."""
+    lines = []
+    for k, (a, b) in diff.items():
+        change = word_change(a, b)
+        lines.append(f"  {k}: {change}" if change else
+                     f"  {k}: {' | '.join(a) or '-'} -> {' | '.join(b) or '-'}")
+    return lines
 
 
 # --- floors: a row cheaper than these is no exit ---------------------------------
