@@ -224,6 +224,14 @@ class Interleave(Files):
             self.assertEqual(r.returncode, 2, f"{args}: {r.stdout}{r.stderr}")
             self.assertIn(message, r.stderr, f"{args}")
 
+    def test_pinning_says_when_it_cannot(self):
+        prefix, said = il.pinning("0")
+        self.assertEqual((prefix[1:], said), (["-c", "0"], "pinned to CPUs 0 (taskset), both sides alike"))
+        # a CPU no host has: taskset refuses, the runs go on unpinned and the line says why
+        prefix, said = il.pinning("4095")
+        self.assertEqual(prefix, [])
+        self.assertRegex(said, r"^not pinned: taskset -c 4095 failed: .+")
+
     def test_cfg_extras(self):
         text = "[one]\nfile = x.flat\ntest_args = a=1\n\n[two]\nfile = y.flat\n"
         out = il.cfg_with_extras(text, {"one", "two"},
