@@ -62,7 +62,7 @@ def flagged(rng, slow_row=None, factor=1.0, n=PAIRS, threshold=il.DEFAULT_THRESH
     for i, noise in enumerate(NOISE):
         pairs = pair_values(rng, 100.0, noise, n, factor if i == slow_row else 1.0)
         data.append(pairs)
-        _, lo, hi = bench_gate.paired_interval(pairs, level)
+        _, lo, hi = bench_gate.paired_interval(pairs, level, il.DEFAULT_TRIM)
         verdict = bench_gate.verdict_of(lo, hi, threshold)
         if verdict != "same":
             out.append((i, verdict))
@@ -78,6 +78,27 @@ class PairedStatistic(unittest.TestCase):
         self.assertAlmostEqual(ratio, math.exp(0.02), places=9)
         self.assertAlmostEqual(lo, math.exp(0.02 - half), places=4)
         self.assertAlmostEqual(hi, math.exp(0.02 + half), places=4)
+
+    def test_trimmed_interval_by_hand(self):
+        # Yuen, 20 % of 6 pairs trimmed (1 each end): kept 0.01..0.04, mean 0.025; winsorized
+        # 0.01 0.01 0.02 0.03 0.04 0.04, variance 0.00019; se = sqrt(5 * 0.00019 / (4 * 3))
+        pairs = [(1.0, math.exp(d)) for d in (0.03, 0.50, 0.01, 0.00, 0.04, 0.02)]
+        ratio, lo, hi = bench_gate.paired_interval(pairs, 0.95, 0.2)
+        half = 3.182 * math.sqrt(5 * 0.00019 / 12)
+        self.assertAlmostEqual(ratio, math.exp(0.025), places=9)
+        self.assertAlmostEqual(lo, math.exp(0.025 - half), places=4)
+        self.assertAlmostEqual(hi, math.exp(0.025 + half), places=4)
+
+    def test_a_disturbed_pair_hides_nothing_when_trimmed(self):
+        # 20 pairs of a 5 % slower row, 1 % noise; two pairs met bursts of other work
+        rng = random.Random(14)
+        pairs = pair_values(rng, 100.0, 0.01, 20, factor=1.05)
+        pairs[3] = (pairs[3][0], pairs[3][1] * 1.8)
+        pairs[11] = (pairs[11][0] * 1.7, pairs[11][1])
+        level = bench_gate.bonferroni_level(bench_gate.DEFAULT_ALPHA, 10)
+        verdicts = [bench_gate.verdict_of(*bench_gate.paired_interval(pairs, level, trim)[1:],
+                                          il.DEFAULT_THRESHOLD) for trim in (0.0, il.DEFAULT_TRIM)]
+        self.assertEqual(verdicts, ["same", "slower"])
 
     def test_order_alternates(self):
         orders = [il.order_of(p) for p in range(4)]
