@@ -230,6 +230,10 @@ class Interleave(Files):
     def test_bad_options(self):
         empty = os.path.join(self.dir, "empty")
         os.makedirs(empty)
+        build = os.path.join(self.dir, "build")
+        os.makedirs(build)
+        with open(os.path.join(build, "config.mak"), "w", encoding="utf-8") as f:
+            f.write("ARCH := x86_64\n")
         cases = (([], "want two build directories"),
                  (["--judge", empty, "x"], "give no BUILD_A BUILD_B"),
                  ([self.dir, self.dir], "not a configured build directory"),
@@ -239,7 +243,8 @@ class Interleave(Files):
                  (["--judge", empty, "--alpha", "1"], "--alpha 1.0"),
                  (["--judge", empty, "--cpus", "a"], "--cpus 'a'"),
                  (["--judge", empty, "--pairs", "0"], "--pairs 0: want 1 to 99"),
-                 (["--judge", empty], "no pairs"))
+                 (["--judge", empty], "no pairs"),
+                 (["--out", self.pairs_dir(), build, build], "holds pairs of an earlier comparison"))
         for args, message in cases:
             r = self.run_script(INTERLEAVE, *args)
             self.assertEqual(r.returncode, 2, f"{args}: {r.stdout}{r.stderr}")
