@@ -373,6 +373,22 @@ class Floors(Files):
             self.assertRegex(r.stdout, r"exit\.cpuid \(kvm\) .* same")
             self.assertIn("below the cheapest real VM exit, 1000 cycles", r.stdout)
 
+    def test_one_run_below_its_floor_is_not_the_row(self):
+        # one run of eight (an empty loop timed high) below the floor; the row's median is not
+        kw = {"accel": "kvm", "host_kind": "kvm"}
+        d = self.pairs_dir(rows={"cpuid": 1000.0, "pio_user": 2000.0}, a_kw=kw, b_kw=kw)
+        path = os.path.join(d, "p03", "b", "results.json")
+        with open(path, encoding="utf-8") as f:
+            one = json.load(f)
+        one["runs"][0]["benchmarks"]["exit.pio_user"]["value"] = 200.0
+        self.write(path, one)
+        floors = bench_gate.floor_problems([("B", [bench_gate.load_doc(path)])])
+        self.assertRegex(floors["exit-bench/exit.pio_user (kvm)"], r"^B, median of 1 runs: 200\.000 ns")
+        r = self.run_script(INTERLEAVE, "--judge", d)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotRegex(r.stdout, r"exit\.pio_user .* below floor")
+        self.assertNotIn("below floor (not an exit)", r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()
