@@ -131,8 +131,8 @@ static void slow_setup(const struct bench_config *c, const struct bench *rows, s
  * A timed loop stretched by pct percent of its net time (its ticks minus
  * baseline): a busy wait on the counter inside the timed region, whose
  * last read closes the timing, so it overshoots by at most one read. No
- * PAUSE in the wait: under TCG each one leaves the translated code (~2.8
- * us seen, which made a 5 % stretch 8.8 %).
+ * PAUSE in the wait: with one, a 5 % stretch measured 8.8 % under TCG (an
+ * overshoot of ~2.8 us a batch, inferred from that, not timed).
  */
 static u64 time_loop_stretched(const struct bench *b, unsigned long n, u64 baseline, u64 pct)
 {
