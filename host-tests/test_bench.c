@@ -45,6 +45,10 @@ u64 arch_counter_hz(void)
 	return hz;
 }
 
+void cpu_relax(void)
+{
+}
+
 void arch_bench_fence(void)
 {
 	if (++fences == spike_at || (spike_every && fences % spike_every == 1))
@@ -134,7 +138,36 @@ static void test_exact_cost(void **state)
 	/* what was subtracted: one read's cost over the batch */
 	assert_int_equal(r.overhead_ps, READ_COST * 1000 / 1000);
 	assert_int_equal(fails, 0);
-	assert_int_equal(results, 9);
+	/* each batch: 100 ticks per operation over an empty loop of one read (READ_COST) */
+	assert_int_equal(r.per_empty_milli, 100ull * 1000 * 1000 / READ_COST);
+	assert_int_equal(results, 10);
+}
+
+/* slow=ROW:PCT: the row's net cost grows by PCT %, to within the few counter reads of the wait */
+static void test_slow(void **state)
+{
+	struct bench row = { .name = "op", .what = "op", .kind = BENCH_TIMED_LOOP,
+			     .loop = loop_costly, .iters = 1000 };
+	struct bench_config c;
+	struct bench_result r;
+	const u64 pct = 5, want = 100000 * (100 + pct) / 100;
+
+	op_cost = 100;
+	hz = 1000000000ull;
+	bench_config_init(&c, "t");
+	c.batches = 5;
+	c.budget_ms = 1000;
+	c.slow = "op:5";
+	skips = fails = results = fences = 0;
+	bench_run(&c, &row, 1, &r);
+	/* the wait ends at the first read past its end, then one closing read */
+	assert_in_range(r.op_ps.median, want, want + 3 * READ_COST * 1000 / row.iters);
+	assert_in_range(r.op_ps.max, want, want + 3 * READ_COST * 1000 / row.iters);
+	assert_int_equal(fails, 0);
+	/* the same row without slow= costs what it did */
+	c.slow = NULL;
+	bench_run(&c, &row, 1, &r);
+	assert_int_equal(r.op_ps.median, 100000);
 }
 
 static void test_fraction_kept(void **state)
@@ -293,6 +326,16 @@ static void test_args(void **state)
 	assert_null(parse_bench(&c, "only=a,b"));
 	assert_string_equal(c.only, "a,b");
 	assert_non_null(parse_bench(&c, "smp=2"));
+	assert_null(parse_bench(&c, "slow=cpuid:5"));
+	assert_string_equal(c.slow, "cpuid:5");
+	assert_null(parse_bench(&c, "slow=pio_user:100"));
+	{
+		char bad[][24] = { "slow=cpuid:0", "slow=cpuid:101", "slow=cpuid", "slow=:5",
+				   "slow=Cpuid:5", "slow=cpuid:5x", "slow=cpuid:" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+			assert_non_null(parse_bench(&c, bad[i]));
+	}
 }
 
 int main(void)
@@ -301,7 +344,7 @@ int main(void)
 		cmocka_unit_test(test_exact_cost),   cmocka_unit_test(test_fraction_kept),
 		cmocka_unit_test(test_budget_caps),  cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_skip),	     cmocka_unit_test(test_arithmetic),
-		cmocka_unit_test(test_args),	     cmocka_unit_test(test_one_batch_spike),
+		cmocka_unit_test(test_args),	     cmocka_unit_test(test_slow),	     cmocka_unit_test(test_one_batch_spike),
 		cmocka_unit_test(test_busy_host),    cmocka_unit_test(test_free_operation_fails),
 	};
 
