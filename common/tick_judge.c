@@ -363,6 +363,20 @@ static u64 pool_draw(const struct tick_record *r, struct tick_verdict *v, struct
 	return rem - e;
 }
 
+/*
+ * How much later than the normal latency a gap's closing tick must come
+ * to be a late delivery: more than the schedule's own uncertainty over
+ * the gap (the calibration's error over its length, as for early ticks:
+ * the normal latency is taken from ticks around it, so only the drift
+ * across the gap is left). Under -icount every tick comes 8.46 us after
+ * its slot, and a gap a fault left closed 4 ns later than that: rounding,
+ * not a delay.
+ */
+static u64 late_tolerance(const struct tick_record *r, u64 j)
+{
+	return early_tolerance(tick_ppb_to_fx(r->cal.err_ppb), r->at[j], j ? r->at[j - 1] : 0);
+}
+
 static void judge_gaps(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
 		       struct steal_pool *pool)
 {
@@ -378,7 +392,7 @@ static void judge_gaps(const struct tick_record *r, struct tick_verdict *v, stru
 		if (!w->lost[j])
 			continue;
 		rem = explain_by_time(r, v, w->lost[j], stolen, j ? r->at[j - 1] : 0, r->at[j]);
-		if (rem && w->late[j] > v->normal_late) {
+		if (rem && w->late[j] > v->normal_late + late_tolerance(r, j)) {
 			v->lost_late += rem;
 			v->gaps_late++;
 			rem = 0;
@@ -577,7 +591,9 @@ void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick
 	v->lost = v->owed > r->n ? v->owed - r->n : 0;
 	judge_tail(r, v, w->passed, &pool);
 	clamp_explained(v);
-	v->chance = chance_allowance(v->gaps_late, v->normal_late, v->period);
+	/* gaps closing within what counts as on time: the normal latency and a period's uncertainty */
+	v->on_time = v->normal_late + early_tolerance(tick_ppb_to_fx(r->cal.err_ppb), v->period, 0);
+	v->chance = chance_allowance(v->gaps_late, v->on_time, v->period);
 	v->allowed = TICK_UNEXPLAINED_LOST_MAX + v->chance;
 	v->schedule_drift = mul_u64_u64_shr32(r->end_at, tick_ppb_to_fx(r->cal.err_ppb));
 	v->schedule_unsure = r->kind == TICK_REC_PERIODIC && 2 * v->schedule_drift > v->period;

@@ -87,6 +87,8 @@ struct tick_verdict {
 	u64 unexplained;
 	u64 gaps_late;	 /* gaps closed late (the chance allowance's base) */
 	u64 normal_late; /* counter ticks: the run's normal delivery latency */
+	/* counter ticks: a gap's closing tick up to this late is on time (the latency and a period's uncertainty) */
+	u64 on_time;
 	u64 chance;	 /* gaps closed within it by chance, allowed */
 	u64 allowed;	 /* TICK_UNEXPLAINED_LOST_MAX + chance */
 	/*

@@ -122,7 +122,7 @@ void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
 /* The lost ticks' check, with where each explanation came from. */
 static void report_lost(const struct tick_record *r, const struct tick_verdict *v)
 {
-	u64 normal = us_of(r, v->normal_late);
+	u64 normal = us_of(r, v->normal_late), on_time = us_of(r, v->on_time);
 
 	report_info("ticks counted from time: %llu slot(s) passed by the run's end (by the "
 		    "counter), %llu tick(s) came; lost %llu: %llu explained by steal time, %llu by "
@@ -149,9 +149,10 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 		report(v->lost_ok,
 	       "ticks lost that nothing explains: %llu of %llu, at most %llu (%d, the last tick "
 	       "across a slot's edge, + %llu: of %llu gap(s) closed late, those expected to close "
-	       "within the normal latency %llu us of the %llu us period by chance, +2 sigma)",
+	       "within the normal latency %llu us (%llu us with a period's uncertainty) of the %llu "
+	       "us period by chance, +2 sigma)",
 	       v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
-	       v->gaps_late, normal, us_of(r, v->period));
+	       v->gaps_late, normal, on_time, us_of(r, v->period));
 	tick_result(r->source, "slots_passed", "ticks", v->owed);
 	tick_result(r->source, "lost", "ticks", v->lost);
 	tick_result(r->source, "steal_lost", "ticks", v->lost_steal);

@@ -94,6 +94,28 @@ static void test_never_delivered(void **state)
 	assert_false(v.rate_ok);
 }
 
+/*
+ * Under -icount every tick comes the same time after its slot; a gap a
+ * fault left closes a few counter ticks later (rounding): no late
+ * delivery, the two lost ticks stay unexplained.
+ */
+static void test_rounding_is_no_delay(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	/* the -icount run's calibration error, 15 ppm: 60 counter ticks over a 2 ms gap */
+	r.cal.err_ppb = 15000;
+	drop(&r, 100);
+	drop(&r, 500);
+	at[100] += 4;
+	at[499] += 4;
+	judge(&r, &v);
+	assert_int_equal(v.lost_late, 0);
+	assert_int_equal(v.unexplained, 2);
+	assert_false(v.lost_ok);
+}
+
 /* By hand (no host evidence) the same lost ticks are not judged, in the rate either. */
 static void test_by_hand(void **state)
 {
@@ -419,6 +441,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_never_delivered),
+		cmocka_unit_test(test_rounding_is_no_delay),
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_late_by_hand),
 		cmocka_unit_test(test_schedule_unsure),
