@@ -66,11 +66,6 @@ static const struct lc_clock kvm_clocks[] = {
 	 kvmclock_read_raw,
 	 NSEC_PER_SEC,
 	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
-	/* QEMU's virtual clock drives it, and stops with the VM under KVM too */
-	{"pmtimer",
-	 read_pmtimer,
-	 PMTIMER_HZ,
-	 {[LC_PAUSE] = LC_FROZEN, [LC_SAVE] = LC_FROZEN, [LC_MIGRATE] = LC_FROZEN}},
 };
 
 enum { TCG_TSC, TCG_HPET, TCG_PMTIMER };
@@ -398,7 +393,7 @@ static const char *kvm_find(void)
 		return why;
 	if (!apic_timer_has_tsc_deadline())
 		return "the LAPIC timer has no TSC-deadline mode here";
-	return pmtimer_find();
+	return NULL;
 }
 
 static const char *kvm_start(void)
