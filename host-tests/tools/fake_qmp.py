@@ -28,22 +28,23 @@ def ok(*events):
 GREETING = {"QMP": {"version": {"qemu": {"major": 7, "minor": 2, "micro": 0}}, "capabilities": []}}
 
 
-def serve(conn, answers, got=None, greeting=GREETING):
-    """Play QEMU's monitor on conn until the client closes; append each command's name to got."""
+def serve(conn, answers, got=None, greeting=GREETING, answered=None):
+    """Play QEMU's monitor on conn until the client closes; append each command's name to got;
+    call answered(name) once a command's replies are sent."""
     f = conn.makefile("rwb")
 
     def send(msg):
         f.write(json.dumps(msg).encode() + b"\n")
         f.flush()
     try:
-        _serve(f, send, answers, got, greeting)
+        _serve(f, send, answers, got, greeting, answered)
     except (OSError, ValueError):
         pass        # the client went away
     f.close()
     conn.close()
 
 
-def _serve(f, send, answers, got, greeting):
+def _serve(f, send, answers, got, greeting, answered):
     send(greeting)
     for line in f:
         msg = json.loads(line)
@@ -52,5 +53,7 @@ def _serve(f, send, answers, got, greeting):
             got.append(name)
         for reply in answers.get(name, ok())(msg.get("arguments", {})):
             send(reply)
+        if answered is not None:
+            answered(name)
         if name == "quit":
             break
