@@ -168,6 +168,11 @@ arch_kvm_problem() { # arch
 # empty and ARCH_ACCEL_REFUSED: not-listed (the forced one is not allowed),
 # kvm-unusable (KVM forced, not usable), needs-kvm (only KVM allowed, not
 # usable). Callers word these in their own terms.
+# ARCH_ACCEL, ARCH_ACCEL_WHY and ARCH_ACCEL_REFUSED are its outputs: the
+# scripts that source this file read them (runner.bash, run-kernel,
+# kvmclock-sweep.sh, vmtick_host.py), which the linter sees only when it
+# follows them from there (host-tests/runner/run.sh's lint does).
+# shellcheck disable=SC2034
 arch_decide_accel() { # allowed-list forced kvm-problem
 	local list=" $1 " forced=$2 problem=$3
 	ARCH_ACCEL="" ARCH_ACCEL_WHY="" ARCH_ACCEL_REFUSED=""

@@ -27,6 +27,10 @@ GUEST_ST_SIGNAL=128  # 128 + n: killed by signal n
 #   STATUS          any other status: QEMU's own error
 # and, where the status can mean them (the overlaps above), GUEST_CODE (the
 # guest's exit code) and GUEST_SIGNAL (the signal's number); else empty.
+# GUEST_VERDICT (and GUEST_RESULT below) are outputs the sourcing scripts
+# read (runner.bash, boot-bench.sh, kvmclock-sweep.sh, vmtick_host.py);
+# the linter sees those readers only when it follows them from there.
+# shellcheck disable=SC2034
 guest_status() { # status
 	local st=$1
 	GUEST_CODE="" GUEST_SIGNAL=""
@@ -60,6 +64,7 @@ guest_signal_name() { # signal-number
 # Whether a line of the guest's output is a RESULT line ("RESULT: name value
 # unit", lib/report.h); if so GUEST_RESULT is its "name value unit". No
 # subshell: the runner calls it for every line of every log.
+# shellcheck disable=SC2034 # GUEST_RESULT: read by report.bash, kvmclock-sweep.sh
 guest_result() { # line
 	local line=${1%$'\r'}
 	[[ $line == 'RESULT: '* ]] || return 1
