@@ -58,19 +58,36 @@ static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
 	t->stamps[w][t->nstamps[w]++] = now;
 }
 
+/* A tick in a run of migrations: counted for the migration asked for last, with the time since the tick before. */
+static void run_tick(struct lc_timer *t, u64 now)
+{
+	unsigned k = lc.run.k;
+
+	if (!k || lc.phase != LC_DURING)
+		return;
+	t->run_ticks[k]++;
+	if (t->last_tick)
+		t->run_gap[k] = max(t->run_gap[k], now - t->last_tick);
+}
+
 enum lc_role lc_timer_fired(unsigned slot, u64 now)
 {
 	struct lc_timer *t = &lc.cpu[smp_id()].t[slot];
 	enum lc_phase ph = min(lc.phase, LC_AFTER);
+	unsigned k = lc.run.k;
 
-	if (t->role == LC_ROLE_ONESHOT && !t->fired_at) {
-		t->fired_at = now;
+	if (t->role == LC_ROLE_ONESHOT) {
+		if (!t->fired_at)
+			t->fired_at = now;
+		if (k && !t->run_fires[k]++)
+			t->run_fired_at[k] = now;
 	} else if (t->role == LC_ROLE_PERIODIC) {
 		if (ph != LC_DURING)
 			stamp_tick(t, ph == LC_AFTER, now);
 		t->ticks[ph]++;
 		if (t->last_tick && now - t->last_tick < t->period / LC_EARLY_DIV)
 			t->early[ph]++;
+		run_tick(t, now);
 		t->last_tick = now;
 	}
 	return t->role;
@@ -107,14 +124,14 @@ static void start_timers(struct lc_cpu *me)
 }
 
 /* As the request goes out: arm the one-shots for a deadline inside the event. */
-static void arm_oneshots(struct lc_cpu *me)
+void lc_arm_oneshots(struct lc_cpu *me, u64 deadline)
 {
 	for (unsigned s = 0; s < lc.arch->nslots; s++) {
 		struct lc_timer *t = &me->t[s];
 
 		if (t->role != LC_ROLE_ONESHOT)
 			continue;
-		t->deadline = arch_counter() + ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
+		t->deadline = deadline;
 		lc.arch->oneshot_at(s, t->deadline);
 		if (lc.fault == LC_FAULT_REARM)
 			lc.arch->oneshot_at(
@@ -168,11 +185,19 @@ static void watch_stopped_flag(struct lc_cpu *me, enum lc_phase ph)
 	me->stopped_seen[ph]++;
 }
 
-/* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
-static void step(struct lc_cpu *me, enum lc_phase ph)
+/* A one-shot's deadline armed as an event's request goes out: inside a pause. */
+static u64 oneshot_deadline(void)
 {
-	if (ph >= LC_DURING && !me->oneshot_armed)
-		arm_oneshots(me);
+	return arch_counter() + ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
+}
+
+/* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
+void lc_step(struct lc_cpu *me, enum lc_phase ph)
+{
+	if (lc.run.n)
+		lc_run_step(me);
+	else if (ph >= LC_DURING && !me->oneshot_armed)
+		lc_arm_oneshots(me, oneshot_deadline());
 	if (ph == LC_AFTER) {
 		periodic_faults(me);
 		lc_counter_fault(me);
@@ -200,7 +225,7 @@ static void sampler(struct lc_cpu *me)
 	start_timers(me);
 	irq_enable();
 	while ((ph = lc.phase) != LC_FINISHED) {
-		step(me, ph);
+		lc_step(me, ph);
 		cpu_relax();
 	}
 	stop_timers(me);
@@ -258,14 +283,14 @@ static void boot_window(struct lc_cpu *me, enum lc_phase ph, u64 ns)
 	u64 end = arch_counter() + ns_to_ticks(ns, arch_counter_hz());
 
 	while (arch_counter() < end)
-		step(me, ph);
+		lc_step(me, ph);
 }
 
 /*
  * Ask for the event and sample until the runner's answer is in; the line
  * is read from the console's input one polled character at a time.
  */
-static bool request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
+bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 {
 	u64 give_up = arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz());
 
@@ -275,6 +300,8 @@ static bool request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 	 * out, never after it (a read after it can land after a pause).
 	 */
 	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), lc.seq);
+	if (lc.run.k)
+		printf(" run=%u", lc.run.k);
 	if (lc.arch->tod_ns)
 		a->tod_req = lc.arch->tod_ns();
 	a->nl_at = arch_counter();
@@ -289,7 +316,7 @@ bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
 
 	while (arch_counter() < give_up) {
 		if (me)
-			step(me, LC_DURING);
+			lc_step(me, LC_DURING);
 		c = arch_console_getc();
 		if (c < 0 || c == '\r')
 			continue;
@@ -310,6 +337,8 @@ bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
 static void reset_cpus(void)
 {
 	memset(lc.cpu, 0, sizeof(lc.cpu));
+	memset(&lc.run, 0, sizeof(lc.run));
+	lc.run.n = lc.run_len[lc.seq - 1];
 	memset(lc.phase_start, 0, sizeof(lc.phase_start));
 	lc.phase = LC_BEFORE;
 	smp_mb();
@@ -358,6 +387,15 @@ static void ask_window(unsigned seq, struct lc_done *out)
 	*out = d;
 }
 
+/* Ask for the event (a run: each of its migrations in turn) and sample until the answer is in. */
+static bool ask(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
+{
+	if (lc.run.n)
+		return lc_run_requests(me, kind, a);
+	lc_arm_oneshots(me, oneshot_deadline());
+	return lc_request(me, kind, a);
+}
+
 /*
  * Every vCPU samples across the event: the window before, the request
  * and its answer, the window after. The seconds clock's edges are timed
@@ -384,11 +422,12 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	irq_enable();
 	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
 	set_phase(LC_DURING);
-	arm_oneshots(me);
-	if (!request(me, kind, a))
+	if (!ask(me, kind, a))
 		report_abort("no answer from the runner to event %u in %llu s", lc.seq,
 			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
 	take_answer(kind, a);
+	if (lc.run.n)
+		lc_run_done(me);
 	set_phase(LC_AFTER);
 	boot_window(me, LC_AFTER, LC_WINDOW_NS);
 	set_phase(LC_FINISHED);
@@ -427,6 +466,8 @@ static void run_event(enum lc_event kind)
 	if (lc.counter_set)
 		lc_check_counter_kept();
 	lc_check_timers(a.answered);
+	if (lc.run.n)
+		lc_check_run();
 	if (lc.arch->tod_ns)
 		lc_check_tod(a.tod_req, a.tod_done);
 	if (lc.rtc)

@@ -233,6 +233,8 @@ struct lc_done {
 	u64 tests;
 	u64 failures;
 	u64 skipped;
+	/* a migration of a run (events=migrate=N): its place in the run, 1..N (0: an event alone) */
+	u64 run;
 };
 
 /*

@@ -8,24 +8,49 @@
 static const char *const fault_names[] = {
 	"none",	 "back", "jump",	 "flip",	  "rearm",	"rate",		 "rate5",
 	"storm", "tod",	 "stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent",
-	"skew",	 "rtc_rebased",	 "counter_reset",
+	"skew",	 "rtc_rebased",	 "counter_reset", "run_lost",	  "run_twice",
 };
+
+/*
+ * A word of events=: KIND or KIND*N (N events of that kind), or migrate=N
+ * (one event, a run of N migrations back to back): the kind, *n and *run.
+ */
+static bool parse_event_word(char *word, enum lc_event *kind, u64 *n, u64 *run)
+{
+	char *star = strchr(word, '*'), *eq = strchr(word, '=');
+
+	*n = 1;
+	*run = 0;
+	if (star) {
+		*star = '\0';
+		if (parse_u64(star + 1, n) || !*n)
+			return false;
+	} else if (eq) {
+		*eq = '\0';
+		if (parse_u64(eq + 1, run) || *run < 2 || *run > LC_RUN_MAX ||
+		    strcmp(word, lc_event_name(LC_MIGRATE)))
+			return false;
+	}
+	for (*kind = 0; *kind < LC_NR_EVENTS && strcmp(word, lc_event_name(*kind)); (*kind)++)
+		;
+	return *kind < LC_NR_EVENTS;
+}
 
 /* events=KIND[*N],...: the events to ask for, in order (the check of struct arg). */
 static const char *parse_events(const char *list)
 {
-	static char must[96];
+	static char must[160];
 	char word[16];
 
 	snprintf(must, sizeof(must),
-		 "a list of pause, save, migrate, reset (each KIND or KIND*N, at most %zu in all)",
-		 ARRAY_SIZE(lc.events));
+		 "a list of pause, save, migrate, reset (each KIND or KIND*N, at most %zu in all), or "
+		 "migrate=N (a run of N migrations back to back, N 2..%u)",
+		 ARRAY_SIZE(lc.events), LC_RUN_MAX);
 	lc.nevents = 0;
 	while (*list) {
 		const char *comma = strchr(list, ',');
 		size_t len = comma ? (size_t)(comma - list) : strlen(list);
-		char *star;
-		u64 n = 1;
+		u64 n, run;
 		enum lc_event k;
 
 		if (!len || len >= sizeof(word))
@@ -33,20 +58,22 @@ static const char *parse_events(const char *list)
 		memcpy(word, list, len);
 		word[len] = '\0';
 		list += len + (list[len] == ',');
-		star = strchr(word, '*');
-		if (star) {
-			*star = '\0';
-			if (parse_u64(star + 1, &n) || !n)
-				return must;
-		}
-		for (k = 0; k < LC_NR_EVENTS && strcmp(word, lc_event_name(k)); k++)
-			;
-		if (k == LC_NR_EVENTS || lc.nevents + n > ARRAY_SIZE(lc.events))
+		if (!parse_event_word(word, &k, &n, &run) || lc.nevents + n > ARRAY_SIZE(lc.events))
 			return must;
-		while (n--)
+		while (n--) {
+			lc.run_len[lc.nevents] = (unsigned)run;
 			lc.events[lc.nevents++] = k;
+		}
 	}
 	return lc.nevents ? NULL : must;
+}
+
+bool lc_has_run(void)
+{
+	for (unsigned i = 0; i < lc.nevents; i++)
+		if (lc.run_len[i])
+			return true;
+	return false;
 }
 
 /*
@@ -140,6 +167,9 @@ void lc_announce_fault(const struct lc_arch *arch)
 		report_skip("fault=counter_reset: no counter the guest wrote (counter_set=) here");
 	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
 		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
+	else if ((lc.fault == LC_FAULT_RUN_LOST || lc.fault == LC_FAULT_RUN_TWICE) && !lc_has_run())
+		report_skip("fault=%s: no run of migrations (events=migrate=N) here",
+			    fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_SKEW && cpu_count() < 2)
 		report_skip("fault=skew: one vCPU, none to skew against (smp 2 or more)");
 	else if (lc.fault != LC_FAULT_NONE)

@@ -127,7 +127,7 @@ static void check_declared(enum lc_event kind, const char *clock, const char *co
 {
 	s64 want = declared_move(kind), got = event_move(&lc.cpu[0]);
 	u64 off = magnitude(got - want),
-	    bound = want ? LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS + lc.done.overhead_ns
+	    bound = want ? lc_stops() * (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) + lc.done.overhead_ns
 			 : event_changes(&lc.cpu[0]) * LC_DERIVED_ROUNDING_NS +
 				   lc.cpu[0].worst_quiet_move_ns;
 

@@ -65,6 +65,7 @@ static u64 *fact_slot(struct lc_done *d, const char *key, size_t len)
 		{ "tests", offsetof(struct lc_done, tests) },
 		{ "failures", offsetof(struct lc_done, failures) },
 		{ "skipped", offsetof(struct lc_done, skipped) },
+		{ "run", offsetof(struct lc_done, run) },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(facts); i++)

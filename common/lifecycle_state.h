@@ -79,12 +79,26 @@
 #define LC_RTC_SET_READ_S	2
 /* How long the guest waits for the runner's answer. */
 #define LC_ANSWER_WAIT_NS	300000000000ull
-#define LC_LINE_MAX		256
+#define LC_LINE_MAX		384
 /* Test-only faults: how far back (fault=back) or ahead (fault=jump) clocks are set. */
 #define LC_FAULT_BACK_NS	20000000ull
 #define LC_FAULT_JUMP_NS	3000000000ull
 #define LC_FAULT_TOD_NS		NSEC_PER_SEC
 #define LC_FAULT_REARM_NS	(3600 * NSEC_PER_SEC)
+/*
+ * events=migrate=N: one event, a run of N live migrations back to back
+ * (common/lifecycle_run.c), N at most this. After each migration's answer
+ * the vCPUs sample on for LC_RUN_DWELL_NS past it and past the one-shots'
+ * deadline (20 periods of the periodic timers) before the next is asked
+ * for; for up to LC_RUN_ONESHOT_WAIT_NS while a one-shot has not fired.
+ */
+#define LC_RUN_MAX		16
+#define LC_RUN_DWELL_NS		200000000ull
+#define LC_RUN_ONESHOT_WAIT_NS	(2 * NSEC_PER_SEC)
+/* fault=run_lost: the last vCPU's periodic timers stay silent this long from the middle migration's answer */
+#define LC_FAULT_RUN_LOST_NS	500000000ull
+/* fault=run_twice: the boot vCPU's one-shot of the middle migration is armed again this long after it fired */
+#define LC_FAULT_RUN_TWICE_NS	NSEC_PER_MSEC
 /* fault=skew: how far the last vCPU's clock reads ahead after the event (lc_skewed) */
 #define LC_FAULT_SKEW_NS	NSEC_PER_MSEC
 
@@ -114,6 +128,8 @@ enum lc_fault {
 	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock), else its counter, ahead after the event */
 	LC_FAULT_RTC_REBASED,	/* the seconds clock the guest set reads the host's time of day after the event */
 	LC_FAULT_COUNTER_RESET,	/* after the event the last vCPU's write of its counter is undone */
+	LC_FAULT_RUN_LOST,	/* a run's middle migration: the last vCPU's periodic ticks stop for a while */
+	LC_FAULT_RUN_TWICE,	/* a run's middle migration: the boot vCPU's one-shot fires again */
 };
 
 
@@ -134,6 +150,16 @@ struct lc_timer {
 	u64 steal_first[2], steal_last[2];
 	/* the wrongly reprogrammed rate of fault=rate and the ticks of fault=storm are in place */
 	bool faulted;
+	/*
+	 * A run of migrations, per migration k (1..N) asked for last when the
+	 * interrupt came: periodic, the ticks and the longest time from the
+	 * tick before; one-shot, how often the one armed with request k fired
+	 * and when first.
+	 */
+	u32 run_ticks[LC_RUN_MAX + 1];
+	u64 run_gap[LC_RUN_MAX + 1];
+	u32 run_fires[LC_RUN_MAX + 1];
+	u64 run_fired_at[LC_RUN_MAX + 1];
 };
 
 struct lc_cpu {
@@ -154,6 +180,10 @@ struct lc_cpu {
 	/* each clock minus the boot vCPU's, by a hand-off before the event [0] and after it [1] */
 	struct bracket agree[2][LC_MAX_CLOCKS];
 	bool oneshot_armed;
+	/* a run: the migration whose one-shots this vCPU armed last; the faults' state */
+	unsigned run_armed;
+	u64 run_silent_since;
+	bool run_faulted;
 } __attribute__((aligned(64)));
 
 /* The derived clock's moves on this vCPU (struct lc_derived), in step(). */
@@ -172,6 +202,18 @@ void lc_check_derived(enum lc_event kind);
 /* The slots every vCPU has (LC_SLOT_EVERY_CPU). */
 unsigned lc_every_cpu_slots(void);
 
+/* The boot vCPU's record of a run of migrations (events=migrate=N), one event. */
+struct lc_run {
+	unsigned n;		/* migrations in the run; 0: the event is no run */
+	volatile unsigned k;	/* the migration asked for last (0: none yet) */
+	u64 deadline;		/* the one-shots' deadline for migration k, counter */
+	u64 req_at[LC_RUN_MAX + 2];	/* counter as request k went out; [n + 1] the run's end */
+	u64 answered[LC_RUN_MAX + 1];	/* counter once answer k was in */
+	u64 deadlines[LC_RUN_MAX + 1];
+	struct lc_done done[LC_RUN_MAX + 1];	/* the runner's facts of each migration */
+	u64 stop_max_ns, wait_max_ns;	/* the longest stop, the longest a vCPU waited in one */
+};
+
 struct lc_state {
 	const struct lc_arch *arch;
 	enum lc_fault fault;
@@ -186,7 +228,9 @@ struct lc_state {
 	bool rtc_ref_taken;
 	u64 catchup_max;
 	enum lc_event events[64];
+	unsigned run_len[64];	/* per event: N for migrate=N, 0 for an event alone */
 	unsigned nevents;
+	struct lc_run run;	/* the event's run of migrations, if it is one */
 	volatile enum lc_phase phase;
 	u64 phase_start[LC_FINISHED + 1];	/* counter */
 	unsigned seq;
@@ -256,6 +300,41 @@ void lc_request_reset(void) __noreturn;
 /* The first sequence number to run in this life: 1, or the one after the reset it follows. */
 unsigned lc_boot_handshake(void);
 bool lc_has_reset(void);
+
+/* The sampling's parts a run of migrations drives (common/lifecycle.c). */
+void lc_step(struct lc_cpu *me, enum lc_phase ph);
+void lc_arm_oneshots(struct lc_cpu *me, u64 deadline);
+bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a);
+/*
+ * A run of migrations (events=migrate=N, common/lifecycle_run.c): whether
+ * the events hold one; in a vCPU's step, its one-shots for the migration
+ * asked for last and the run's faults; on the boot vCPU, the requests of
+ * migrations 1..N with the vCPUs sampling between them (false when an
+ * answer did not come; a holds the last request and answer); once the
+ * last answer is parsed, the run's facts made the event's and the vCPUs'
+ * sampling on past it as after the others; the checks of each migration.
+ */
+bool lc_has_run(void);
+void lc_run_step(struct lc_cpu *me);
+bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a);
+void lc_run_done(struct lc_cpu *me);
+void lc_check_run(void);
+
+/* The stops the event held (1, or a run's N), the longest of them and the longest a vCPU waited in one. */
+static inline unsigned lc_stops(void)
+{
+	return lc.run.n ? lc.run.n : 1;
+}
+
+static inline u64 lc_one_stop_ns(void)
+{
+	return lc.run.n ? lc.run.stop_max_ns : lc.done.duration_ns;
+}
+
+static inline u64 lc_one_stop_wait_ns(void)
+{
+	return lc.run.n ? lc.run.wait_max_ns : lc.done.vcpu_wait_ns;
+}
 
 /*
  * How late the host's time stamps of the request and the answer can be for

@@ -2,7 +2,7 @@
 /*
  * common/lifecycle_args.c, the lifecycle test's arguments, on the host,
  * with the real lib/argv.c and lib/report.c under it.
- * What: events= takes KIND and KIND*N in a comma list, in order, up to
+ * What: events= takes KIND, KIND*N and migrate=N (a run, N 2..16) in a comma list, in order, up to
  * the 64 lc.events holds, and refuses an unknown kind, N of 0 or not a
  * number, an empty item, an over-long word and a list past 64; events= is
  * required; fault= and host= set lc.fault and lc.host_kind, catchup=
@@ -46,7 +46,7 @@ void cpu_relax(void)
 struct args_case {
 	const char *line;
 	bool valid;
-	const char *events; /* the kinds parsed, one letter each: p, s, m, r */
+	const char *events; /* the kinds parsed, one letter each: p, s, m, r; M a run of migrations */
 	enum lc_fault fault;
 	const char *host_kind;
 	u64 catchup;
@@ -55,7 +55,7 @@ struct args_case {
 
 #define MUST                                                                                     \
 	"events must be a list of pause, save, migrate, reset (each KIND or KIND*N, at most 64 " \
-	"in all)"
+	"in all), or migrate=N (a run of N migrations back to back, N 2..16)"
 
 static const struct args_case cases[] = {
 	{"events=pause", true, "p", LC_FAULT_NONE, "none", LC_CATCHUP_MAX},
@@ -66,6 +66,12 @@ static const struct args_case cases[] = {
 	 LC_CATCHUP_MAX},
 	{"events=migrate*64,pause", false, NULL, 0, NULL, 0,
 	 "bad argument 'events=migrate*64,pause': " MUST},
+	{"events=pause,migrate=10,migrate=16 fault=run_lost", true, "pMM", LC_FAULT_RUN_LOST, "none",
+	 LC_CATCHUP_MAX},
+	{"events=migrate=1", false, NULL, 0, NULL, 0, "bad argument 'events=migrate=1': " MUST},
+	{"events=migrate=17", false, NULL, 0, NULL, 0, "bad argument 'events=migrate=17': " MUST},
+	{"events=pause=3", false, NULL, 0, NULL, 0, "bad argument 'events=pause=3': " MUST},
+	{"events=migrate=x", false, NULL, 0, NULL, 0, "bad argument 'events=migrate=x': " MUST},
 	{"events=pause*0", false, NULL, 0, NULL, 0, "bad argument 'events=pause*0': " MUST},
 	{"events=save,pause*0", false, NULL, 0, NULL, 0,
 	 "bad argument 'events=save,pause*0': " MUST},
@@ -107,7 +113,7 @@ static void check_parsed(const struct args_case *c, const char *out)
 	char kinds[65] = "";
 
 	for (unsigned i = 0; i < lc.nevents && i < 64; i++)
-		kinds[i] = kind_letter(lc.events[i]);
+		kinds[i] = lc.run_len[i] ? 'M' : kind_letter(lc.events[i]);
 	if (strcmp(kinds, c->events))
 		fail_msg("'%s': events %s, want %s", c->line, kinds, c->events);
 	if (lc.fault != c->fault || strcmp(lc.host_kind, c->host_kind) ||

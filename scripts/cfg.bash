@@ -244,8 +244,8 @@ cfg_check_value() { # where section key value
 		cfg_split_words "$v"
 		((${#CFG_WORDS[@]})) || cfg_error "$where" "events: empty list"
 		for w in "${CFG_WORDS[@]}"; do
-			[[ $w =~ ^((pause|save)=[0-9]{1,3}(\.[0-9]{1,3})?|save|migrate|reset|pingpong=([1-9][0-9]?|100))$ ]] ||
-				cfg_error "$where" "events: bad event '$w' (pause=SECONDS, save[=SECONDS], migrate, reset, pingpong=N with N 1..100)"
+			[[ $w =~ ^((pause|save)=[0-9]{1,3}(\.[0-9]{1,3})?|save|migrate|reset|pingpong=([1-9][0-9]?|100)|migrate=([2-9]|1[0-6]))$ ]] ||
+				cfg_error "$where" "events: bad event '$w' (pause=SECONDS, save[=SECONDS], migrate, reset, pingpong=N with N 1..100, migrate=N with N 2..16)"
 		done
 		;;
 	evidence)

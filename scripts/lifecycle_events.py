@@ -39,6 +39,7 @@ class Events:
         self.guest = guest
         self.events = events
         self.done = 0
+        self.run_done = 0       # migrations of the next event's run performed (events=migrate=N)
         self.reset = None       # a reset performed, until the guest's next life asks about it
         self.span = None        # the host's waits since the guest's last answer (WaitMeter)
 
@@ -58,26 +59,35 @@ class Events:
 
     def next(self, text):
         """Check a request line against the cfg; return the event to perform and its facts."""
-        return proto.check_request(text, self.done, self.events)
+        return proto.check_request(text, self.done, self.events, self.run_done)
 
     def perform(self, kind, secs, t_req, facts):
         if kind == 'reset':
             self.do_reset(t_req, facts)
             return
+        run = facts.get('run')
         before_vcpu, before_any = self.end_span()
         meter = self.meter()
         facts = getattr(self, 'do_' + kind)(secs)
         facts['vcpu_wait_ns'], during_any = meter.finish()
         facts['before_wait_ns'] = before_vcpu
         facts['stamp_wait_ns'] = before_any + during_any
-        self.done += 1
-        self.guest.say(f"event {self.done} {kind}: stopped {_ms(facts['duration_ns'])}, "
+        seq = self.done + 1
+        what = kind
+        if run is not None:
+            # a migration of a run: the event is done with its last one
+            facts['run'] = run
+            what = f'{kind} {run} of {int(secs)}'
+            self.run_done = 0 if int(run) == int(secs) else int(run)
+        if not self.run_done:
+            self.done += 1
+        self.guest.say(f"event {seq} {what}: stopped {_ms(facts['duration_ns'])}, "
                        f"QMP downtime {_ms(facts['qmp_downtime_ns'])}, "
                        f"a vCPU waited {_ms(facts['vcpu_wait_ns'])} for a CPU")
         facts['host_req_ns'] = t_req
         facts['host_ns'] = time.time_ns()       # as close to the write as can be
         facts['total_ns'] = facts['host_ns'] - t_req
-        self.guest.tell(proto.done_line(kind, self.done, facts))
+        self.guest.tell(proto.done_line(kind, seq, facts))
         self.start_span()
 
     def answer_window(self, seq):

@@ -14,7 +14,7 @@ import re
 
 REQUEST = 'LIFECYCLE-REQUEST: '
 DONE = 'LIFECYCLE-DONE'
-EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|reset|pingpong=(\d{1,3}))$')
+EVENT_RE = re.compile(r'^((pause|save)=(\d{1,3}(\.\d{1,3})?)|save|migrate|reset|pingpong=(\d{1,3})|migrate=(\d{1,3}))$')
 # A reset request carries what the guest's next life needs back: counter=N tests=N failures=N skipped=N.
 REQUEST_RE = re.compile(r'^(pause|save|migrate|reset) ([0-9]{1,4})((?: [a-z_]{1,16}=[0-9]{1,20}){0,8})$')
 # The first words of a guest whose events include a reset: it asks whether it is a new life.
@@ -23,6 +23,10 @@ BOOT_REQUEST = 'boot 0'
 WINDOW_RE = re.compile(r'^window ([0-9]{1,4})$')
 RESET_CARRIED = ('counter', 'tests', 'failures', 'skipped')
 PINGPONG_MAX = 100
+# migrate=N: one event, a run of N migrations back to back, asked for one by one
+# with run=K (the guest's LC_RUN_MAX bounds N: common/lifecycle_state.h)
+RUN = 'run'
+RUN_MIN, RUN_MAX = 2, 16
 SHOWN_CHARS = 60
 
 
@@ -31,13 +35,14 @@ class ProtocolError(Exception):
 
 
 def parse_events(text):
-    """The cfg value as a list of (kind, seconds); pingpong=N is N migrations."""
+    """The cfg value as a list of (kind, seconds); pingpong=N is N migrations, migrate=N one
+    event ('run', N): N migrations back to back."""
     events = []
     for word in text.split():
         m = EVENT_RE.match(word)
         if not m:
             raise ProtocolError(f"events: bad event '{word}' (pause=SECONDS, save[=SECONDS], migrate, "
-                                'reset, pingpong=N)')
+                                'reset, pingpong=N, migrate=N)')
         if m.group(2) is not None:
             events.append((m.group(2), float(m.group(3))))
         elif m.group(5) is not None:
@@ -45,6 +50,11 @@ def parse_events(text):
             if not 1 <= n <= PINGPONG_MAX:
                 raise ProtocolError(f"events: pingpong={n} is not 1..{PINGPONG_MAX}")
             events += [('migrate', 0.0)] * n
+        elif m.group(6) is not None:
+            n = int(m.group(6))
+            if not RUN_MIN <= n <= RUN_MAX:
+                raise ProtocolError(f"events: migrate={n} is not {RUN_MIN}..{RUN_MAX}")
+            events.append((RUN, float(n)))
         else:
             events.append((word, 0.0))
     if not events:
@@ -56,25 +66,35 @@ def _shown(text):
     return ''.join(c if c.isprintable() else '?' for c in text[:SHOWN_CHARS])
 
 
-def check_request(text, done, events):
-    """A request line (after REQUEST) against the cfg's events, `done` of them performed:
-    (kind, seconds, facts carried) of the event to perform next."""
+def _facts_wanted(want):
+    """The facts a request for the cfg's event `want` carries."""
+    return set(RESET_CARRIED) if want == 'reset' else {'run'} if want == RUN else set()
+
+
+def check_request(text, done, events, run_done=0):
+    """A request line (after REQUEST) against the cfg's events, `done` of them performed and
+    `run_done` migrations of the next one's run: (kind, seconds, facts carried) of the event to
+    perform next (a run's migration: 'migrate', N, {'run': K})."""
     m = REQUEST_RE.match(text)
     if not m:
         raise ProtocolError(f"the guest's request '{_shown(text)}' is malformed (want KIND SEQ)")
     kind, seq = m.group(1), int(m.group(2))
     facts = dict(w.split('=') for w in m.group(3).split())
-    if (kind == 'reset') != bool(facts) or (facts and set(facts) != set(RESET_CARRIED)):
-        raise ProtocolError(f"the guest's request '{text[:80]}' has the wrong facts "
-                            f"(a reset carries {', '.join(RESET_CARRIED)}; nothing else carries any)")
     if seq != done + 1:
         raise ProtocolError(f'the guest asked for event {seq}, the next one is {done + 1}')
     if done >= len(events):
         raise ProtocolError(f"the guest asked for event {seq} ({kind}); the cfg's events list has "
                             f'only {len(events)}')
     want, secs = events[done]
-    if kind != want:
+    if kind != ('migrate' if want == RUN else want):
         raise ProtocolError(f"the guest asked for event {seq} '{kind}'; the cfg's event {seq} is '{want}'")
+    if set(facts) != _facts_wanted(want):
+        raise ProtocolError(f"the guest's request '{text[:80]}' has the wrong facts "
+                            f"(a reset carries {', '.join(RESET_CARRIED)}; a migration of a run, run=K; "
+                            'nothing else carries any)')
+    if want == RUN and int(facts['run']) != run_done + 1:
+        raise ProtocolError(f"the guest asked for migration {facts['run']} of event {seq}'s run; the "
+                            f'next one is {run_done + 1} of {int(secs)}')
     return kind, secs, facts
 
 

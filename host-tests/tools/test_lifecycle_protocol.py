@@ -25,10 +25,13 @@ GOOD_LISTS = [
     ("pause=2 save migrate", [("pause", 2.0), ("save", 0.0), ("migrate", 0.0)]),
     ("save=1.5 reset", [("save", 1.5), ("reset", 0.0)]),
     ("pingpong=3", [("migrate", 0.0)] * 3),
+    ("migrate=10 pause=1", [("run", 10.0), ("pause", 1.0)]),
 ]
 BAD_LISTS = [
     ("pause", r"^events: bad event 'pause' \(pause=SECONDS"),
-    ("migrate=2", r"^events: bad event 'migrate=2'"),
+    ("migrate=1", r"^events: migrate=1 is not 2\.\.16$"),
+    ("migrate=17", r"^events: migrate=17 is not 2\.\.16$"),
+    ("migrate=x", r"^events: bad event 'migrate=x'"),
     ("pingpong=0", r"^events: pingpong=0 is not 1\.\.100$"),
     ("pingpong=101", r"^events: pingpong=101 is not 1\.\.100$"),
     ("  ", r"^events: empty list$"),
@@ -43,6 +46,15 @@ BAD_REQUESTS = [
     ("pause 2", 0, r"^the guest asked for event 2, the next one is 1$"),
     ("migrate 4", 3, r"^the guest asked for event 4 \(migrate\); the cfg's events list has only 3$"),
     ("migrate 2", 1, r"^the guest asked for event 2 'migrate'; the cfg's event 2 is 'save'$"),
+]
+RUN_EVENTS = [("run", 3.0), ("pause", 1.0)]
+# (request, events done, migrations of the run done, error message pattern)
+BAD_RUN_REQUESTS = [
+    ("migrate 1", 0, 0, r"has the wrong facts \(.*a migration of a run, run=K"),
+    ("migrate 1 run=2", 0, 0, r"^the guest asked for migration 2 of event 1's run; the next one is 1 of 3$"),
+    ("migrate 1 run=2", 0, 2, r"^the guest asked for migration 2 of event 1's run; the next one is 3 of 3$"),
+    ("pause 1 run=1", 0, 0, r"^the guest asked for event 1 'pause'; the cfg's event 1 is 'run'$"),
+    ("pause 2 run=1", 1, 0, r"has the wrong facts"),
 ]
 
 
@@ -71,6 +83,16 @@ class Requests(unittest.TestCase):
         for text, done, pattern in BAD_REQUESTS:
             with self.subTest(text=text), self.assertRaisesRegex(proto.ProtocolError, pattern):
                 proto.check_request(text, done, EVENTS)
+
+    def test_a_runs_migrations_one_by_one(self):
+        for k in (1, 2, 3):
+            self.assertEqual(proto.check_request(f"migrate 1 run={k}", 0, RUN_EVENTS, k - 1),
+                             ("migrate", 3.0, {"run": str(k)}))
+
+    def test_bad_run_requests_say_how(self):
+        for text, done, run_done, pattern in BAD_RUN_REQUESTS:
+            with self.subTest(text=text), self.assertRaisesRegex(proto.ProtocolError, pattern):
+                proto.check_request(text, done, RUN_EVENTS, run_done)
 
     def test_window_lines(self):
         self.assertEqual(proto.window_seq("window 12"), 12)

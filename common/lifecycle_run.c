@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A run of live migrations back to back (events=migrate=N) as one event: the requests, each
+ * migration's one-shots and faults, and the checks of every timer per migration. */
+#include "lifecycle_state.h"
+#include "atomic.h"
+#include "report.h"
+
+/*
+ * Why: migrations in a row are where a host's restore of the timers is
+ * exercised again before it has settled (kvm-unit-tests migrates
+ * continuously between two markers for it). How: the boot vCPU asks for
+ * migration k with "LIFECYCLE-REQUEST: migrate SEQ run=k", every vCPU
+ * arms its one-shots for a deadline (lc_run_step), the runner answers
+ * with that migration's facts (QEMU's stop, a vCPU's waits), and the
+ * vCPUs sample on until LC_RUN_DWELL_NS past the answer and the
+ * deadline before migration k + 1 is asked for. Every tick and every
+ * one-shot's interrupt is counted for the migration asked for last, and
+ * each migration is judged against its own stop and waits
+ * (lc_check_run). The run's other checks are the event's, on its facts
+ * summed (lc_run_done): the windows before and after it, the clocks'
+ * steps (against the longest one stop), the derived clock's move.
+ */
+
+/* The migration the faults strike: the middle one. */
+static unsigned middle(void)
+{
+	return (lc.run.n + 1) / 2;
+}
+
+static void each_periodic(struct lc_cpu *me, bool start)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		if (me->t[s].role != LC_ROLE_PERIODIC)
+			continue;
+		if (start)
+			lc.arch->periodic(s, me->t[s].period);
+		else
+			lc.arch->stop(s);
+	}
+}
+
+/*
+ * fault=run_lost: from the middle migration's answer the last vCPU's
+ * periodic timers deliver nothing for LC_FAULT_RUN_LOST_NS (their
+ * handlers never run), as a host that restored them late.
+ */
+static void fault_lost(struct lc_cpu *me)
+{
+	u64 now;
+
+	if (lc.fault != LC_FAULT_RUN_LOST || me != &lc.cpu[cpu_count() - 1] || me->run_faulted ||
+	    !lc.run.answered[middle()])
+		return;
+	now = arch_counter();
+	if (!me->run_silent_since) {
+		me->run_silent_since = now;
+		each_periodic(me, false);
+	} else if (now - me->run_silent_since >=
+		   ns_to_ticks(LC_FAULT_RUN_LOST_NS, arch_counter_hz())) {
+		each_periodic(me, true);
+		me->run_faulted = true;
+	}
+}
+
+/* fault=run_twice: the boot vCPU's one-shot of the middle migration fires again, as a host that
+ * delivers a restored one-shot twice. */
+static void fault_twice(struct lc_cpu *me)
+{
+	unsigned k = lc.run.k;
+
+	if (lc.fault != LC_FAULT_RUN_TWICE || me != &lc.cpu[0] || me->run_faulted || k != middle())
+		return;
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		if (me->t[s].role != LC_ROLE_ONESHOT || me->t[s].run_fires[k] != 1)
+			continue;
+		lc.arch->oneshot_at(
+			s, arch_counter() + ns_to_ticks(LC_FAULT_RUN_TWICE_NS, arch_counter_hz()));
+		me->run_faulted = true;
+	}
+}
+
+void lc_run_step(struct lc_cpu *me)
+{
+	unsigned k = lc.run.k;
+
+	if (k && me->run_armed != k) {
+		smp_mb(); /* the deadline was written before k */
+		me->run_armed = k;
+		lc_arm_oneshots(me, lc.run.deadline);
+	}
+	fault_lost(me);
+	fault_twice(me);
+}
+
+/*
+ * Migration k's one-shots are due half the migration before's request to
+ * answer after the request (the first: LC_ONESHOT_NS), inside the
+ * migration; every other one at one and a half, past its answer most
+ * likely: pending across its stop.
+ */
+static void ask_next(unsigned k)
+{
+	struct lc_run *r = &lc.run;
+	u64 span = k > 1 ? r->answered[k - 1] - r->req_at[k - 1]
+			 : ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
+
+	r->req_at[k] = arch_counter();
+	r->deadline = r->req_at[k] + (k % 2 ? span / 2 : span + span / 2);
+	r->deadlines[k] = r->deadline;
+	smp_mb();
+	r->k = k;
+}
+
+static bool oneshots_fired(unsigned k)
+{
+	for (int cpu = 0; cpu < cpu_count(); cpu++)
+		for (unsigned s = 0; s < lc.arch->nslots; s++)
+			if (lc.cpu[cpu].t[s].role == LC_ROLE_ONESHOT &&
+			    !lc.cpu[cpu].t[s].run_fires[k])
+				return false;
+	return true;
+}
+
+/* Sample past migration k's answer and its one-shots' deadline, and until they fired (or gave up).
+ */
+static void dwell(struct lc_cpu *me, unsigned k)
+{
+	u64 hz = arch_counter_hz(), from = max(lc.run.answered[k], lc.run.deadlines[k]), now;
+	u64 end = from + ns_to_ticks(LC_RUN_DWELL_NS, hz);
+	u64 give_up = from + ns_to_ticks(LC_RUN_ONESHOT_WAIT_NS, hz);
+
+	while ((now = arch_counter()) < end || (now < give_up && !oneshots_fired(k)))
+		lc_step(me, LC_DURING);
+}
+
+/* Migration k's answer: its facts, or the test ends saying what came. */
+static void take_migration(unsigned k, const struct lc_answer *m)
+{
+	struct lc_done *d = &lc.run.done[k];
+
+	if (!lc_parse_done(m->line, d) || d->kind != LC_MIGRATE || d->seq != lc.seq || d->run != k)
+		report_abort(
+			"the runner's answer to migration %u of event %u's run is not one: '%s'", k,
+			lc.seq, m->line);
+}
+
+bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
+{
+	static struct lc_answer m;
+	u64 tod_req = 0, nl_at = 0;
+
+	for (unsigned k = 1; k <= lc.run.n; k++) {
+		struct lc_answer *x = k < lc.run.n ? &m : a;
+
+		memset(&m, 0, sizeof(m));
+		ask_next(k);
+		lc_run_step(me);
+		if (!lc_request(me, kind, x))
+			return false;
+		/* the event's time of day pairs the first request with the last answer */
+		if (k == 1) {
+			tod_req = x->tod_req;
+			nl_at = x->nl_at;
+		}
+		if (k < lc.run.n) {
+			lc.run.answered[k] = arch_counter();
+			take_migration(k, x);
+			dwell(me, k);
+		}
+	}
+	a->tod_req = tod_req;
+	a->nl_at = nl_at;
+	return true;
+}
+
+void lc_run_done(struct lc_cpu *me)
+{
+	struct lc_run *r = &lc.run;
+	struct lc_done sum = lc.done;
+
+	if (lc.done.run != r->n)
+		report_abort("the runner's answer to the last migration of event %u's run says "
+			     "run=%llu, "
+			     "not %u",
+			     lc.seq, lc.done.run, r->n);
+	r->answered[r->n] = arch_counter();
+	r->done[r->n] = lc.done;
+	sum.duration_ns = sum.qmp_downtime_ns = sum.overhead_ns = sum.vcpu_wait_ns = 0;
+	sum.stamp_wait_ns = 0;
+	for (unsigned k = 1; k <= r->n; k++) {
+		const struct lc_done *d = &r->done[k];
+
+		sum.duration_ns += d->duration_ns;
+		sum.qmp_downtime_ns += d->qmp_downtime_ns;
+		sum.overhead_ns += d->overhead_ns;
+		sum.vcpu_wait_ns += d->vcpu_wait_ns;
+		sum.stamp_wait_ns += d->stamp_wait_ns;
+		r->stop_max_ns = max(r->stop_max_ns, d->duration_ns);
+		r->wait_max_ns = max(r->wait_max_ns, d->vcpu_wait_ns);
+	}
+	sum.before_wait_ns = r->done[1].before_wait_ns;
+	sum.host_req_ns = r->done[1].host_req_ns;
+	sum.total_ns = sum.host_ns - sum.host_req_ns;
+	lc.done = sum;
+	/* the last one-shots too are waited for before the window after */
+	dwell(me, r->n);
+}

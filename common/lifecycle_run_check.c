@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The checks of a run of migrations (events=migrate=N), migration by migration: every periodic
+ * timer's ticks lost and late, every one-shot fired once. */
+#include "lifecycle_state.h"
+#include "report.h"
+
+/*
+ * How long the host kept a vCPU from running around migration k, as the
+ * runner measured it: from the answer before to request k (the dwell), the
+ * migration itself, and the dwell after it. A tick lost or late over
+ * migration k can fall in any of them.
+ */
+static u64 wait_around(unsigned k)
+{
+	const struct lc_run *r = &lc.run;
+	u64 after = k < r->n ? r->done[k + 1].before_wait_ns : lc.done.after_wait_ns;
+
+	return r->done[k].before_wait_ns + r->done[k].vcpu_wait_ns + after;
+}
+
+/* Whole periods in ns, rounded up. */
+static u64 periods_in(u64 ns, u64 period)
+{
+	return (ns_to_ticks(ns, arch_counter_hz()) + period - 1) / period;
+}
+
+/* Migration k's stretch of the run: from its request to the next one (the last: to the run's end).
+ */
+static u64 stretch(unsigned k)
+{
+	const struct lc_run *r = &lc.run;
+	u64 end = k < r->n ? r->req_at[k + 1] : lc.phase_start[LC_AFTER];
+
+	return end - r->req_at[k];
+}
+
+static void result_run(int cpu, unsigned slot, const char *figure, u64 v, const char *unit)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "e%u.%s.%s.cpu%d.%s", lc.seq, lc_event_name(lc.done.kind),
+		 lc.arch->name_of_slot[slot], cpu, figure);
+	report_result(name, unit, "%llu", v);
+}
+
+/* The periods of migration k's stretch no tick came for, and what its stop and the host's waits
+ * explain. */
+struct run_loss {
+	u64 lost, periods, stopped, waited;
+};
+
+static struct run_loss loss_of(const struct lc_timer *t, unsigned k)
+{
+	struct run_loss l = {
+		.periods = stretch(k) / t->period,
+		.stopped = periods_in(lc.run.done[k].duration_ns, t->period),
+		.waited = periods_in(wait_around(k), t->period),
+	};
+
+	l.lost = l.periods > t->run_ticks[k] ? l.periods - t->run_ticks[k] : 0;
+	return l;
+}
+
+/*
+ * Ticks lost over each migration: the periods of its stretch without a
+ * tick, at most one (the stretch's ends cut periods) plus the periods of
+ * its stop (QEMU's STOP to RESUME: a counter that ran through the stop
+ * may drop them) and those a vCPU waited for a host CPU around it.
+ */
+static void check_run_lost(int cpu, unsigned slot)
+{
+	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	unsigned over = 0, worst = 1;
+	s64 worst_margin = 0;
+	struct run_loss w;
+
+	for (unsigned k = 1; k <= lc.run.n; k++) {
+		struct run_loss l = loss_of(t, k);
+		s64 margin = (s64)l.lost - (s64)(1 + l.stopped + l.waited);
+
+		over += margin > 0;
+		if (k == 1 || margin > worst_margin)
+			worst_margin = margin, worst = k;
+	}
+	w = loss_of(t, worst);
+	report(!over,
+	       "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
+	       "stop "
+	       "and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
+	       "periods "
+	       "without a tick, allowed 1 + %llu periods stopped + %llu periods a vCPU waited for "
+	       "a "
+	       "host CPU)",
+	       cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst, w.lost, w.periods,
+	       w.stopped, w.waited);
+	result_run(cpu, slot, "run_lost_worst", w.lost, "ticks");
+}
+
+/* The longest time between two ticks allowed in migration k's stretch, ns. */
+static u64 gap_allowed_ns(const struct lc_timer *t, unsigned k)
+{
+	return counter_ns(t->period) + lc.run.done[k].duration_ns + wait_around(k) +
+	       LC_STAMP_SLACK_NS;
+}
+
+/* Each migration's longest time between two ticks: a period, its stop and the host's waits. */
+static void check_run_late(int cpu, unsigned slot)
+{
+	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	unsigned over = 0, worst = 1;
+	s64 worst_margin = 0;
+
+	for (unsigned k = 1; k <= lc.run.n; k++) {
+		s64 margin = (s64)counter_ns(t->run_gap[k]) - (s64)gap_allowed_ns(t, k);
+
+		over += margin > 0;
+		if (k == 1 || margin > worst_margin)
+			worst_margin = margin, worst = k;
+	}
+	report(!over,
+	       "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
+	       "stop "
+	       "and the host's waits explain (%u over; the worst, migration %u: %llu us after the "
+	       "tick before, allowed a period %llu us + stopped %llu us + %llu us a vCPU waited "
+	       "for "
+	       "a host CPU + %llu us)",
+	       cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst,
+	       counter_ns(t->run_gap[worst]) / NSEC_PER_USEC, counter_ns(t->period) / NSEC_PER_USEC,
+	       lc.run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC,
+	       LC_STAMP_SLACK_NS / NSEC_PER_USEC);
+	result_run(cpu, slot, "run_gap_worst_us", counter_ns(t->run_gap[worst]) / NSEC_PER_USEC,
+		   "us");
+}
+
+/* Migration k's one-shot fired once, after its deadline, and within the dwell and the host's waits
+ * of the deadline or the answer. */
+static bool oneshot_ok(const struct lc_timer *t, unsigned k, u64 *late_ns)
+{
+	const struct lc_run *r = &lc.run;
+	u64 from = max(r->deadlines[k], r->answered[k]);
+	u64 grace = LC_RUN_DWELL_NS + wait_around(k);
+	u64 at = t->run_fired_at[k];
+
+	*late_ns = at > from ? counter_ns(at - from) : 0;
+	return t->run_fires[k] == 1 && at >= r->deadlines[k] && *late_ns <= grace;
+}
+
+/*
+ * Each migration's one-shot, armed as its request went out for a deadline
+ * inside the migration or past its answer (lc_run_step): it must fire
+ * once, never before its deadline, and no later than the dwell after the
+ * deadline or the answer plus what the host kept a vCPU waiting. Those
+ * still pending when the answer came were pending across the stop.
+ */
+static void check_run_oneshot(int cpu, unsigned slot)
+{
+	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	unsigned bad = 0, pending = 0, first_bad = 1, latest = 1, worst;
+	u64 late_ns, latest_ns = 0;
+
+	for (unsigned k = 1; k <= lc.run.n; k++) {
+		pending += t->run_fired_at[k] > lc.run.answered[k];
+		if (!oneshot_ok(t, k, &late_ns)) {
+			if (!bad++)
+				first_bad = k;
+		} else if (late_ns >= latest_ns) {
+			latest_ns = late_ns;
+			latest = k;
+		}
+	}
+	worst = bad ? first_bad : latest;
+	oneshot_ok(t, worst, &late_ns);
+	report(!bad,
+	       "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
+	       "after "
+	       "its deadline, within %llu ms + the host's waits of the deadline or the answer (%u "
+	       "not; %u of them still pending at the answer, across the stop; %s migration %u: "
+	       "fired "
+	       "%u times, %lld us from the deadline, %llu us late, a vCPU waited %llu us)",
+	       cpu, lc.arch->name_of_slot[slot], lc.run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
+	       pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
+	       t->run_fired_at[worst] >= lc.run.deadlines[worst]
+		       ? (s64)(counter_ns(t->run_fired_at[worst] - lc.run.deadlines[worst]) /
+			       NSEC_PER_USEC)
+		       : -(s64)(counter_ns(lc.run.deadlines[worst] - t->run_fired_at[worst]) /
+				NSEC_PER_USEC),
+	       late_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC);
+	result_run(cpu, slot, "run_oneshot_pending", pending, "count");
+}
+
+void lc_check_run(void)
+{
+	for (unsigned k = 1; k <= lc.run.n; k++) {
+		char figure[32];
+
+		snprintf(figure, sizeof(figure), "m%u_stopped", k);
+		lc_result_ms("host", figure, (s64)lc.run.done[k].duration_ns);
+	}
+	for (int cpu = 0; cpu < cpu_count(); cpu++) {
+		for (unsigned s = 0; s < lc.arch->nslots; s++) {
+			if (lc.cpu[cpu].t[s].role == LC_ROLE_PERIODIC) {
+				check_run_lost(cpu, s);
+				check_run_late(cpu, s);
+			} else if (lc.cpu[cpu].t[s].role == LC_ROLE_ONESHOT) {
+				check_run_oneshot(cpu, s);
+			}
+		}
+	}
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/lifecycle_run_check.c, the checks of a run of migrations back to
+ * back (events=migrate=N), on the host, with the real lib/report.c under it.
+ * What: the record the sampling leaves for a run of three migrations (each
+ * migration's stretch from its request to the next, the runner's facts of
+ * each, every periodic timer's ticks and longest gap and every one-shot's
+ * fires per migration) is set by hand and lc_check_run()'s PASS/FAIL lines
+ * read back: a clean run; ticks lost over one migration beyond its stop,
+ * and the same loss the host's measured waits explain; a tick late beyond
+ * the stop and the waits; a one-shot that fired twice, never, before its
+ * deadline or past the dwell.
+ * Why: each migration is judged on its own stop and the host's waits
+ * around it; a run summed into one event would hide one bad migration
+ * among nine good ones, and a wait taken from the wrong migration would
+ * excuse a loss the host did not cause.
+ * How: two vCPUs, a counter at 2 GHz, a one-shot slot "cntv" and a
+ * periodic "cntp" at 10 ms; three stretches of 500 ms (50 periods), each
+ * migration stopped 3 ms; the one-shots due 100 ms after each request and
+ * answered 300 ms after it. Bounds worked out next to the table.
+ */
+/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c */
+/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "host_shim.h"
+#include "../common/lifecycle_state.h"
+
+#define NCPUS	    2
+#define COUNTER_HZ  2000000000ull /* 2 ticks per ns */
+#define MS	    NSEC_PER_MSEC
+#define RUN	    3
+#define STRETCH_NS  (500 * MS)
+#define PERIOD_NS   (10 * MS)
+#define STOP_NS	    (3 * MS)
+#define DEADLINE_NS (100 * MS) /* after each request */
+#define ANSWER_NS   (300 * MS) /* after each request */
+#define FIRED_NS    (1 * MS)   /* a one-shot's interrupt after its deadline */
+#define START	    NSEC_PER_SEC
+
+struct lc_state lc;
+
+void cpu_relax(void)
+{
+}
+
+int cpu_count(void)
+{
+	return NCPUS;
+}
+
+u64 arch_counter_hz(void)
+{
+	return COUNTER_HZ;
+}
+
+enum { SLOT_ONESHOT, SLOT_PERIODIC, NSLOTS };
+
+static const struct lc_arch arch = {
+	.name_of_slot = {"cntv", "cntp"},
+	.nslots = NSLOTS,
+	.periodic_kind = LC_PERIODIC_REARMED,
+};
+
+static u64 c(u64 ns)
+{
+	return ns * (COUNTER_HZ / NSEC_PER_SEC);
+}
+
+/* A clean run: every period ticked, every gap a period, every one-shot once, 1 ms late. */
+static void clean_run(void)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.arch = &arch;
+	lc.seq = 1;
+	lc.done = (struct lc_done){.kind = LC_MIGRATE, .seq = 1};
+	lc.run.n = RUN;
+	for (unsigned k = 1; k <= RUN; k++) {
+		u64 req = c(START + (k - 1) * STRETCH_NS);
+
+		lc.run.req_at[k] = req;
+		lc.run.deadlines[k] = req + c(DEADLINE_NS);
+		lc.run.answered[k] = req + c(ANSWER_NS);
+		lc.run.done[k] = (struct lc_done){
+			.kind = LC_MIGRATE, .seq = 1, .run = k, .duration_ns = STOP_NS};
+	}
+	lc.phase_start[LC_AFTER] = c(START + RUN * STRETCH_NS);
+	for (int cpu = 0; cpu < NCPUS; cpu++) {
+		struct lc_timer *o = &lc.cpu[cpu].t[SLOT_ONESHOT],
+				*p = &lc.cpu[cpu].t[SLOT_PERIODIC];
+
+		o->role = LC_ROLE_ONESHOT;
+		p->role = LC_ROLE_PERIODIC;
+		p->period = c(PERIOD_NS);
+		for (unsigned k = 1; k <= RUN; k++) {
+			o->run_fires[k] = 1;
+			o->run_fired_at[k] = lc.run.deadlines[k] + c(FIRED_NS);
+			p->run_ticks[k] = STRETCH_NS / PERIOD_NS;
+			p->run_gap[k] = c(PERIOD_NS);
+		}
+	}
+}
+
+/*
+ * Each row changes vCPU 1's migration 2 (the waits: the runner's facts of
+ * migrations 2 and 3). Bounds for migration 2: lost at most 1 + 1 period
+ * stopped (3 ms rounds up) + the periods waited (before_wait of 2 and 3,
+ * vcpu_wait of 2); a gap at most 10 + 3 + the waits + 10 ms; a one-shot
+ * once, at or after its deadline, within 200 ms + the waits of the answer
+ * (the answer comes after the deadline here).
+ */
+struct run_case {
+	const char *what;
+	u32 ticks;	   /* cntp's ticks, 0: 50 */
+	u64 gap_ns;	   /* cntp's longest gap, 0: a period */
+	u64 wait_ns;	   /* before_wait_ns of migration 3 (the dwell after 2) */
+	u32 fires;	   /* cntv's, ~0u: 1 */
+	s64 fired_ns;	   /* after the answer (negative: before the deadline), 0: as clean */
+	const char *start; /* the line expected */
+	const char *part;
+};
+
+#define KEEP_FIRES (~0u)
+
+static const struct run_case cases[] = {
+	{"clean", 0, 0, 0, KEEP_FIRES, 0,
+	 "PASS: vCPU 1 cntp over 3 migrations back to back: ticks lost",
+	 "(0 over; the worst, migration 1: 0 of 50 periods without a tick, allowed 1 + 1 periods "
+	 "stopped + 0 periods"},
+	{"lost 3", 47, 0, 0, KEEP_FIRES, 0,
+	 "FAIL: vCPU 1 cntp over 3 migrations back to back: ticks lost",
+	 "(1 over; the worst, migration 2: 3 of 50 periods without a tick, allowed 1 + 1 periods "
+	 "stopped + 0 periods"},
+	{"lost 3, 10 ms waited", 47, 0, 10 * MS, KEEP_FIRES, 0,
+	 "PASS: vCPU 1 cntp over 3 migrations back to back: ticks lost",
+	 "migration 2: 3 of 50 periods without a tick, allowed 1 + 1 periods stopped + 1 periods"},
+	{"late 24 ms", 0, 24 * MS, 0, KEEP_FIRES, 0,
+	 "FAIL: vCPU 1 cntp over 3 migrations back to back: no tick later",
+	 "(1 over; the worst, migration 2: 24000 us after the tick before, allowed a period 10000 "
+	 "us "
+	 "+ stopped 3000 us + 0 us"},
+	{"late 23 ms", 0, 23 * MS, 0, KEEP_FIRES, 0,
+	 "PASS: vCPU 1 cntp over 3 migrations back to back: no tick later", "23000 us after"},
+	{"late 24 ms, 1 ms waited", 0, 24 * MS, MS, KEEP_FIRES, 0,
+	 "PASS: vCPU 1 cntp over 3 migrations back to back: no tick later", "24000 us after"},
+	{"one-shot twice", 0, 0, 0, 2, 0,
+	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
+	 "(1 not; 0 of them still pending at the answer, across the stop; the first not, migration "
+	 "2: fired 2 times"},
+	{"one-shot never", 0, 0, 0, 0, 0,
+	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
+	 "the first not, migration 2: fired 0 times"},
+	{"one-shot early", 0, 0, 0, KEEP_FIRES, -(s64)(ANSWER_NS - DEADLINE_NS) - (s64)MS,
+	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
+	 "migration 2: fired 1 times, -1000 us from the deadline"},
+	{"one-shot 201 ms after the answer", 0, 0, 0, KEEP_FIRES, 201 * (s64)MS,
+	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
+	 "1 of them still pending at the answer, across the stop; the first not, migration 2: "
+	 "fired "
+	 "1 times, 401000 us from the deadline, 201000 us late"},
+	{"one-shot 200 ms after the answer", 0, 0, 0, KEEP_FIRES, 200 * (s64)MS,
+	 "PASS: vCPU 1 cntv one-shot armed with each of 3 migrations",
+	 "1 of them still pending at the answer, across the stop; the latest, migration 2"},
+};
+
+static void run_case(const void *arg)
+{
+	const struct run_case *rc = arg;
+	struct lc_timer *o = &lc.cpu[1].t[SLOT_ONESHOT], *p = &lc.cpu[1].t[SLOT_PERIODIC];
+
+	clean_run();
+	if (rc->ticks)
+		p->run_ticks[2] = rc->ticks;
+	if (rc->gap_ns)
+		p->run_gap[2] = c(rc->gap_ns);
+	lc.run.done[3].before_wait_ns = rc->wait_ns;
+	if (rc->fires != KEEP_FIRES)
+		o->run_fires[2] = rc->fires;
+	if (rc->fired_ns > 0)
+		o->run_fired_at[2] = lc.run.answered[2] + c((u64)rc->fired_ns);
+	else if (rc->fired_ns < 0)
+		o->run_fired_at[2] = lc.run.answered[2] - c((u64)-rc->fired_ns);
+	lc_check_run();
+}
+
+static void test_run_table(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct run_case *rc = &cases[i];
+
+		capture(run_case, rc, out, sizeof(out));
+		printf("case: %s\n", rc->what);
+		has_line_with(out, rc->start, &rc->part, 1);
+	}
+}
+
+/* The host's stops per migration are RESULT lines; a clean run fails nothing. */
+static void test_clean_run_results(void **state)
+{
+	char out[CAPTURE_MAX];
+	static const struct run_case clean = {"clean", 0, 0, 0, KEEP_FIRES, 0, NULL, NULL};
+
+	(void)state;
+	capture(run_case, &clean, out, sizeof(out));
+	has_line(out, "RESULT: e1.migrate.host.m2_stopped 3.000 ms");
+	has_line(out, "RESULT: e1.migrate.cntp.cpu0.run_lost_worst 0 ticks");
+	has_line(out, "RESULT: e1.migrate.cntv.cpu1.run_oneshot_pending 0 count");
+	lacks(out, "FAIL");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_table),
+		cmocka_unit_test(test_clean_run_results),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
