@@ -208,13 +208,18 @@ run_write_result() { # test outcome usec message [start-time attempts]
 # The log's header: the QEMU command (shell-quoted), then the runner's
 # record of the accelerator run_decide_accel chose. What reports the
 # accelerator (the JUnit writer, scripts/results-to-json and through it
-# the report) reads this line, never the command line. No header (a test
+# the report; scripts/tick-miss-sweep from -l -v, which lists the same
+# header) reads this line, never the command line. No header (a test
 # that never started): no accelerator.
 RUN_ACCEL_RECORD='runner: accelerator '
 RUN_HEADER_LINES=2
+run_header() {
+	arch_quote_cmd "${RUN_CMD[@]}"
+	echo "$RUN_ACCEL_RECORD$PREP_ACCEL"
+}
+
 run_write_header() { # log
-	arch_quote_cmd "${RUN_CMD[@]}" >"$1"
-	echo "$RUN_ACCEL_RECORD$PREP_ACCEL" >>"$1"
+	run_header >"$1"
 }
 
 # The earlier attempts of a test run again on a busy host, one line each
