@@ -114,7 +114,8 @@ void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
 	report_info("host evidence over %u parts of %llu ms: QEMU's threads and the host's "
 		    "hypervisor took %llu us, stamps within %llu us; %llu part(s) swamped (over "
 		    "%u %%) are not judged",
-		    r->host.nparts, us_of(r, (r->host.to - r->host.from) / r->host.nparts) / USEC_PER_MSEC,
+		    r->host.nparts,
+		    us_of(r, (r->host.to - r->host.from) / r->host.nparts) / USEC_PER_MSEC,
 		    v->host_us, r->host.stamp_us, v->parts_swamped, TICK_HOST_SWAMPED_PCT);
 	tick_result(r->source, "host_us", "us", v->host_us);
 	tick_result(r->source, "host_parts_swamped", "parts", v->parts_swamped);
@@ -250,7 +251,8 @@ void tick_report_stopped(const struct tick_record *r, u64 interrupts)
 		report(false,
 		       "the source stopped: the last tick seen was interrupt %llu of %llu, %llu ms "
 		       "into the run; none in the %llu ms after it",
-		       interrupts, r->expected, us_of(r, last) / USEC_PER_MSEC, us_of(r, since) / USEC_PER_MSEC);
+		       interrupts, r->expected, us_of(r, last) / USEC_PER_MSEC,
+		       us_of(r, since) / USEC_PER_MSEC);
 	else
 		report(false, "the source never ticked: no interrupt in the %llu ms of the run",
 		       us_of(r, since) / USEC_PER_MSEC);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* wait_at_least(), wait_cond_ticks(), poll_cond_ticks(), wait_cond(), wait_reached(), spin_until(), spin_ns(): see wait.h. */
+/* The tree's waits on a condition, a counter or the clock: see wait.h. */
 #include "wait.h"
 #include "arch.h"
 #include "stats.h"

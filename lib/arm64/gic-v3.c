@@ -292,7 +292,8 @@ static bool dist_rwp_settled(void)
 {
 	struct reg_bit rwp = {dist + GICD_CTLR, GICD_CTLR_RWP};
 
-	return wait_cond_ticks(reg_bit_clear, &rwp, RWP_TIMEOUT_MS * arch_counter_hz() / MSEC_PER_SEC);
+	return wait_cond_ticks(reg_bit_clear, &rwp,
+			       RWP_TIMEOUT_MS * arch_counter_hz() / MSEC_PER_SEC);
 }
 
 /*

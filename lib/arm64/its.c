@@ -171,7 +171,7 @@ u64 its_translater_addr(void)
 	return its_base + GITS_TRANSLATER;
 }
 
-/* Ends its_send()'s wait: the command consumed, or the ITS stalled on one; *creadr its last read. */
+/* its_send()'s wait ends once the command is consumed or the ITS stalls; *creadr: the last read. */
 static bool its_consumed_or_stalled(void *creadr)
 {
 	u64 *r = creadr;
