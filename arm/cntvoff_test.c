@@ -60,6 +60,7 @@
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 #include "arm64/timer.h"
+#include "units.h"
 #include "wait.h"
 
 /* The virtual count 2^40 ticks ahead of the physical one: CNTVCT = CNTPCT - OFFSET. */
@@ -218,9 +219,9 @@ static void report_cpu(int cpu)
 
 		report(!s->t[k].early && s->t[k].fired,
 		       "cpu%d: %s timer, CVAL its counter + %llu ticks: condition clear when armed "
-		       "(%s), met within %u ms (%s)",
+		       "(%s), met within %llu ms (%s)",
 		       cpu, kind_names[k], tick_d, s->t[k].early ? "was set" : "yes",
-		       WAIT_D * 1000 / D_PER_SECOND, s->t[k].fired ? "yes" : "never");
+		       WAIT_D * MSEC_PER_SEC / D_PER_SECOND, s->t[k].fired ? "yes" : "never");
 		snprintf(name, sizeof(name), "cntvoff.cpu%d.fire_late_ticks.%s", cpu, kind_names[k]);
 		report_result(name, "ticks", "%llu", s->t[k].late);
 	}
@@ -228,8 +229,8 @@ static void report_cpu(int cpu)
 		return;
 	if (!s->wrap.count) {
 		report(false, "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): no "
-		       "interrupt within %u ms of CVAL", cpu, tick_d, s->wrap.wraps ? "yes" : "no",
-		       WAIT_D * 1000 / D_PER_SECOND);
+		       "interrupt within %llu ms of CVAL", cpu, tick_d, s->wrap.wraps ? "yes" : "no",
+		       WAIT_D * MSEC_PER_SEC / D_PER_SECOND);
 	} else {
 		char name[48];
 
@@ -243,9 +244,9 @@ static void report_cpu(int cpu)
 	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++)
 		report(!s->far[i].irqs && !s->far[i].istatus,
 		       "cpu%d: virt timer, CVAL %#llx with CNTVCT %#llx: no interrupt (%s), ISTATUS clear "
-		       "throughout (%s) over %u ms", cpu, far_cvals[i], s->far[i].count,
+		       "throughout (%s) over %llu ms", cpu, far_cvals[i], s->far[i].count,
 		       s->far[i].irqs ? "taken" : "none",
-		       s->far[i].istatus ? "set" : "yes", 1000 / D_PER_SECOND);
+		       s->far[i].istatus ? "set" : "yes", MSEC_PER_SEC / D_PER_SECOND);
 }
 
 static const struct arg args[] = {

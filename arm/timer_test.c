@@ -471,8 +471,8 @@ static void check_far(enum timer_kind k, int cpu, u64 cval)
 	irq_disable();
 	timer_stop(k);
 	report(!v->count && !tc.seen, "vCPU %d %s: far: CVAL %#llx, counter %#llx: no interrupt (%s), ISTATUS "
-	       "clear throughout (%s) over %d ms", cpu, kind_names[k], cval, now, v->count ? "taken" : "none",
-	       tc.seen ? "set" : "yes", 1000 / D_PER_SECOND / QUIET_DIVISOR);
+	       "clear throughout (%s) over %llu ms", cpu, kind_names[k], cval, now, v->count ? "taken" : "none",
+	       tc.seen ? "set" : "yes", MSEC_PER_SEC / D_PER_SECOND / QUIET_DIVISOR);
 }
 
 static void timers_on(void *unused)

@@ -42,8 +42,8 @@ u64 tick_ticks_to_counts(const struct tick_cal *cal, u64 ticks);
  * The calibration from its measurement: dt counter ticks for dc source
  * counts, each end read with up to slack/2 counter ticks of uncertainty
  * (slack is the two half-widths summed). ratio_fx = dt / dc, rounded down;
- * the error is slack plus one count, over dt, at most a whole ratio (1e9
- * ppb). Returns false, leaving cal alone, unless 0 < dt < 2^32 and dc > 0.
+ * the error is slack plus one count, over dt, at most a whole ratio
+ * (PPB_PER_UNIT). Returns false, leaving cal alone, unless 0 < dt < 2^32 and dc > 0.
  */
 bool tick_cal_from(struct tick_cal *cal, u64 dt, u64 dc, u64 slack);
 

@@ -5,6 +5,7 @@
 #include "report.h"
 #include "stats.h"
 #include "fixed.h"
+#include "units.h"
 
 /* RESULT: timer_tick.SOURCE.NAME value unit */
 void tick_result(const char *source, const char *name, const char *unit, u64 value)
@@ -113,7 +114,8 @@ void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
 	report_info("host evidence over %u parts of %llu ms: QEMU's threads and the host's "
 		    "hypervisor took %llu us, stamps within %llu us; %llu part(s) swamped (over "
 		    "%u %%) are not judged",
-		    r->host.nparts, us_of(r, (r->host.to - r->host.from) / r->host.nparts) / 1000,
+		    r->host.nparts,
+		    us_of(r, (r->host.to - r->host.from) / r->host.nparts) / USEC_PER_MSEC,
 		    v->host_us, r->host.stamp_us, v->parts_swamped, TICK_HOST_SWAMPED_PCT);
 	tick_result(r->source, "host_us", "us", v->host_us);
 	tick_result(r->source, "host_parts_swamped", "parts", v->parts_swamped);
@@ -199,7 +201,7 @@ static void report_rate(const struct tick_record *r, const struct tick_verdict *
 	report(v->rate_ok,
 	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
 	       "schedule's %s Hz (hz=%llu by the counter): %s tick(s) %s (at most %s)",
-	       got_hz, us_of(r, r->end_at) / 1000, sched_hz, r->want_hz, off,
+	       got_hz, us_of(r, r->end_at) / USEC_PER_MSEC, sched_hz, r->want_hz, off,
 	       v->rate_short ? "short" : "over", bound);
 	result_milli(r->source, "ticks_per_s_arrived", "Hz", v->rate_mhz);
 }
@@ -209,7 +211,7 @@ void tick_report_checks(const struct tick_record *r, const struct tick_verdict *
 	if (v->nothing_judged) {
 		report_skip("the host swamped every part of the run (%llu us of QEMU's threads' waits "
 			    "and steal in %llu ms): nothing could be judged",
-			    v->host_us, us_of(r, r->end_at) / 1000);
+			    v->host_us, us_of(r, r->end_at) / USEC_PER_MSEC);
 		return;
 	}
 	report_lost(r, v);
@@ -249,10 +251,11 @@ void tick_report_stopped(const struct tick_record *r, u64 interrupts)
 		report(false,
 		       "the source stopped: the last tick seen was interrupt %llu of %llu, %llu ms "
 		       "into the run; none in the %llu ms after it",
-		       interrupts, r->expected, us_of(r, last) / 1000, us_of(r, since) / 1000);
+		       interrupts, r->expected, us_of(r, last) / USEC_PER_MSEC,
+		       us_of(r, since) / USEC_PER_MSEC);
 	else
 		report(false, "the source never ticked: no interrupt in the %llu ms of the run",
-		       us_of(r, since) / 1000);
+		       us_of(r, since) / USEC_PER_MSEC);
 }
 
 /* The source's clock as measured, against its period: what the schedule is built from. */

@@ -10,6 +10,7 @@
 #include "tick_engine.h"
 #include "tick_ref.h"
 #include "tick_record.h"
+#include "units.h"
 #include "wait.h"
 #include "host_evidence.h"
 
@@ -550,7 +551,7 @@ static u64 counter_hz(const char **how)
 		return hz;
 	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", fault_name(),
 		    permille, hz);
-	return hz * permille / 1000;
+	return hz * permille / MILLI_PER_UNIT;
 }
 
 static void start_host_accounting(void)

@@ -19,10 +19,11 @@
 #include "../lib/arch.h"
 #include "../lib/bench.h"
 #include "../lib/report.h"
+#include "../lib/units.h"
 
 #define READ_COST 7
 
-static u64 now, hz = 1000000000ull;
+static u64 now, hz = NSEC_PER_SEC; /* a counter in ns */
 static unsigned skips, fails, results;
 /* a one-off disturbance: SPIKE ticks at the spike_at-th fence (0: none) */
 #define SPIKE 1000000
@@ -123,7 +124,7 @@ static void test_exact_cost(void **state)
 	struct bench_result r;
 
 	op_cost = 100;
-	hz = 1000000000ull;
+	hz = NSEC_PER_SEC;
 	run_one(&row, &r, 7, 1000);
 	assert_null(r.skip);
 	assert_int_equal(r.n, 1000);
@@ -153,7 +154,7 @@ static void test_slow(void **state)
 	const u64 pct = 5, want = 100000 * (100 + pct) / 100;
 
 	op_cost = 100;
-	hz = 1000000000ull;
+	hz = NSEC_PER_SEC;
 	bench_config_init(&c, "t");
 	c.batches = 5;
 	c.budget_ms = 1000;
@@ -181,7 +182,7 @@ static void test_fraction_kept(void **state)
 	hz = 24000000;
 	run_one(&row, &r, 5, 100);
 	assert_int_equal(r.op_ps.median, 41666);
-	hz = 1000000000ull;
+	hz = NSEC_PER_SEC;
 }
 
 static void test_budget_caps(void **state)
@@ -191,12 +192,12 @@ static void test_budget_caps(void **state)
 	struct bench_result r;
 
 	/* 1 ms per operation, 200 ms for 7 batches (+1 share of warm-up): 25 ms, about 25 operations, per batch */
-	op_cost = 1000000;
+	op_cost = NSEC_PER_MSEC;
 	run_one(&row, &r, 7, 200);
 	assert_true(r.capped);
 	assert_true(r.n == 24 || r.n == 25);
 	assert_true(r.batches >= 1 && r.batches <= 7);
-	assert_int_equal(r.op_ps.median, 1000000000ull);
+	assert_int_equal(r.op_ps.median, PSEC_PER_MSEC);
 }
 
 static void test_samples(void **state)
@@ -226,9 +227,9 @@ static void test_skip(void **state)
 
 static void test_arithmetic(void **state)
 {
-	assert_int_equal(bench_op_ps(1007, 7, 1000000000ull, 10), 100000);
-	assert_int_equal(bench_op_ps(5, 7, 1000000000ull, 10), 0);
-	assert_int_equal(bench_op_ps(5, 0, 1000000000ull, 0), 0);
+	assert_int_equal(bench_op_ps(1007, 7, NSEC_PER_SEC, 10), 100000);
+	assert_int_equal(bench_op_ps(5, 7, NSEC_PER_SEC, 10), 0);
+	assert_int_equal(bench_op_ps(5, 0, NSEC_PER_SEC, 0), 0);
 	assert_int_equal(bench_fit(1000, 10, 5000), 500);
 	assert_int_equal(bench_fit(100, 10, 5000), 100);
 	assert_int_equal(bench_fit(100, 10000, 5000), 1);

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 #include "host_shim.h"
 #include "../lib/handoff.h"
+#include "../lib/units.h"
 
 #define ROUNDS 3
 
@@ -39,7 +40,7 @@ u64 arch_counter(void)
 
 u64 arch_counter_hz(void)
 {
-	return 1000000000ull;
+	return NSEC_PER_SEC; /* a counter in ns */
 }
 
 void on_cpu_async(int cpu, void (*fn)(void *), void *arg)

@@ -25,9 +25,10 @@
 #include "console_capture.h"
 #include "host_shim.h"
 #include "../common/lifecycle_state.h"
+#include "../lib/units.h"
 
 #define NCPUS	      2
-#define MS	      1000000ll
+#define MS	      ((s64)NSEC_PER_MSEC)
 #define PAUSE_STOP_NS (1000 * MS)
 #define PAUSE_QEMU_NS (4 * MS)
 #define MAX_MOVES     4
@@ -80,7 +81,7 @@ enum { CLOCK_TSC, CLOCK_KVMCLOCK, NCLOCKS };
 
 static const struct lc_clock clocks[NCLOCKS] = {
 	[CLOCK_TSC] = { .name = "TSC", .read = never_read, .during = { LC_RUNS, LC_RUNS, LC_RUNS } },
-	[CLOCK_KVMCLOCK] = { .name = "kvmclock", .read = never_read, .hz = 1000000000ull,
+	[CLOCK_KVMCLOCK] = { .name = "kvmclock", .read = never_read, .hz = NSEC_PER_SEC,
 			     .during = { LC_FROZEN, LC_FROZEN, LC_FROZEN } },
 };
 static const struct lc_derived derived = { CLOCK_KVMCLOCK, CLOCK_TSC, fake_changed, fake_forget };

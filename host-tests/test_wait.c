@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lib/wait.c's waits on a condition (wait_cond_ticks, poll_cond_ticks)
- * and on a turn (wait_reached), on the host.
+ * lib/wait.c's waits on a condition (wait_cond_ticks, poll_cond_ticks,
+ * wait_cond) and on a turn (wait_reached), on the host.
  * What: a condition that holds at once ends the wait before any spin; one
  * that comes true later ends it then, with true; one that never does
  * ends it once the ticks have passed, with false, even where the counter
  * wraps through zero meanwhile; WAIT_FOREVER waits for the condition
  * alone; poll_cond_ticks asks its condition no more often than every
- * poll_ns; wait_reached returns once the counter reaches its target.
+ * poll_ns; wait_cond spins until its condition holds and never reads
+ * the clock; wait_reached returns once the counter reaches its target.
  * Why: every wait loop of the tree (drivers, engines, tests) is one of
  * these, so a wrong deadline or a missed last answer would be wrong
  * everywhere at once.
@@ -128,6 +129,24 @@ static void test_poll_spacing(void **state)
 			 (unsigned long long)fake_counter);
 }
 
+/* No deadline and no clock: asked until true, a spin between two asks, the counter never read. */
+static void test_wait_cond(void **state)
+{
+	struct cond_script s = {.true_at = 1};
+
+	reset(0);
+	wait_cond(scripted, &s);
+	assert_int_equal(s.asks, 1);
+	assert_int_equal(relaxes, 0);
+	reset(0);
+	s = (struct cond_script){.true_at = 700};
+	wait_cond(scripted, &s);
+	if (s.asks != 700 || relaxes != 699 || fake_counter != 0)
+		fail_msg("true at the 700th ask: returned after %u asks, %u spins, the clock at "
+			 "%llu; want 700, 699 and the clock never read (0)",
+			 s.asks, relaxes, (unsigned long long)fake_counter);
+}
+
 static void test_wait_reached(void **state)
 {
 	reset(0);
@@ -144,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wait_cond_table),
 		cmocka_unit_test(test_poll_spacing),
+		cmocka_unit_test(test_wait_cond),
 		cmocka_unit_test(test_wait_reached),
 	};
 

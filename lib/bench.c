@@ -298,8 +298,6 @@ static void row_batch(const struct bench *b, struct bench_result *r, struct row_
 	r->batches++;
 }
 
-#define MILLI 1000
-
 /* Median over batches of each batch's net ticks over its own empty loop, in thousandths. */
 static u64 per_empty_median(const struct row_state *st, unsigned batches)
 {
@@ -307,7 +305,7 @@ static u64 per_empty_median(const struct row_state *st, unsigned batches)
 
 	for (unsigned i = 0; i < batches; i++)
 		rel[i] = st->empty[i] && st->ops[i] > st->empty[i] ?
-				 (st->ops[i] - st->empty[i]) * MILLI / st->empty[i] :
+				 (st->ops[i] - st->empty[i]) * MILLI_PER_UNIT / st->empty[i] :
 				 0;
 	return median_of(rel, batches);
 }

@@ -214,8 +214,8 @@ u64 ticks_to_ps(u64 ticks, u64 hz)
 	if (!hz)
 		return 0;
 	/* whole seconds and the remainder separately, so nothing overflows */
-	return ticks / hz * PSEC_PER_SEC + (ticks % hz) * (PSEC_PER_SEC / 1000) / hz * 1000 +
-	       (ticks % hz) * (PSEC_PER_SEC / 1000) % hz * 1000 / hz;
+	return ticks / hz * PSEC_PER_SEC + (ticks % hz) * PSEC_PER_MSEC / hz * MSEC_PER_SEC +
+	       (ticks % hz) * PSEC_PER_MSEC % hz * MSEC_PER_SEC / hz;
 }
 
 u64 ticks_to_ns(u64 ticks, u64 hz)

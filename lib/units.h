@@ -17,7 +17,9 @@
 #define NSEC_PER_USEC 1000ull
 #define NSEC_PER_MSEC 1000000ull
 #define NSEC_PER_SEC  1000000000ull
+#define PSEC_PER_NSEC 1000ull
 #define PSEC_PER_USEC 1000000ull
+#define PSEC_PER_MSEC 1000000000ull
 #define PSEC_PER_SEC  1000000000000ull
 #define FSEC_PER_SEC  1000000000000000ull
 
@@ -25,7 +27,12 @@
 #define HZ_PER_KHZ 1000ull
 #define HZ_PER_MHZ 1000000ull
 
-/* ratios: a rate error of one (the whole) is 10^6 ppm or 10^9 ppb */
+/*
+ * ratios: a rate error of one (the whole) is 10^6 ppm or 10^9 ppb; a
+ * figure in thousandths (fmt_milli's, a per-mille rate, the _PPT bounds)
+ * has MILLI_PER_UNIT of them in one
+ */
+#define MILLI_PER_UNIT 1000ull
 #define PPB_PER_PPM  1000ull
 #define PPM_PER_UNIT 1000000ull
 #define PPB_PER_UNIT 1000000000ull

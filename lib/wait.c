@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* wait_at_least(), wait_cond_ticks(), poll_cond_ticks(), wait_reached(), spin_until(), spin_ns(): see wait.h. */
+/* The tree's waits on a condition, a counter or the clock: see wait.h. */
 #include "wait.h"
 #include "arch.h"
 #include "stats.h"
@@ -55,6 +55,12 @@ bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
 	while (!(done = cond(arg)) && arch_counter() - start < ticks)
 		spin_ns(poll_ns);
 	return done;
+}
+
+void wait_cond(wait_cond_fn *cond, void *arg)
+{
+	while (!cond(arg))
+		cpu_relax();
 }
 
 void wait_reached(const volatile unsigned long *counter, unsigned long target)

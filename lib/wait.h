@@ -33,6 +33,12 @@ bool wait_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks);
  */
 bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns);
 /*
+ * Spin (cpu_relax()), with no deadline and no clock read, until cond(arg):
+ * a handshake whose other side may take as long as it likes (a call
+ * another CPU runs for its caller).
+ */
+void wait_cond(wait_cond_fn *cond, void *arg);
+/*
  * Spin, with no deadline, until *counter >= target: a turn another CPU
  * hands over with a release store, read with acquire.
  */

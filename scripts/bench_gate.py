@@ -18,6 +18,8 @@ import math
 import os
 import shlex
 
+from units import HZ_PER_MHZ, NSEC_PER_SEC  # scripts/units.py, beside this module
+
 # The units that make a figure a benchmark: a cost, lower is better
 # ("x empty" is --relative's: iterations of the row's empty loop).
 COST_UNITS = ("ns", "us", "ms", "s", "cycles", "x empty")
@@ -450,10 +452,10 @@ def floor_problem(key, fig, hz, host_kind):
         return (f"{value:.3f} ns is below its empty loop iteration ({empty:.3f} ns, timed in the "
                 "same run): no operation took place")
     if accel == "kvm" and row in EXIT_ROWS and hz:
-        floor_ns = EXIT_FLOOR_CYCLES * 1e9 / hz
+        floor_ns = EXIT_FLOOR_CYCLES * NSEC_PER_SEC / hz
         if value < floor_ns:
             return (f"{value:.3f} ns is below the cheapest real VM exit, {EXIT_FLOOR_CYCLES} "
-                    f"cycles = {floor_ns:.3f} ns at the guest's {hz / 1e6:.0f} MHz counter "
+                    f"cycles = {floor_ns:.3f} ns at the guest's {hz / HZ_PER_MHZ:.0f} MHz counter "
                     f"({EXIT_FLOOR_SOURCE}): it did not exit")
     return None
 

@@ -23,6 +23,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/arch.bash"
 # shellcheck source=scripts/guest.bash
 . "$top/scripts/guest.bash"
+# shellcheck source=scripts/units.bash
+. "$top/scripts/units.bash"
 
 BOOT_VCPUS=1
 BOOT_ARGS="smp=1 mem=256" # the selftest's arguments in unittests.cfg's [selftest-smp1]
@@ -74,7 +76,7 @@ boot_once() { # arch accel kernel
 	guest_status $?
 	t1=$(now_ns)
 	if [ "$GUEST_VERDICT" != PASS ]; then echo FAIL; return; fi
-	awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e9 }'
+	awk -v d=$((t1 - t0)) -v ns_per_s="$NSEC_PER_SEC" 'BEGIN { printf "%.3f", d / ns_per_s }'
 }
 
 # -p: a configuration's command instead of its row.

@@ -37,10 +37,11 @@ import time
 
 import qemu_proc            # beside this script
 from thread_waits import StealReader, ThreadReader, find_pit_thread
+from units import NSEC_PER_SEC, NSEC_PER_USEC
 
 SAMPLE_S = 0.005            # seconds between two samples
-SAMPLE_NS = int(SAMPLE_S * 1e9)
-KEEP_NS = 15 * 60 * 10**9   # samples older than this are dropped (a timer run lasts seconds)
+SAMPLE_NS = int(SAMPLE_S * NSEC_PER_SEC)
+KEEP_NS = 15 * 60 * NSEC_PER_SEC   # samples older than this are dropped (a timer run lasts seconds)
 PRUNE_EVERY = 1000          # samples between two drops of old ones
 PIT_LOOKUP_S = 1.0          # seconds between two looks for the kvm-pit kthread, until found
 SAMPLE_WAIT_S = 5.0         # seconds a request waits for the sample after its second mark
@@ -187,7 +188,7 @@ def window_evidence(series, t_a, t_b, span_us, windows, steal_quantum):
 
 
 def ceil_us(ns):
-    return -(-ns // 1000)
+    return -(-ns // NSEC_PER_USEC)
 
 
 def answer_lists(ev):
@@ -196,7 +197,7 @@ def answer_lists(ev):
 
 def answer_line(ev):
     """The HOST-EVIDENCE-DONE line of evidence()'s figures; waits rounded up to whole us."""
-    return (f"{DONE} parts={ev['parts']} span_us={ev['span'] // 1000} stamp_us={ceil_us(ev['stamp'])} "
+    return (f"{DONE} parts={ev['parts']} span_us={ev['span'] // NSEC_PER_USEC} stamp_us={ceil_us(ev['stamp'])} "
             f"{answer_lists(ev)}")
 
 

@@ -175,7 +175,7 @@ junit_write() { # file total-usec
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
 		printf '<testsuites name="vmtick.%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s">\n' \
 			"$(junit_attr "${RUN_ARCH:-unknown}")" "$JT_N" "$JT_F" "$JT_E" "$JT_SK" \
-			"$(printf '%d.%03d' $((usec / 1000000)) $((usec % 1000000 / 1000)))"
+			"$(printf '%d.%03d' $((usec / USEC_PER_SEC)) $((usec % USEC_PER_SEC / USEC_PER_MSEC)))"
 		cat "$body"
 		echo '</testsuites>'
 	} >"$file"

@@ -155,7 +155,7 @@ main_list() {
 			echo "    ($PREP_OUTCOME: $PREP_MSG)"
 		else
 			run_build_cmd "$t"
-			echo "    $(arch_quote_cmd "${RUN_CMD[@]}")"
+			run_header | sed 's/^/    /'
 		fi
 	done
 }

@@ -27,7 +27,7 @@ die() {
 # "Where each concept lives"): the lifecycle helper's own, and those it
 # shares with the host-evidence agent.
 LIFECYCLE_PARTS=(lifecycle_protocol lifecycle_guest lifecycle_events qmp_client wait_meter migration_file unix_socket)
-SHARED_PARTS=(qemu_proc thread_waits)
+SHARED_PARTS=(qemu_proc thread_waits units)
 
 # A helper file, as lines that set VAR to its path in the script's RUN_TMP
 # and write it there (a here-document ended by END) when the script runs.

@@ -55,7 +55,7 @@ report_read() { # test -> R_OUTCOME R_USEC R_MSG R_START R_ATTEMPTS R_SECS
 		IFS= read -r R_START
 		IFS= read -r R_ATTEMPTS || R_ATTEMPTS=1
 	} <"$RUN_TMP/$1.result"
-	R_SECS=$(printf '%d.%02d' $((R_USEC / 1000000)) $((R_USEC % 1000000 / 10000)))
+	R_SECS=$(printf '%d.%02d' $((R_USEC / USEC_PER_SEC)) $((R_USEC % USEC_PER_SEC * 100 / USEC_PER_SEC)))
 }
 
 report_line() { # test

@@ -3,7 +3,9 @@
 # shellcheck shell=bash
 
 # The pieces, in the order they are loaded below.
-runner_lib_names() { printf '%s\n' cfg arch guest runner report tap junit select main; }
+runner_lib_names() { printf '%s\n' units cfg arch guest runner report tap junit select main; }
+# shellcheck source=scripts/units.bash
+. "$SRCDIR/scripts/units.bash"
 # shellcheck source=scripts/cfg.bash
 . "$SRCDIR/scripts/cfg.bash"
 # shellcheck source=scripts/arch.bash

@@ -194,7 +194,7 @@ run_build_cmd() { # test
 
 run_usec() {
 	local t=${EPOCHREALTIME/[.,]/}
-	echo "${t:-$(($(date +%s) * 1000000))}"
+	echo "${t:-$(($(date +%s) * USEC_PER_SEC))}"
 }
 
 # The result file report_read reads.
@@ -208,13 +208,18 @@ run_write_result() { # test outcome usec message [start-time attempts]
 # The log's header: the QEMU command (shell-quoted), then the runner's
 # record of the accelerator run_decide_accel chose. What reports the
 # accelerator (the JUnit writer, scripts/results-to-json and through it
-# the report) reads this line, never the command line. No header (a test
+# the report; scripts/tick-miss-sweep from -l -v, which lists the same
+# header) reads this line, never the command line. No header (a test
 # that never started): no accelerator.
 RUN_ACCEL_RECORD='runner: accelerator '
 RUN_HEADER_LINES=2
+run_header() {
+	arch_quote_cmd "${RUN_CMD[@]}"
+	echo "$RUN_ACCEL_RECORD$PREP_ACCEL"
+}
+
 run_write_header() { # log
-	arch_quote_cmd "${RUN_CMD[@]}" >"$1"
-	echo "$RUN_ACCEL_RECORD$PREP_ACCEL" >>"$1"
+	run_header >"$1"
 }
 
 # The earlier attempts of a test run again on a busy host, one line each
@@ -333,14 +338,14 @@ run_host_steal_ms() {
 	local -a f=()
 	# "cpu user nice system idle iowait irq softirq steal ...", in clock ticks
 	read -r -a f 2>/dev/null <"$RUN_PROC/stat"
-	echo $((${f[8]:-0} * 1000 / RUN_CLK_TCK))
+	echo $((${f[8]:-0} * MSEC_PER_SEC / RUN_CLK_TCK))
 }
 
 # RUN_DISTURBANCE: the run's length and what the host took of it.
 run_disturbance() { # usec steal-ms
 	local w sum=0
 	for w in "${RUN_WAIT_NS[@]}"; do sum=$((sum + w)); done
-	RUN_WAIT_MS=$((sum / 1000000)) RUN_STEAL_MS=$2 RUN_ELAPSED_MS=$(($1 / 1000))
+	RUN_WAIT_MS=$((sum / NSEC_PER_MSEC)) RUN_STEAL_MS=$2 RUN_ELAPSED_MS=$(($1 / USEC_PER_MSEC))
 	RUN_DISTURBANCE="QEMU's threads waited $RUN_WAIT_MS ms for a CPU in $RUN_ELAPSED_MS ms, the host's hypervisor stole $RUN_STEAL_MS ms"
 }
 
@@ -429,7 +434,7 @@ run_classify() { # status log errfile timeout usec
 		RUN_OUTCOME=ERROR RUN_MSG=$lcmsg
 	elif grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
-	elif [ "$GUEST_VERDICT" = TIMEOUT ] || { [ "$GUEST_SIGNAL" = "$RUN_SIGKILL" ] && ((usec >= ${tmo%.*} * 1000000)); }; then
+	elif [ "$GUEST_VERDICT" = TIMEOUT ] || { [ "$GUEST_SIGNAL" = "$RUN_SIGKILL" ] && ((usec >= ${tmo%.*} * USEC_PER_SEC)); }; then
 		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"
 	elif [ "$GUEST_VERDICT" = SIGNAL ] || { [ "$GUEST_VERDICT" = SKIP ] && ! run_all_skipped "$summary"; }; then
 		# Death by signal is a crash whatever the guest printed before it.

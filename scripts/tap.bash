@@ -57,7 +57,7 @@ tap_test() { # test
 	*) point="not ok $TAP_N - $name" ;;
 	esac
 	tap_out "$point" "  ---" "  outcome: $R_OUTCOME" "  message: $(tap_yaml_str "$R_MSG")" \
-		"  duration_ms: $((R_USEC / 1000))" "  log: $(tap_yaml_str "$LOGDIR/$t.log")" \
+		"  duration_ms: $((R_USEC / USEC_PER_MSEC))" "  log: $(tap_yaml_str "$LOGDIR/$t.log")" \
 		"  attempts: $R_ATTEMPTS" "  ..."
 	tap_retried "$t"
 }

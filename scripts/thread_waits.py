@@ -13,6 +13,8 @@ library only.
 import os
 import re
 
+from units import NSEC_PER_SEC  # beside this script
+
 PROC = '/proc'
 COMM_READS = 3              # QEMU names a thread from inside it, just after it starts: read its name thrice
 # QEMU's vCPU threads: "CPU 0/KVM", "CPU 1/TCG"; TCG's single thread for all of them (-icount) "ALL CPUs/TCG"
@@ -33,7 +35,7 @@ def parse_steal(text, tick_ns):
 
 def tick_ns():
     """ns per clock tick of /proc/stat (SC_CLK_TCK)."""
-    return 10**9 // os.sysconf('SC_CLK_TCK')
+    return NSEC_PER_SEC // os.sysconf('SC_CLK_TCK')
 
 
 def cpu_steal_ns():

@@ -51,6 +51,7 @@ SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from units import NSEC_PER_USEC, USEC_PER_SEC  # noqa: E402
 import vmtick_host  # noqa: E402  (scripts/vmtick_host.py: the runner's QEMU command, status and RESULT lines)
 
 SOURCES = {
@@ -224,7 +225,7 @@ class Run:
 
     def cpu(self, clk_tck):
         """CPU % of one host CPU per guest second: total, user, system."""
-        guest_s = self.results["phase"] / 1e6
+        guest_s = self.results["phase"] / USEC_PER_SEC
         (u0, s0), (u1, s1) = self.marks["start"]["cpu"], self.marks["end"]["cpu"]
         user, system = (u1 - u0) / clk_tck, (s1 - s0) / clk_tck
         return {"cpu_pct": 100 * (user + system) / guest_s, "user_pct": 100 * user / guest_s,
@@ -250,7 +251,7 @@ def summarise(name, runs, traced, clk_tck):
     for key in ("ticks_per_s", "late_median", "late_p99"):
         entry[key] = median_spread([r.results[key] for r in ok if key in r.results])[0]
     if traced and traced.measured():
-        secs = traced.results["phase"] / 1e6
+        secs = traced.results["phase"] / USEC_PER_SEC
         calls = parse_strace(traced.strace_path)
         entry["syscalls_per_s"] = {k: v / secs for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}
         entry["strace_status"] = traced.status
@@ -274,8 +275,8 @@ def table(report, order):
         cpu = "-" if e["cpu_pct"] is None else f"{e['cpu_pct']:.1f} +-{e['cpu_spread']:.1f}"
         rows.append((name, cpu, fmt(above, "+.1f"),
                      top or "-", fmt(e["ticks_per_s"], ".1f"),
-                     fmt(None if e["late_median"] is None else e["late_median"] / 1e3, ".1f"),
-                     fmt(None if e["late_p99"] is None else e["late_p99"] / 1e3, ".1f"), "/".join(e["status"])))
+                     fmt(None if e["late_median"] is None else e["late_median"] / NSEC_PER_USEC, ".1f"),
+                     fmt(None if e["late_p99"] is None else e["late_p99"] / NSEC_PER_USEC, ".1f"), "/".join(e["status"])))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
 

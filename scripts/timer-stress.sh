@@ -25,6 +25,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/arch.bash
 . "$top/scripts/arch.bash"
+# shellcheck source=scripts/units.bash
+. "$top/scripts/units.bash"
 runs=10
 busy=2
 groups=()
@@ -110,9 +112,9 @@ for build in "${builds[@]}"; do
 		$1 ~ /^(PASS|FAIL)$/ && / \(attempt [2-9] of / { n[$2 " again"]++ }
 		END { for (k in e) printf "%s %d %d %d %d\n", k, n[k " PASS"] + n[k " KFAIL"], n[k " FAIL"] + n[k " TIMEOUT"] + n[k " CRASH"] + n[k " ERROR"], n[k " SKIP"], n[k " again"] }' |
 		sort >"$work/$name.counts"
-	cat "$work/$name"/*/results.txt 2>/dev/null | awk '
+	cat "$work/$name"/*/results.txt 2>/dev/null | awk -v ns_per_us="$NSEC_PER_USEC" '
 		$2 ~ /\.lost_unexplained$/ { if ($3 + 0 > lost[$1]) lost[$1] = $3 + 0; seen[$1] = 1 }
-		$2 ~ /\.late_unexplained_max$/ { if ($3 / 1000 > late[$1]) late[$1] = $3 / 1000; seen[$1] = 1 }
+		$2 ~ /\.late_unexplained_max$/ { if ($3 / ns_per_us > late[$1]) late[$1] = $3 / ns_per_us; seen[$1] = 1 }
 		END { for (k in seen) printf "%s %d %d\n", k, lost[k], late[k] }' |
 		sort >"$work/$name.worst"
 	printf '%-30s %5s %5s %5s %7s %14s %14s\n' entry pass fail skip retried "worst lost" "worst late us"

@@ -20,6 +20,11 @@ SRCDIR = os.path.dirname(SCRIPTS)
 RESULT_RE = re.compile(r"^RESULT: (\S+) (\S+) (\S+)\s*$")
 # the status bash gives for death by signal n: SIGNAL_BASE + n (Python gives -n)
 SIGNAL_BASE = 128
+# The runner's header (run_header, scripts/runner.bash: a log's first lines,
+# and each entry's lines in run_tests.sh -l -v): the QEMU command, then the
+# runner's lines, among them its record of the accelerator it chose.
+RUNNER_LINE = "runner: "
+ACCEL_RECORD = "runner: accelerator "
 
 
 # Source the host vocabulary, call a function, then print each variable
@@ -88,6 +93,16 @@ def guest_status(returncode):
     status = returncode if returncode >= 0 else SIGNAL_BASE - returncode
     verdict, code = bash_scalars(["GUEST_VERDICT", "GUEST_CODE"], "guest_status", str(status))
     return verdict, (int(code) if code else None)
+
+
+def recorded_accel(header):
+    """The accelerator the runner recorded in a header (its lines, the command first), or None."""
+    for line in header[1:]:
+        if not line.startswith(RUNNER_LINE):
+            break
+        if line.startswith(ACCEL_RECORD):
+            return line[len(ACCEL_RECORD):]
+    return None
 
 
 def parse_result(line):

@@ -236,7 +236,7 @@ static const char *model_setup(void)
 	src.page->tsc_sequence = 1;
 	src.tsc_hz = tsc_hz_from_hv_leaf();
 	if (src.tsc_hz)
-		src.apic_hz = cpuid(CPUID_HV_TIMING_LEAF).b * 1000ull;
+		src.apic_hz = cpuid(CPUID_HV_TIMING_LEAF).b * HZ_PER_KHZ;
 	return NULL;
 }
 
@@ -344,7 +344,7 @@ static void warp_test(void)
 
 static void rate_run(const char *clock, u64 (*read)(void), u64 hz, void (*start)(void *))
 {
-	struct ratecheck rc = { .clock = clock, .read = read, .hz = hz, .window = hz / 1000 * opt.window_ms,
+	struct ratecheck rc = { .clock = clock, .read = read, .hz = hz, .window = hz / MSEC_PER_SEC * opt.window_ms,
 				.tries = RATE_TRIES, .windows = RATE_WINDOWS, .usable_ppb = RATE_USABLE_PPB };
 
 	if (ratecheck_set_refs(&rc, opt.refs))

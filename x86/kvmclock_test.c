@@ -275,7 +275,7 @@ static u64 boot_wall_under_test(void)
 
 static void tsc_khz_against(const char *leaf, u64 kvm_khz, u64 cpuid_hz)
 {
-	u64 cpuid_khz = cpuid_hz / 1000;
+	u64 cpuid_khz = cpuid_hz / HZ_PER_KHZ;
 	u64 diff = kvm_khz > cpuid_khz ? kvm_khz - cpuid_khz : cpuid_khz - kvm_khz;
 	char name[64];
 
@@ -331,8 +331,8 @@ static void wallclock_test(const struct options *o)
 		s64 low = -(s64)(WALL_ROUNDING_NS + r->uptime_ns / NSEC_PER_MSEC * WALL_DRIFT_PPM);
 
 		report_info("vcpu %d: time of day %s ms after the host's, uptime %llu ms: start-up delay %s ms", i,
-			    fmt_us_as_ms(a, sizeof(a), offset / 1000), r->uptime_ns / NSEC_PER_MSEC,
-			    fmt_us_as_ms(b, sizeof(b), delay / 1000));
+			    fmt_us_as_ms(a, sizeof(a), offset / (s64)NSEC_PER_USEC), r->uptime_ns / NSEC_PER_MSEC,
+			    fmt_us_as_ms(b, sizeof(b), delay / (s64)NSEC_PER_USEC));
 		if (magnitude(offset) > magnitude(worst))
 			worst = offset;
 		if (delay < low || delay > (s64)upper) {
@@ -345,13 +345,13 @@ static void wallclock_test(const struct options *o)
 		}
 	}
 	report_result("kvmclock.wallclock.worst_offset_ms", "ms", "%s",
-		      fmt_us_as_ms(a, sizeof(a), worst / 1000));
+		      fmt_us_as_ms(a, sizeof(a), worst / (s64)NSEC_PER_USEC));
 	report_result("kvmclock.wallclock.startup_delay_ms", "ms", "%s",
-		      fmt_us_as_ms(a, sizeof(a), delay_worst / 1000));
+		      fmt_us_as_ms(a, sizeof(a), delay_worst / (s64)NSEC_PER_USEC));
 	report(ok,
 	       "kvmclock's time of day - host time - uptime is %s ms on %s, allowed %s ms to +%s s%s",
-	       fmt_us_as_ms(a, sizeof(a), delay_worst / 1000),
-	       ok ? "every vCPU" : "a vCPU", fmt_us_as_ms(b, sizeof(b), lower / 1000),
+	       fmt_us_as_ms(a, sizeof(a), delay_worst / (s64)NSEC_PER_USEC),
+	       ok ? "every vCPU" : "a vCPU", fmt_us_as_ms(b, sizeof(b), lower / (s64)NSEC_PER_USEC),
 	       fmt_seconds(c, sizeof(c), upper),
 	       o->host_has_fraction ? "" : " (+1 s: whole-second host time)");
 	report_prefix_pop();
@@ -576,9 +576,9 @@ static u64 perf_measure(const struct perf_mode *mode, u64 loops)
 	}
 	printf("Total vcpus: %d\nTest loops: %llu\nTSC cycles: %llu\n", cpu_count(),
 	       loops, end - begin);
-	milli = sum * 1000 / (loops * (u64)cpu_count());
+	milli = sum * MILLI_PER_UNIT / (loops * (u64)cpu_count());
 	kvmclock_snapshot(&ti);
-	ps = pvclock_scale_delta(sum, ti.tsc_to_system_mul, ti.tsc_shift) * 1000 / (loops * (u64)cpu_count());
+	ps = pvclock_scale_delta(sum, ti.tsc_to_system_mul, ti.tsc_shift) * PSEC_PER_NSEC / (loops * (u64)cpu_count());
 	report_info("%s: %s cycles, %s ns per read", mode->title, fmt_milli(a, sizeof(a), milli),
 		    fmt_milli(b, sizeof(b), ps));
 	snprintf(rname, sizeof(rname), "kvmclock.perf.%s.cycles_per_read", mode->name);
@@ -598,7 +598,7 @@ static void perf_ratio(const char *name, u64 num_milli, u64 raw_milli)
 {
 	char a[32], rname[64];
 
-	fmt_milli(a, sizeof(a), raw_milli ? num_milli * 1000 / raw_milli : 0);
+	fmt_milli(a, sizeof(a), raw_milli ? num_milli * MILLI_PER_UNIT / raw_milli : 0);
 	report_info("%s/raw: %sx", name, a);
 	snprintf(rname, sizeof(rname), "kvmclock.perf.%s_over_raw", name);
 	report_result(rname, "ratio", "%s", a);

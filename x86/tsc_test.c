@@ -345,7 +345,7 @@ static void freq_test(void)
 	rc.hz = st[0].hz;
 	if (opt.fault == FAULT_FREQ)
 		rc.hz += rc.hz / PPM_PER_UNIT * FAULT_FREQ_PPM;
-	rc.window = rc.hz / 1000 * opt.window_ms;
+	rc.window = rc.hz / MSEC_PER_SEC * opt.window_ms;
 	if (!rc.n) {
 		report(false, "no reference clock to measure the TSC's rate against (refs=%s)", opt.refs);
 	} else {

@@ -514,7 +514,7 @@ static const char *probe(void)
 	lc_arch_x86.set_stopped_flag = accel->set_stopped_flag;
 	lc_arch_x86.derived = accel->derived;
 	report_info("%s: LAPIC timer at %llu counts per ms by its calibration (+-%llu ppm)",
-		    accel->name, tick_ticks_to_counts(&lapic_cal, arch_counter_hz() / 1000),
-		    lapic_cal.err_ppb / 1000);
+		    accel->name, tick_ticks_to_counts(&lapic_cal, arch_counter_hz() / MSEC_PER_SEC),
+		    lapic_cal.err_ppb / PPB_PER_PPM);
 	return NULL;
 }

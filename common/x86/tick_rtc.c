@@ -7,6 +7,7 @@
 #include "report.h"
 #include "x86/rtc.h"
 #include "stats.h"
+#include "units.h"
 
 /*
  * The periodic interrupt: PIE in register B, the rate
@@ -111,7 +112,7 @@ static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
 
 	rtc_irq_enable(RTC_IRQ_PERIODIC);
 	no = rtc_mark(rtc.nominal, &m1);
-	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / 1000;
+	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / MSEC_PER_SEC;
 	while (!no && arch_counter() < end)
 		rtc_irq_ack();
 	if (!no)
@@ -126,7 +127,7 @@ static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
 	slack = m1.slack + m2.slack;
 	if (off > rtc.nominal / 4 + slack) {
 		snprintf(why, sizeof(why), "periodic flags %llu us apart: no whole number of periods "
-			 "at hz", ticks_to_ns(gap, tick_counter_hz()) / 1000);
+			 "at hz", ticks_to_ns(gap, tick_counter_hz()) / NSEC_PER_USEC);
 		return why;
 	}
 	if (!tick_cal_from(cal, gap, k * (RTC_TIME_BASE_HZ / hz), slack))
@@ -164,7 +165,7 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 	}
 	rtc.nominal = tick_counter_hz() / hz;
 	rtc.timeout = max(RTC_EDGE_TIMEOUT_PERIODS * rtc.nominal,
-			  tick_counter_hz() * RTC_EDGE_TIMEOUT_MIN_MS / 1000);
+			  tick_counter_hz() * RTC_EDGE_TIMEOUT_MIN_MS / MSEC_PER_SEC);
 	rtc.mark_flags = (unsigned)min(max(hz / RTC_MARK_PER_HZ, 2ull), (u64)RTC_MARK_FLAGS);
 	rtc.route = ioapic_isa_route(RTC_ISA_IRQ);
 	ioapic_mask(rtc.route.gsi);

@@ -280,6 +280,8 @@ CFG
 	ok "accel: ACCEL=tcg SKIPs an accel=kvm test" has_match out.txt '^SKIP +kvmonly .*runs under accel=kvm only, ACCEL=tcg was forced'
 	ACCEL=tcg UNITTESTS_CFG=a.cfg QEMU=$FAKE "$RUNNER" --build build -l -v any tcgonly >out.txt
 	ok "accel: -l -v prints the accelerator's command" has_match out.txt "-accel tcg .* -append 'a=1 t=1' -name any -icount shift=7,sleep=off$"
+	ok "accel: -l -v prints the log's header: the command, then the accelerator's record" \
+		equals "$(sed -n 3p out.txt)" "    runner: accelerator tcg"
 	ok "accel: accel=tcg entry runs under TCG" has_match out.txt '^    .* -accel tcg .*/pass\.flat$'
 	cd "$TOP" || return
 }

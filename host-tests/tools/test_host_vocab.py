@@ -8,7 +8,10 @@ same kernel, arguments and accelerator, must be the same words (the
 runner's entry given to run-kernel with its QEMU options; boot-bench's
 selftest is the runner's [selftest-smp1]; timer-overhead's runs are
 run-kernel's with their -append, and the runner's where the entry adds
-nothing for the accelerator).
+nothing for the accelerator). The runner's -l -v lists each entry's
+header as its logs begin with it, and scripts/vmtick_host.py's reader of
+the accelerator's record (results-to-json's, tick-miss-sweep's) reads
+from it the accelerator the runner chose.
 
 Statuses: a fake QEMU (host-tests/runner/fake-qemu) prints a SUMMARY and
 exits with each status of a table; guest_status (scripts/guest.bash, also
@@ -115,7 +118,7 @@ class HostVocab(unittest.TestCase):
         for line in r.stdout.splitlines():
             if not line.startswith(" "):
                 name = line.strip()
-            elif name and not line.strip().startswith("("):
+            elif name and name not in cmds and not line.strip().startswith("("):
                 cmds[name] = qemu_words(shlex.split(line))
         self.assertEqual(sorted(cmds), sorted(names), f"runner -l -v {names}\n{r.stdout}{r.stderr}")
         return cmds
@@ -170,6 +173,12 @@ class HostVocab(unittest.TestCase):
         source, entry = TICK_RUNS["x86_64"]
         runner = self.runner_cmds("x86_64", "kvm", [entry])[entry]
         self.assertEqual(self.timer_overhead_cmd("x86_64", source, "kvm"), runner)
+
+    def test_accel_record_read_back(self):
+        entry = ENTRIES["x86_64"][0][0]
+        r = self.tool([os.path.join(TOP, "run_tests.sh"), "--build", self.builds["x86_64"], "-l", "-v", entry])
+        header = [line.strip() for line in r.stdout.splitlines() if line.startswith(" ")]
+        self.assertEqual(vmtick_host.recorded_accel(header), "tcg", r.stdout)
 
     # ---- statuses
 

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """scripts/tick-miss-sweep: the command it runs for an entry, and how it reads the lost-tick check.
 
-The entry's command is the runner's with the fault's arguments added to
+The entry's command and accelerator are the runner's header (run_tests.sh
+-l -v: the command, then the runner's record of the accelerator it chose;
+the accelerator is read from that record, never from the command). The
+entry's command is the runner's with the fault's arguments added to
 -append (one word, still quoted for QEMU), and --realtime drops only the
 TCG entries' -icount and -rtc clock=vm. The guest's lost-tick lines, in
 each of their three forms (clock by instructions, no steal time, steal
@@ -42,6 +45,37 @@ class Command(unittest.TestCase):
     def test_another_rtc_clock_is_kept(self):
         cmd = sweep.with_args(ENTRY[:11] + ["-rtc", "base=utc"], "", realtime=True)
         self.assertEqual(cmd[-2:], ["-rtc", "base=utc"])
+
+
+class Listing(unittest.TestCase):
+    """entry_command() over a scripted run_tests.sh -l -v."""
+    def listed(self, text, status=0):
+        class Done:
+            stdout, stderr, returncode = text, "", status
+        real = sweep.subprocess.run
+        sweep.subprocess.run = lambda *a, **k: Done()
+        try:
+            return sweep.entry_command("build", "timer-hpet")
+        finally:
+            sweep.subprocess.run = real
+
+    def test_the_accelerator_is_the_runners_record(self):
+        # the command names no accelerator the way QEMU's -accel does: only the record tells
+        got = self.listed("timer-hpet\n    qemu-system-x86_64 -machine pc,accel=tcg -kernel t.flat\n"
+                          "    runner: accelerator tcg\n")
+        self.assertEqual(got, (["qemu-system-x86_64", "-machine", "pc,accel=tcg", "-kernel", "t.flat"],
+                               "tcg", None))
+
+    def test_the_record_not_the_command(self):
+        got = self.listed("timer-hpet\n    qemu -accel kvm -kernel t.flat\n    runner: accelerator tcg\n")
+        self.assertEqual(got[1], "tcg", "the accelerator was read from the command, not the record")
+
+    def test_no_record(self):
+        self.assertEqual(self.listed("timer-hpet\n    qemu -accel kvm\n")[1], "?")
+
+    def test_skip(self):
+        got = self.listed("timer-hpet\n    (SKIP: needs KVM (accel=kvm), which is not usable here)\n")
+        self.assertEqual(got, (None, None, ["SKIP: needs KVM (accel=kvm), which is not usable here"]))
 
 
 class Reading(unittest.TestCase):

@@ -2,6 +2,8 @@
 /* GICv3: distributor with affinity routing, per-CPU redistributors, CPU interface in system registers. */
 #include "libc.h"
 #include "arch.h"
+#include "units.h"
+#include "wait.h"
 #include "arm64/gic.h"
 #include "arm64/setup.h"
 #include "arm64/smp.h"
@@ -57,7 +59,11 @@
 #define ICC_IGRPEN1_EN		1
 
 #define MAX_RDIST_REGIONS	8
-#define RWP_TIMEOUT_LOOPS	10000000
+/*
+ * A bit the GIC should clear in microseconds still set after this long:
+ * it never will, and the test cannot go on (a hang detector, no bound).
+ */
+#define GIC_STUCK_TIMEOUT_S	10
 /* For the RWP waits that report a timeout instead of failing the test. */
 #define RWP_TIMEOUT_MS		1000
 
@@ -69,15 +75,28 @@ static struct {
 static int nr_regions;
 static uintptr_t rdist[NR_CPUS];
 
+/* A register bit to see clear: wait_rwp()'s and the redistributor's wake-up waits. */
+struct reg_bit {
+	uintptr_t reg;
+	u32 bit;
+};
+
+static bool reg_bit_clear(void *arg)
+{
+	struct reg_bit *rb = arg;
+
+	return !(readl(rb->reg) & rb->bit);
+}
+
 static void wait_rwp(uintptr_t reg, u32 bit)
 {
-	unsigned long n;
+	struct reg_bit rb = {reg, bit};
 
-	for (n = 0; readl(reg) & bit; n++)
-		if (n == RWP_TIMEOUT_LOOPS) {
-			printf("FAIL: GICv3 register write still pending at 0x%lx\n", (unsigned long)reg);
-			abort();
-		}
+	if (!wait_cond_ticks(reg_bit_clear, &rb, GIC_STUCK_TIMEOUT_S * arch_counter_hz())) {
+		printf("FAIL: GICv3 register write still pending at 0x%lx after %d s\n",
+		       (unsigned long)reg, GIC_STUCK_TIMEOUT_S);
+		abort();
+	}
 }
 
 /* The redistributor frame whose GICR_TYPER affinity is mpidr's. */
@@ -122,6 +141,7 @@ static void gicv3_cpu_init(void)
 {
 	int cpu = smp_id();
 	uintptr_t rd = find_rdist(read_sysreg(mpidr_el1));
+	struct reg_bit waker = {0, GICR_WAKER_CHILDREN_ASLEEP};
 	unsigned irq;
 
 	if (!rd) {
@@ -130,8 +150,12 @@ static void gicv3_cpu_init(void)
 	}
 	rdist[cpu] = rd;
 	writel(readl(rd + GICR_WAKER) & ~GICR_WAKER_PROCESSOR_SLEEP, rd + GICR_WAKER);
-	while (readl(rd + GICR_WAKER) & GICR_WAKER_CHILDREN_ASLEEP)
-		cpu_relax();
+	waker.reg = rd + GICR_WAKER;
+	if (!wait_cond_ticks(reg_bit_clear, &waker, GIC_STUCK_TIMEOUT_S * arch_counter_hz())) {
+		printf("FAIL: GICv3 redistributor of cpu %d still asleep after %d s "
+		       "(GICR_WAKER.ChildrenAsleep)\n", cpu, GIC_STUCK_TIMEOUT_S);
+		abort();
+	}
 
 	/* Non-secure Group 1 for everything: the group EL1 acknowledges through IAR1. */
 	writel(~0u, rd + GICR_IGROUPR0);
@@ -266,12 +290,10 @@ bool gicv3_has_direct_vsgi(void)
 /* Like wait_rwp() on the distributor, but bounded in time and told to the caller. */
 static bool dist_rwp_settled(void)
 {
-	u64 start = arch_counter(), limit = RWP_TIMEOUT_MS * arch_counter_hz() / 1000;
+	struct reg_bit rwp = {dist + GICD_CTLR, GICD_CTLR_RWP};
 
-	while (readl(dist + GICD_CTLR) & GICD_CTLR_RWP)
-		if (arch_counter() - start > limit)
-			return false;
-	return true;
+	return wait_cond_ticks(reg_bit_clear, &rwp,
+			       RWP_TIMEOUT_MS * arch_counter_hz() / MSEC_PER_SEC);
 }
 
 /*

@@ -3,6 +3,7 @@
 #include "libc.h"
 #include "alloc.h"
 #include "arch.h"
+#include "wait.h"
 #include "arm64/gic.h"
 #include "arm64/its.h"
 #include "arm64/setup.h"
@@ -122,6 +123,11 @@ static void setup_baser(int n)
 	abort();
 }
 
+static bool its_quiescent(void *base)
+{
+	return readl(*(u64 *)base + GITS_CTLR) & GITS_CTLR_QUIESCENT;
+}
+
 int its_init(void)
 {
 	int node = dt_find_compatible(&boot_dt, -1, "arm,gic-v3-its"), n;
@@ -136,8 +142,11 @@ int its_init(void)
 	lpi_tables_init();
 
 	writel(0, base + GITS_CTLR);
-	while (!(readl(base + GITS_CTLR) & GITS_CTLR_QUIESCENT))
-		cpu_relax();
+	if (!wait_cond_ticks(its_quiescent, &base, ITS_TIMEOUT_S * arch_counter_hz())) {
+		printf("FAIL: ITS not quiescent %d s after it was disabled (GITS_CTLR.Quiescent)\n",
+		       ITS_TIMEOUT_S);
+		abort();
+	}
 	its_base = base;
 	typer = readq(base + GITS_TYPER);
 	for (n = 0; n < GITS_BASER_NR; n++)
@@ -162,10 +171,19 @@ u64 its_translater_addr(void)
 	return its_base + GITS_TRANSLATER;
 }
 
+/* its_send()'s wait ends once the command is consumed or the ITS stalls; *creadr: the last read. */
+static bool its_consumed_or_stalled(void *creadr)
+{
+	u64 *r = creadr;
+
+	*r = readq(its_base + GITS_CREADR);
+	return *r == cwriter || (*r & GITS_CREADR_STALLED);
+}
+
 /* Queue one command and wait until the ITS has consumed it. */
 static void its_send(u64 dw0, u64 dw1, u64 dw2)
 {
-	u64 *slot = (u64 *)(cmdq + cwriter), start;
+	u64 *slot = (u64 *)(cmdq + cwriter), creadr;
 
 	slot[0] = dw0;
 	slot[1] = dw1;
@@ -176,19 +194,11 @@ static void its_send(u64 dw0, u64 dw1, u64 dw2)
 	cwriter = (cwriter + ITS_CMD_SIZE) % ITS_QUEUE_SIZE;
 	writeq(cwriter, its_base + GITS_CWRITER);
 
-	start = arch_counter();
-	for (;;) {
-		u64 creadr = readq(its_base + GITS_CREADR);
-
-		if (creadr == cwriter)
-			return;
-		if ((creadr & GITS_CREADR_STALLED) ||
-		    arch_counter() - start > ITS_TIMEOUT_S * arch_counter_hz()) {
-			printf("FAIL: ITS command 0x%llx not consumed (CREADR 0x%llx)\n",
-			       dw0 & 0xff, creadr);
-			abort();
-		}
-		cpu_relax();
+	wait_cond_ticks(its_consumed_or_stalled, &creadr, ITS_TIMEOUT_S * arch_counter_hz());
+	if (creadr != cwriter) {
+		printf("FAIL: ITS command 0x%llx not consumed (CREADR 0x%llx)\n", dw0 & 0xff,
+		       creadr);
+		abort();
 	}
 }
 

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "arch.h"
 #include "atomic.h"
+#include "wait.h"
 #include "arm64/gic.h"
 #include "arm64/psci.h"
 #include "arm64/setup.h"
@@ -115,14 +116,19 @@ void on_cpu_wait(int cpu)
 /* cpu_spin_irqs_on(): per CPU, "IRQs are unmasked" and "stop spinning". */
 static bool spin_ready[NR_CPUS], spin_stop[NR_CPUS];
 
+static bool flag_set(void *flag)
+{
+	return atomic_load((bool *)flag);
+}
+
+/* Both waits have no deadline: the spin lasts as long as its caller wants it. */
 static void spin_irqs_on(void *arg)
 {
 	int self = smp_id();
 
 	irq_enable();
 	atomic_store(&spin_ready[self], true);
-	while (!atomic_load(&spin_stop[self]))
-		cpu_relax();
+	wait_cond(flag_set, &spin_stop[self]);
 	irq_disable();
 }
 
@@ -132,8 +138,7 @@ void cpu_spin_irqs_on(int cpu)
 	atomic_store(&spin_ready[cpu], false);
 	atomic_store(&spin_stop[cpu], false);
 	on_cpu_async(cpu, spin_irqs_on, NULL);
-	while (!atomic_load(&spin_ready[cpu]))
-		cpu_relax();
+	wait_cond(flag_set, &spin_ready[cpu]);
 }
 
 void cpu_spin_stop(int cpu)
@@ -146,10 +151,14 @@ void cpu_spin_stop(int cpu)
 /* Why the last start or restart failed: smp_cpu_restart()'s answer. */
 static char start_error[128];
 
+static bool slot_online(void *slot)
+{
+	return atomic_load(&((struct cpu_slot *)slot)->online);
+}
+
 /* PSCI CPU_ON at secondary_entry on the CPU's own stack; NULL once it is online, else why not. */
 static const char *start_cpu(int cpu)
 {
-	u64 start;
 	int ret;
 
 	/* A restart reuses the stack: nothing on it outlives the CPU's last run. */
@@ -164,15 +173,11 @@ static const char *start_cpu(int cpu)
 			 "PSCI CPU_ON of cpu %d (mpidr 0x%llx) returned %d", cpu, slots[cpu].mpidr, ret);
 		return start_error;
 	}
-	start = arch_counter();
-	while (!atomic_load(&slots[cpu].online)) {
-		if (arch_counter() - start > CPU_ON_TIMEOUT_S * arch_counter_hz()) {
-			snprintf(start_error, sizeof(start_error),
-				 "cpu %d (mpidr 0x%llx) did not come up within %d s", cpu,
-				 slots[cpu].mpidr, CPU_ON_TIMEOUT_S);
-			return start_error;
-		}
-		cpu_relax();
+	if (!wait_cond_ticks(slot_online, &slots[cpu], CPU_ON_TIMEOUT_S * arch_counter_hz())) {
+		snprintf(start_error, sizeof(start_error),
+			 "cpu %d (mpidr 0x%llx) did not come up within %d s", cpu, slots[cpu].mpidr,
+			 CPU_ON_TIMEOUT_S);
+		return start_error;
 	}
 	return NULL;
 }
@@ -197,33 +202,42 @@ void smp_cpu_off(void)
 	abort();
 }
 
+/* wait_cpu_off()'s wait: a CPU past its CPU_OFF, and AFFINITY_INFO's answer. */
+struct off_wait {
+	int cpu;
+	int state;
+};
+
+/* Ends the wait on OFF or on an error (below 0); ON_PENDING and ON wait on. */
+static bool cpu_off_or_error(void *arg)
+{
+	struct off_wait *w = arg;
+
+	if (atomic_load(&slots[w->cpu].online))
+		return false;
+	w->state = psci_affinity_info(slots[w->cpu].mpidr);
+	return w->state == PSCI_0_2_AFFINITY_LEVEL_OFF || w->state < 0;
+}
+
 /*
  * PSCI says the CPU is off some time after its CPU_OFF call (until then
  * CPU_ON answers ALREADY_ON): wait for AFFINITY_INFO to say OFF.
  */
 static const char *wait_cpu_off(int cpu)
 {
-	u64 start = arch_counter();
-	int state;
+	struct off_wait w = {cpu, PSCI_0_2_AFFINITY_LEVEL_ON};
 
-	for (;;) {
-		if (!atomic_load(&slots[cpu].online)) {
-			state = psci_affinity_info(slots[cpu].mpidr);
-			if (state == PSCI_0_2_AFFINITY_LEVEL_OFF)
-				return NULL;
-			if (state < 0) {
-				snprintf(start_error, sizeof(start_error),
-					 "PSCI AFFINITY_INFO of cpu %d returned %d", cpu, state);
-				return start_error;
-			}
-		}
-		if (arch_counter() - start > CPU_OFF_TIMEOUT_S * arch_counter_hz()) {
-			snprintf(start_error, sizeof(start_error),
-				 "cpu %d did not turn off within %d s", cpu, CPU_OFF_TIMEOUT_S);
-			return start_error;
-		}
-		cpu_relax();
+	if (!wait_cond_ticks(cpu_off_or_error, &w, CPU_OFF_TIMEOUT_S * arch_counter_hz())) {
+		snprintf(start_error, sizeof(start_error), "cpu %d did not turn off within %d s",
+			 cpu, CPU_OFF_TIMEOUT_S);
+		return start_error;
 	}
+	if (w.state < 0) {
+		snprintf(start_error, sizeof(start_error),
+			 "PSCI AFFINITY_INFO of cpu %d returned %d", cpu, w.state);
+		return start_error;
+	}
+	return NULL;
 }
 
 const char *smp_cpu_restart(int cpu)

@@ -3,11 +3,15 @@
 #include "x86/apic.h"
 #include "x86/apic_timer.h"
 #include "arch.h"
+#include "wait.h"
 #include "x86/io.h"
 #include "x86/percpu.h"
 #include "x86/processor.h"
 
 static bool x2apic;
+
+/* An ICR busy this long never clears (several seconds at any TSC rate): a hang detector. */
+#define ICR_STUCK_CYCLES (10ull * 1000 * 1000 * 1000)
 
 bool apic_x2apic_mode(void)
 {
@@ -42,6 +46,27 @@ void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
+static bool icr_idle(void *unused)
+{
+	return !(apic_read(APIC_ICR) & APIC_ICR_BUSY);
+}
+
+/*
+ * The previous IPI still being sent: wait, in TSC cycles (the TSC may not
+ * be calibrated yet, smp_init() sends the first IPIs). Checked once
+ * before, so an idle ICR costs one read, as on the benchmarks' IPI path.
+ */
+static void wait_icr_idle(void)
+{
+	if (icr_idle(NULL))
+		return;
+	if (!wait_cond_ticks(icr_idle, NULL, ICR_STUCK_CYCLES)) {
+		printf("FAIL: xAPIC ICR still busy (delivery status) after %llu TSC cycles\n",
+		       ICR_STUCK_CYCLES);
+		abort();
+	}
+}
+
 void apic_icr_write(u32 flags, u32 dest)
 {
 	if (x2apic) {
@@ -49,8 +74,7 @@ void apic_icr_write(u32 flags, u32 dest)
 		wrmsr(X2APIC_MSR_BASE + APIC_ICR / 16, flags | ((u64)dest << 32));
 		return;
 	}
-	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
-		pause();
+	wait_icr_idle();
 	apic_write(APIC_ICR2, dest << 24);
 	apic_write(APIC_ICR, flags);
 }

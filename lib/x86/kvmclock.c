@@ -10,6 +10,7 @@
 #include "x86/processor.h"
 #include "report.h"
 #include "wait.h"
+#include "units.h"
 
 #define CACHE_LINE_SIZE		64
 /* How long init waits for the host's first update of an area, in TSC cycles. */
@@ -242,7 +243,8 @@ u64 kvmclock_tsc_hz(void)
 		wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, 0);
 		this_cpu()->kvmclock = NULL;
 	}
-	return copy.version ? pvclock_tsc_khz(copy.tsc_to_system_mul, copy.tsc_shift) * 1000 : 0;
+	return copy.version ? pvclock_tsc_khz(copy.tsc_to_system_mul, copy.tsc_shift) * HZ_PER_KHZ
+			    : 0;
 }
 
 u64 kvmclock_boot_wall_ns(void)

@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "x86/apic.h"
 #include "atomic.h"
+#include "wait.h"
 #include "x86/desc.h"
 #include "x86/fwcfg.h"
 #include "x86/percpu.h"
@@ -23,7 +24,11 @@ static u32 cpus_online = 1;
 /* Set by an AP as it parks in smp_cpu_off(), cleared by ap_main() when it is up again. */
 static u32 cpu_parked[MAX_CPUS];
 
-/* How long the boot CPU waits for the APs, in TSC cycles (several seconds at any clock). */
+/*
+ * How long the boot CPU waits for an AP, in counter ticks (TSC cycles:
+ * several seconds at any clock). A count, not a time: smp_init() runs
+ * before anything has calibrated the TSC.
+ */
 #define AP_WAIT_CYCLES (20ull * 1000 * 1000 * 1000)
 
 int smp_id(void)
@@ -102,9 +107,16 @@ static void copy_trampoline(void)
 	smp_mb();
 }
 
+/* smp_init()'s wait: *(int *)n vCPUs online. */
+static bool all_online(void *n)
+{
+	const int *want = n;
+
+	return atomic_load(&cpus_online) >= (u32)*want;
+}
+
 void smp_init(void)
 {
-	u64 start;
 	int n = count_cpus();
 
 	cpus[0] = this_cpu();
@@ -130,13 +142,9 @@ void smp_init(void)
 	apic_icr_write(APIC_DEST_ALL_BUT_SELF | APIC_ICR_STARTUP | TRAMPOLINE_SIPI_VECTOR, 0);
 	apic_icr_write(APIC_DEST_ALL_BUT_SELF | APIC_ICR_STARTUP | TRAMPOLINE_SIPI_VECTOR, 0);
 
-	start = rdtsc();
-	while (atomic_load(&cpus_online) < (u32)n) {
-		if (rdtsc() - start > AP_WAIT_CYCLES) {
-			printf("FAIL: only %u of %d vCPUs came up\n", atomic_load(&cpus_online), n);
-			arch_exit(1);
-		}
-		pause();
+	if (!wait_cond_ticks(all_online, &n, AP_WAIT_CYCLES)) {
+		printf("FAIL: only %u of %d vCPUs came up\n", atomic_load(&cpus_online), n);
+		arch_exit(1);
 	}
 	ncpus = n;
 }
@@ -163,17 +171,24 @@ void smp_cpu_off(void)
 /* Why the last restart failed: smp_cpu_restart()'s answer. */
 static char restart_error[128];
 
+struct park_wait {
+	int cpu;
+	u32 parked;
+};
+
+static bool park_state_is(void *arg)
+{
+	struct park_wait *w = arg;
+
+	return atomic_load(&cpu_parked[w->cpu]) == w->parked;
+}
+
 /* Wait until cpu_parked[cpu] is parked (1) or not (0); false after AP_WAIT_CYCLES. */
 static bool wait_parked(int cpu, u32 parked)
 {
-	u64 start = rdtsc();
+	struct park_wait w = {cpu, parked};
 
-	while (atomic_load(&cpu_parked[cpu]) != parked) {
-		if (rdtsc() - start > AP_WAIT_CYCLES)
-			return false;
-		pause();
-	}
-	return true;
+	return wait_cond_ticks(park_state_is, &w, AP_WAIT_CYCLES);
 }
 
 const char *smp_cpu_restart(int cpu)
@@ -207,14 +222,27 @@ const char *smp_cpu_restart(int cpu)
 	return NULL;
 }
 
+static bool call_taken_back(void *p)
+{
+	return !atomic_load(&((struct percpu *)p)->call_fn);
+}
+
+static bool call_done(void *p)
+{
+	return atomic_load(&((struct percpu *)p)->call_done);
+}
+
+/*
+ * The two waits for a call have no deadline: the call is the caller's,
+ * and a test's phase may run on a vCPU for as long as the test says.
+ */
 void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
 {
 	struct percpu *p = cpu_data(cpu);
 
 	assert(cpu != 0 && cpu != smp_id());
 	/* wait until the target has finished its previous call */
-	while (atomic_load(&p->call_fn))
-		pause();
+	wait_cond(call_taken_back, p);
 	p->call_arg = arg;
 	atomic_store(&p->call_done, 0);
 	atomic_store(&p->call_fn, fn);
@@ -223,8 +251,5 @@ void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
 
 void on_cpu_wait(int cpu)
 {
-	struct percpu *p = cpu_data(cpu);
-
-	while (!atomic_load(&p->call_done))
-		pause();
+	wait_cond(call_done, cpu_data(cpu));
 }

@@ -36,7 +36,7 @@ u64 tsc_hz_from_hv_leaf(void)
 		return 0;
 	if (cpuid(CPUID_HYPERVISOR_BASE).a < CPUID_HV_TIMING_LEAF)
 		return 0;
-	return (u64)cpuid(CPUID_HV_TIMING_LEAF).a * 1000;
+	return (u64)cpuid(CPUID_HV_TIMING_LEAF).a * HZ_PER_KHZ;
 }
 
 u64 tsc_hz_from_crystal_leaf(void)
@@ -70,7 +70,7 @@ struct pit_measure {
 	u64 width;  /* the two brackets' widths summed */
 };
 
-#define PIT_CAL_COUNTS (PIT_HZ * CALIBRATE_MS / 1000)
+#define PIT_CAL_COUNTS (PIT_HZ * CALIBRATE_MS / MSEC_PER_SEC)
 
 static bool tsc_pit_measure(struct pit_measure *m)
 {

@@ -3,6 +3,8 @@
 import re
 from dataclasses import dataclass
 
+from units import MSEC_PER_SEC, USEC_PER_MSEC  # scripts/units.py (scripts/report puts scripts/ on the path)
+
 # CLOCK.rate.vcpuN.REF.err_ppm and .bound_ppm (lib/ratecheck.c)
 RATE_RE = re.compile(r"^(?P<clock>.+)\.rate\.vcpu(?P<cpu>\d+)\.(?P<ref>[^.]+)\.err_ppm$")
 # per-vCPU warps and stalls: tsc.rdtsc.vcpu0.warps, hpet.warps.vcpu1.stalls, hyperv.page.vcpu0.warps
@@ -49,11 +51,11 @@ LIFECYCLE = (
     (re.compile(r"^event (\d+) (\S+): (\S+) was frozen while the guest was stopped: "
                 r"step (\d+) us <= (.*)$"),
      lambda m: Bounded(f"{m[3]} step (frozen bound)", f"e{m[1]}.{m[2]}.{m[3]}.step",
-                       "", "ms", [(0, _sum_us(m[5]) / 1000)])),
+                       "", "ms", [(0, _sum_us(m[5]) / USEC_PER_MSEC)])),
     (re.compile(r"^event (\d+) (\S+): (\S+): largest step over the event (\d+) us "
                 r"\(vCPU \d+\) <= (.*)$"),
      lambda m: Bounded(f"{m[3]} step (running bound)", f"e{m[1]}.{m[2]}.{m[3]}.step", "", "ms",
-                       [(0, _sum_us(m[5]) / 1000)])),
+                       [(0, _sum_us(m[5]) / USEC_PER_MSEC)])),
     (re.compile(r"^event (\d+) (\S+): RTC reads the host's time of day after the event: "
                 r"([+-]?\d+) ms .*\(allowed ([+-]?\d+) to \+?(\d+) ms"),
      lambda m: Bounded("RTC time of day after", f"e{m[1]}.{m[2]}.rtc.tod_offset_ms",
@@ -109,7 +111,7 @@ EVENT_RE = re.compile(r"^event (\d+) (\S+): ")
 WALLCLOCK = (
     ("kvmclock.wallclock.startup_delay_ms",
      re.compile(r"time of day - host time - uptime is \S+ ms on .*, allowed (\S+) ms to \+(\S+) s"),
-     lambda m: [(_num(m[1]), _num(m[2]) * 1000)]),
+     lambda m: [(_num(m[1]), _num(m[2]) * MSEC_PER_SEC)]),
     ("rtc.tod_offset_ms", re.compile(r"allowed above ([+-]?\d+) ms, up to ([+-]?\d+) ms"),
      lambda m: [(_num(m[1]), _num(m[2]))]),
     ("pl031.tod_offset_s", re.compile(r"allowed (-?\d+) to \+(\d+) s"),

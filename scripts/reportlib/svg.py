@@ -4,6 +4,8 @@ import math
 from dataclasses import dataclass, field
 from html import escape
 
+from units import NSEC_PER_MSEC, NSEC_PER_SEC, NSEC_PER_USEC  # scripts/units.py (scripts/ is on the path)
+
 WIDTH = 640
 ROW_H = 22
 TOP = 26            # room for the axis labels above the first row
@@ -12,7 +14,7 @@ LABEL_CHARS = 30    # longer labels are cut, whole in their tooltip
 HIST_H = 190
 MAX_AXIS_LABELS = 5   # decades labelled on a bar chart's axis of ~200 px
 HIST_BAR_GAP = 2
-NS_UNITS = ((1e9, "s"), (1e6, "ms"), (1e3, "us"), (1, "ns"))
+NS_UNITS = ((NSEC_PER_SEC, "s"), (NSEC_PER_MSEC, "ms"), (NSEC_PER_USEC, "us"), (1, "ns"))
 
 
 @dataclass(frozen=True)
