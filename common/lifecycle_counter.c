@@ -109,14 +109,6 @@ void lc_counter_fault(struct lc_cpu *me)
 	lc.arch->counter_write->write(-back);
 }
 
-bool lc_counter_fault_skipped(void)
-{
-	if (lc.fault < LC_FAULT_COUNTER_RESET || lc.fault > LC_FAULT_COUNTER_STALE)
-		return false;
-	return !lc.counter_set ||
-	       (lc.fault == LC_FAULT_COUNTER_STALE && !lc.arch->counter_write->view);
-}
-
 
 static void read_on(void *out)
 {

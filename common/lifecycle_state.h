@@ -196,8 +196,6 @@ bool lc_skewed(const struct lc_cpu *me, unsigned i);
 void lc_counter_set(void);
 void lc_check_counter_kept(void);
 void lc_counter_fault(struct lc_cpu *me);
-/* fault=counter_*: whether there is nothing here for it to break (a SKIP). */
-bool lc_counter_fault_skipped(void);
 /* After an event: every vCPU's clocks against the boot vCPU's, before and after (common/lifecycle_agree.c). */
 void lc_check_agree(void);
 /* After an event: the derived clock against the counter, per vCPU and across them. */

@@ -4,7 +4,7 @@
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 
-#define ID_AA64PFR0_EL2_MASK	0xf
+#define ID_AA64PFR0_EL2_MASK 0xf
 
 u32 boot_entry_el;
 
@@ -22,22 +22,20 @@ const char *el2_unavailable(void)
 	return NULL;
 }
 
-/* HVC #imm with x0 in and out; the handler clobbers x1 (el2_vectors.S). */
-#define el2_hvc(imm, x0)                                                                      \
-	({                                                                                    \
-		register u64 r0 asm("x0") = (x0);                                             \
-		asm volatile("hvc %[n]" : "+r"(r0) : [n] "i"(imm) : "x1", "memory");          \
-		r0;                                                                           \
-	})
-
+/* Each call is HVC #imm with x0 in and out; the handler clobbers x1 (el2_vectors.S). */
 u64 el2_cntvoff_get(void)
 {
-	return el2_hvc(EL2_HVC_CNTVOFF_GET, 0);
+	register u64 x0 asm("x0");
+
+	asm volatile("hvc %[n]" : "=r"(x0) : [n] "i"(EL2_HVC_CNTVOFF_GET) : "x1", "memory");
+	return x0;
 }
 
 void el2_cntvoff_set(u64 offset)
 {
-	el2_hvc(EL2_HVC_CNTVOFF_SET, offset);
+	register u64 x0 asm("x0") = offset;
+
+	asm volatile("hvc %[n]" : "+r"(x0) : [n] "i"(EL2_HVC_CNTVOFF_SET) : "x1", "memory");
 	/* CNTVCT reads after this see the new offset */
 	isb();
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The kernel's own EL2 below an EL1 kernel entered at EL2: its calls (HVC numbers) and the C API of lib/arm64/el2.c. */
+/* The kernel's own EL2 under an EL1 kernel: its HVC calls and their C API (el2.c). */
 #ifndef VMTICK_ARM64_EL2_H
 #define VMTICK_ARM64_EL2_H
 
@@ -13,10 +13,10 @@
  * comes back in x0; x1 is clobbered. Anything else taken to EL2 (another
  * immediate, another exception) halts the CPU at EL2: a bug of the kernel.
  */
-#define EL2_HVC_SMCCC		0	/* SMCCC's own immediate: not ours */
-#define EL2_HVC_CNTVOFF_GET	1	/* x0 = CNTVOFF_EL2 */
-#define EL2_HVC_CNTVOFF_SET	2	/* CNTVOFF_EL2 = x0 */
-#define EL2_HVC_NOT_SUPPORTED	(-1)	/* SMCCC's NOT_SUPPORTED */
+#define EL2_HVC_SMCCC	      0	   /* SMCCC's own immediate: not ours */
+#define EL2_HVC_CNTVOFF_GET   1	   /* x0 = CNTVOFF_EL2 */
+#define EL2_HVC_CNTVOFF_SET   2	   /* CNTVOFF_EL2 = x0 */
+#define EL2_HVC_NOT_SUPPORTED (-1) /* SMCCC's NOT_SUPPORTED */
 
 #ifndef __ASSEMBLY__
 #include "libc.h"

@@ -47,7 +47,8 @@ el2_sync_lower:
 	b.eq	1f
 	cmp	x1, #EL2_HVC_CNTVOFF_SET
 	b.eq	2f
-	cbnz	x1, el2_unexpected
+	cmp	x1, #EL2_HVC_SMCCC
+	b.ne	el2_unexpected
 	mov	x0, #EL2_HVC_NOT_SUPPORTED
 	eret
 1:	mrs	x0, cntvoff_el2
