@@ -30,10 +30,17 @@
  *    0-5 ms from the host's at an edge, before and after every event.
  *    With -global pl031.migrate-tick-offset=false, the older way, the
  *    PL031 came back from a 1 s save 998 ms behind, and failed.
+ *  - counter_set=TICKS (entered at EL2: virtualization=on, TCG): each
+ *    vCPU lowers its CNTVOFF_EL2 by TICKS through the kernel's own EL2
+ *    (lib/arm64/el2.h), so CNTVCT moves ahead by as much; -CNTVOFF_EL2
+ *    must read what the write left after each event, and CNTVCT - CNTPCT
+ *    must show it. Without EL2 an INFO says why.
  * No stopped flag (no pvclock here). RESULT lines as on x86.
  *
- * Arguments: as x86/lifecycle.c (events=LIST catchup=N fault=NAME; of
- * the faults stopped_flag and stopped_reset are a SKIP here).
+ * Arguments: as x86/lifecycle.c (events=LIST catchup=N fault=NAME
+ * counter_set=TICKS rtc_set=SECS; of the faults stopped_flag and
+ * stopped_reset are a SKIP here; counter_reset, counter_tick and
+ * counter_stale need counter_set).
  */
 #include "arm64/lifecycle_arch.h"
 

@@ -76,12 +76,14 @@ struct lc_derived {
 
 /*
  * The guest writing its own counter (x86: IA32_TSC, which moves
- * IA32_TSC_ADJUST by as much; arm64 would be CNTVOFF_EL2 at EL2): what it
- * wrote must survive each event, in the register the write moved and in
- * the counter going on from it.
+ * IA32_TSC_ADJUST by as much; arm64: CNTVOFF_EL2 through the kernel's own
+ * EL2, lowered to move CNTVCT ahead): what it wrote must survive each
+ * event, in the register the write moved and in the counter going on from
+ * it.
  */
 struct lc_counter_write {
-	const char *reg;	/* the register the write moves: "IA32_TSC_ADJUST" */
+	/* the register the write moves forward by what it moved the counter: "IA32_TSC_ADJUST" */
+	const char *reg;
 	/* the known host defect of a counter that does not follow the write, or NULL */
 	const char *defect;
 	/* NULL when the guest can write its counter here, else why not (an INFO, nothing checked) */
@@ -90,6 +92,13 @@ struct lc_counter_write {
 	void (*write)(u64 delta);
 	/* On the calling vCPU: the register the write moved. */
 	u64 (*read_reg)(void);
+	/*
+	 * NULL, or on the calling vCPU: the register's value as the counters
+	 * themselves show it, between two reads (arm64: CNTVCT - CNTPCT),
+	 * named by view_name.
+	 */
+	void (*view)(s64 *lo, s64 *hi);
+	const char *view_name;
 };
 
 /* A timer's job during one event. */

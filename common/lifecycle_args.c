@@ -8,7 +8,7 @@
 static const char *const fault_names[] = {
 	"none",	 "back", "jump",	 "flip",	  "rearm",	"rate",		 "rate5",
 	"storm", "tod",	 "stopped_flag", "stopped_reset", "rtc_behind", "reset_counter", "silent",
-	"skew",	 "rtc_rebased",	 "counter_reset", "run_lost",	  "run_twice",
+	"skew",	 "rtc_rebased",	 "counter_reset", "counter_tick", "counter_stale", "run_lost", "run_twice",
 };
 
 /*
@@ -104,7 +104,7 @@ bool lc_parse_args(int argc, char **argv)
 			   "the host kind whose known defects apply"),
 		ARG_UINT("counter_set", &lc.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
 			 "each vCPU writes its counter this many ticks ahead first (x86: "
-			 "IA32_TSC); 0: not"),
+			 "IA32_TSC; arm64: CNTVOFF_EL2, entered at EL2); 0: not"),
 		ARG_UINT("rtc_set", &lc.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
 			 "set the seconds clock to this time of day (s since 1970, UTC) first; "
 			 "0: leave the host's"),
@@ -153,6 +153,15 @@ void lc_set_rtc(void)
 		lc.rtc = NULL;
 }
 
+/* fault=counter_*: nothing to break without a counter the guest wrote, or, for counter_stale, without the counters' view of its register. */
+static bool counter_fault_skipped(void)
+{
+	if (lc.fault < LC_FAULT_COUNTER_RESET || lc.fault > LC_FAULT_COUNTER_STALE)
+		return false;
+	return !lc.counter_set ||
+	       (lc.fault == LC_FAULT_COUNTER_STALE && !lc.arch->counter_write->view);
+}
+
 /* A fault with nothing here to break is a SKIP (the check it shows is not made). */
 void lc_announce_fault(const struct lc_arch *arch)
 {
@@ -163,8 +172,10 @@ void lc_announce_fault(const struct lc_arch *arch)
 		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
 		report_skip("fault=rtc_behind: no seconds clock here to put behind");
-	else if (lc.fault == LC_FAULT_COUNTER_RESET && !lc.counter_set)
-		report_skip("fault=counter_reset: no counter the guest wrote (counter_set=) here");
+	else if (counter_fault_skipped())
+		report_skip("fault=%s: no counter the guest wrote (counter_set=) here, or "
+			    "nothing that shows it beside its register",
+			    fault_names[lc.fault]);
 	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
 		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
 	else if ((lc.fault == LC_FAULT_RUN_LOST || lc.fault == LC_FAULT_RUN_TWICE) && !lc_has_run())

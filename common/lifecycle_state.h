@@ -128,6 +128,8 @@ enum lc_fault {
 	LC_FAULT_SKEW,	/* the last vCPU's derived clock (kvmclock), else its counter, ahead after the event */
 	LC_FAULT_RTC_REBASED,	/* the seconds clock the guest set reads the host's time of day after the event */
 	LC_FAULT_COUNTER_RESET,	/* after the event the last vCPU's write of its counter is undone */
+	LC_FAULT_COUNTER_TICK,	/* after the event the last vCPU's counter is one tick behind the write */
+	LC_FAULT_COUNTER_STALE,	/* after the event the last vCPU's counter runs without the write, its register reads it */
 	LC_FAULT_RUN_LOST,	/* a run's middle migration: the last vCPU's periodic ticks stop for a while */
 	LC_FAULT_RUN_TWICE,	/* a run's middle migration: the boot vCPU's one-shot fires again */
 };
@@ -172,7 +174,7 @@ struct lc_cpu {
 	/* times the vCPU found (and cleared) its stopped flag set, per phase */
 	u32 stopped_seen[LC_NR_PHASES];
 	bool stopped_reset;	/* fault=stopped_reset: the flag was set again */
-	bool counter_undone;	/* fault=counter_reset: the counter write was undone */
+	bool counter_undone;	/* fault=counter_*: the counter write was undone (in part) */
 	/* the derived clock's moves against the counter at parameter changes, per phase (struct lc_derived) */
 	s64 moved_ns[LC_NR_PHASES];
 	u32 param_changes[LC_NR_PHASES];

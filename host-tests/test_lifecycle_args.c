@@ -168,7 +168,16 @@ static bool take_flag(void)
 static const struct lc_rtc absent = {.name = "RTC", .find = rtc_absent};
 static const struct lc_rtc present = {.name = "RTC", .find = rtc_present};
 
+static void view(s64 *lo, s64 *hi)
+{
+	*lo = *hi = 0;
+}
+
+static const struct lc_counter_write no_view = {.reg = "IA32_TSC_ADJUST"};
+static const struct lc_counter_write with_view = {.reg = "-CNTVOFF_EL2", .view = view};
 static const struct lc_arch bare = {0};
+static const struct lc_arch writes = {.counter_write = &no_view};
+static const struct lc_arch writes_seen = {.counter_write = &with_view};
 static const struct lc_arch with_absent = {.rtc = &absent};
 static const struct lc_arch full = {.rtc = &present, .tod_ns = tod, .take_stopped_flag = take_flag};
 
@@ -198,7 +207,10 @@ struct fault_case {
 	enum lc_fault fault;
 	const struct lc_arch *arch;
 	const char *line; /* NULL: nothing said */
+	u64 counter_set;
 };
+
+#define TICKS 68719476736ULL
 
 static const struct fault_case faults[] = {
 	{LC_FAULT_NONE, &bare, NULL},
@@ -212,6 +224,17 @@ static const struct fault_case faults[] = {
 	 "INFO: test-only fault 'rtc_behind' injected: checks are expected to fail"},
 	{LC_FAULT_BACK, &bare,
 	 "INFO: test-only fault 'back' injected: checks are expected to fail"},
+	{LC_FAULT_COUNTER_RESET, &writes,
+	 "SKIP: fault=counter_reset: no counter the guest wrote (counter_set=) here, or nothing "
+	 "that shows it beside its register"},
+	{LC_FAULT_COUNTER_TICK, &writes,
+	 "INFO: test-only fault 'counter_tick' injected: checks are expected to fail", TICKS},
+	{LC_FAULT_COUNTER_STALE, &writes,
+	 "SKIP: fault=counter_stale: no counter the guest wrote (counter_set=) here, or nothing "
+	 "that shows it beside its register",
+	 TICKS},
+	{LC_FAULT_COUNTER_STALE, &writes_seen,
+	 "INFO: test-only fault 'counter_stale' injected: checks are expected to fail", TICKS},
 };
 
 static void announce(const void *arg)
@@ -220,6 +243,8 @@ static void announce(const void *arg)
 
 	memset(&lc, 0, sizeof(lc));
 	lc.fault = c->fault;
+	lc.arch = c->arch;
+	lc.counter_set = c->counter_set;
 	lc.rtc = c->arch->rtc && !c->arch->rtc->find() ? c->arch->rtc : NULL;
 	lc_announce_fault(c->arch);
 }

@@ -4,6 +4,7 @@
 #include "arm64/lifecycle_arch.h"
 #include "irq.h"
 #include "arch.h"
+#include "arm64/el2.h"
 #include "arm64/gic.h"
 #include "arm64/pl031.h"
 #include "arm64/sysreg.h"
@@ -78,6 +79,43 @@ static const char *pl031_set(u64 secs)
 static const struct lc_rtc pl031 = {"PL031", "pl031", pl031_find, pl031_tick, pl031_epoch,
 				    pl031_set};
 
+/* ---- the guest's own CNTVOFF_EL2, through its EL2 ---------------------------- */
+
+/*
+ * CNTVCT = CNTPCT - CNTVOFF_EL2: moving the counter ahead lowers the
+ * offset, so the register reported is its negation, -CNTVOFF_EL2, which
+ * moves forward by what the counter did. Only a kernel entered at EL2
+ * can (lib/arm64/el2.h); QEMU gives EL2 under TCG with virtualization=on.
+ */
+static void cntvoff_write(u64 delta)
+{
+	el2_cntvoff_set(el2_cntvoff_get() - delta);
+}
+
+static u64 cntvoff_read_negated(void)
+{
+	return -el2_cntvoff_get();
+}
+
+/* CNTVCT - CNTPCT with CNTPCT read before and after: -CNTVOFF_EL2 as the counters show it. */
+static void cntvoff_view(s64 *lo, s64 *hi)
+{
+	u64 p1 = read_phys(), v = read_virt(), p2 = read_phys();
+
+	*lo = (s64)(v - p2);
+	*hi = (s64)(v - p1);
+}
+
+static const struct lc_counter_write cntvoff_counter_write = {
+	.reg = "-CNTVOFF_EL2",
+	.defect = NULL,
+	.find = el2_unavailable,
+	.write = cntvoff_write,
+	.read_reg = cntvoff_read_negated,
+	.view = cntvoff_view,
+	.view_name = "CNTVCT - CNTPCT (CNTPCT read before and after)",
+};
+
 static const char *probe(void)
 {
 	if (!gic_version())
@@ -147,4 +185,5 @@ const struct lc_arch lc_arch_arm64 = {
 	.clocks = clocks,
 	.nclocks = ARRAY_SIZE(clocks),
 	.counter_at_reset = LC_COUNTER_GOES_ON,
+	.counter_write = &cntvoff_counter_write,
 };

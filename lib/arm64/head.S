@@ -2,6 +2,7 @@
 /* Entry points: the Image header, EL2-to-EL1 drop, bss, MMU on, then C for boot and secondary CPUs. */
 #include "arm64/sysreg.h"
 #include "arm64/setup.h"
+#include "arm64/el2.h"
 
 /* PC-relative address of sym: works before and after the MMU is on. */
 .macro adr_l reg, sym
@@ -28,6 +29,8 @@ _text_start:
 
 primary_entry:
 	mov	x19, x0				/* device tree address */
+	mrs	x20, CurrentEL			/* kept for boot_entry_el (el2.h) */
+	lsr	x20, x20, #CURRENTEL_SHIFT
 	bl	el_setup
 
 	/* Linked, not relocated: stop here if QEMU put us elsewhere. */
@@ -44,6 +47,9 @@ primary_entry:
 	stp	xzr, xzr, [x0], #16
 	cmp	x0, x1
 	b.lo	1b
+	/* bss is cleared: the entry EL goes there, before the D-cache is dropped below. */
+	adr_l	x0, boot_entry_el
+	str	w20, [x0]
 
 	adr_l	x0, boot_stack
 	add	sp, x0, #STACK_SIZE
@@ -100,7 +106,8 @@ secondary_entry:
 /*
  * From EL2, configure EL1 as AArch64 with the counter, timers and GICv3
  * system registers open to it, the virtual counter offset boot_cntvoff
- * (0 unless the kernel says), and eret to the caller at EL1 with all
+ * (0 unless the kernel says), EL2's own vectors for the kernel's HVC calls
+ * (el2_vectors.S, el2.h), and eret to the caller at EL1 with all
  * exceptions masked. A kernel that defines boot_stay_el2 = 1 stays at EL2
  * with VHE (E2H, TGE), where the *_EL1 register names reach EL2's.
  * Clobbers x0-x2; returns at EL1 (or EL2 with VHE).
@@ -139,6 +146,8 @@ el_setup:
 	adr_l	x0, boot_cntvoff
 	ldr	x0, [x0]
 	msr	cntvoff_el2, x0
+	adr_l	x0, el2_vectors
+	msr	vbar_el2, x0
 	mov	x0, #CPTR_EL2_RES1
 	msr	cptr_el2, x0
 	msr	hstr_el2, xzr

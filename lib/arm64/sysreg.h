@@ -7,6 +7,7 @@
 #define BIT_UL(n)		(1UL << (n))
 
 /* CurrentEL: the level sits in bits [3:2]. */
+#define CURRENTEL_SHIFT		2
 #define CURRENTEL_EL1		(1 << 2)
 #define CURRENTEL_EL2		(2 << 2)
 
@@ -40,6 +41,8 @@
 
 /* ID_AA64PFR0_EL1.GIC [27:24]: system-register GIC CPU interface present. */
 #define ID_AA64PFR0_GIC_SHIFT	24
+/* ID_AA64PFR0_EL1.EL2 [11:8]: 0 when EL2 is not implemented. */
+#define ID_AA64PFR0_EL2_SHIFT	8
 /* ID_AA64MMFR0_EL1.PARange [3:0] */
 #define ID_AA64MMFR0_PARANGE_MASK 0xf
 #define ID_AA64MMFR0_PARANGE_48	5
@@ -87,6 +90,8 @@
 #define ESR_EC_MASK		0x3f
 #define ESR_IL			(1 << 25)
 #define ESR_ISS_MASK		0x1ffffff
+/* ISS of an HVC or SVC: the instruction's 16-bit immediate. */
+#define ESR_ISS_IMM16_MASK	0xffff
 #define ESR_EC_UNKNOWN		0x00
 #define ESR_EC_WFX		0x01
 #define ESR_EC_SVC64		0x15
