@@ -92,6 +92,24 @@ LIFECYCLE = (
      # lateness after the deadline, which may fall before the event): printed, not drawn
      lambda m: Bounded(f"vCPU {m[3]} {m[4]} one-shot late", f"e{m[1]}.{m[2]}.{m[4]}.oneshot_late",
                        "", "ms", [], note=f"(fired within {m[6]} ms of the answer)")),
+    # common/lifecycle_run_check.c: a run of migrations back to back, the worst migration's figures
+    (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) over \d+ migrations back to back: ticks lost "
+                r".*migration (\d+): (\d+) of \d+ periods without a tick, allowed 1 \+ (\d+) periods "
+                r"stopped \+ (\d+) periods"),
+     lambda m: Bounded(f"vCPU {m[3]} {m[4]} ticks lost in one migration of a run (the worst: {m[5]})",
+                       f"e{m[1]}.{m[2]}.{m[4]}.cpu{m[3]}.run_lost_worst", "", "ticks",
+                       [(0, 1 + _num(m[7]) + _num(m[8]))])),
+    (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) over \d+ migrations back to back: no tick later "
+                r".*migration (\d+): (\d+) us after the tick before, allowed (.*)\)$"),
+     lambda m: Bounded(f"vCPU {m[3]} {m[4]} longest gap in one migration of a run (the worst: {m[5]})",
+                       f"e{m[1]}.{m[2]}.{m[4]}.cpu{m[3]}.run_gap_worst_us", "", "us",
+                       [(0, _sum_us(m[7]))])),
+    (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) one-shot armed with each of (\d+) migrations "
+                r"back to back fired once.*\((\d+) not; (\d+) of them still pending"),
+     # the bound is on each one-shot's time (fired once, after its deadline): printed, not drawn
+     lambda m: Bounded(f"vCPU {m[3]} {m[4]} one-shots pending across a stop, of {m[5]}",
+                       f"e{m[1]}.{m[2]}.{m[4]}.cpu{m[3]}.run_oneshot_pending", "", "count", [],
+                       note=f"({m[6]} not fired once after the deadline)")),
     (re.compile(r"^event (\d+) (\S+): vCPU (\d+) (\S+) period after the event (-?\d+) ppm off "
                 r"the period before.*\(bound \+-(\d+) ppm"),
      lambda m: Bounded(f"vCPU {m[3]} {m[4]} period after/before",
