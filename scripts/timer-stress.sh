@@ -19,7 +19,7 @@
 # late_unexplained_max (us) of its RESULT lines: what steal time did not
 # explain (docs/timers.md). Run it alone on the machine, under the timing
 # lock if others share it: it is the load. Exit status 0 when no run of any
-# entry failed, 1 otherwise, 2 for bad usage.
+# entry failed, 1 otherwise, 2 for bad usage or a run that ran nothing.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,6 +117,13 @@ for build in "${builds[@]}"; do
 		$2 ~ /\.late_unexplained_max$/ { if ($3 / ns_per_us > late[$1]) late[$1] = $3 / ns_per_us; seen[$1] = 1 }
 		END { for (k in seen) printf "%s %d %d\n", k, lost[k], late[k] }' |
 		sort >"$work/$name.worst"
+	if [ ! -s "$work/$name.counts" ]; then
+		# nothing selected is an error, never an empty table that reads as a pass
+		echo "timer-stress: $name: the runner ran no entry of $what; it said:" >&2
+		sed 's/^/  /' "$work/$name/1/outcomes" >&2
+		status=2
+		continue
+	fi
 	printf '%-30s %5s %5s %5s %7s %14s %14s\n' entry pass fail skip retried "worst lost" "worst late us"
 	join -a 1 "$work/$name.counts" "$work/$name.worst" | while read -r e p f s a l t; do
 		printf '%-30s %5d %5d %5d %7d %14s %14s\n' "$e" "$p" "$f" "$s" "$a" "${l:--}" "${t:--}"
