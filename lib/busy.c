@@ -21,3 +21,11 @@ const char *busy_by_wait(u64 wait_ns, u64 window_ns)
 		       ? "a busy host, a vCPU waited over 5% of the window for a host CPU"
 		       : NULL;
 }
+
+const char *busy_by_host(u64 delay_ns, u64 window_ns)
+{
+	static_assert(QUIET_HOST_PCT == 5, "the message below says 5%");
+	return over_quiet(delay_ns, window_ns)
+		       ? "a busy host by its evidence, QEMU's threads held back over 5% of the window"
+		       : NULL;
+}

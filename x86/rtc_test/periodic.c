@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference and its PF flags. */
+/* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference
+ * and its PF flags. */
 #include "libc.h"
 #include "rtc_test.h"
 #include "busy.h"
+#include "host_evidence.h"
 #include "fixed.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
 
 /* ppb printed as ppm (PPB_PER_PPM is 10^3), ns as ms (NSEC_PER_MSEC is 10^6): three decimals */
-#define PPM_SCALE	     3
-#define NS_AS_MS_SCALE	     6
-#define NS_AS_MS_DECIMALS    3
+#define PPM_SCALE	  3
+#define NS_AS_MS_SCALE	  6
+#define NS_AS_MS_DECIMALS 3
 /* a window whose quiet bound is wider than this (0.5%) is measured again */
 #define PERIODIC_USABLE_PPB 5000000ull
 /* fault=periodic_slow: the interrupts' times stretched by 1/200 (an RTC 0.5% slow) */
@@ -24,6 +26,16 @@
 #define PERIODIC_BUSY_MISSED_PCT 33
 /* on a busy host, interrupts in this many that may lack PF though not right after another */
 #define PERIODIC_BUSY_FLAGLESS 16
+/*
+ * With the host's evidence, on a busy host: a rate select one step slow
+ * leaves half the periods without an interrupt, so a window tells it from
+ * the load only while the periods the host's waits explain and those they
+ * do not each stay under half of that (then one of them cannot).
+ */
+#define PERIODIC_SLOW_MISSED_PCT 50
+#define PERIODIC_TELL_PCT	 (PERIODIC_SLOW_MISSED_PCT / 2)
+/* the smallest rate error the check exists to catch: fault=periodic_slow's, 1/201 */
+#define PERIODIC_FINE_PPB (NSEC_PER_SEC / (PERIODIC_SLOW_DIV + 1))
 
 /* ---- 3. periodic ------------------------------------------------------------------ */
 
@@ -40,10 +52,24 @@ struct periodic_figures {
 	 */
 	unsigned flagless, flagless_unexplained;
 	u64 period_ns, per_period_ns; /* the longest run's period and how far it can be off */
-	/* why the bound is the coarse one (NULL: the marks' spread) */
-	const char *coarse;
-	char unusable[192]; /* why the window gives no rate, else empty */
+	/* why the bound is the coarse one (empty: the marks' spread) */
+	char coarse[160];
+	char unusable[384]; /* why the window gives no rate, else empty */
+	/*
+	 * The host's evidence (evidence.c): why there is none (by hand), else
+	 * its delays; the periods without an interrupt they explain; and
+	 * whether the window was unusable because they explain too many to
+	 * tell a fault from the load (untold), or judged with a bound too
+	 * wide to tell a rate PERIODIC_FINE_PPB off (rate_untold).
+	 */
+	const char *no_host;
+	struct host_delays host;
+	u64 explained;
+	bool untold, rate_untold;
 };
+
+/* interval k (from interrupt k - 1) spans two nominal periods or more: periods without one */
+static bool gap[MAX_EVENTS];
 
 static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the reference */
 
@@ -159,7 +185,7 @@ static void periodic_flags(struct periodic_figures *f, u64 nominal_ns)
  */
 static unsigned flagless_allowed(const struct periodic_figures *f)
 {
-	return f->coarse ? f->n / PERIODIC_BUSY_FLAGLESS : 0;
+	return f->coarse[0] ? f->n / PERIODIC_BUSY_FLAGLESS : 0;
 }
 
 /* The rate RS selects: hz, or the faults' twice (half at 8192 Hz) or half of it. */
@@ -173,18 +199,82 @@ static unsigned periodic_programmed(unsigned hz)
 }
 
 /*
- * Why the host may be busy, or NULL: the vCPU's steal time over
- * QUIET_HOST_PCT of the window (lib/busy.h; in 0.5 s here: 0-0.3 ms idle,
- * 0.4-4.5 ms beside one busy loop, 100-260 ms beside two or three, where
- * the three least delayed of a 64 Hz quarter came 2 ms late together:
- * QEMU's main loop waits for its share of a CPU, 4 ms at a time), or no
- * steal time to tell by (TCG).
+ * Why the host may be busy, or NULL. With the host's evidence: what it
+ * took from QEMU's threads over the window (a vCPU's and the main loop's
+ * waits, the steal) over QUIET_HOST_PCT of it (lib/busy.h). By hand: the
+ * vCPU's steal time over that (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms
+ * beside one busy loop, 100-260 ms beside two or three, where the three
+ * least delayed of a 64 Hz quarter came 2 ms late together: QEMU's main
+ * loop waits for its share of a CPU, 4 ms at a time), or no steal time to
+ * tell by (TCG).
  */
-static const char *busy_host(const struct periodic_figures *f)
+static bool busy_host(struct periodic_figures *f)
 {
-	if (!has_steal)
-		return "no steal time here to tell a busy host by";
-	return busy_by_steal(f->steal_ns, irq_ns[f->n - 1]);
+	u64 span_ns = f->window_ns;
+	const char *why;
+
+	if (!f->no_host) {
+		why = busy_by_host(f->host.window_ns, span_ns);
+		if (why)
+			snprintf(f->coarse, sizeof(f->coarse), "%s (%llu ms of %llu ms)", why,
+				 f->host.window_ns / NSEC_PER_MSEC, span_ns / NSEC_PER_MSEC);
+		return why;
+	}
+	why = has_steal ? busy_by_steal(f->steal_ns, irq_ns[f->n - 1])
+			: "no steal time here to tell a busy host by";
+	if (why)
+		snprintf(f->coarse, sizeof(f->coarse), "%s", why);
+	return why;
+}
+
+/* The intervals between the marks that span two nominal periods or more, into gap[]. */
+static void find_gaps(const struct periodic_figures *f, u64 nominal_ns)
+{
+	memset(gap, 0, sizeof(gap));
+	for (unsigned k = f->first + 1; k <= f->last; k++)
+		gap[k] = irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2 >= 2 * nominal_ns;
+}
+
+/*
+ * With the host's evidence: of the missed periods between the marks, those
+ * the host's delays explain. A delay of d holds back one expiry and loses
+ * the others in it, d / P at most (P the nominal period), and an interval
+ * is rounded to whole periods half a period either way: a gap's delay
+ * explains (d + P/2) / P of its missed periods at most, and all of them
+ * together no more than the delay between the marks, D / P (the agent
+ * widens each gap to its samples, 5 ms apart: summed, the gaps' delays
+ * count a delay more than once). True when the window can tell a rate
+ * select one step slow from the load (PERIODIC_TELL_PCT); else why not, in
+ * f->unusable.
+ */
+static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
+{
+	u64 explained = 0, gap_ns = 0, left;
+
+	for (unsigned k = f->first + 1; k <= f->last; k++) {
+		u64 periods = (irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2) / nominal_ns;
+
+		if (!gap[k])
+			continue;
+		gap_ns += f->host.gap_ns[k];
+		explained += min(periods - 1, (f->host.gap_ns[k] + nominal_ns / 2) / nominal_ns);
+	}
+	f->explained = min(min(explained, f->host.window_ns / nominal_ns), missed);
+	left = missed - f->explained;
+	if (f->explained * 100 < f->periods * PERIODIC_TELL_PCT &&
+	    left * 100 < f->periods * PERIODIC_TELL_PCT)
+		return true;
+	f->untold = f->explained * 100 >= f->periods * PERIODIC_TELL_PCT;
+	snprintf(f->unusable, sizeof(f->unusable),
+		 "no run of interrupts a period apart to time the period by, and %llu of the %llu "
+		 "periods between interrupts %u and %u without one: %llu explained by the host's "
+		 "delays (%llu ms over the gaps, %llu ms between the marks), %llu not; %s %u%% or "
+		 "more (a rate select one step slow leaves %u%%%s)",
+		 missed, f->periods, f->first, f->last, f->explained, gap_ns / NSEC_PER_MSEC,
+		 f->host.window_ns / NSEC_PER_MSEC, left, f->untold ? "explained" : "unexplained",
+		 PERIODIC_TELL_PCT, PERIODIC_SLOW_MISSED_PCT,
+		 f->untold ? ": the host left too little to tell it from the load" : "");
+	return false;
 }
 
 /*
@@ -208,6 +298,8 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
 	/* each period brings one interrupt at most: more interrupts, a faster rate */
 	f->periods = max(max(periods, (u64)(f->last - f->first)), 1ull);
 	missed = f->periods - (f->last - f->first);
+	if (!f->no_host)
+		return missed_told(f, nominal_ns, missed);
 	if (missed * 100 <= f->periods * PERIODIC_BUSY_MISSED_PCT)
 		return true;
 	snprintf(f->unusable, sizeof(f->unusable),
@@ -216,6 +308,47 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
 		 "one step slow looks so too)",
 		 missed, f->periods, f->first, f->last, PERIODIC_BUSY_MISSED_PCT);
 	return false;
+}
+
+/*
+ * The whole periods between the marks: by the longest run's period, or on
+ * a busy host, where a run's period can be too uncertain to count by,
+ * interval by interval. With the host's evidence a busy window is always
+ * counted by its intervals: a run's period is timed by marks the host can
+ * have delayed together, and counted a window two periods in 112 too long
+ * under KVM with the host's waits before the window's marks at 0 us (its
+ * bound from them, 1091 ppm, no longer hid it).
+ */
+static bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns, u64 period_ns,
+			 u64 per_period_ns, u64 slack)
+{
+	bool by_run = period_ns && !(busy && !f->no_host);
+
+	if (by_run && count_periods(f, nominal_ns, period_ns, per_period_ns, slack))
+		return true;
+	return busy && count_periods_by_intervals(f, nominal_ns);
+}
+
+/*
+ * A mark's spread says how late the least delayed interrupt can have been
+ * only on a quiet host (busy_host) with half the quarter's interrupts or
+ * more in the mark's run. Otherwise the bound is what either mark's
+ * interrupt may have been late by: with the host's evidence, what the host
+ * took from QEMU's threads over the interval before it; by hand,
+ * IRQ_LATE_MS and the steal time before it. A bound so found that is too
+ * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
+ * it is off beyond it.
+ */
+static void coarse_bound(struct periodic_figures *f, const struct quarter_marks *m)
+{
+	u64 late_ns = f->no_host ? IRQ_LATE_MS * NSEC_PER_MSEC +
+					   max(steal_before(m->first), steal_before(m->last))
+				 : max(f->host.first_ns, f->host.last_ns);
+
+	f->bound_ppb =
+		max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
+					  ref->tolerance_ppb);
+	f->rate_untold = !f->no_host && f->bound_ppb >= PERIODIC_FINE_PPB;
 }
 
 /*
@@ -234,62 +367,67 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = periodic_programmed(hz);
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
-	u64 nominal_ns = NSEC_PER_SEC / hz, period_ns, per_period_ns = 0, slack;
+	u64 nominal_ns = NSEC_PER_SEC / hz, period_ns, per_period_ns = 0;
 	struct quarter_marks m;
-	const char *busy;
+	bool busy;
 
 	rtc_set_periodic_hz(programmed);
-	*f = (struct periodic_figures){
-		.n = collect(RTC_IRQ_PERIODIC, want,
-			     2 * opt.window_ms * NSEC_PER_MSEC + NSEC_PER_SEC)};
+	*f = (struct periodic_figures){0};
+	evidence_begin();
+	f->n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NSEC_PER_MSEC + NSEC_PER_SEC);
+	evidence_end();
 	if (f->n < PERIODIC_MIN_IRQS)
 		return;
 	interrupt_times(f, nominal_ns);
 	periodic_flags(f, nominal_ns);
 	f->steal_ns = events[f->n - 1].steal - steal_at_start;
-	busy = busy_host(f);
 	period_ns = period_from_run(f->n, nominal_ns, &per_period_ns);
 	f->period_ns = period_ns;
 	f->per_period_ns = per_period_ns;
+	m = periodic_marks(0, f->n, period_ns ? period_ns : nominal_ns);
+	f->first = m.first;
+	f->last = m.last;
+	f->window_ns = irq_ns[m.last] - irq_ns[m.first];
+	find_gaps(f, nominal_ns);
+	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, gap, nominal_ns);
+	if (f->no_host && host_evidence_offered())
+		report(false, "the host's evidence was offered and could not be had: %s",
+		       f->no_host);
+	busy = busy_host(f);
 	if (!period_ns && !busy) {
 		snprintf(f->unusable, sizeof(f->unusable), "%s",
 			 "no run of interrupts a period apart long enough to time the period by "
 			 "(a rate select one step slow leaves none)");
 		return;
 	}
-	m = periodic_marks(0, f->n, period_ns ? period_ns : nominal_ns);
-	f->first = m.first;
-	f->last = m.last;
-	f->window_ns = irq_ns[m.last] - irq_ns[m.first];
-	slack = m.slack;
-	/* on a busy host a run's period can be too uncertain to count by: count the intervals */
-	if (!(period_ns && count_periods(f, nominal_ns, period_ns, per_period_ns, slack)) &&
-	    (!busy || !count_periods_by_intervals(f, nominal_ns)))
+	if (!count_window(f, busy, nominal_ns, period_ns, per_period_ns, m.slack))
 		return;
 	f->unusable[0] = '\0';
 	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
 	f->err_ppb = ((s64)(f->periods * NSEC_PER_SEC / hz) - (s64)f->window_ns) *
 		     (s64)NSEC_PER_SEC / (s64)f->window_ns;
-	f->bound_ppb = slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
-	/*
-	 * A mark's spread says how late the least delayed interrupt can have
-	 * been only on a quiet host (busy_host) with half the quarter's
-	 * interrupts or more in the mark's run. Otherwise the bound is what any
-	 * interrupt may be late by at each end (IRQ_LATE_MS and the steal time
-	 * before it).
-	 */
-	if (busy)
-		f->coarse = busy;
-	else if (m.run < f->n / 4 / 2)
-		f->coarse = "interrupts lost or half a period late near a mark";
-	if (f->coarse) {
-		u64 late_ns = IRQ_LATE_MS * NSEC_PER_MSEC +
-			      max(steal_before(m.first), steal_before(m.last));
+	f->bound_ppb = m.slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
+	if (!busy && m.run < f->n / 4 / 2)
+		snprintf(f->coarse, sizeof(f->coarse), "%s",
+			 "interrupts lost or half a period late near a mark");
+	if (f->coarse[0])
+		coarse_bound(f, &m);
+}
 
-		f->bound_ppb = max(f->bound_ppb,
-				   (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
-					   ref->tolerance_ppb);
-	}
+/* Where the bound came from, for the messages. */
+static void coarse_how(const struct periodic_figures *f, char *how, size_t size)
+{
+	if (!f->coarse[0])
+		snprintf(how, size, "the marks' spread");
+	else if (f->no_host)
+		snprintf(how, size, "%s: %u ms of delay and the steal time at either end",
+			 f->coarse, IRQ_LATE_MS);
+	else
+		snprintf(how, size,
+			 "%s: the host held QEMU's threads back %llu us before the first mark's "
+			 "interrupt, %llu us before the last's",
+			 f->coarse, f->host.first_ns / NSEC_PER_USEC,
+			 f->host.last_ns / NSEC_PER_USEC);
 }
 
 static void periodic_result(const char *prefix, const char *what, const char *unit, const char *v)
@@ -302,7 +440,7 @@ static void periodic_result(const char *prefix, const char *what, const char *un
 
 static void periodic_report(unsigned hz, const struct periodic_figures *f)
 {
-	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[128];
+	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[256];
 	char window_ms[FIXED_BUF_SIZE];
 	u64 mag = f->err_ppb < 0 ? -(u64)f->err_ppb : (u64)f->err_ppb;
 
@@ -325,23 +463,34 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	       "another (%u without: %u of them more than half a period after the one before, "
 	       "allowed %u%s)",
 	       f->flagless, f->flagless_unexplained, flagless_allowed(f),
-	       f->coarse ? " on a busy host" : "");
-	if (f->coarse)
-		snprintf(how, sizeof(how), "%s: %u ms of delay and the steal time at either end",
-			 f->coarse, IRQ_LATE_MS);
+	       f->coarse[0] ? " on a busy host" : "");
+	coarse_how(f, how, sizeof(how));
+	if (f->rate_untold && mag <= f->bound_ppb)
+		report_skip(
+			"%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+			"one): %s ppm off %u Hz, within +-%s ppm (%s), too wide to tell a rate "
+			"%llu ppm off (fault=periodic_slow) from the load: not judged",
+			f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+			how, PERIODIC_FINE_PPB / PPB_PER_PPM);
 	else
-		snprintf(how, sizeof(how), "the marks' spread");
-	report(mag <= f->bound_ppb,
-	       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
-	       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
-	       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound, how);
+		report(mag <= f->bound_ppb,
+		       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+		       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
+		       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+		       how);
 }
 
-/* Whether window f is better than window than: usable first, then the tighter bound. */
+/* A window's rank: usable; unusable (a fault's sign: it fails); untold (the host's load hid it). */
+static unsigned window_rank(const struct periodic_figures *f)
+{
+	return !f->unusable[0] ? 2 : !f->untold;
+}
+
+/* Whether window f is better than window than: by rank, then the tighter bound. */
 static bool better_window(const struct periodic_figures *f, const struct periodic_figures *than)
 {
-	if (!f->unusable[0] != !than->unusable[0])
-		return !f->unusable[0];
+	if (window_rank(f) != window_rank(than))
+		return window_rank(f) > window_rank(than);
 	return f->bound_ppb < than->bound_ppb;
 }
 
@@ -364,9 +513,13 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		}
 		if (!w || better_window(&f, best))
 			*best = f;
-		/* without steal time every bound is the coarse one: measuring again cannot help */
+		/*
+		 * without steal time or the host's evidence every bound is the
+		 * coarse one: measuring again cannot help
+		 */
 		if (!best->unusable[0] &&
-		    (!has_steal || (!best->coarse && best->bound_ppb <= PERIODIC_USABLE_PPB)))
+		    ((!has_steal && f.no_host) ||
+		     (!best->coarse[0] && best->bound_ppb <= PERIODIC_USABLE_PPB)))
 			return;
 		if (f.unusable[0])
 			report_info("window %u of %u unusable: %s", w + 1, PERIODIC_WINDOWS,
@@ -374,7 +527,7 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		else
 			report_info("window %u of %u: bound %llu ppm (%s)", w + 1, PERIODIC_WINDOWS,
 				    f.bound_ppb / PPB_PER_PPM,
-				    f.coarse ? f.coarse : "the marks' spread");
+				    f.coarse[0] ? f.coarse : "the marks' spread");
 	}
 }
 
@@ -402,22 +555,32 @@ static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 	return true;
 }
 
+/* The verdict on a rate's best window. */
+static void periodic_verdict(unsigned hz, const struct periodic_figures *f)
+{
+	if (f->n < PERIODIC_MIN_IRQS)
+		report(false, "%u periodic interrupts in %llu ms (want %llu)", f->n,
+		       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
+	else if (!f->unusable[0])
+		periodic_report(hz, f);
+	else if (run_period_off(hz, f))
+		return;
+	else if (f->untold)
+		report_skip("every window unusable, the host's load hiding what a fault would "
+			    "show: %s",
+			    f->unusable);
+	else
+		report(false, "every window unusable, the first: %s", f->unusable);
+}
+
 void periodic_test(void)
 {
 	struct periodic_figures f;
 
 	for (unsigned i = 0; i < opt.n_rates; i++) {
-		unsigned hz = opt.rates[i];
-
-		report_prefix_pushf("periodic %u Hz", hz);
-		periodic_best_window(hz, &f);
-		if (f.n < PERIODIC_MIN_IRQS)
-			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
-			       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
-		else if (!f.unusable[0])
-			periodic_report(hz, &f);
-		else if (!run_period_off(hz, &f))
-			report(false, "every window unusable, the first: %s", f.unusable);
+		report_prefix_pushf("periodic %u Hz", opt.rates[i]);
+		periodic_best_window(opt.rates[i], &f);
+		periodic_verdict(opt.rates[i], &f);
 		report_prefix_pop();
 	}
 }
