@@ -3,11 +3,10 @@
  * and its PF flags. */
 #include "libc.h"
 #include "rtc_test.h"
-#include "busy.h"
 #include "host_evidence.h"
 #include "fixed.h"
 #include "report.h"
-#include "stats.h"
+#include "period.h"
 #include "units.h"
 
 /* ppb printed as ppm (PPB_PER_PPM is 10^3), ns as ms (NSEC_PER_MSEC is 10^6): three decimals */
@@ -79,6 +78,12 @@ static u64 ref_tick_ns(void)
 	return (NSEC_PER_SEC + ref->hz() - 1) / ref->hz();
 }
 
+/* The two marks' own resolution: each is a reference read, two counts of it each. */
+static u64 marks_stamp_ns(void)
+{
+	return 4 * ref_tick_ns();
+}
+
 /* Interrupt k's time since interrupt 0 into irq_ns, and the intervals' figures. */
 static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 {
@@ -95,38 +100,13 @@ static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 	}
 }
 
-/* The two marks of interrupts from..from+count-1 (lib/stats.h, quarter_marks), into irq_ns. */
-static struct quarter_marks periodic_marks(unsigned from, unsigned count, u64 period_ns)
+/* The two marks of interrupts 0..n-1 (lib/period.h) in irq_ns, with the stamps' resolution. */
+static struct period_marks periodic_marks(unsigned n, u64 period_ns)
 {
-	struct quarter_marks m = quarter_marks(&irq_ns[from], count, period_ns);
+	struct period_marks m = period_marks(irq_ns, n, period_ns);
 
-	m.first += from;
-	m.last += from;
-	/* each mark's time is a reference read: two counts of it each */
-	m.slack += 4 * ref_tick_ns();
+	m.slack += marks_stamp_ns();
 	return m;
-}
-
-/*
- * Their period, ns, from the longest run of interrupts each less than 1.5
- * nominal periods after the one before (lib/stats.h, longest_run): in it
- * every interrupt is the next period's, however late, so the run counts
- * its periods (a rate select 2x off still counts right; at 0.5x no run is
- * long enough). The least delayed of the run's first and of its last
- * quarter, half the run apart or more, and the periods between them give
- * the period; *per_period_ns is the marks' spread over those periods, how
- * far it can be off. 0 when the run is shorter than PERIODIC_RUN_FOR_PERIOD.
- */
-static u64 period_from_run(unsigned n, u64 nominal_ns, u64 *per_period_ns)
-{
-	unsigned len, from = longest_run(irq_ns, n, nominal_ns, &len);
-	struct quarter_marks m;
-
-	if (len < PERIODIC_RUN_FOR_PERIOD)
-		return 0;
-	m = periodic_marks(from, len, nominal_ns);
-	*per_period_ns = m.slack / (m.last - m.first) + 1;
-	return (irq_ns[m.last] - irq_ns[m.first]) / (m.last - m.first);
 }
 
 /*
@@ -210,19 +190,20 @@ static unsigned periodic_programmed(unsigned hz)
  */
 static bool busy_host(struct periodic_figures *f)
 {
-	u64 span_ns = f->window_ns;
+	struct period_host h = {.by = has_steal ? PERIOD_BY_STEAL : PERIOD_BY_NOTHING,
+				.window_ns = irq_ns[f->n - 1],
+				.delay_ns = f->steal_ns};
 	const char *why;
 
-	if (!f->no_host) {
-		why = busy_by_host(f->host.window_ns, span_ns);
-		if (why)
-			snprintf(f->coarse, sizeof(f->coarse), "%s (%llu ms of %llu ms)", why,
-				 f->host.window_ns / NSEC_PER_MSEC, span_ns / NSEC_PER_MSEC);
-		return why;
-	}
-	why = has_steal ? busy_by_steal(f->steal_ns, irq_ns[f->n - 1])
-			: "no steal time here to tell a busy host by";
-	if (why)
+	if (!f->no_host)
+		h = (struct period_host){.by = PERIOD_BY_HOST,
+					 .window_ns = f->window_ns,
+					 .delay_ns = f->host.window_ns};
+	why = period_busy(&h);
+	if (why && h.by == PERIOD_BY_HOST)
+		snprintf(f->coarse, sizeof(f->coarse), "%s (%llu ms of %llu ms)", why,
+			 h.delay_ns / NSEC_PER_MSEC, h.window_ns / NSEC_PER_MSEC);
+	else if (why)
 		snprintf(f->coarse, sizeof(f->coarse), "%s", why);
 	return why;
 }
@@ -319,12 +300,12 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
  * under KVM with the host's waits before the window's marks at 0 us (its
  * bound from them, 1091 ppm, no longer hid it).
  */
-static bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns, u64 period_ns,
-			 u64 per_period_ns, u64 slack)
+static bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns,
+			 const struct period_of_run *run, u64 slack)
 {
-	bool by_run = period_ns && !(busy && !f->no_host);
+	bool by_run = run->period && !(busy && !f->no_host);
 
-	if (by_run && count_periods(f, nominal_ns, period_ns, per_period_ns, slack))
+	if (by_run && count_periods(f, nominal_ns, run->period, run->per_period, slack))
 		return true;
 	return busy && count_periods_by_intervals(f, nominal_ns);
 }
@@ -339,7 +320,7 @@ static bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns, 
  * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
  * it is off beyond it.
  */
-static void coarse_bound(struct periodic_figures *f, const struct quarter_marks *m)
+static void coarse_bound(struct periodic_figures *f, const struct period_marks *m)
 {
 	u64 late_ns = f->no_host ? IRQ_LATE_MS * NSEC_PER_MSEC +
 					   max(steal_before(m->first), steal_before(m->last))
@@ -358,7 +339,7 @@ static void coarse_bound(struct periodic_figures *f, const struct quarter_marks 
  * interval). So the rate comes from two marks, the least delayed interrupt
  * of the first and of the last quarter (least_delayed), and the whole
  * periods between them, counted with the period the longest run of
- * interrupts gives (period_from_run). The bound is the marks' slack over
+ * interrupts gives (period_of_longest_run, lib/period.h). The bound is the marks' slack over
  * the window plus the reference's tolerance: how late the least delayed
  * interrupts themselves were is what it cannot know, measured by how much
  * later the next least delayed came.
@@ -367,8 +348,9 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = periodic_programmed(hz);
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
-	u64 nominal_ns = NSEC_PER_SEC / hz, period_ns, per_period_ns = 0;
-	struct quarter_marks m;
+	u64 nominal_ns = NSEC_PER_SEC / hz;
+	struct period_of_run run;
+	struct period_marks m;
 	bool busy;
 
 	rtc_set_periodic_hz(programmed);
@@ -381,31 +363,37 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	interrupt_times(f, nominal_ns);
 	periodic_flags(f, nominal_ns);
 	f->steal_ns = events[f->n - 1].steal - steal_at_start;
-	period_ns = period_from_run(f->n, nominal_ns, &per_period_ns);
-	f->period_ns = period_ns;
-	f->per_period_ns = per_period_ns;
-	m = periodic_marks(0, f->n, period_ns ? period_ns : nominal_ns);
+	/*
+	 * The longest run of interrupts each less than 1.5 nominal periods
+	 * after the one before counts its periods however late each came (a
+	 * rate select 2x off still counts right; at 0.5x no run is long
+	 * enough): its period, and how far it can be off (lib/period.h).
+	 */
+	run = period_of_longest_run(irq_ns, f->n, nominal_ns, PERIODIC_RUN_FOR_PERIOD,
+				    marks_stamp_ns());
+	f->period_ns = run.period;
+	f->per_period_ns = run.per_period;
+	m = periodic_marks(f->n, run.period ? run.period : nominal_ns);
 	f->first = m.first;
 	f->last = m.last;
-	f->window_ns = irq_ns[m.last] - irq_ns[m.first];
+	f->window_ns = m.span;
 	find_gaps(f, nominal_ns);
 	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, gap, nominal_ns);
 	if (f->no_host && host_evidence_offered())
 		report(false, "the host's evidence was offered and could not be had: %s",
 		       f->no_host);
 	busy = busy_host(f);
-	if (!period_ns && !busy) {
+	if (!run.period && !busy) {
 		snprintf(f->unusable, sizeof(f->unusable), "%s",
 			 "no run of interrupts a period apart long enough to time the period by "
 			 "(a rate select one step slow leaves none)");
 		return;
 	}
-	if (!count_window(f, busy, nominal_ns, period_ns, per_period_ns, m.slack))
+	if (!count_window(f, busy, nominal_ns, &run, m.slack))
 		return;
 	f->unusable[0] = '\0';
 	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
-	f->err_ppb = ((s64)(f->periods * NSEC_PER_SEC / hz) - (s64)f->window_ns) *
-		     (s64)NSEC_PER_SEC / (s64)f->window_ns;
+	f->err_ppb = period_err_ppb(f->periods, hz, f->window_ns);
 	f->bound_ppb = m.slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
 	if (!busy && m.run < f->n / 4 / 2)
 		snprintf(f->coarse, sizeof(f->coarse), "%s",
