@@ -2,7 +2,7 @@
 /* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference
  * and its PF flags. */
 #include "libc.h"
-#include "rtc_test.h"
+#include "periodic.h"
 #include "host_evidence.h"
 #include "fixed.h"
 #include "report.h"
@@ -13,64 +13,10 @@
 #define PPM_SCALE	  3
 #define NS_AS_MS_SCALE	  6
 #define NS_AS_MS_DECIMALS 3
-/* a window whose quiet bound is wider than this (0.5%) is measured again */
-#define PERIODIC_USABLE_PPB 5000000ull
-/* fault=periodic_slow: the interrupts' times stretched by 1/200 (an RTC 0.5% slow) */
-#define PERIODIC_SLOW_DIV 200
-/* fault=periodic_noflag: every this many interrupts one is taken as without PF */
-#define PERIODIC_NOFLAG_EVERY 8
-/* the longest run of interrupts a period apart, for the period: at least this long */
-#define PERIODIC_RUN_FOR_PERIOD 16
-/* without such a run, on a busy host: at most this share of periods without an interrupt */
-#define PERIODIC_BUSY_MISSED_PCT 33
-/* on a busy host, interrupts in this many that may lack PF though not right after another */
-#define PERIODIC_BUSY_FLAGLESS 16
-/*
- * With the host's evidence, on a busy host: a rate select one step slow
- * leaves half the periods without an interrupt, so a window tells it from
- * the load only while the periods the host's waits explain and those they
- * do not each stay under half of that (then one of them cannot).
- */
-#define PERIODIC_SLOW_MISSED_PCT 50
-#define PERIODIC_TELL_PCT	 (PERIODIC_SLOW_MISSED_PCT / 2)
-/* the smallest rate error the check exists to catch: fault=periodic_slow's, 1/201 */
-#define PERIODIC_FINE_PPB (NSEC_PER_SEC / (PERIODIC_SLOW_DIV + 1))
 
 /* ---- 3. periodic ------------------------------------------------------------------ */
 
-struct periodic_figures {
-	unsigned n, first, last; /* interrupts collected; the two marks' */
-	u64 periods;		 /* whole periods between the marks */
-	s64 err_ppb;
-	u64 bound_ppb, long_intervals, max_interval_ns, window_ns, missed;
-	u64 steal_ns; /* the vCPU's steal time over the window */
-	/*
-	 * interrupts of the window without PF and IRQF in register C, and of
-	 * those the ones that came more than half a period after the one
-	 * before (see periodic_flags)
-	 */
-	unsigned flagless, flagless_unexplained;
-	u64 period_ns, per_period_ns; /* the longest run's period and how far it can be off */
-	/* why the bound is the coarse one (empty: the marks' spread) */
-	char coarse[160];
-	char unusable[384]; /* why the window gives no rate, else empty */
-	/*
-	 * The host's evidence (evidence.c): why there is none (by hand), else
-	 * its delays; the periods without an interrupt they explain; and
-	 * whether the window was unusable because they explain too many to
-	 * tell a fault from the load (untold), or judged with a bound too
-	 * wide to tell a rate PERIODIC_FINE_PPB off (rate_untold).
-	 */
-	const char *no_host;
-	struct host_delays host;
-	u64 explained;
-	bool untold, rate_untold;
-};
-
-/* interval k (from interrupt k - 1) spans two nominal periods or more: periods without one */
-static bool gap[MAX_EVENTS];
-
-static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the reference */
+u64 irq_ns[MAX_EVENTS];
 
 /* One count of the reference, ns, rounded up. */
 static u64 ref_tick_ns(void)
@@ -107,31 +53,6 @@ static struct period_marks periodic_marks(unsigned n, u64 period_ns)
 
 	m.slack += marks_stamp_ns();
 	return m;
-}
-
-/*
- * The whole periods between the marks: a whole number of periods of
- * period_ns within a quarter period plus the marks' slack, and the period's
- * own uncertainty over them under a quarter period. False (and why in
- * f->unusable) when not.
- */
-static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period_ns,
-			  u64 per_period_ns, u64 slack)
-{
-	u64 gap = f->window_ns, off;
-
-	/* each period brings one interrupt at most */
-	f->periods = max(max((gap + period_ns / 2) / period_ns, (u64)(f->last - f->first)), 1ull);
-	off = gap > f->periods * period_ns ? gap - f->periods * period_ns
-					   : f->periods * period_ns - gap;
-	if (f->periods * per_period_ns < period_ns / 4 && off <= period_ns / 4 + slack)
-		return true;
-	snprintf(f->unusable, sizeof(f->unusable),
-		 "interrupts %u and %u, %llu us apart, are %llu periods of %llu ns +- %llu ns "
-		 "(nominal %llu ns) only to within %llu us (allowed a quarter period)",
-		 f->first, f->last, gap / NSEC_PER_USEC, f->periods, period_ns, per_period_ns,
-		 nominal_ns, (off + f->periods * per_period_ns) / NSEC_PER_USEC);
-	return false;
 }
 
 /*
@@ -206,108 +127,6 @@ static bool busy_host(struct periodic_figures *f)
 	else if (why)
 		snprintf(f->coarse, sizeof(f->coarse), "%s", why);
 	return why;
-}
-
-/* The intervals between the marks that span two nominal periods or more, into gap[]. */
-static void find_gaps(const struct periodic_figures *f, u64 nominal_ns)
-{
-	memset(gap, 0, sizeof(gap));
-	for (unsigned k = f->first + 1; k <= f->last; k++)
-		gap[k] = irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2 >= 2 * nominal_ns;
-}
-
-/*
- * With the host's evidence: of the missed periods between the marks, those
- * the host's delays explain. A delay of d holds back one expiry and loses
- * the others in it, d / P at most (P the nominal period), and an interval
- * is rounded to whole periods half a period either way: a gap's delay
- * explains (d + P/2) / P of its missed periods at most, and all of them
- * together no more than the delay between the marks, D / P (the agent
- * widens each gap to its samples, 5 ms apart: summed, the gaps' delays
- * count a delay more than once). True when the window can tell a rate
- * select one step slow from the load (PERIODIC_TELL_PCT); else why not, in
- * f->unusable.
- */
-static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
-{
-	u64 explained = 0, gap_ns = 0, left;
-
-	for (unsigned k = f->first + 1; k <= f->last; k++) {
-		u64 periods = (irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2) / nominal_ns;
-
-		if (!gap[k])
-			continue;
-		gap_ns += f->host.gap_ns[k];
-		explained += min(periods - 1, (f->host.gap_ns[k] + nominal_ns / 2) / nominal_ns);
-	}
-	f->explained = min(min(explained, f->host.window_ns / nominal_ns), missed);
-	left = missed - f->explained;
-	if (f->explained * 100 < f->periods * PERIODIC_TELL_PCT &&
-	    left * 100 < f->periods * PERIODIC_TELL_PCT)
-		return true;
-	f->untold = f->explained * 100 >= f->periods * PERIODIC_TELL_PCT;
-	snprintf(f->unusable, sizeof(f->unusable),
-		 "no run of interrupts a period apart to time the period by, and %llu of the %llu "
-		 "periods between interrupts %u and %u without one: %llu explained by the host's "
-		 "delays (%llu ms over the gaps, %llu ms between the marks), %llu not; %s %u%% or "
-		 "more (a rate select one step slow leaves %u%%%s)",
-		 missed, f->periods, f->first, f->last, f->explained, gap_ns / NSEC_PER_MSEC,
-		 f->host.window_ns / NSEC_PER_MSEC, left, f->untold ? "explained" : "unexplained",
-		 PERIODIC_TELL_PCT, PERIODIC_SLOW_MISSED_PCT,
-		 f->untold ? ": the host left too little to tell it from the load" : "");
-	return false;
-}
-
-/*
- * On a busy host where no run of interrupts gives the period: the periods
- * between the marks counted interval by interval, each rounded to whole
- * nominal periods, which the coarse bound allows (a period miscounted in a
- * hundred is 1%). An interrupt late by over half a period rounds its
- * interval up and the next one's down to none: the sum keeps the count
- * (seen beside two busy loops under TCG; "one at least" counted 20% too
- * many). Never fewer periods than interrupts: a rate select one step fast
- * gives intervals of half a period, which round either way. A rate select
- * one step slow gives two per interval: more than PERIODIC_BUSY_MISSED_PCT
- * of the periods without an interrupt leaves the window unusable.
- */
-static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_ns)
-{
-	u64 periods = 0, missed;
-
-	for (unsigned k = f->first + 1; k <= f->last; k++)
-		periods += (irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2) / nominal_ns;
-	/* each period brings one interrupt at most: more interrupts, a faster rate */
-	f->periods = max(max(periods, (u64)(f->last - f->first)), 1ull);
-	missed = f->periods - (f->last - f->first);
-	if (!f->no_host)
-		return missed_told(f, nominal_ns, missed);
-	if (missed * 100 <= f->periods * PERIODIC_BUSY_MISSED_PCT)
-		return true;
-	snprintf(f->unusable, sizeof(f->unusable),
-		 "no run of interrupts a period apart to time the period by, and %llu of the "
-		 "%llu periods between interrupts %u and %u without one (over %u%%: a rate select "
-		 "one step slow looks so too)",
-		 missed, f->periods, f->first, f->last, PERIODIC_BUSY_MISSED_PCT);
-	return false;
-}
-
-/*
- * The whole periods between the marks: by the longest run's period, or on
- * a busy host, where a run's period can be too uncertain to count by,
- * interval by interval. With the host's evidence a busy window is always
- * counted by its intervals: a run's period is timed by marks the host can
- * have delayed together, and counted a window two periods in 112 too long
- * under KVM with the host's waits before the window's marks at 0 us (its
- * bound from them, 1091 ppm, no longer hid it).
- */
-static bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns,
-			 const struct period_of_run *run, u64 slack)
-{
-	bool by_run = run->period && !(busy && !f->no_host);
-
-	if (by_run && count_periods(f, nominal_ns, run->period, run->per_period, slack))
-		return true;
-	return busy && count_periods_by_intervals(f, nominal_ns);
 }
 
 /*
