@@ -75,6 +75,8 @@ static void test_longest_run(void **state)
 	 */
 	assert_int_equal(r.period, 500);
 	assert_int_equal(r.per_period, 67);
+	assert_int_equal(r.first, 9);
+	assert_int_equal(r.last, 39);
 	/* the stamps' slack adds to the marks' spread: (2000 + 40) / 30 + 1 */
 	r = period_of_longest_run(t, 40, 1000, 16, 40);
 	assert_int_equal(r.per_period, 69);
@@ -87,6 +89,9 @@ static void test_longest_run(void **state)
 		t[k] = (k + (k >= 10)) * 1000;
 	r = period_of_longest_run(t, 40, 1000, 16, 0);
 	assert_int_equal(r.period, 1000);
+	/* the marks of the 30 (indices 10 to 39), in t: the first of each of its quarters */
+	assert_int_equal(r.first, 10);
+	assert_int_equal(r.last, 10 + 30 - 30 / 4);
 	r = period_of_longest_run(t, 40, 1000, 31, 0);
 	assert_int_equal(r.period, 0);
 }

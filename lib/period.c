@@ -35,6 +35,8 @@ struct period_of_run period_of_longest_run(const u64 *t, unsigned n, u64 nominal
 	m = period_marks(&t[from], len, nominal);
 	periods = m.last - m.first;
 	return (struct period_of_run){
+		.first = from + m.first,
+		.last = from + m.last,
 		.period = m.span / periods,
 		.per_period = (m.slack + stamp_slack) / periods + 1,
 	};

@@ -41,8 +41,9 @@ const char *period_one_run(const u64 *t, unsigned n, u64 period);
  * the periods between them.
  */
 struct period_of_run {
-	u64 period;	/* ns per period; 0 when the run is shorter than min_run */
-	u64 per_period; /* how far it can be off: the marks' slack over the periods */
+	unsigned first, last; /* the run's marks, indices into t */
+	u64 period;	      /* ns per period; 0 when the run is shorter than min_run */
+	u64 per_period;	      /* how far it can be off: the marks' slack over the periods */
 };
 /* stamp_slack: the stamps' own resolution at both marks, added to their spread. */
 struct period_of_run period_of_longest_run(const u64 *t, unsigned n, u64 nominal, unsigned min_run,

@@ -9,16 +9,16 @@
 
 /* How long to wait for the agent's answers (docs/runner.md, "Host evidence for the guest"). */
 #define EVIDENCE_ANSWER_MS 20000
-/* between the marks, the intervals before them, then the gaps */
-#define EVIDENCE_FIXED_WINDOWS 3
+/* between the marks, then the intervals asked about */
+#define EVIDENCE_FIXED_WINDOWS 1
 
 static unsigned mark_a;	    /* this window's first mark; the second is mark_a + 1 */
 static unsigned marks_used; /* marks printed so far, two a window */
 static u64 ref_at_a, ref_at_b;
 static struct host_window asked[MAX_EVENTS + EVIDENCE_FIXED_WINDOWS];
 static struct host_part answer[MAX_EVENTS + EVIDENCE_FIXED_WINDOWS];
-static unsigned asked_k[MAX_EVENTS]; /* the interrupt ending each gap asked about */
-static u64 gap_host_ns[MAX_EVENTS];
+static unsigned asked_k[MAX_EVENTS]; /* the interrupt ending each interval asked about */
+static u64 before_host_ns[MAX_EVENTS];
 
 void evidence_begin(void)
 {
@@ -61,24 +61,22 @@ static u64 host_delay_ns(const struct host_part *p)
 }
 
 const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsigned last,
-			 const bool *gap, u64 period_ns)
+			 const bool *ask, u64 period_ns)
 {
 	u64 give_up = arch_counter() + arch_counter_hz() * EVIDENCE_ANSWER_MS / MSEC_PER_SEC;
 	u64 stamp_us;
 	unsigned count = EVIDENCE_FIXED_WINDOWS;
 	const char *why;
 
-	*d = (struct host_delays){.gap_ns = gap_host_ns};
-	memset(gap_host_ns, 0, sizeof(gap_host_ns));
+	*d = (struct host_delays){.before_ns = before_host_ns};
+	memset(before_host_ns, 0, sizeof(before_host_ns));
 	if (!host_evidence_offered())
 		return "no host-evidence agent (scripts/host_evidence.py) answers here: run by "
 		       "hand";
 	asked[0] = (struct host_window){us_after_mark(events[first].at),
 					us_after_mark(events[last].at)};
-	asked[1] = before_irq(first, period_ns);
-	asked[2] = before_irq(last, period_ns);
-	for (unsigned k = 1; k < n; k++)
-		if (gap[k]) {
+	for (unsigned k = 0; k < n; k++)
+		if (ask[k]) {
 			asked_k[count - EVIDENCE_FIXED_WINDOWS] = k;
 			asked[count++] = before_irq(k, period_ns);
 		}
@@ -87,9 +85,7 @@ const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsi
 	if (why)
 		return why;
 	d->window_ns = host_delay_ns(&answer[0]);
-	d->first_ns = host_delay_ns(&answer[1]);
-	d->last_ns = host_delay_ns(&answer[2]);
 	for (unsigned i = EVIDENCE_FIXED_WINDOWS; i < count; i++)
-		gap_host_ns[asked_k[i - EVIDENCE_FIXED_WINDOWS]] = host_delay_ns(&answer[i]);
+		before_host_ns[asked_k[i - EVIDENCE_FIXED_WINDOWS]] = host_delay_ns(&answer[i]);
 	return NULL;
 }

@@ -134,16 +134,19 @@ static bool busy_host(struct periodic_figures *f)
  * only on a quiet host (busy_host) with half the quarter's interrupts or
  * more in the mark's run. Otherwise the bound is what either mark's
  * interrupt may have been late by: with the host's evidence, what the host
- * took from QEMU's threads over the interval before it; by hand,
+ * took from QEMU's threads over the interval before it, and a period for
+ * each interrupt counted interval by interval that it can have held half a
+ * period (f->ambiguous); by hand,
  * IRQ_LATE_MS and the steal time before it. A bound so found that is too
  * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
  * it is off beyond it.
  */
-static void coarse_bound(struct periodic_figures *f, const struct period_marks *m)
+static void coarse_bound(struct periodic_figures *f, const struct period_marks *m, u64 nominal_ns)
 {
 	u64 late_ns = f->no_host ? IRQ_LATE_MS * NSEC_PER_MSEC +
 					   max(steal_before(m->first), steal_before(m->last))
-				 : max(f->host.first_ns, f->host.last_ns);
+				 : max(f->host.before_ns[m->first], f->host.before_ns[m->last]) +
+					   f->ambiguous * nominal_ns;
 
 	f->bound_ppb =
 		max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
@@ -196,8 +199,8 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->first = m.first;
 	f->last = m.last;
 	f->window_ns = m.span;
-	find_gaps(f, nominal_ns);
-	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, gap, nominal_ns);
+	find_gaps(f, nominal_ns, &run);
+	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, ask, nominal_ns);
 	if (f->no_host && host_evidence_offered())
 		report(false, "the host's evidence was offered and could not be had: %s",
 		       f->no_host);
@@ -218,7 +221,7 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 		snprintf(f->coarse, sizeof(f->coarse), "%s",
 			 "interrupts lost or half a period late near a mark");
 	if (f->coarse[0])
-		coarse_bound(f, &m);
+		coarse_bound(f, &m, nominal_ns);
 }
 
 /* Where the bound came from, for the messages. */
@@ -232,9 +235,10 @@ static void coarse_how(const struct periodic_figures *f, char *how, size_t size)
 	else
 		snprintf(how, size,
 			 "%s: the host held QEMU's threads back %llu us before the first mark's "
-			 "interrupt, %llu us before the last's",
-			 f->coarse, f->host.first_ns / NSEC_PER_USEC,
-			 f->host.last_ns / NSEC_PER_USEC);
+			 "interrupt, %llu us before the last's, half a period or more before %llu "
+			 "between them (a period each)",
+			 f->coarse, f->host.before_ns[f->first] / NSEC_PER_USEC,
+			 f->host.before_ns[f->last] / NSEC_PER_USEC, f->ambiguous);
 }
 
 static void periodic_result(const char *prefix, const char *what, const char *unit, const char *v)

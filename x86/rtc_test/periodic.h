@@ -56,17 +56,23 @@ struct periodic_figures {
 	const char *no_host;
 	struct host_delays host;
 	u64 explained;
+	/* interrupts between the marks counted interval by interval that the host can have held
+	 * half a period: a period of the count each */
+	u64 ambiguous;
 	bool untold, rate_untold;
 };
 
 /* interval k (from interrupt k - 1) spans two nominal periods or more: periods without one */
 extern bool gap[MAX_EVENTS];
+/* the intervals to ask the host's evidence about: each between the marks, and before the run's
+ * marks */
+extern bool ask[MAX_EVENTS];
 /* interrupt k's time since interrupt 0, by the reference (periodic.c) */
 extern u64 irq_ns[MAX_EVENTS];
 
 /* periodic_count.c: the whole periods between the marks into f->periods (false: why in
  * f->unusable). */
-void find_gaps(const struct periodic_figures *f, u64 nominal_ns);
+void find_gaps(const struct periodic_figures *f, u64 nominal_ns, const struct period_of_run *run);
 bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns,
 		  const struct period_of_run *run, u64 slack);
 

@@ -6,6 +6,7 @@
 #include "units.h"
 
 bool gap[MAX_EVENTS];
+bool ask[MAX_EVENTS];
 
 /*
  * The whole periods between the marks: a whole number of periods of
@@ -32,12 +33,18 @@ static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period
 	return false;
 }
 
-/* The intervals between the marks that span two nominal periods or more, into gap[]. */
-void find_gaps(const struct periodic_figures *f, u64 nominal_ns)
+/* The intervals between the marks that span two nominal periods or more, into gap[]; those to ask
+ * the host about, into ask[]. */
+void find_gaps(const struct periodic_figures *f, u64 nominal_ns, const struct period_of_run *run)
 {
 	memset(gap, 0, sizeof(gap));
+	memset(ask, 0, sizeof(ask));
 	for (unsigned k = f->first + 1; k <= f->last; k++)
 		gap[k] = irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2 >= 2 * nominal_ns;
+	for (unsigned k = f->first; k <= f->last; k++)
+		ask[k] = true;
+	if (run->period)
+		ask[run->first] = ask[run->last] = true;
 }
 
 /*
@@ -61,8 +68,8 @@ static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
 
 		if (!gap[k])
 			continue;
-		gap_ns += f->host.gap_ns[k];
-		explained += min(periods - 1, (f->host.gap_ns[k] + nominal_ns / 2) / nominal_ns);
+		gap_ns += f->host.before_ns[k];
+		explained += min(periods - 1, (f->host.before_ns[k] + nominal_ns / 2) / nominal_ns);
 	}
 	f->explained = min(min(explained, f->host.window_ns / nominal_ns), missed);
 	left = missed - f->explained;
@@ -103,8 +110,15 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
 	/* each period brings one interrupt at most: more interrupts, a faster rate */
 	f->periods = max(max(periods, (u64)(f->last - f->first)), 1ull);
 	missed = f->periods - (f->last - f->first);
-	if (!f->no_host)
+	if (!f->no_host) {
+		/*
+		 * the count is exact but where an interrupt came half a period
+		 * late or more, which rounds its interval and the next either way
+		 */
+		for (unsigned k = f->first + 1; k < f->last; k++)
+			f->ambiguous += f->host.before_ns[k] >= nominal_ns / 2;
 		return missed_told(f, nominal_ns, missed);
+	}
 	if (missed * 100 <= f->periods * PERIODIC_BUSY_MISSED_PCT)
 		return true;
 	snprintf(f->unusable, sizeof(f->unusable),
@@ -115,21 +129,36 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
 	return false;
 }
 
+/* The most the host held QEMU back before interrupt a or b (the host's evidence). */
+static u64 held_before(const struct periodic_figures *f, unsigned a, unsigned b)
+{
+	return max(f->host.before_ns[a], f->host.before_ns[b]);
+}
+
 /*
  * The whole periods between the marks: by the longest run's period, or on
  * a busy host, where a run's period can be too uncertain to count by,
- * interval by interval. With the host's evidence a busy window is always
- * counted by its intervals: a run's period is timed by marks the host can
- * have delayed together, and counted a window two periods in 112 too long
- * under KVM with the host's waits before the window's marks at 0 us (its
- * bound from them, 1091 ppm, no longer hid it).
+ * interval by interval. With the host's evidence, on a busy host, the
+ * run's period can be off by what the host held back its marks, and the
+ * window's span by what it held back the window's marks: both are added
+ * to their spreads (a run's period timed by marks the host delayed
+ * together counted a window two periods in 112 too long under KVM, its
+ * spread alone taken). Counted interval by interval, each interrupt the
+ * host can have held half a period adds a period to the bound
+ * (f->ambiguous: one late by half a period and one lost after it make two
+ * intervals of 1.5 periods, counted 4 for 3; beside two busy loops under
+ * KVM, 137 periods counted for 132).
  */
 bool count_window(struct periodic_figures *f, bool busy, u64 nominal_ns,
 		  const struct period_of_run *run, u64 slack)
 {
-	bool by_run = run->period && !(busy && !f->no_host);
+	u64 per_period = run->per_period;
 
-	if (by_run && count_periods(f, nominal_ns, run->period, run->per_period, slack))
+	if (run->period && busy && !f->no_host) {
+		per_period += held_before(f, run->first, run->last) / (run->last - run->first);
+		slack += held_before(f, f->first, f->last);
+	}
+	if (run->period && count_periods(f, nominal_ns, run->period, per_period, slack))
 		return true;
 	return busy && count_periods_by_intervals(f, nominal_ns);
 }

@@ -83,18 +83,16 @@ bool flags_set(unsigned n, u8 want);
  * (docs/runner.md, "Host evidence for the guest"); ns.
  */
 struct host_delays {
-	u64 window_ns;	     /* from the first mark's interrupt to the last's */
-	u64 first_ns;	     /* over the interval before the first mark's interrupt */
-	u64 last_ns;	     /* likewise the last mark's */
-	const u64 *gap_ns;   /* [k]: over the interval before interrupt k, where asked */
+	u64 window_ns;	      /* from the first mark's interrupt to the last's */
+	const u64 *before_ns; /* [k]: over the interval before interrupt k, where asked (else 0) */
 };
 /* Marks around one window's collection (nothing by hand). */
 void evidence_begin(void);
 void evidence_end(void);
 /*
  * The host's delays between interrupts first and last of the window's n
- * (the marks), over the intervals before those two, and before each k with gap[k]: NULL, or why
- * there are none (by hand: no agent; or the agent's failure).
+ * (the marks), and over the interval before each k with ask[k]: NULL, or
+ * why there are none (by hand: no agent; or the agent's failure).
  */
 const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsigned last,
 			 const bool *gap, u64 period_ns);
