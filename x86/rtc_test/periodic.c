@@ -134,9 +134,9 @@ static bool busy_host(struct periodic_figures *f)
  * only on a quiet host (busy_host) with half the quarter's interrupts or
  * more in the mark's run. Otherwise the bound is what either mark's
  * interrupt may have been late by: with the host's evidence, what the host
- * took from QEMU's threads over the interval before it, and a period for
- * each interrupt counted interval by interval that it can have held half a
- * period (f->ambiguous); by hand,
+ * took from QEMU's threads over the interval before it, and, counted
+ * interval by interval, the periods its delays can have miscounted
+ * (f->ambiguous); by hand,
  * IRQ_LATE_MS and the steal time before it. A bound so found that is too
  * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
  * it is off beyond it.
@@ -235,8 +235,8 @@ static void coarse_how(const struct periodic_figures *f, char *how, size_t size)
 	else
 		snprintf(how, size,
 			 "%s: the host held QEMU's threads back %llu us before the first mark's "
-			 "interrupt, %llu us before the last's, half a period or more before %llu "
-			 "between them (a period each)",
+			 "interrupt, %llu us before the last's, %llu periods its delays can have "
+			 "miscounted",
 			 f->coarse, f->host.before_ns[f->first] / NSEC_PER_USEC,
 			 f->host.before_ns[f->last] / NSEC_PER_USEC, f->ambiguous);
 }

@@ -56,8 +56,7 @@ struct periodic_figures {
 	const char *no_host;
 	struct host_delays host;
 	u64 explained;
-	/* interrupts between the marks counted interval by interval that the host can have held
-	 * half a period: a period of the count each */
+	/* counted interval by interval: the periods the host's delays can have miscounted */
 	u64 ambiguous;
 	bool untold, rate_untold;
 };

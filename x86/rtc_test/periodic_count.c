@@ -112,11 +112,14 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
 	missed = f->periods - (f->last - f->first);
 	if (!f->no_host) {
 		/*
-		 * the count is exact but where an interrupt came half a period
-		 * late or more, which rounds its interval and the next either way
+		 * An interval rounds wrong where an interrupt's lateness grew or
+		 * fell by half a period since the one before. Lateness grows only
+		 * while the host holds QEMU back, D in all between the marks, and
+		 * falls back as much: the rounded intervals can be 2 D / P
+		 * periods off in all, at most one an interval.
 		 */
-		for (unsigned k = f->first + 1; k < f->last; k++)
-			f->ambiguous += f->host.before_ns[k] >= nominal_ns / 2;
+		f->ambiguous = min((2 * f->host.window_ns + nominal_ns - 1) / nominal_ns,
+				   (u64)(f->last - f->first));
 		return missed_told(f, nominal_ns, missed);
 	}
 	if (missed * 100 <= f->periods * PERIODIC_BUSY_MISSED_PCT)
@@ -143,8 +146,8 @@ static u64 held_before(const struct periodic_figures *f, unsigned a, unsigned b)
  * window's span by what it held back the window's marks: both are added
  * to their spreads (a run's period timed by marks the host delayed
  * together counted a window two periods in 112 too long under KVM, its
- * spread alone taken). Counted interval by interval, each interrupt the
- * host can have held half a period adds a period to the bound
+ * spread alone taken). Counted interval by interval, the periods the
+ * rounding can be off by what the host held QEMU back add to the bound
  * (f->ambiguous: one late by half a period and one lost after it make two
  * intervals of 1.5 periods, counted 4 for 3; beside two busy loops under
  * KVM, 137 periods counted for 132).
