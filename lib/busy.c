@@ -23,6 +23,7 @@ const char *busy_by_wait(u64 wait_ns, u64 window_ns)
 
 const char *busy_by_host(u64 delay_ns, u64 window_ns)
 {
-	return over_quiet(delay_ns, window_ns,
-			  "a busy host by its evidence, QEMU's threads held back over 5% of the window");
+	return over_quiet(
+		delay_ns, window_ns,
+		"a busy host by its evidence, QEMU's threads held back over 5% of the window");
 }
