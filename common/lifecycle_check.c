@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The lifecycle test's checks of one event: every vCPU's clocks, timers and the time of day against what the host measured. */
 #include "lifecycle_state.h"
-#include "busy.h"
+#include "period.h"
 #include "fixed.h"
 #include "report.h"
 
@@ -204,57 +204,54 @@ static bool rate_near(u64 rate, u64 waited, u64 ref)
 	       rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
 }
 
-/* A window's period from its ticks' own grid, as parts of the window it spans. */
+/* A window's period from its ticks' own grid (lib/period.h): its marks and the periods between them. */
 struct lc_window_period {
-	u64 span;	     /* counter ticks between the two marks */
-	u64 periods;	     /* whole periods between them */
-	u64 slack;	     /* the marks' measured spread, counter ticks */
+	struct period_marks m;
+	u64 periods;	     /* whole periods between the marks */
 	const char *why_not; /* NULL, or why the window cannot be timed */
 };
 
 /*
  * Marks at the least delayed tick of the window's first and last quarter
- * (lib/stats.h, quarter_marks, on the window's own mean period), and the
- * ticks between them: the window must be one run of ticks each less than
- * 1.5 periods after the one before, so that every tick is the next
+ * (period_marks, on the window's own mean period), and the ticks between
+ * them: the window must be one run of ticks each less than 1.5 periods
+ * after the one before (period_one_run), so that every tick is the next
  * period's (rounding the span to nominal periods would hide a rate off by
- * more than half a period over it). Not timed on a busy host (lib/busy.h:
- * steal time or a vCPU's wait over 5% of the window), with too few ticks, or with a
- * tick lost or late by half a period.
+ * more than half a period over it). Not timed on a busy host (period_busy:
+ * steal time or a vCPU's wait over 5% of the window), with too few ticks,
+ * or with a tick lost or late by half a period.
  */
 static struct lc_window_period window_period(const struct lc_timer *t, unsigned w)
 {
 	struct lc_window_period p = {0};
 	const u64 *s = t->stamps[w];
 	unsigned n = t->nstamps[w];
-	struct quarter_marks m;
 	u64 mean;
 
 	if (n < LC_STAMPS_MIN) {
 		p.why_not = "too few ticks";
 		return p;
 	}
-	p.why_not = busy_by_steal(t->steal_last[w] - t->steal_first[w], counter_ns(s[n - 1] - s[0]));
-	if (p.why_not)
-		return p;
 	/*
 	 * The runner's measure too: a device slot's ticks come from QEMU's
 	 * main loop, whose delays are no vCPU's steal time (a pause's window
 	 * before with 8.3 % of a vCPU's waits timed the RTC 877 ppm off).
 	 */
-	p.why_not = busy_by_wait(w ? lc.done.after_wait_ns : lc.done.before_wait_ns,
-				 phase_ns(w ? LC_AFTER : LC_BEFORE));
+	p.why_not = period_busy(&(struct period_host){
+		.by = PERIOD_BY_STEAL,
+		.window_ns = counter_ns(s[n - 1] - s[0]),
+		.delay_ns = t->steal_last[w] - t->steal_first[w],
+		.wait_ns = w ? lc.done.after_wait_ns : lc.done.before_wait_ns,
+		.wait_window_ns = phase_ns(w ? LC_AFTER : LC_BEFORE),
+	});
 	if (p.why_not)
 		return p;
 	mean = (s[n - 1] - s[0]) / (n - 1);
-	if (least_delayed(s, n, mean).run < n) {
-		p.why_not = "a tick lost or late by half a period";
+	p.why_not = period_one_run(s, n, mean);
+	if (p.why_not)
 		return p;
-	}
-	m = quarter_marks(s, n, mean);
-	p.span = s[m.last] - s[m.first];
-	p.periods = m.last - m.first;
-	p.slack = m.slack;
+	p.m = period_marks(s, n, mean);
+	p.periods = p.m.last - p.m.first;
 	return p;
 }
 
@@ -262,15 +259,14 @@ static struct lc_window_period window_period(const struct lc_timer *t, unsigned 
  * The period after the event against the period before it, each from its
  * window's ticks (window_period): the same timer, programmed the same way,
  * so the LAPIC's calibration cancels. Bound: both windows' slack over
- * their spans. A window that cannot be timed leaves the counts' check
- * (10%) alone to judge, said in an INFO line.
+ * their spans (period_change). A window that cannot be timed leaves the
+ * counts' check (10%) alone to judge, said in an INFO line.
  */
 static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 {
 	const char *name = lc.arch->name_of_slot[slot];
 	struct lc_window_period b = window_period(t, 0), a = window_period(t, 1);
-	s64 err_ppm;
-	u64 bound_ppm;
+	struct period_change c;
 	char what[48];
 
 	/* without steal time lc_main said so once: a busy host cannot be told */
@@ -282,18 +278,14 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 			    b.why_not ? b.why_not : a.why_not);
 		return;
 	}
-	/* (a.span / a.periods) / (b.span / b.periods) - 1, in ppm */
-	err_ppm = ((s64)(a.span * b.periods) - (s64)(b.span * a.periods)) * (s64)PPM_PER_UNIT /
-		  (s64)(b.span * a.periods);
-	bound_ppm = (b.slack * PPM_PER_UNIT + b.span - 1) / b.span +
-		    (a.slack * PPM_PER_UNIT + a.span - 1) / a.span + 1;
-	report((u64)(err_ppm < 0 ? -err_ppm : err_ppm) <= bound_ppm,
+	c = period_change(&b.m, b.periods, &a.m, a.periods);
+	report((u64)(c.err_ppm < 0 ? -c.err_ppm : c.err_ppm) <= c.bound_ppm,
 	       "vCPU %d %s period after the event %lld ppm off the period before, timed by "
 	       "the ticks (bound +-%llu ppm: the marks' spread)",
-	       cpu, name, err_ppm, bound_ppm);
+	       cpu, name, c.err_ppm, c.bound_ppm);
 	snprintf(what, sizeof(what), "e%u.%s.%s.cpu%d.period_ppm", lc.seq,
 		 lc_event_name(lc.done.kind), name, cpu);
-	report_result(what, "ppm", "%lld", err_ppm);
+	report_result(what, "ppm", "%lld", c.err_ppm);
 }
 
 /*

@@ -16,7 +16,7 @@
  * How: the console is a script of characters (-1: nothing yet), the
  * counter moves STEP at every read (fake_counter.h); lc is set by hand.
  */
-/* LIBSRC: common/lifecycle.c common/lifecycle_args.c common/lifecycle_reset.c lib/busy.c */
+/* LIBSRC: common/lifecycle.c common/lifecycle_args.c common/lifecycle_reset.c lib/busy.c lib/period.c */
 /* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c common/lifecycle_derived.c common/lifecycle_agree.c common/lifecycle_counter.c */

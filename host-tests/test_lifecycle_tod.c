@@ -18,7 +18,7 @@
  * clock is played here (its tick changes once the counter passes the
  * edge). Figures in the expected lines are worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c lib/busy.c */
+/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -19,4 +19,11 @@ const char *busy_by_steal(u64 steal_ns, u64 window_ns);
 /* NULL, or why a window of window_ns in which a vCPU waited wait_ns for a host CPU is too busy. */
 const char *busy_by_wait(u64 wait_ns, u64 window_ns);
 
+/*
+ * NULL, or why a window of window_ns in which the host took delay_ns from
+ * QEMU (its threads' waits for a CPU and the steal, by the runner's agent)
+ * is too busy.
+ */
+const char *busy_by_host(u64 delay_ns, u64 window_ns);
+
 #endif

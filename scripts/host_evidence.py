@@ -313,9 +313,12 @@ class Sampler:
         return evidence(window, t_a, t_b, parts)
 
     def windows(self, t_a, t_b, span_us, windows):
-        """window_evidence() once a sample read at or after t_b exists."""
+        """window_evidence() once a sample read at or after t_b, widened by the stamps' slack
+        as the windows are, exists (a window may end at mark B: asked at once, its widened
+        end had no sample yet)."""
         with self.cond:
             self._after(t_b)
+            self._after(t_b + stamp_slack(self.series, t_a, t_b))
             return window_evidence(self.series, t_a, t_b, span_us, windows, self.tick_ns)
 
 

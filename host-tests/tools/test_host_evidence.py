@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -134,6 +135,21 @@ class Windows(unittest.TestCase):
     def test_steal_counted_one_clock_tick_short(self):
         ev = he.window_evidence(series(), MARK_A, MARK_B, 30000, [(12000, 14000), (0, 1000)], MS // 2)
         self.assertEqual(ev["steal"], [MS // 2, 0])
+
+    def test_asked_at_once_a_window_waits_for_a_sample_past_its_widened_end(self):
+        # the last sample 0.1 ms after mark B, inside the stamps' 0.2 ms slack: a window ending
+        # at mark B is answered once the sampler has read one past B + 0.2 ms (at 40 ms)
+        sampler = object.__new__(he.Sampler)
+        sampler.series, sampler.cond, sampler.error, sampler.tick_ns = series(SAMPLES[:3] + [
+            (35 * MS + MS // 10, SAMPLES[3][1], SAMPLES[3][2])]), threading.Condition(), None, 0
+
+        def later():
+            with sampler.cond:
+                sampler.series.add(*SAMPLES[4])
+                sampler.cond.notify_all()
+        threading.Timer(0.1, later).start()
+        ev = sampler.windows(MARK_A, MARK_B, 30000, [(29000, 30000)])
+        self.assertEqual(ev["other"], [5 * MS - MS])
 
     def test_a_quiet_window_shows_nothing(self):
         # the guest's clock twice as fast as the host's: 100 us is 50 us of host time, at 5 ms:

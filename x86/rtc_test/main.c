@@ -57,7 +57,19 @@
  *     are counted interval by interval. A window whose periods are not
  *     certain (on a quiet host no run of 16 or the count ambiguous; on a
  *     busy one over a third of the periods without an interrupt) is
- *     unusable; up to PERIODIC_WINDOWS are measured, the best judged. A
+ *     unusable; up to PERIODIC_WINDOWS are measured, the best judged.
+ *     Under the runner (unittests.cfg's evidence = host) the host's
+ *     evidence replaces steal time and IRQ_LATE_MS (evidence.c; docs/
+ *     runner.md, "Host evidence for the guest"): a window is busy when the
+ *     host held QEMU's threads (a vCPU's and the main loop's waits, the
+ *     steal) over 5% of it; then its periods are counted interval by
+ *     interval, the periods without an interrupt explained by the host's
+ *     delays over each gap, and its bound is what the host held QEMU back
+ *     before either mark's interrupt. A window whose explained or
+ *     unexplained missed periods reach a quarter cannot tell a rate select
+ *     one step slow (half of them) from the load: unusable, and if every
+ *     window is so, a SKIP giving the evidence; a bound too wide to tell a
+ *     rate 0.5% off (fault=periodic_slow) makes a rate within it a SKIP. A
  *     rate select one step off is 50-100% off. Not 1024 or 512 Hz by
  *     default: under kvm-pvm a handler (three exits to QEMU) does not
  *     always finish within the period and interrupts are lost (on an

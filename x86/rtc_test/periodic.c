@@ -1,56 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference and its PF flags. */
+/* rtc_test's step 3: the periodic interrupt at each rate of rates=, its rate against the reference
+ * and its PF flags. */
 #include "libc.h"
-#include "rtc_test.h"
-#include "busy.h"
+#include "periodic.h"
+#include "host_evidence.h"
 #include "fixed.h"
 #include "report.h"
-#include "stats.h"
+#include "period.h"
 #include "units.h"
 
 /* ppb printed as ppm (PPB_PER_PPM is 10^3), ns as ms (NSEC_PER_MSEC is 10^6): three decimals */
-#define PPM_SCALE	     3
-#define NS_AS_MS_SCALE	     6
-#define NS_AS_MS_DECIMALS    3
-/* a window whose quiet bound is wider than this (0.5%) is measured again */
-#define PERIODIC_USABLE_PPB 5000000ull
-/* fault=periodic_slow: the interrupts' times stretched by 1/200 (an RTC 0.5% slow) */
-#define PERIODIC_SLOW_DIV 200
-/* fault=periodic_noflag: every this many interrupts one is taken as without PF */
-#define PERIODIC_NOFLAG_EVERY 8
-/* the longest run of interrupts a period apart, for the period: at least this long */
-#define PERIODIC_RUN_FOR_PERIOD 16
-/* without such a run, on a busy host: at most this share of periods without an interrupt */
-#define PERIODIC_BUSY_MISSED_PCT 33
-/* on a busy host, interrupts in this many that may lack PF though not right after another */
-#define PERIODIC_BUSY_FLAGLESS 16
+#define PPM_SCALE	  3
+#define NS_AS_MS_SCALE	  6
+#define NS_AS_MS_DECIMALS 3
 
 /* ---- 3. periodic ------------------------------------------------------------------ */
 
-struct periodic_figures {
-	unsigned n, first, last; /* interrupts collected; the two marks' */
-	u64 periods;		 /* whole periods between the marks */
-	s64 err_ppb;
-	u64 bound_ppb, long_intervals, max_interval_ns, window_ns, missed;
-	u64 steal_ns; /* the vCPU's steal time over the window */
-	/*
-	 * interrupts of the window without PF and IRQF in register C, and of
-	 * those the ones that came more than half a period after the one
-	 * before (see periodic_flags)
-	 */
-	unsigned flagless, flagless_unexplained;
-	u64 period_ns, per_period_ns; /* the longest run's period and how far it can be off */
-	/* why the bound is the coarse one (NULL: the marks' spread) */
-	const char *coarse;
-	char unusable[192]; /* why the window gives no rate, else empty */
-};
-
-static u64 irq_ns[MAX_EVENTS]; /* interrupt k's time since interrupt 0, by the reference */
+u64 irq_ns[MAX_EVENTS];
 
 /* One count of the reference, ns, rounded up. */
 static u64 ref_tick_ns(void)
 {
 	return (NSEC_PER_SEC + ref->hz() - 1) / ref->hz();
+}
+
+/* The two marks' own resolution: each is a reference read, two counts of it each. */
+static u64 marks_stamp_ns(void)
+{
+	return 4 * ref_tick_ns();
 }
 
 /* Interrupt k's time since interrupt 0 into irq_ns, and the intervals' figures. */
@@ -69,63 +46,13 @@ static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 	}
 }
 
-/* The two marks of interrupts from..from+count-1 (lib/stats.h, quarter_marks), into irq_ns. */
-static struct quarter_marks periodic_marks(unsigned from, unsigned count, u64 period_ns)
+/* The two marks of interrupts 0..n-1 (lib/period.h) in irq_ns, with the stamps' resolution. */
+static struct period_marks periodic_marks(unsigned n, u64 period_ns)
 {
-	struct quarter_marks m = quarter_marks(&irq_ns[from], count, period_ns);
+	struct period_marks m = period_marks(irq_ns, n, period_ns);
 
-	m.first += from;
-	m.last += from;
-	/* each mark's time is a reference read: two counts of it each */
-	m.slack += 4 * ref_tick_ns();
+	m.slack += marks_stamp_ns();
 	return m;
-}
-
-/*
- * Their period, ns, from the longest run of interrupts each less than 1.5
- * nominal periods after the one before (lib/stats.h, longest_run): in it
- * every interrupt is the next period's, however late, so the run counts
- * its periods (a rate select 2x off still counts right; at 0.5x no run is
- * long enough). The least delayed of the run's first and of its last
- * quarter, half the run apart or more, and the periods between them give
- * the period; *per_period_ns is the marks' spread over those periods, how
- * far it can be off. 0 when the run is shorter than PERIODIC_RUN_FOR_PERIOD.
- */
-static u64 period_from_run(unsigned n, u64 nominal_ns, u64 *per_period_ns)
-{
-	unsigned len, from = longest_run(irq_ns, n, nominal_ns, &len);
-	struct quarter_marks m;
-
-	if (len < PERIODIC_RUN_FOR_PERIOD)
-		return 0;
-	m = periodic_marks(from, len, nominal_ns);
-	*per_period_ns = m.slack / (m.last - m.first) + 1;
-	return (irq_ns[m.last] - irq_ns[m.first]) / (m.last - m.first);
-}
-
-/*
- * The whole periods between the marks: a whole number of periods of
- * period_ns within a quarter period plus the marks' slack, and the period's
- * own uncertainty over them under a quarter period. False (and why in
- * f->unusable) when not.
- */
-static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period_ns,
-			  u64 per_period_ns, u64 slack)
-{
-	u64 gap = f->window_ns, off;
-
-	/* each period brings one interrupt at most */
-	f->periods = max(max((gap + period_ns / 2) / period_ns, (u64)(f->last - f->first)), 1ull);
-	off = gap > f->periods * period_ns ? gap - f->periods * period_ns
-					   : f->periods * period_ns - gap;
-	if (f->periods * per_period_ns < period_ns / 4 && off <= period_ns / 4 + slack)
-		return true;
-	snprintf(f->unusable, sizeof(f->unusable),
-		 "interrupts %u and %u, %llu us apart, are %llu periods of %llu ns +- %llu ns "
-		 "(nominal %llu ns) only to within %llu us (allowed a quarter period)",
-		 f->first, f->last, gap / NSEC_PER_USEC, f->periods, period_ns, per_period_ns,
-		 nominal_ns, (off + f->periods * per_period_ns) / NSEC_PER_USEC);
-	return false;
 }
 
 /*
@@ -159,7 +86,7 @@ static void periodic_flags(struct periodic_figures *f, u64 nominal_ns)
  */
 static unsigned flagless_allowed(const struct periodic_figures *f)
 {
-	return f->coarse ? f->n / PERIODIC_BUSY_FLAGLESS : 0;
+	return f->coarse[0] ? f->n / PERIODIC_BUSY_FLAGLESS : 0;
 }
 
 /* The rate RS selects: hz, or the faults' twice (half at 8192 Hz) or half of it. */
@@ -173,49 +100,58 @@ static unsigned periodic_programmed(unsigned hz)
 }
 
 /*
- * Why the host may be busy, or NULL: the vCPU's steal time over
- * QUIET_HOST_PCT of the window (lib/busy.h; in 0.5 s here: 0-0.3 ms idle,
- * 0.4-4.5 ms beside one busy loop, 100-260 ms beside two or three, where
- * the three least delayed of a 64 Hz quarter came 2 ms late together:
- * QEMU's main loop waits for its share of a CPU, 4 ms at a time), or no
- * steal time to tell by (TCG).
+ * Why the host may be busy, or NULL. With the host's evidence: what it
+ * took from QEMU's threads over the window (a vCPU's and the main loop's
+ * waits, the steal) over QUIET_HOST_PCT of it (lib/busy.h). By hand: the
+ * vCPU's steal time over that (in 0.5 s here: 0-0.3 ms idle, 0.4-4.5 ms
+ * beside one busy loop, 100-260 ms beside two or three, where the three
+ * least delayed of a 64 Hz quarter came 2 ms late together: QEMU's main
+ * loop waits for its share of a CPU, 4 ms at a time), or no steal time to
+ * tell by (TCG).
  */
-static const char *busy_host(const struct periodic_figures *f)
+static bool busy_host(struct periodic_figures *f)
 {
-	if (!has_steal)
-		return "no steal time here to tell a busy host by";
-	return busy_by_steal(f->steal_ns, irq_ns[f->n - 1]);
+	struct period_host h = {.by = has_steal ? PERIOD_BY_STEAL : PERIOD_BY_NOTHING,
+				.window_ns = irq_ns[f->n - 1],
+				.delay_ns = f->steal_ns};
+	const char *why;
+
+	if (!f->no_host)
+		h = (struct period_host){.by = PERIOD_BY_HOST,
+					 .window_ns = f->window_ns,
+					 .delay_ns = f->host.window_ns};
+	why = period_busy(&h);
+	if (why && h.by == PERIOD_BY_HOST)
+		snprintf(f->coarse, sizeof(f->coarse), "%s (%llu ms of %llu ms)", why,
+			 h.delay_ns / NSEC_PER_MSEC, h.window_ns / NSEC_PER_MSEC);
+	else if (why)
+		snprintf(f->coarse, sizeof(f->coarse), "%s", why);
+	return why;
 }
 
 /*
- * On a busy host where no run of interrupts gives the period: the periods
- * between the marks counted interval by interval, each rounded to whole
- * nominal periods, which the coarse bound allows (a period miscounted in a
- * hundred is 1%). An interrupt late by over half a period rounds its
- * interval up and the next one's down to none: the sum keeps the count
- * (seen beside two busy loops under TCG; "one at least" counted 20% too
- * many). Never fewer periods than interrupts: a rate select one step fast
- * gives intervals of half a period, which round either way. A rate select
- * one step slow gives two per interval: more than PERIODIC_BUSY_MISSED_PCT
- * of the periods without an interrupt leaves the window unusable.
+ * A mark's spread says how late the least delayed interrupt can have been
+ * only on a quiet host (busy_host) with half the quarter's interrupts or
+ * more in the mark's run. Otherwise the bound is what either mark's
+ * interrupt may have been late by: with the host's evidence, what the host
+ * took from QEMU's threads over the interval before it, and, counted
+ * interval by interval, the periods its delays can have miscounted
+ * (f->ambiguous); by hand,
+ * IRQ_LATE_MS and the steal time before it. A bound so found that is too
+ * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
+ * it is off beyond it.
  */
-static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_ns)
+static void coarse_bound(struct periodic_figures *f, const struct period_marks *m, u64 nominal_ns)
 {
-	u64 periods = 0, missed;
+	u64 late_ns = f->no_host ? IRQ_LATE_MS * NSEC_PER_MSEC +
+					   max(steal_before(m->first), steal_before(m->last))
+				 : max(f->host.before_ns[m->first], f->host.before_ns[m->last]) +
+					   f->ambiguous * nominal_ns;
 
-	for (unsigned k = f->first + 1; k <= f->last; k++)
-		periods += (irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2) / nominal_ns;
-	/* each period brings one interrupt at most: more interrupts, a faster rate */
-	f->periods = max(max(periods, (u64)(f->last - f->first)), 1ull);
-	missed = f->periods - (f->last - f->first);
-	if (missed * 100 <= f->periods * PERIODIC_BUSY_MISSED_PCT)
-		return true;
-	snprintf(f->unusable, sizeof(f->unusable),
-		 "no run of interrupts a period apart to time the period by, and %llu of the "
-		 "%llu periods between interrupts %u and %u without one (over %u%%: a rate select "
-		 "one step slow looks so too)",
-		 missed, f->periods, f->first, f->last, PERIODIC_BUSY_MISSED_PCT);
-	return false;
+	f->bound_ppb =
+		max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
+					  ref->tolerance_ppb);
+	f->rate_untold = !f->no_host && f->bound_ppb >= PERIODIC_FINE_PPB;
 }
 
 /*
@@ -225,7 +161,7 @@ static bool count_periods_by_intervals(struct periodic_figures *f, u64 nominal_n
  * interval). So the rate comes from two marks, the least delayed interrupt
  * of the first and of the last quarter (least_delayed), and the whole
  * periods between them, counted with the period the longest run of
- * interrupts gives (period_from_run). The bound is the marks' slack over
+ * interrupts gives (period_of_longest_run, lib/period.h). The bound is the marks' slack over
  * the window plus the reference's tolerance: how late the least delayed
  * interrupts themselves were is what it cannot know, measured by how much
  * later the next least delayed came.
@@ -234,62 +170,75 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = periodic_programmed(hz);
 	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
-	u64 nominal_ns = NSEC_PER_SEC / hz, period_ns, per_period_ns = 0, slack;
-	struct quarter_marks m;
-	const char *busy;
+	u64 nominal_ns = NSEC_PER_SEC / hz;
+	struct period_of_run run;
+	struct period_marks m;
+	bool busy;
 
 	rtc_set_periodic_hz(programmed);
-	*f = (struct periodic_figures){
-		.n = collect(RTC_IRQ_PERIODIC, want,
-			     2 * opt.window_ms * NSEC_PER_MSEC + NSEC_PER_SEC)};
+	*f = (struct periodic_figures){0};
+	evidence_begin();
+	f->n = collect(RTC_IRQ_PERIODIC, want, 2 * opt.window_ms * NSEC_PER_MSEC + NSEC_PER_SEC);
+	evidence_end();
 	if (f->n < PERIODIC_MIN_IRQS)
 		return;
 	interrupt_times(f, nominal_ns);
 	periodic_flags(f, nominal_ns);
 	f->steal_ns = events[f->n - 1].steal - steal_at_start;
+	/*
+	 * The longest run of interrupts each less than 1.5 nominal periods
+	 * after the one before counts its periods however late each came (a
+	 * rate select 2x off still counts right; at 0.5x no run is long
+	 * enough): its period, and how far it can be off (lib/period.h).
+	 */
+	run = period_of_longest_run(irq_ns, f->n, nominal_ns, PERIODIC_RUN_FOR_PERIOD,
+				    marks_stamp_ns());
+	f->period_ns = run.period;
+	f->per_period_ns = run.per_period;
+	m = periodic_marks(f->n, run.period ? run.period : nominal_ns);
+	f->first = m.first;
+	f->last = m.last;
+	f->window_ns = m.span;
+	find_gaps(f, nominal_ns, &run);
+	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, ask, nominal_ns);
+	if (f->no_host && host_evidence_offered())
+		report(false, "the host's evidence was offered and could not be had: %s",
+		       f->no_host);
 	busy = busy_host(f);
-	period_ns = period_from_run(f->n, nominal_ns, &per_period_ns);
-	f->period_ns = period_ns;
-	f->per_period_ns = per_period_ns;
-	if (!period_ns && !busy) {
+	if (!run.period && !busy) {
 		snprintf(f->unusable, sizeof(f->unusable), "%s",
 			 "no run of interrupts a period apart long enough to time the period by "
 			 "(a rate select one step slow leaves none)");
 		return;
 	}
-	m = periodic_marks(0, f->n, period_ns ? period_ns : nominal_ns);
-	f->first = m.first;
-	f->last = m.last;
-	f->window_ns = irq_ns[m.last] - irq_ns[m.first];
-	slack = m.slack;
-	/* on a busy host a run's period can be too uncertain to count by: count the intervals */
-	if (!(period_ns && count_periods(f, nominal_ns, period_ns, per_period_ns, slack)) &&
-	    (!busy || !count_periods_by_intervals(f, nominal_ns)))
+	if (!count_window(f, busy, nominal_ns, &run, m.slack))
 		return;
 	f->unusable[0] = '\0';
 	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
-	f->err_ppb = ((s64)(f->periods * NSEC_PER_SEC / hz) - (s64)f->window_ns) *
-		     (s64)NSEC_PER_SEC / (s64)f->window_ns;
-	f->bound_ppb = slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
-	/*
-	 * A mark's spread says how late the least delayed interrupt can have
-	 * been only on a quiet host (busy_host) with half the quarter's
-	 * interrupts or more in the mark's run. Otherwise the bound is what any
-	 * interrupt may be late by at each end (IRQ_LATE_MS and the steal time
-	 * before it).
-	 */
-	if (busy)
-		f->coarse = busy;
-	else if (m.run < f->n / 4 / 2)
-		f->coarse = "interrupts lost or half a period late near a mark";
-	if (f->coarse) {
-		u64 late_ns = IRQ_LATE_MS * NSEC_PER_MSEC +
-			      max(steal_before(m.first), steal_before(m.last));
+	f->err_ppb = period_err_ppb(f->periods, hz, f->window_ns);
+	f->bound_ppb = m.slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
+	if (!busy && m.run < f->n / 4 / 2)
+		snprintf(f->coarse, sizeof(f->coarse), "%s",
+			 "interrupts lost or half a period late near a mark");
+	if (f->coarse[0])
+		coarse_bound(f, &m, nominal_ns);
+}
 
-		f->bound_ppb = max(f->bound_ppb,
-				   (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
-					   ref->tolerance_ppb);
-	}
+/* Where the bound came from, for the messages. */
+static void coarse_how(const struct periodic_figures *f, char *how, size_t size)
+{
+	if (!f->coarse[0])
+		snprintf(how, size, "the marks' spread");
+	else if (f->no_host)
+		snprintf(how, size, "%s: %u ms of delay and the steal time at either end",
+			 f->coarse, IRQ_LATE_MS);
+	else
+		snprintf(how, size,
+			 "%s: the host held QEMU's threads back %llu us before the first mark's "
+			 "interrupt, %llu us before the last's, %llu periods its delays can have "
+			 "miscounted",
+			 f->coarse, f->host.before_ns[f->first] / NSEC_PER_USEC,
+			 f->host.before_ns[f->last] / NSEC_PER_USEC, f->ambiguous);
 }
 
 static void periodic_result(const char *prefix, const char *what, const char *unit, const char *v)
@@ -302,7 +251,7 @@ static void periodic_result(const char *prefix, const char *what, const char *un
 
 static void periodic_report(unsigned hz, const struct periodic_figures *f)
 {
-	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[128];
+	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[256];
 	char window_ms[FIXED_BUF_SIZE];
 	u64 mag = f->err_ppb < 0 ? -(u64)f->err_ppb : (u64)f->err_ppb;
 
@@ -325,23 +274,34 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	       "another (%u without: %u of them more than half a period after the one before, "
 	       "allowed %u%s)",
 	       f->flagless, f->flagless_unexplained, flagless_allowed(f),
-	       f->coarse ? " on a busy host" : "");
-	if (f->coarse)
-		snprintf(how, sizeof(how), "%s: %u ms of delay and the steal time at either end",
-			 f->coarse, IRQ_LATE_MS);
+	       f->coarse[0] ? " on a busy host" : "");
+	coarse_how(f, how, sizeof(how));
+	if (f->rate_untold && mag <= f->bound_ppb)
+		report_skip(
+			"%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+			"one): %s ppm off %u Hz, within +-%s ppm (%s), too wide to tell a rate "
+			"%llu ppm off (fault=periodic_slow) from the load: not judged",
+			f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+			how, PERIODIC_FINE_PPB / PPB_PER_PPM);
 	else
-		snprintf(how, sizeof(how), "the marks' spread");
-	report(mag <= f->bound_ppb,
-	       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
-	       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
-	       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound, how);
+		report(mag <= f->bound_ppb,
+		       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+		       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
+		       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+		       how);
 }
 
-/* Whether window f is better than window than: usable first, then the tighter bound. */
+/* A window's rank: usable; unusable (a fault's sign: it fails); untold (the host's load hid it). */
+static unsigned window_rank(const struct periodic_figures *f)
+{
+	return !f->unusable[0] ? 2 : !f->untold;
+}
+
+/* Whether window f is better than window than: by rank, then the tighter bound. */
 static bool better_window(const struct periodic_figures *f, const struct periodic_figures *than)
 {
-	if (!f->unusable[0] != !than->unusable[0])
-		return !f->unusable[0];
+	if (window_rank(f) != window_rank(than))
+		return window_rank(f) > window_rank(than);
 	return f->bound_ppb < than->bound_ppb;
 }
 
@@ -364,9 +324,13 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		}
 		if (!w || better_window(&f, best))
 			*best = f;
-		/* without steal time every bound is the coarse one: measuring again cannot help */
+		/*
+		 * without steal time or the host's evidence every bound is the
+		 * coarse one: measuring again cannot help
+		 */
 		if (!best->unusable[0] &&
-		    (!has_steal || (!best->coarse && best->bound_ppb <= PERIODIC_USABLE_PPB)))
+		    ((!has_steal && f.no_host) ||
+		     (!best->coarse[0] && best->bound_ppb <= PERIODIC_USABLE_PPB)))
 			return;
 		if (f.unusable[0])
 			report_info("window %u of %u unusable: %s", w + 1, PERIODIC_WINDOWS,
@@ -374,7 +338,7 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		else
 			report_info("window %u of %u: bound %llu ppm (%s)", w + 1, PERIODIC_WINDOWS,
 				    f.bound_ppb / PPB_PER_PPM,
-				    f.coarse ? f.coarse : "the marks' spread");
+				    f.coarse[0] ? f.coarse : "the marks' spread");
 	}
 }
 
@@ -402,22 +366,32 @@ static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 	return true;
 }
 
+/* The verdict on a rate's best window. */
+static void periodic_verdict(unsigned hz, const struct periodic_figures *f)
+{
+	if (f->n < PERIODIC_MIN_IRQS)
+		report(false, "%u periodic interrupts in %llu ms (want %llu)", f->n,
+		       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
+	else if (!f->unusable[0])
+		periodic_report(hz, f);
+	else if (run_period_off(hz, f))
+		return;
+	else if (f->untold)
+		report_skip("every window unusable, the host's load hiding what a fault would "
+			    "show: %s",
+			    f->unusable);
+	else
+		report(false, "every window unusable, the first: %s", f->unusable);
+}
+
 void periodic_test(void)
 {
 	struct periodic_figures f;
 
 	for (unsigned i = 0; i < opt.n_rates; i++) {
-		unsigned hz = opt.rates[i];
-
-		report_prefix_pushf("periodic %u Hz", hz);
-		periodic_best_window(hz, &f);
-		if (f.n < PERIODIC_MIN_IRQS)
-			report(false, "%u periodic interrupts in %llu ms (want %llu)", f.n,
-			       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
-		else if (!f.unusable[0])
-			periodic_report(hz, &f);
-		else if (!run_period_off(hz, &f))
-			report(false, "every window unusable, the first: %s", f.unusable);
+		report_prefix_pushf("periodic %u Hz", opt.rates[i]);
+		periodic_best_window(opt.rates[i], &f);
+		periodic_verdict(opt.rates[i], &f);
 		report_prefix_pop();
 	}
 }

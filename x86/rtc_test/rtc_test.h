@@ -76,6 +76,27 @@ u64 steal_before(unsigned k);
 unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns);
 bool flags_set(unsigned n, u8 want);
 
+/*
+ * evidence.c: what the host took from QEMU (the most a vCPU thread and one
+ * other thread, the main loop raising IRQ 8, waited for a CPU, plus the
+ * steal) over a window of interrupts, when the runner's agent answers
+ * (docs/runner.md, "Host evidence for the guest"); ns.
+ */
+struct host_delays {
+	u64 window_ns;	      /* from the first mark's interrupt to the last's */
+	const u64 *before_ns; /* [k]: over the interval before interrupt k, where asked (else 0) */
+};
+/* Marks around one window's collection (nothing by hand). */
+void evidence_begin(void);
+void evidence_end(void);
+/*
+ * The host's delays between interrupts first and last of the window's n
+ * (the marks), and over the interval before each k with ask[k]: NULL, or
+ * why there are none (by hand: no agent; or the agent's failure).
+ */
+const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsigned last,
+			 const bool *gap, u64 period_ns);
+
 /* The steps: update.c (1 and 2), periodic.c (3). */
 void update_test(void);
 void periodic_test(void);
