@@ -19,7 +19,7 @@
  * migration stopped 3 ms; the one-shots due 100 ms after each request and
  * answered 300 ms after it. Bounds worked out next to the table.
  */
-/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c */
+/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
