@@ -95,7 +95,7 @@ void lc_run_step(struct lc_cpu *me)
 /*
  * Migration k's one-shots are due half the migration before's request to
  * answer after the request (the first: LC_ONESHOT_NS), inside the
- * migration; every other one at one and a half, past its answer most
+ * migration; every other one at one and a quarter, past its answer most
  * likely: pending across its stop.
  */
 static void ask_next(unsigned k)
@@ -105,7 +105,7 @@ static void ask_next(unsigned k)
 			 : ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
 
 	r->req_at[k] = arch_counter();
-	r->deadline = r->req_at[k] + (k % 2 ? span / 2 : span + span / 2);
+	r->deadline = r->req_at[k] + (k % 2 ? span / 2 : span + span / 4);
 	r->deadlines[k] = r->deadline;
 	smp_mb();
 	r->k = k;

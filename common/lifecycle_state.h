@@ -89,11 +89,11 @@
  * events=migrate=N: one event, a run of N live migrations back to back
  * (common/lifecycle_run.c), N at most this. After each migration's answer
  * the vCPUs sample on for LC_RUN_DWELL_NS past it and past the one-shots'
- * deadline (20 periods of the periodic timers) before the next is asked
+ * deadline (10 periods of the periodic timers) before the next is asked
  * for; for up to LC_RUN_ONESHOT_WAIT_NS while a one-shot has not fired.
  */
 #define LC_RUN_MAX		16
-#define LC_RUN_DWELL_NS		200000000ull
+#define LC_RUN_DWELL_NS		100000000ull
 #define LC_RUN_ONESHOT_WAIT_NS	(2 * NSEC_PER_SEC)
 /* fault=run_lost: the last vCPU's periodic timers stay silent this long from the middle migration's answer */
 #define LC_FAULT_RUN_LOST_NS	500000000ull
