@@ -152,7 +152,7 @@ static void periodic_faults(struct lc_cpu *me)
 		if (lc.fault == LC_FAULT_RATE)
 			lc.arch->periodic(s, t->period * 2);
 		if (lc.fault == LC_FAULT_RATE5)
-			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / 1000);
+			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / MILLI_PER_UNIT);
 		if (lc.fault == LC_FAULT_SILENT)
 			lc.arch->stop(s);
 		for (u64 n = 0;

@@ -12,7 +12,7 @@ void lc_result_ms(const char *what, const char *figure, s64 ns)
 
 	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
 		 figure);
-	/* ns / 1000 as us, printed as ms: 3 decimals, the sign kept */
+	/* ns as us, printed as ms: 3 decimals, the sign kept */
 	report_result(name, "ms", "%s",
 		      fmt_fixed(ms, sizeof(ms), ns / (s64)NSEC_PER_USEC, 3, 3, FIXED_SIGN_MINUS));
 }
@@ -74,8 +74,8 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	report(step_ns <= allow_ns,
 	       "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
 	       "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
-	       c->name, step_ns / 1000, cpu_step, stop_ns / 1000, base_ns / 1000,
-	       LC_STAMP_SLACK_NS / 1000, wait_ns / 1000);
+	       c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
+	       LC_STAMP_SLACK_NS / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
 	lc_result_ms(c->name, "step", step_ns);
 	if (lc.fault == LC_FAULT_FLIP)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
@@ -97,15 +97,15 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 		report(step_ns + LC_STAMP_SLACK_NS >= stop_ns,
 		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
 		       "- %llu us",
-		       c->name, step_ns / 1000, stop_ns / 1000, LC_STAMP_SLACK_NS / 1000);
+		       c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 	} else {
 		report(step_ns <= frozen_ns,
 		       "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
 		       "%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us a "
 		       "vCPU waited for a host CPU",
-		       c->name, step_ns / 1000, base_ns / 1000,
-		       (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / 1000, d->overhead_ns / 1000,
-		       wait_ns / 1000);
+		       c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
+		       (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC, d->overhead_ns / NSEC_PER_USEC,
+		       wait_ns / NSEC_PER_USEC);
 	}
 }
 
@@ -139,8 +139,8 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 	       "%llu ms of the answer",
 	       cpu, name,
 	       t->fired_at >= t->deadline
-		       ? (s64)counter_ns(t->fired_at - t->deadline) / 1000
-		       : -(s64)counter_ns(t->deadline - t->fired_at) / 1000,
+		       ? (s64)counter_ns(t->fired_at - t->deadline) / (s64)NSEC_PER_USEC
+		       : -(s64)counter_ns(t->deadline - t->fired_at) / (s64)NSEC_PER_USEC,
 	       (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
 	if (!cpu)
 		lc_result_ms(name, "oneshot_late",
@@ -153,7 +153,7 @@ static u64 rate_ppt(const struct lc_timer *t, enum lc_phase ph)
 {
 	u64 len = lc.phase_start[ph + 1] - lc.phase_start[ph];
 
-	return len ? (u64)t->ticks[ph] * t->period * 1000 / len : 0;
+	return len ? (u64)t->ticks[ph] * t->period * MILLI_PER_UNIT / len : 0;
 }
 
 /*
@@ -190,7 +190,7 @@ static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
 {
 	u64 len = phase_ns(ph);
 
-	return len ? min(wait_ns * 1000 / len, 1000ull) : 1000;
+	return len ? min(wait_ns * MILLI_PER_UNIT / len, MILLI_PER_UNIT) : MILLI_PER_UNIT;
 }
 
 /*
@@ -200,8 +200,8 @@ static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
  */
 static bool rate_near(u64 rate, u64 waited, u64 ref)
 {
-	return (rate + waited) * 1000 >= ref * (1000 - LC_RATE_TOL_PPT) &&
-	       rate * 1000 <= ref * (1000 + LC_RATE_TOL_PPT);
+	return (rate + waited) * MILLI_PER_UNIT >= ref * (MILLI_PER_UNIT - LC_RATE_TOL_PPT) &&
+	       rate * MILLI_PER_UNIT <= ref * (MILLI_PER_UNIT + LC_RATE_TOL_PPT);
 }
 
 /* A window's period from its ticks' own grid (lib/period.h): its marks and the periods between them. */
@@ -316,7 +316,7 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 	fmt_ufixed(before_pct, sizeof(before_pct), before, 1, 1);
 	fmt_ufixed(wait_a_pct, sizeof(wait_a_pct), wait_a, 1, 1);
 	fmt_ufixed(wait_b_pct, sizeof(wait_b_pct), wait_b, 1, 1);
-	report(before && (rate_near(after, wait_a, 1000) || rate_near(after, wait_a, before + wait_b)),
+	report(before && (rate_near(after, wait_a, MILLI_PER_UNIT) || rate_near(after, wait_a, before + wait_b)),
 	       "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
 	       "or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
 	       "a host CPU (%s%% of the window after, %s%% of the one before)",

@@ -54,7 +54,7 @@ void lc_request_reset(void)
 /* The host's time from t0 to the boot request, as a bound on counter time: rate tolerance and slack added. */
 static u64 bound_ns(u64 host_ns)
 {
-	return host_ns + host_ns / 1000 * LC_RESET_RATE_TOL_PPT + LC_RESET_SLACK_NS;
+	return host_ns + host_ns / MILLI_PER_UNIT * LC_RESET_RATE_TOL_PPT + LC_RESET_SLACK_NS;
 }
 
 /*

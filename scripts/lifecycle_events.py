@@ -18,10 +18,9 @@ import lifecycle_protocol as proto      # beside this script
 from migration_file import FileWriter, feed_file
 from qmp_client import QMP_TIMEOUT, QmpError, event_time
 from qemu_proc import qemu_says
+from units import NSEC_PER_MSEC
 from wait_meter import WaitMeter
 
-NS_PER_MS = 1e6
-MS_PER_DOWNTIME = 1000000   # QMP's downtime is in ms; the guest reads ns
 
 
 class LifecycleError(Exception):
@@ -29,7 +28,7 @@ class LifecycleError(Exception):
 
 
 def _ms(ns):
-    return f'{ns / NS_PER_MS:.1f} ms'
+    return f'{ns / NSEC_PER_MSEC:.1f} ms'
 
 
 class Events:
@@ -198,7 +197,8 @@ class Events:
     def _moved(self, stop, resume, info):
         """The facts of a migration or a restore: stopped from the source's STOP to the destination's RESUME."""
         return {'duration_ns': event_time(resume) - event_time(stop),
-                'qmp_downtime_ns': info.get('downtime', 0) * MS_PER_DOWNTIME, 'overhead_ns': 0}
+                # QMP's downtime is in ms; the guest reads ns
+                'qmp_downtime_ns': info.get('downtime', 0) * NSEC_PER_MSEC, 'overhead_ns': 0}
 
     def do_migrate(self, _secs):
         path = os.path.join(self.guest.dir, f'mig{len(self.guest.procs)}.sock')

@@ -12,11 +12,10 @@ import json
 import socket
 
 import unix_socket          # beside this script
+from units import NSEC_PER_SEC, NSEC_PER_USEC
 
 QMP_TIMEOUT = 60.0          # seconds for one QMP answer or awaited event
 SOCKET_WAIT = 10.0          # seconds for a QEMU to create its QMP socket
-NS_PER_S = 1000000000
-NS_PER_US = 1000
 
 
 class QmpError(Exception):
@@ -26,7 +25,7 @@ class QmpError(Exception):
 def event_time(ev):
     """The host time stamp QEMU put on a QMP event, in ns since the epoch."""
     ts = ev.get('timestamp', {})
-    return ts.get('seconds', 0) * NS_PER_S + ts.get('microseconds', 0) * NS_PER_US
+    return ts.get('seconds', 0) * NSEC_PER_SEC + ts.get('microseconds', 0) * NSEC_PER_USEC
 
 
 def _qemu_gone(proc):

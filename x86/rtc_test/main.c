@@ -102,6 +102,7 @@
 #include "arch.h"
 #include "argv.h"
 #include "report.h"
+#include "units.h"
 
 static const char *const phase_names[] = {"update", "tod", "periodic"};
 static const char *const fault_names[] = {"none",	    "noack",	     "tod_stale2s",
@@ -159,7 +160,7 @@ static const struct arg_table arg_table = ARG_TABLE(args);
 static void check_windows(void)
 {
 	for (unsigned i = 0; i < opt.n_rates; i++) {
-		u64 irqs = (u64)opt.rates[i] * opt.window_ms / 1000 + 1;
+		u64 irqs = (u64)opt.rates[i] * opt.window_ms / MSEC_PER_SEC + 1;
 
 		if (irqs > MAX_EVENTS || irqs < PERIODIC_MIN_IRQS)
 			report_abort(

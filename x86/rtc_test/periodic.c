@@ -169,7 +169,7 @@ static void coarse_bound(struct periodic_figures *f, const struct period_marks *
 static void periodic_measure(unsigned hz, struct periodic_figures *f)
 {
 	unsigned programmed = periodic_programmed(hz);
-	unsigned want = (unsigned)min(hz * opt.window_ms / 1000 + 1, (u64)MAX_EVENTS);
+	unsigned want = (unsigned)min(hz * opt.window_ms / MSEC_PER_SEC + 1, (u64)MAX_EVENTS);
 	u64 nominal_ns = NSEC_PER_SEC / hz;
 	struct period_of_run run;
 	struct period_marks m;
@@ -371,7 +371,7 @@ static void periodic_verdict(unsigned hz, const struct periodic_figures *f)
 {
 	if (f->n < PERIODIC_MIN_IRQS)
 		report(false, "%u periodic interrupts in %llu ms (want %llu)", f->n,
-		       2 * opt.window_ms + 1000, hz * opt.window_ms / 1000 + 1);
+		       2 * opt.window_ms + MSEC_PER_SEC, hz * opt.window_ms / MSEC_PER_SEC + 1);
 	else if (!f->unusable[0])
 		periodic_report(hz, f);
 	else if (run_period_off(hz, f))

@@ -14,8 +14,8 @@
 
 static void tod_test(const struct update_event *u)
 {
-	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / 1000));
-	s64 low = e_ms - 1000, high = e_ms + (s64)(opt.threshold_ns / NSEC_PER_MSEC);
+	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / MSEC_PER_SEC));
+	s64 low = e_ms - (s64)MSEC_PER_SEC, high = e_ms + (s64)(opt.threshold_ns / NSEC_PER_MSEC);
 
 	report_prefix_push("tod");
 	if (u->why) {
@@ -23,9 +23,9 @@ static void tod_test(const struct update_event *u)
 		report_prefix_pop();
 		return;
 	}
-	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * 1000 - (s64)(opt.host_ns / NSEC_PER_MSEC));
+	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * (s64)MSEC_PER_SEC - (s64)(opt.host_ns / NSEC_PER_MSEC));
 	if (opt.fault == FAULT_TOD_STALE2S)
-		offset_ms -= FAULT_TOD_STALE_S * 1000;
+		offset_ms -= FAULT_TOD_STALE_S * (s64)MSEC_PER_SEC;
 	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
 		    "started",
 		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, e_ms);
