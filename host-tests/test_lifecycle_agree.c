@@ -24,22 +24,9 @@
 #include "../common/lifecycle_state.h"
 
 #define NCPUS 2
+#include "fake_checks_arch.h"
 
 struct lc_state lc;
-
-void cpu_relax(void)
-{
-}
-
-int cpu_count(void)
-{
-	return NCPUS;
-}
-
-u64 arch_counter_hz(void)
-{
-	return 2000000000ull;
-}
 
 u64 arch_counter(void)
 {

@@ -34,7 +34,7 @@
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define NCPUS		2
-#define COUNTER_HZ	2000000000ull /* counter ticks per second: 2 per ns */
+#include "fake_checks_arch.h"
 #define KVMCLOCK_HZ	NSEC_PER_SEC /* a clock that counts ns */
 #define US		NSEC_PER_USEC /* the tables' shorthand */
 #define MS		NSEC_PER_MSEC
@@ -49,20 +49,6 @@
 /* --- the arch's hooks and the sampling half's state ------------------------------- */
 
 struct lc_state lc;
-
-void cpu_relax(void)
-{
-}
-
-int cpu_count(void)
-{
-	return NCPUS;
-}
-
-u64 arch_counter_hz(void)
-{
-	return COUNTER_HZ;
-}
 
 /* The checks never read a clock: the sampling half did. */
 static u64 never_read(void)

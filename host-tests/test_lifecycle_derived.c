@@ -28,6 +28,7 @@
 #include "../lib/units.h"
 
 #define NCPUS	      2
+#include "fake_checks_arch.h"
 #define MS	      ((s64)NSEC_PER_MSEC)
 #define PAUSE_STOP_NS (1000 * MS)
 #define PAUSE_QEMU_NS (4 * MS)
@@ -39,23 +40,9 @@ static int current_cpu;
 static s64 next_move;
 static bool has_move;
 
-void cpu_relax(void)
-{
-}
-
-int cpu_count(void)
-{
-	return NCPUS;
-}
-
 int smp_id(void)
 {
 	return current_cpu;
-}
-
-u64 arch_counter_hz(void)
-{
-	return 2000000000ull;
 }
 
 static u64 never_read(void)

@@ -31,7 +31,7 @@
 #include "../common/lifecycle_state.h"
 
 #define NCPUS	    2
-#define COUNTER_HZ  2000000000ull /* 2 ticks per ns */
+#include "fake_checks_arch.h"
 #define MS	    NSEC_PER_MSEC
 #define RUN	    3
 #define STRETCH_NS  (500 * MS)
@@ -43,20 +43,6 @@
 #define START	    NSEC_PER_SEC
 
 struct lc_state lc;
-
-void cpu_relax(void)
-{
-}
-
-int cpu_count(void)
-{
-	return NCPUS;
-}
-
-u64 arch_counter_hz(void)
-{
-	return COUNTER_HZ;
-}
 
 enum { SLOT_ONESHOT, SLOT_PERIODIC, NSLOTS };
 
