@@ -200,8 +200,12 @@ static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
  */
 static bool rate_near(u64 rate, u64 waited, u64 ref)
 {
-	return (rate + waited) * MILLI_PER_UNIT >= ref * (MILLI_PER_UNIT - LC_RATE_TOL_PPT) &&
-	       rate * MILLI_PER_UNIT <= ref * (MILLI_PER_UNIT + LC_RATE_TOL_PPT);
+	/* in millionths of nominal, the tolerance's per mille of ref exact */
+	u64 tol = ref * LC_RATE_TOL_PPT;
+
+	return period_count(rate * MILLI_PER_UNIT, ref * MILLI_PER_UNIT, tol + waited * MILLI_PER_UNIT,
+			    tol)
+		.ok;
 }
 
 /* A window's period from its ticks' own grid (lib/period.h): its marks and the periods between them. */
@@ -379,7 +383,7 @@ static void check_stopped_cpu(int cpu)
 /*
  * The host sets every vCPU's stopped flag as the VM runs again after a
  * stop, for the guest's watchdogs to excuse the time it did not run;
- * the guest clears it as it reads it (common/lifecycle.c).
+ * the guest clears it as it reads it (common/lifecycle_sample.c).
  */
 void lc_check_stopped_flag(void)
 {

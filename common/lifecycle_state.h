@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The lifecycle test's shared state and bounds, between its sampling half (common/lifecycle.c) and its checks (common/lifecycle_check.c). */
+/* The lifecycle test's shared state and bounds, between its events and sampling (common/lifecycle.c, lifecycle_sample.c) and its checks (common/lifecycle_check.c). */
 #ifndef VMTICK_LIFECYCLE_STATE_H
 #define VMTICK_LIFECYCLE_STATE_H
 
@@ -303,9 +303,18 @@ void lc_request_reset(void) __noreturn;
 unsigned lc_boot_handshake(void);
 bool lc_has_reset(void);
 
-/* The sampling's parts a run of migrations drives (common/lifecycle.c). */
+/*
+ * The sampling (common/lifecycle_sample.c): a secondary vCPU's whole event,
+ * from on_cpu_async() until the boot vCPU says it is over, and the parts
+ * the boot vCPU's windows and a run of migrations drive.
+ */
+void lc_ap_sampler(void *arg);
+void lc_start_sampling(struct lc_cpu *me);
+void lc_stop_sampling(const struct lc_cpu *me);
+u64 lc_oneshot_deadline(void);
 void lc_step(struct lc_cpu *me, enum lc_phase ph);
 void lc_arm_oneshots(struct lc_cpu *me, u64 deadline);
+/* The request and its answer (common/lifecycle.c). */
 bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a);
 /*
  * A run of migrations (events=migrate=N, common/lifecycle_run.c): whether

@@ -27,6 +27,7 @@
  * (plus two standard deviations) are allowed, with the figures printed.
  */
 #include "tick_judge.h"
+#include "period.h"
 #include "stats.h"
 #include "units.h"
 
@@ -511,7 +512,8 @@ static u64 tail_milli(const struct tick_record *r, const struct tick_verdict *v)
  * tick(s) over (at most 0.023)"). Short by the lost ticks explained or
  * allowed and the tail, a one-shot catching up by its backlog; over by
  * none. Both give the period's rounding to counter ticks and the
- * calibration's error. Thousandths of a tick.
+ * calibration's error. Thousandths of a tick, judged as every count of a
+ * periodic source against its due count is (lib/period.h, period_count).
  */
 static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 {
@@ -523,6 +525,7 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 	    slack = ideal * slack_ppb / NSEC_PER_SEC + 1,
 	    explained = min(v->lost, v->lost_steal + v->lost_host + v->lost_pool + v->lost_late +
 					     v->lost_unjudged);
+	struct period_count c;
 
 	if (v->ended_catching_up)
 		explained = max(explained, v->backlog);
@@ -531,12 +534,14 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 		explained += v->unexplained;
 	v->rate_mhz = r->n * MSEC_PER_SEC * NSEC_PER_SEC / real_ns;
 	v->sched_mhz = r->counter_hz * MSEC_PER_SEC / v->period;
-	v->rate_short = got <= ideal;
-	v->off_milli = v->rate_short ? ideal - got : got - ideal;
-	v->bound_milli = v->rate_short ? (v->allowed + explained) * MSEC_PER_SEC +
-						 max(tail_milli(r, v), MSEC_PER_SEC) + slack
-				       : slack;
-	v->rate_ok = v->off_milli <= v->bound_milli;
+	c = period_count(got, ideal,
+			 (v->allowed + explained) * MSEC_PER_SEC + max(tail_milli(r, v), MSEC_PER_SEC) +
+				 slack,
+			 slack);
+	v->rate_short = c.is_short;
+	v->off_milli = c.off;
+	v->bound_milli = c.bound;
+	v->rate_ok = c.ok;
 }
 
 static void judge_host_share(const struct tick_record *r, struct tick_verdict *v)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle.c, the lifecycle test's sampling half, on the host:
+ * common/lifecycle.c and lifecycle_sample.c, the lifecycle test's events
+ * and sampling, on the host:
  * reading the runner's answer and stamping the timers' interrupts, with
  * the engine built unchanged.
  * What: lc_read_answer() takes one line from the console, skipping CRs and
@@ -16,7 +17,8 @@
  * How: the console is a script of characters (-1: nothing yet), the
  * counter moves STEP at every read (fake_counter.h); lc is set by hand.
  */
-/* LIBSRC: common/lifecycle.c common/lifecycle_args.c common/lifecycle_reset.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle.c common/lifecycle_sample.c common/lifecycle_args.c */
+/* LIBSRC: common/lifecycle_reset.c lib/busy.c lib/period.c */
 /* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c common/lifecycle_derived.c common/lifecycle_agree.c common/lifecycle_counter.c */

@@ -2,12 +2,14 @@
 /*
  * lib/period.c on the host: a periodic source's period from its tick
  * stamps, as rtc_test's periodic rate and the lifecycle test's period
- * across an event take it, and whether the host left the stretch quiet.
+ * across an event take it, its count against the count due (the tick
+ * engine's and the lifecycle windows' rates), and whether the host left the stretch quiet.
  * What: marks and their span on literal ticks; one run or not; the period
  * of the longest run (and none from a run too short, as a rate select one
  * step slow leaves); the rate's error against nominal at a rate whose
  * period is no whole number of ns; the change of period across an event
- * with its bound; the busy-host rule by each witness. Why: both tests
+ * with its bound; the busy-host rule by each witness; a count against the
+ * count due, each side's bound its own. Why: both tests
  * judge a timer's rate by these; a miscounted period or a busy host taken
  * for a quiet one is a false verdict. How: table cases with figures worked
  * out by hand in their comments.
@@ -136,6 +138,41 @@ static void test_change(void **state)
 }
 
 /* QUIET_HOST_PCT is 5: 50 of 1000 is quiet, 51 is not, by each witness; the runner's wait too */
+/*
+ * A count against the count due: short by up to short_allowed, over by up
+ * to over_allowed, each bound taken on its own side; exactly due is short
+ * by 0. As the lifecycle's windows use it (per mille of nominal, times a
+ * thousand): 900 of 1000 with a 10% tolerance (100000) and 20 waited
+ * (20000) is short 100000 of 120000 allowed; 1101 is over 101000 of 100000.
+ */
+static void test_count(void **state)
+{
+	static const struct {
+		u64 got, want, short_allowed, over_allowed;
+		bool is_short;
+		u64 off, bound;
+		bool ok;
+	} cases[] = {
+		{ 1000, 1000, 0, 0, true, 0, 0, true },
+		{ 997, 1000, 3, 0, true, 3, 3, true },
+		{ 996, 1000, 3, 9, true, 4, 3, false },
+		{ 1009, 1000, 9, 9, false, 9, 9, true },
+		{ 1010, 1000, 50, 9, false, 10, 9, false },
+		{ 900000, 1000000, 120000, 100000, true, 100000, 120000, true },
+		{ 1101000, 1000000, 120000, 100000, false, 101000, 100000, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		struct period_count c = period_count(cases[i].got, cases[i].want,
+						     cases[i].short_allowed, cases[i].over_allowed);
+
+		assert_int_equal(c.is_short, cases[i].is_short);
+		assert_int_equal(c.off, cases[i].off);
+		assert_int_equal(c.bound, cases[i].bound);
+		assert_int_equal(c.ok, cases[i].ok);
+	}
+}
+
 static void test_busy(void **state)
 {
 	static const struct {
@@ -174,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_marks),	    cmocka_unit_test(test_one_run),
 		cmocka_unit_test(test_longest_run), cmocka_unit_test(test_err),
 		cmocka_unit_test(test_change),	    cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

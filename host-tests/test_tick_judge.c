@@ -9,6 +9,7 @@
  * fault), each judged again here and held to the verdict it must have.
  */
 /* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_math.c lib/stats.c lib/printf.c */
+/* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>

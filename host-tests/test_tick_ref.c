@@ -17,6 +17,7 @@
  * (host-tests/console_capture.h).
  */
 /* LIBSRC: common/tick_ref.c lib/refclock.c lib/report.c lib/stats.c lib/fixed.c */
+/* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/printf.c lib/string.c common/tick_judge.c common/tick_math.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -65,6 +65,24 @@ struct period_change period_change(const struct period_marks *before, u64 period
 				   const struct period_marks *after, u64 periods_after);
 
 /*
+ * A periodic source's ticks counted over a stretch against the count it
+ * should hold there, in one unit the caller picks (ticks, or parts of a
+ * tick): short by up to short_allowed (what lost ticks the host and the
+ * caller's tolerance explain: waiting loses ticks), over by up to
+ * over_allowed (nothing but a faster source adds any). A count exactly
+ * right is short by 0. Used by the tick engine's count at the end
+ * (common/tick_judge.c) and the lifecycle's windows' rates
+ * (common/lifecycle_check.c).
+ */
+struct period_count {
+	bool is_short; /* got <= want */
+	u64 off;       /* how far got is from want */
+	u64 bound;     /* short_allowed or over_allowed, by the side it is off */
+	bool ok;       /* off <= bound */
+};
+struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_allowed);
+
+/*
  * What is known of what the host did over a stretch of ticks, to tell
  * whether it was quiet enough to time a period by (lib/busy.h).
  */

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The lifecycle test's sampling: what every vCPU does in each window of an event (its timers' ticks, its clocks' reads, the faults). */
+#include "lifecycle_state.h"
+#include "arch.h"
+#include "atomic.h"
+#include "irq.h"
+
+static u64 faulty_read(const struct lc_cpu *me, unsigned i, enum lc_phase ph)
+{
+	const struct lc_clock *c = &lc.arch->clocks[i];
+	u64 v = c->read();
+
+	if (lc_skewed(me, i))
+		return v + ns_to_ticks(LC_FAULT_SKEW_NS, clock_hz(c));
+	if (ph < LC_AFTER)
+		return v;
+	if (lc.fault == LC_FAULT_BACK)
+		return v - ns_to_ticks(LC_FAULT_BACK_NS, clock_hz(c));
+	if (lc.fault == LC_FAULT_JUMP)
+		return v + ns_to_ticks(LC_FAULT_JUMP_NS, clock_hz(c));
+	return v;
+}
+
+/* One read of every clock on this vCPU, against the read before it; ph is never LC_FINISHED. */
+static void sample(struct lc_cpu *me, enum lc_phase ph)
+{
+	for (unsigned i = 0; i < lc.arch->nclocks; i++) {
+		u64 v = faulty_read(me, i, ph);
+
+		if (me->reads[i] && v < me->last[i]) {
+			me->backwards[i]++;
+			me->worst_back[i] = max(me->worst_back[i], me->last[i] - v);
+		} else if (me->reads[i]) {
+			me->step[ph][i] = max(me->step[ph][i], v - me->last[i]);
+		}
+		me->last[i] = v;
+		me->reads[i]++;
+	}
+}
+
+/* A periodic tick of the window before the event (w 0) or after it (w 1), for its period. */
+static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
+{
+	u64 steal = lc.has_steal ? steal_ns() : 0;
+
+	if (t->nstamps[w] == LC_STAMPS)
+		return;
+	if (!t->nstamps[w])
+		t->steal_first[w] = steal;
+	t->steal_last[w] = steal;
+	t->stamps[w][t->nstamps[w]++] = now;
+}
+
+/* A tick in a run of migrations: counted for the migration asked for last, with the time since the tick before. */
+static void run_tick(struct lc_timer *t, u64 now)
+{
+	unsigned k = lc.run.k;
+
+	if (!k || lc.phase != LC_DURING)
+		return;
+	t->run_ticks[k]++;
+	if (t->last_tick)
+		t->run_gap[k] = max(t->run_gap[k], now - t->last_tick);
+}
+
+enum lc_role lc_timer_fired(unsigned slot, u64 now)
+{
+	struct lc_timer *t = &lc.cpu[smp_id()].t[slot];
+	enum lc_phase ph = min(lc.phase, LC_AFTER);
+	unsigned k = lc.run.k;
+
+	if (t->role == LC_ROLE_ONESHOT) {
+		if (!t->fired_at)
+			t->fired_at = now;
+		if (k && !t->run_fires[k]++)
+			t->run_fired_at[k] = now;
+	} else if (t->role == LC_ROLE_PERIODIC) {
+		if (ph != LC_DURING)
+			stamp_tick(t, ph == LC_AFTER, now);
+		t->ticks[ph]++;
+		if (t->last_tick && now - t->last_tick < t->period / LC_EARLY_DIV)
+			t->early[ph]++;
+		run_tick(t, now);
+		t->last_tick = now;
+	}
+	return t->role;
+}
+
+/*
+ * A vCPU's own timer alternates its role with the event, and on x86 (one
+ * such timer per vCPU) with the vCPU; a device's is its own, on the boot vCPU.
+ */
+static enum lc_role role_of(int cpu, unsigned slot)
+{
+	unsigned k = lc_every_cpu_slots() == 1 ? (unsigned)cpu : slot;
+
+	switch (lc.arch->slot_use[slot]) {
+	case LC_SLOT_BOOT_PERIODIC:
+		return cpu ? LC_ROLE_IDLE : LC_ROLE_PERIODIC;
+	case LC_SLOT_BOOT_ONESHOT:
+		return cpu ? LC_ROLE_IDLE : LC_ROLE_ONESHOT;
+	default:
+		return (k + lc.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
+	}
+}
+
+static void start_timers(struct lc_cpu *me)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		t->role = role_of(smp_id(), s);
+		t->period = ns_to_ticks(LC_PERIOD_NS, arch_counter_hz());
+		if (t->role == LC_ROLE_PERIODIC)
+			t->period = lc.arch->periodic(s, t->period);
+	}
+}
+
+/* As the request goes out: arm the one-shots for a deadline inside the event. */
+void lc_arm_oneshots(struct lc_cpu *me, u64 deadline)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		if (t->role != LC_ROLE_ONESHOT)
+			continue;
+		t->deadline = deadline;
+		lc.arch->oneshot_at(s, t->deadline);
+		if (lc.fault == LC_FAULT_REARM)
+			lc.arch->oneshot_at(
+				s, t->deadline + ns_to_ticks(LC_FAULT_REARM_NS, arch_counter_hz()));
+	}
+	me->oneshot_armed = true;
+}
+
+/* Once the answer is in: the test-only faults on the periodic timers. */
+static void periodic_faults(struct lc_cpu *me)
+{
+	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+		struct lc_timer *t = &me->t[s];
+
+		if (t->role != LC_ROLE_PERIODIC || t->faulted)
+			continue;
+		t->faulted = true;
+		if (lc.fault == LC_FAULT_RATE)
+			lc.arch->periodic(s, t->period * 2);
+		if (lc.fault == LC_FAULT_RATE5)
+			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / MILLI_PER_UNIT);
+		if (lc.fault == LC_FAULT_SILENT)
+			lc.arch->stop(s);
+		for (u64 n = 0;
+		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
+			lc_timer_fired(s, arch_counter());
+	}
+}
+
+/*
+ * Take this vCPU's stopped flag as a guest's watchdog does (read, and
+ * clear when set), counting it per phase. The host sets it when the VM
+ * runs again after a stop, so it is looked at from the start: one set
+ * before the request is as wrong as none after it.
+ */
+static void watch_stopped_flag(struct lc_cpu *me, enum lc_phase ph)
+{
+	if (!lc.arch->take_stopped_flag)
+		return;
+	/* fault=stopped_reset: found and cleared after the event, then set again once */
+	if (lc.fault == LC_FAULT_STOPPED_RESET && ph == LC_AFTER && !me->stopped_reset &&
+	    me->stopped_seen[LC_DURING] + me->stopped_seen[LC_AFTER]) {
+		me->stopped_reset = true;
+		lc.arch->set_stopped_flag();
+	}
+	if (!lc.arch->take_stopped_flag())
+		return;
+	/* fault=stopped_flag: cleared unseen from the request on, as if never set */
+	if (lc.fault == LC_FAULT_STOPPED_FLAG && ph >= LC_DURING)
+		return;
+	me->stopped_seen[ph]++;
+}
+
+/* A one-shot's deadline armed as an event's request goes out: inside a pause. */
+u64 lc_oneshot_deadline(void)
+{
+	return arch_counter() + ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
+}
+
+/* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
+void lc_step(struct lc_cpu *me, enum lc_phase ph)
+{
+	if (lc.run.n)
+		lc_run_step(me);
+	else if (ph >= LC_DURING && !me->oneshot_armed)
+		lc_arm_oneshots(me, lc_oneshot_deadline());
+	if (ph == LC_AFTER) {
+		periodic_faults(me);
+		lc_counter_fault(me);
+	}
+	watch_stopped_flag(me, ph);
+	lc_follow_derived(me, ph);
+	sample(me, ph);
+}
+
+/* A vCPU's timers started, its interrupts on, the derived clock followed afresh. */
+void lc_start_sampling(struct lc_cpu *me)
+{
+	if (lc.arch->derived)
+		lc.arch->derived->forget();
+	start_timers(me);
+	irq_enable();
+}
+
+void lc_stop_sampling(const struct lc_cpu *me)
+{
+	irq_disable();
+	for (unsigned s = 0; s < lc.arch->nslots; s++)
+		if (me->t[s].role != LC_ROLE_IDLE)
+			lc.arch->stop(s);
+}
+
+/* What every vCPU does during one event, until the boot vCPU says it is over. */
+static void sampler(struct lc_cpu *me)
+{
+	enum lc_phase ph;
+
+	lc_start_sampling(me);
+	while ((ph = lc.phase) != LC_FINISHED) {
+		lc_step(me, ph);
+		cpu_relax();
+	}
+	lc_stop_sampling(me);
+}
+
+void lc_ap_sampler(void *arg)
+{
+	sampler(&lc.cpu[smp_id()]);
+}
