@@ -151,6 +151,27 @@ class Parsers(Fixture):
             # its bound is on the time after the QMP answer, not after the deadline: printed
             ("event 1 pause", "e1.pause.lapic.oneshot_late", [], True)])
         self.assertEqual(found[3][1].note, "(fired within 937 ms of the answer)")
+        # a run of migrations back to back (common/lifecycle_run_check.c), lines as a run printed them
+        run = [("PASS", "event 1 migrate: vCPU 1 lapic over 10 migrations back to back: ticks lost "
+                "in each no more than its stop and the host's waits explain (0 over; the worst, "
+                "migration 6: 1 of 68 periods without a tick, allowed 1 + 1 periods stopped + 12 "
+                "periods a vCPU waited for a host CPU)"),
+               ("FAIL", "event 1 migrate: vCPU 0 rtc-periodic over 10 migrations back to back: no "
+                "tick later than its migration's stop and the host's waits explain (1 over; the "
+                "worst, migration 10: 524683 us after the tick before, allowed a period 15624 us + "
+                "stopped 3407 us + 105072 us a vCPU waited for a host CPU + 10000 us)"),
+               ("PASS", "event 1 migrate: vCPU 0 lapic one-shot armed with each of 10 migrations "
+                "back to back fired once, after its deadline, within 100 ms + the host's waits of "
+                "the deadline or the answer (0 not; 5 of them still pending at the answer, across "
+                "the stop; the latest, migration 6: fired 1 times, 1071 us from the deadline, 1071 "
+                "us late, a vCPU waited 112337 us)")]
+        found = bounds.lifecycle_checks(run)
+        self.assertEqual([(e, b.figure, b.bands, ok) for e, b, ok in found], [
+            ("event 1 migrate", "e1.migrate.lapic.cpu1.run_lost_worst", [(0, 14)], True),
+            ("event 1 migrate", "e1.migrate.rtc-periodic.cpu0.run_gap_worst_us",
+             [(0, 15624 + 3407 + 105072 + 10000)], False),
+            ("event 1 migrate", "e1.migrate.lapic.cpu0.run_oneshot_pending", [], True)])
+        self.assertEqual(found[2][1].note, "(0 not fired once after the deadline)")
         bands, ok = bounds.wallclock_bound("rtc.tod_offset_ms", [
             ("FAIL", "tod: the RTC's time of day at an update is the host's +2245 ms "
                      "(allowed above -651 ms, up to +2000 ms)")])
