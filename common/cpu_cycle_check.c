@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The cpu-off-on engine's arguments and judgments of what its cycles collected: apart from
- * common/cpu_cycle.c's hardware, so the host tests build them. */
+/* The cpu-off-on engine's judgments of what its cycles collected: apart from common/cpu_cycle.c's
+ * hardware, so the host tests build them. */
 #include "libc.h"
 #include "arch.h"
-#include "argv.h"
 #include "report.h"
 #include "stats.h"
 #include "units.h"
 #include "cpu_cycle_check.h"
-
-static const char *const fault_names[] = {"none", "offset", "back", "reset", "noirq"};
-
-static_assert(ARRAY_SIZE(fault_names) == NR_FAULTS, "a name per enum cc_fault");
 
 static const char *const check_what[NR_CHECKS] = {
 	[CHECK_HANDOFF] = "no read went back from one vCPU's read to the next one's",
@@ -20,24 +15,6 @@ static const char *const check_what[NR_CHECKS] = {
 	[CHECK_OFFSET] = "the counter's offset to the physical count the same on every vCPU",
 	[CHECK_IRQ] = "the restarted vCPU took an interrupt after each restart",
 };
-
-void cc_parse_args(struct cc_args *a, int argc, char **argv)
-{
-	const struct arg args[] = {
-		ARG_UINT("cycles", &a->cycles, 1, CC_CYCLES_MAX, ARG_DEFAULT(CC_CYCLES_DEFAULT),
-			 "times the last vCPU is turned off and on again"),
-		ARG_ONE_OF("fault", &a->fault, fault_names, "none",
-			   "test-only: offset, back, reset or noirq (see the test's header)"),
-	};
-	const struct arg_table table = ARG_TABLE(args);
-
-	args_parse_or_abort(&table, argc, argv);
-}
-
-const char *cc_fault_name(unsigned f)
-{
-	return f < NR_FAULTS ? fault_names[f] : "?";
-}
 
 void cc_take_handoff(struct cc_view *views, int cpu, const struct handoff *ho)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The cpu-off-on engine's arguments and judgments: what the cycles collected, checked and reported,
- * apart from the hardware so the host tests build them. */
+/* The cpu-off-on engine's arguments (cpu_cycle_args.c) and judgments (cpu_cycle_check.c): what the
+ * cycles collected, checked and reported, apart from the hardware so the host tests build them. */
 #ifndef VMTICK_CPU_CYCLE_CHECK_H
 #define VMTICK_CPU_CYCLE_CHECK_H
 
