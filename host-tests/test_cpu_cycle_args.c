@@ -44,6 +44,9 @@ static void parse_line(const void *line)
 	cc_parse_args(&parsed, argc, argv);
 }
 
+/* enum cc_fault's words, in its order (the docs and unittests.cfg spell them) */
+static const char *const fault_words[NR_FAULTS] = {"none", "offset", "back", "reset", "noirq"};
+
 struct args_case {
 	const char *line;
 	u64 cycles;
@@ -71,7 +74,7 @@ static void test_args_taken(void **state)
 		if (parsed.cycles != c->cycles || parsed.fault != c->fault)
 			fail_msg("'%s': cycles %llu fault %u, want cycles %llu fault %u (%s)",
 				 c->line, parsed.cycles, parsed.fault, c->cycles, c->fault,
-				 cc_fault_name(c->fault));
+				 fault_words[c->fault]);
 		if (out[0])
 			fail_msg("'%s' is good, yet the parser printed:\n%s", c->line, out);
 	}
@@ -113,10 +116,10 @@ static void test_args_refused(void **state)
 
 		child_run(parse_line, r->line, &o);
 		if (o.code != r->code || !strstr(o.out, r->line_out))
-			fail_msg("'%s': exit status %d, want %d with the line '%s' (cycles= takes "
-				 "1..%d, "
-				 "fault= its %d names); it printed: %s",
-				 r->line, o.code, r->code, r->line_out, CC_CYCLES_MAX, NR_FAULTS,
+			fail_msg("'%s' must end the test with status %d and the line '%s' (cycles= "
+				 "takes 1..%d, fault= one of its %d words); it exited %d and "
+				 "printed: %s",
+				 r->line, r->code, r->line_out, CC_CYCLES_MAX, NR_FAULTS, o.code,
 				 one_line(o.out));
 	}
 	/* a word the table does not know: refused, whatever the parser's wording */
@@ -125,11 +128,10 @@ static void test_args_refused(void **state)
 
 static void test_fault_names(void **state)
 {
-	static const char *const want[NR_FAULTS] = {"none", "offset", "back", "reset", "noirq"};
-
 	for (unsigned f = 0; f < NR_FAULTS; f++)
-		if (strcmp(cc_fault_name(f), want[f]))
-			fail_msg("fault %u is named '%s', want '%s'", f, cc_fault_name(f), want[f]);
+		if (strcmp(cc_fault_name(f), fault_words[f]))
+			fail_msg("fault %u is named '%s', want '%s'", f, cc_fault_name(f),
+				 fault_words[f]);
 	assert_string_equal(cc_fault_name(NR_FAULTS), "?");
 }
 
