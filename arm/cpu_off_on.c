@@ -13,8 +13,9 @@
  *
  * How (common/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading
- *     CNTVCT through shared memory, 8 turns each; every read must be at
- *     least the one just before it, made by the other vCPU; and on each
+ *     CNTVCT through shared memory, 64 turns each (HANDOFF_ROUNDS); every
+ *     read must be at least the one just before it, made by the other
+ *     vCPU; and on each
  *     vCPU CNTVCT - CNTPCT, CNTPCT read between two CNTVCT reads;
  *  2. the secondary calls PSCI CPU_OFF on itself (smp_cpu_off()); the boot
  *     vCPU waits until AFFINITY_INFO says it is off, calls CPU_ON for it

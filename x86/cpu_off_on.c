@@ -11,8 +11,8 @@
  *
  * How (common/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading the
- *     TSC through shared memory, 8 turns each; every read must be at
- *     least the one just before it, made by the other vCPU;
+ *     TSC through shared memory, 64 turns each (HANDOFF_ROUNDS); every
+ *     read must be at least the one just before it, made by the other vCPU;
  *  2. the AP parks with interrupts off (smp_cpu_off()); the boot vCPU
  *     sends it INIT then SIPI (smp_cpu_restart(), lib/x86/smp.c) and
  *     waits until it is back in its idle loop;
