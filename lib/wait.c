@@ -63,6 +63,18 @@ void wait_cond(wait_cond_fn *cond, void *arg)
 		cpu_relax();
 }
 
+bool work_until(wait_step_fn *step, void *arg, u64 until)
+{
+	for (;;) {
+		u64 now = arch_counter();
+
+		if (until != WAIT_FOREVER && now >= until)
+			return false;
+		if (step(arg, now))
+			return true;
+	}
+}
+
 void wait_reached(const volatile unsigned long *counter, unsigned long target)
 {
 	while (__atomic_load_n(counter, __ATOMIC_ACQUIRE) < target)

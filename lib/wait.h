@@ -18,7 +18,7 @@ bool wait_at_least(const volatile unsigned long *counter, unsigned long target, 
  * the clock, and its last answer is the wait's.
  */
 typedef bool wait_cond_fn(void *arg);
-/* ticks for a wait that only its condition ends */
+/* ticks (or until) for a wait that only its condition ends */
 #define WAIT_FOREVER		(~0ull)
 
 /*
@@ -43,6 +43,22 @@ void wait_cond(wait_cond_fn *cond, void *arg);
  * hands over with a release store, read with acquire.
  */
 void wait_reached(const volatile unsigned long *counter, unsigned long target);
+
+/*
+ * One round of a wait that works while it waits (reads a device to keep
+ * it busy, takes a byte of input, times a bracket, halts until an
+ * interrupt): now is the arch_counter() read that began the round, so a
+ * step that brackets a read with the clock needs no read of its own
+ * before it. true ends the wait.
+ */
+typedef bool wait_step_fn(void *arg, u64 now);
+/*
+ * Read arch_counter(); at or past until, false; else step(arg, now),
+ * and true if it says so; again, with nothing between (no cpu_relax():
+ * the step is the round's work, or its pause). The clock is read once a
+ * round, never twice; WAIT_FOREVER as until: only the step ends it.
+ */
+bool work_until(wait_step_fn *step, void *arg, u64 until);
 
 /*
  * Spin on arch_counter() alone until it reaches until, or for ns of it: no
