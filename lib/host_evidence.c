@@ -3,6 +3,7 @@
  * parsed strictly. */
 #include "host_evidence.h"
 #include "arch.h"
+#include "wait.h"
 
 #define HOST_EVIDENCE_LINE_MAX 16384
 #define HE_DONE		       "HOST-EVIDENCE-DONE "
@@ -124,24 +125,35 @@ const char *host_evidence_parse_windows(const char *line, u32 n, struct host_par
 	return take_lists(&s, n, out);
 }
 
+/* A line being read from the serial input: read_line()'s step. */
+struct line_read {
+	char *buf;
+	size_t size, len;
+};
+
+/* One character of input taken, if one is in: true once the line's end is. */
+static bool take_char(void *arg, u64 now)
+{
+	struct line_read *r = arg;
+	int c = arch_console_getc();
+
+	if (c < 0 || c == '\r')
+		return false;
+	if (c == '\n') {
+		r->buf[r->len] = '\0';
+		return true;
+	}
+	if (r->len < r->size - 1)
+		r->buf[r->len++] = (char)c;
+	return false;
+}
+
 /* One line of the serial input, without its end; false when give_up came first. */
 static bool read_line(char *buf, size_t size, u64 give_up)
 {
-	size_t len = 0;
-	int c;
+	struct line_read r = {buf, size, 0};
 
-	while (arch_counter() < give_up) {
-		c = arch_console_getc();
-		if (c < 0 || c == '\r')
-			continue;
-		if (c == '\n') {
-			buf[len] = '\0';
-			return true;
-		}
-		if (len < size - 1)
-			buf[len++] = (char)c;
-	}
-	return false;
+	return work_until(take_char, &r, give_up);
 }
 
 static char line[HOST_EVIDENCE_LINE_MAX];

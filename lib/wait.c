@@ -57,12 +57,6 @@ bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
 	return done;
 }
 
-void wait_cond(wait_cond_fn *cond, void *arg)
-{
-	while (!cond(arg))
-		cpu_relax();
-}
-
 bool work_until(wait_step_fn *step, void *arg, u64 until)
 {
 	for (;;) {

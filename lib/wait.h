@@ -4,6 +4,7 @@
 #define VMTICK_WAIT_H
 
 #include "libc.h"
+#include "arch.h"
 
 /*
  * Spin until *counter >= target; false once timeout_ms of the arch
@@ -35,9 +36,15 @@ bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns);
 /*
  * Spin (cpu_relax()), with no deadline and no clock read, until cond(arg):
  * a handshake whose other side may take as long as it likes (a call
- * another CPU runs for its caller).
+ * another CPU runs for its caller), a lock's turn. Inline, so that
+ * spinlock.h takes its turns with it and what links the lock (report,
+ * alloc, console; host tests with no clock) needs no more than before.
  */
-void wait_cond(wait_cond_fn *cond, void *arg);
+static inline void wait_cond(wait_cond_fn *cond, void *arg)
+{
+	while (!cond(arg))
+		cpu_relax();
+}
 /*
  * Spin, with no deadline, until *counter >= target: a turn another CPU
  * hands over with a release store, read with acquire.
