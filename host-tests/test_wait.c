@@ -3,7 +3,8 @@
  * lib/wait.c's waits on a condition (wait_cond_ticks, poll_cond_ticks,
  * wait_cond), on a turn (wait_reached) and with work (work_until), on
  * the host.
- * What: a condition that holds at once ends the wait before any spin; one
+ * What: a condition that holds at once ends the wait before any spin or
+ * clock read; one
  * that comes true later ends it then, with true; one that never does
  * ends it once the ticks have passed, with false, even where the counter
  * wraps through zero meanwhile; WAIT_FOREVER waits for the condition
@@ -106,6 +107,9 @@ static void test_wait_cond_table(void **state)
 				 "%u",
 				 c->what, got, s.asks, relaxes, c->want, c->want_asks,
 				 c->want_relaxes);
+		if (c->true_at == 1 && fake_counter != c->clock)
+			fail_msg("%s: the clock was read (%llu ticks on), want no read", c->what,
+				 (unsigned long long)(fake_counter - c->clock));
 	}
 }
 

@@ -125,48 +125,35 @@ const char *host_evidence_parse_windows(const char *line, u32 n, struct host_par
 	return take_lists(&s, n, out);
 }
 
-/* A line being read from the serial input: read_line()'s step. */
-struct line_read {
-	char *buf;
-	size_t size, len;
-};
+static char line[HOST_EVIDENCE_LINE_MAX];
+static char why[HOST_EVIDENCE_LINE_MAX / 64 + 64];
+static size_t line_len;
 
-/* One character of input taken, if one is in: true once the line's end is. */
-static bool take_char(void *arg, u64 now)
+/*
+ * One character of input taken into line, if one is in: true once a
+ * whole answer line is; another line ends and is forgotten.
+ */
+static bool take_answer_char(void *unused, u64 now)
 {
-	struct line_read *r = arg;
 	int c = arch_console_getc();
 
 	if (c < 0 || c == '\r')
 		return false;
-	if (c == '\n') {
-		r->buf[r->len] = '\0';
-		return true;
+	if (c != '\n') {
+		if (line_len < sizeof(line) - 1)
+			line[line_len++] = (char)c;
+		return false;
 	}
-	if (r->len < r->size - 1)
-		r->buf[r->len++] = (char)c;
-	return false;
+	line[line_len] = '\0';
+	line_len = 0;
+	return !strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE"));
 }
-
-/* One line of the serial input, without its end; false when give_up came first. */
-static bool read_line(char *buf, size_t size, u64 give_up)
-{
-	struct line_read r = {buf, size, 0};
-
-	return work_until(take_char, &r, give_up);
-}
-
-static char line[HOST_EVIDENCE_LINE_MAX];
-static char why[HOST_EVIDENCE_LINE_MAX / 64 + 64];
 
 /* The agent's next answer line (other input skipped); false when give_up came first. */
 static bool read_answer(u64 give_up)
 {
-	do {
-		if (!read_line(line, sizeof(line), give_up))
-			return false;
-	} while (strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE")));
-	return true;
+	line_len = 0;
+	return work_until(take_answer_char, NULL, give_up);
 }
 
 static const char *answer_bad(const char *bad)

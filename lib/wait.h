@@ -24,8 +24,10 @@ typedef bool wait_cond_fn(void *arg);
 
 /*
  * Spin (cpu_relax()) until cond(arg) or ticks of arch_counter() have
- * passed since the call; cond's last answer. The clock is read every
- * round: a wait that must see its deadline to the tick.
+ * passed since its first answer; cond's last answer. The clock is read
+ * every round: a wait that must see its deadline to the tick; but not
+ * at all when cond holds at once (a console's transmitter, nearly always
+ * ready, costs no clock read a character).
  */
 bool wait_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks);
 /*
