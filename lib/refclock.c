@@ -209,17 +209,22 @@ static bool read_refs(void *arg, u64 now)
 void refclock_measure(struct refclock_result *res, size_t n, u64 (*clock)(void), u64 clock_hz,
 		      u64 window, unsigned tries)
 {
-	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz;
+	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz, window_ticks;
 	const char *why = cannot_share(res, n, tries);
 
 	for (size_t i = 0; i < n; i++)
 		res[i].why = why;
 	if (why)
 		return;
+	/*
+	 * Before the first mark: the counter's rate may be found on its first
+	 * use (x86 calibrates the TSC against the PM timer, probing it again),
+	 * which must not fall between a reference's two marks.
+	 */
+	window_ticks = ns_to_ticks(ticks_to_ns(window, clock_hz), arch_counter_hz());
 	for (size_t i = 0; i < n; i++)
 		mark_into(&res[i], &res[i].m0, clock, timeout, tries);
-	work_until(read_refs, &(struct ref_window){res, n},
-		   arch_counter() + ns_to_ticks(ticks_to_ns(window, clock_hz), arch_counter_hz()));
+	work_until(read_refs, &(struct ref_window){res, n}, arch_counter() + window_ticks);
 	for (size_t i = 0; i < n; i++)
 		mark_into(&res[i], &res[i].m1, clock, timeout, tries);
 	for (size_t i = 0; i < n; i++)
