@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Waits on a condition, a counter another CPU or an interrupt handler advances, or the clock: the tree's only wait loops. */
+/*
+ * Waits on a condition, a counter another CPU or an interrupt handler advances, or the clock: the
+ * tree's wait loops but one, refclock_mark() (lib/refclock.c), a measurement timed by its caller's
+ * clock. A wait that halts or sleeps (hlt, WFE, WFI) does so in its condition.
+ */
 #ifndef VMTICK_WAIT_H
 #define VMTICK_WAIT_H
 
