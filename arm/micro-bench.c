@@ -358,16 +358,30 @@ static void backstop_handler(struct pt_regs *regs, unsigned irq)
  * physical timer, armed WAIT_TIMEOUT_MS later in its own counter (no
  * offset to know), ends the wait if the virtual one never fires.
  */
+struct hits_wait {
+	struct irq_tally *t;
+	unsigned long target;
+};
+
+/* The hits (or the backstop), else a WFI, the interrupt taken after it: true as soon as it came. */
+static bool hits_else_wfi(void *arg)
+{
+	const struct hits_wait *w = arg;
+
+	if (atomic_load(&w->t->hits) >= w->target || READ_ONCE(backstop_fired))
+		return true;
+	wfi();
+	irq_enable();
+	isb();
+	irq_disable();
+	return atomic_load(&w->t->hits) >= w->target || READ_ONCE(backstop_fired);
+}
+
 static bool sleep_until_hits(struct irq_tally *t, unsigned long target)
 {
 	WRITE_ONCE(backstop_fired, false);
 	timer_set_cval(TIMER_PHYS, timer_count(TIMER_PHYS) + timer_delta + wait_timeout);
-	while (atomic_load(&t->hits) < target && !READ_ONCE(backstop_fired)) {
-		wfi();
-		irq_enable();
-		isb();
-		irq_disable();
-	}
+	wait_cond(hits_else_wfi, &(struct hits_wait){t, target});
 	timer_stop(TIMER_PHYS);
 	return atomic_load(&t->hits) >= target;
 }

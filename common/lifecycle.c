@@ -6,6 +6,7 @@
 #include "atomic.h"
 #include "irq.h"
 #include "report.h"
+#include "wait.h"
 
 
 struct lc_state lc;
@@ -51,13 +52,25 @@ static void handoffs(unsigned w)
 
 /* ---- the boot vCPU: windows and the handshake ---------------------------- */
 
+/* A vCPU sampling in a phase: a step of work_until(). */
+struct lc_sampling {
+	struct lc_cpu *me;
+	enum lc_phase ph;
+};
+
+static bool sample_step(void *arg, u64 now)
+{
+	const struct lc_sampling *s = arg;
+
+	lc_step(s->me, s->ph);
+	return false;
+}
+
 /* Sample for ns nanoseconds by the counter. */
 static void boot_window(struct lc_cpu *me, enum lc_phase ph, u64 ns)
 {
-	u64 end = arch_counter() + ns_to_ticks(ns, arch_counter_hz());
-
-	while (arch_counter() < end)
-		lc_step(me, ph);
+	work_until(sample_step, &(struct lc_sampling){me, ph},
+		   arch_counter() + ns_to_ticks(ns, arch_counter_hz()));
 }
 
 /*
@@ -83,27 +96,37 @@ bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 	return lc_read_answer(me, a, give_up);
 }
 
-bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
+/* The answer being read: a sample (when me), then a character of input if one is in. */
+struct lc_answer_read {
+	struct lc_cpu *me;
+	struct lc_answer *a;
+	size_t len;
+};
+
+static bool answer_step(void *arg, u64 now)
 {
-	size_t len = 0;
+	struct lc_answer_read *r = arg;
 	int c;
 
-	while (arch_counter() < give_up) {
-		if (me)
-			lc_step(me, LC_DURING);
-		c = arch_console_getc();
-		if (c < 0 || c == '\r')
-			continue;
-		if (!len)
-			a->first_at = arch_counter();
-		if (c == '\n') {
-			a->line[len] = '\0';
-			return true;
-		}
-		if (len < LC_LINE_MAX - 1)
-			a->line[len++] = (char)c;
+	if (r->me)
+		lc_step(r->me, LC_DURING);
+	c = arch_console_getc();
+	if (c < 0 || c == '\r')
+		return false;
+	if (!r->len)
+		r->a->first_at = arch_counter();
+	if (c == '\n') {
+		r->a->line[r->len] = '\0';
+		return true;
 	}
+	if (r->len < LC_LINE_MAX - 1)
+		r->a->line[r->len++] = (char)c;
 	return false;
+}
+
+bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
+{
+	return work_until(answer_step, &(struct lc_answer_read){me, a, 0}, give_up);
 }
 
 /* ---- one event ------------------------------------------------------------- */

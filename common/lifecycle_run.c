@@ -4,6 +4,7 @@
 #include "lifecycle_state.h"
 #include "atomic.h"
 #include "report.h"
+#include "wait.h"
 
 /*
  * Why: migrations in a row are where a host's restore of the timers is
@@ -123,14 +124,30 @@ static bool oneshots_fired(unsigned k)
 
 /* Sample past migration k's answer and its one-shots' deadline, and until they fired (or gave up).
  */
+struct lc_dwell {
+	struct lc_cpu *me;
+	unsigned k;
+	u64 end; /* the dwell's least end */
+};
+
+/* Done once past the dwell's end with the one-shots fired; else a sample. */
+static bool dwell_step(void *arg, u64 now)
+{
+	const struct lc_dwell *d = arg;
+
+	if (now >= d->end && oneshots_fired(d->k))
+		return true;
+	lc_step(d->me, LC_DURING);
+	return false;
+}
+
 static void dwell(struct lc_cpu *me, unsigned k)
 {
-	u64 hz = arch_counter_hz(), from = max(lc.run.answered[k], lc.run.deadlines[k]), now;
+	u64 hz = arch_counter_hz(), from = max(lc.run.answered[k], lc.run.deadlines[k]);
 	u64 end = from + ns_to_ticks(LC_RUN_DWELL_NS, hz);
-	u64 give_up = from + ns_to_ticks(LC_RUN_ONESHOT_WAIT_NS, hz);
 
-	while ((now = arch_counter()) < end || (now < give_up && !oneshots_fired(k)))
-		lc_step(me, LC_DURING);
+	work_until(dwell_step, &(struct lc_dwell){me, k, end},
+		   max(end, from + ns_to_ticks(LC_RUN_ONESHOT_WAIT_NS, hz)));
 }
 
 /* Migration k's answer: its facts, or the test ends saying what came. */

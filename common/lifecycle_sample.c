@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "atomic.h"
 #include "irq.h"
+#include "wait.h"
 
 static u64 faulty_read(const struct lc_cpu *me, unsigned i, enum lc_phase ph)
 {
@@ -217,16 +218,22 @@ void lc_stop_sampling(const struct lc_cpu *me)
 			lc.arch->stop(s);
 }
 
+/* One sampling step in the boot vCPU's phase; true once it says the event is over. */
+static bool step_until_finished(void *me)
+{
+	enum lc_phase ph = lc.phase;
+
+	if (ph == LC_FINISHED)
+		return true;
+	lc_step(me, ph);
+	return false;
+}
+
 /* What every vCPU does during one event, until the boot vCPU says it is over. */
 static void sampler(struct lc_cpu *me)
 {
-	enum lc_phase ph;
-
 	lc_start_sampling(me);
-	while ((ph = lc.phase) != LC_FINISHED) {
-		lc_step(me, ph);
-		cpu_relax();
-	}
+	wait_cond(step_until_finished, me);
 	lc_stop_sampling(me);
 }
 

@@ -67,6 +67,16 @@ static void cal_sample(u64 (*read)(void), struct cal_sample *best)
 	}
 }
 
+struct source_read {
+	u64 (*read)(void);
+};
+
+static bool read_source(void *arg, u64 now)
+{
+	((struct source_read *)arg)->read();
+	return false;
+}
+
 /*
  * ratio = counter ticks between the two brackets' midpoints over the
  * counts between them. Each count was read somewhere in its bracket (half
@@ -80,8 +90,8 @@ bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal)
 	u64 mid1, mid2, dt, dc, slack;
 
 	cal_sample(read, &s1);
-	while (arch_counter() - s1.after < window)
-		read();
+	/* the source read again and again through the window */
+	work_until(read_source, &(struct source_read){read}, s1.after + window);
 	cal_sample(read, &s2);
 	mid1 = s1.before + (s1.after - s1.before) / 2;
 	mid2 = s2.before + (s2.after - s2.before) / 2;
@@ -221,10 +231,21 @@ void tick_wake(void)
 	tick_run.done = true;
 }
 
+/* The run's end, else a sleep until the next interrupt, counted in *(u64 *)woken. */
+static bool done_else_wait(void *woken)
+{
+	if (tick_run.done)
+		return true;
+	tick_run.arch->wait();
+	++*(u64 *)woken;
+	return false;
+}
+
 static void wait_done(void)
 {
-	while (!tick_run.done)
-		tick_run.arch->wait();
+	u64 woken = 0;
+
+	wait_cond(done_else_wait, &woken);
 }
 
 /* Host-evidence marks around the run (lib/host_evidence.h). */
@@ -455,10 +476,7 @@ static void run_idle(u64 seconds, u64 hz)
 		report_skip("no timer to end the idle run with");
 		return;
 	}
-	while (!tick_run.done) {
-		tick_run.arch->wait();
-		interrupts++;
-	}
+	wait_cond(done_else_wait, &interrupts);
 	report_info("phase end");
 	tick_report_counts("none", 0, 0, end - tick_run.anchor,
 			   tick_run.woke_at - tick_run.anchor, hz);

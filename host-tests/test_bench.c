@@ -11,6 +11,7 @@
  * anywhere in a one-batch run must not fail the row.
  */
 /* LIBSRC: lib/bench.c lib/stats.c lib/fixed.c lib/argv.c lib/strto.c lib/string.c lib/printf.c */
+/* LIBSRC: lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

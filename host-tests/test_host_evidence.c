@@ -5,7 +5,7 @@
  * and each way an answer can be wrong refused with its own message, so that
  * the timer-tick guest never judges by a half-read line.
  */
-/* LIBSRC: lib/host_evidence.c lib/string.c lib/strto.c lib/printf.c */
+/* LIBSRC: lib/host_evidence.c lib/wait.c lib/stats.c lib/string.c lib/strto.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "host_shim.h"
 #include "../lib/host_evidence.h"
+#include "../lib/units.h"
 
 /* Not called by the parsers: the request side talks to the console. */
 bool arch_host_evidence_offered(void)
@@ -29,6 +30,15 @@ int arch_console_getc(void)
 u64 arch_counter(void)
 {
 	return 0;
+}
+
+u64 arch_counter_hz(void)
+{
+	return NSEC_PER_SEC;
+}
+
+void cpu_relax(void)
+{
 }
 
 void arch_console_write(const char *buf, size_t len)

@@ -9,8 +9,9 @@
  * marks' slack and the tolerance say; a slow 1 Hz reference is polled to
  * its edge; every bracket holds the true edge and every error lies within
  * its bound under random read costs; and what cannot give a rate says so.
+ * The arch's counter (the window's timer) runs on the same timeline.
  */
-/* LIBSRC: lib/refclock.c lib/string.c */
+/* LIBSRC: lib/refclock.c lib/wait.c lib/stats.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,6 +101,26 @@ static uint64_t fake_clock(void)
 	v = clock_at(sim.now_ps);
 	spend(sim.clock_cost_ps / 2);
 	return v;
+}
+
+/* The arch's counter, which times refclock_measure()'s window: true time in ns. */
+uint64_t arch_counter(void);
+uint64_t arch_counter_hz(void);
+void cpu_relax(void);
+
+uint64_t arch_counter(void)
+{
+	spend(sim.clock_cost_ps);
+	return sim.now_ps / PSEC_PER_NSEC;
+}
+
+uint64_t arch_counter_hz(void)
+{
+	return NSEC_PER_SEC;
+}
+
+void cpu_relax(void)
+{
 }
 
 static uint64_t fake_ref_read(void)

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lib/wait.c's waits on a condition (wait_cond_ticks, poll_cond_ticks,
- * wait_cond) and on a turn (wait_reached), on the host.
- * What: a condition that holds at once ends the wait before any spin; one
+ * wait_cond), on a turn (wait_reached) and with work (work_until), on
+ * the host.
+ * What: a condition that holds at once ends the wait before any spin or
+ * clock read; one
  * that comes true later ends it then, with true; one that never does
  * ends it once the ticks have passed, with false, even where the counter
  * wraps through zero meanwhile; WAIT_FOREVER waits for the condition
  * alone; poll_cond_ticks asks its condition no more often than every
  * poll_ns; wait_cond spins until its condition holds and never reads
- * the clock; wait_reached returns once the counter reaches its target.
+ * the clock; wait_reached returns once the counter reaches its target;
+ * work_until reads the clock once a round, hands that read to its step,
+ * never steps at or past its deadline, spins nothing between steps, and
+ * with WAIT_FOREVER runs through a wrap of the counter.
  * Why: every wait loop of the tree (drivers, engines, tests) is one of
  * these, so a wrong deadline or a missed last answer would be wrong
  * everywhere at once.
@@ -102,6 +107,9 @@ static void test_wait_cond_table(void **state)
 				 "%u",
 				 c->what, got, s.asks, relaxes, c->want, c->want_asks,
 				 c->want_relaxes);
+		if (c->true_at == 1 && fake_counter != c->clock)
+			fail_msg("%s: the clock was read (%llu ticks on), want no read", c->what,
+				 (unsigned long long)(fake_counter - c->clock));
 	}
 }
 
@@ -158,6 +166,73 @@ static void test_wait_reached(void **state)
 	assert_int_equal(relaxes, 0);
 }
 
+/* --- work_until: a step that is true from its true_at-th round on, and records its nows --- */
+
+struct step_script {
+	unsigned true_at, steps;
+	u64 first_now, last_now;
+	bool now_wrong; /* a now that was not the round's own read */
+};
+
+static bool scripted_step(void *arg, u64 now)
+{
+	struct step_script *s = arg;
+
+	/* the counter moved STEP past now when the round read it, and nothing read it since */
+	if (fake_counter != now + STEP)
+		s->now_wrong = true;
+	if (!s->steps++)
+		s->first_now = now;
+	s->last_now = now;
+	return s->true_at != NEVER && s->steps >= s->true_at;
+}
+
+struct work_case {
+	const char *what;
+	u64 clock;  /* the counter at the call */
+	u64 until;  /* the deadline, absolute */
+	unsigned true_at;
+	bool want;
+	unsigned want_steps;
+};
+
+/* A round reads the clock (STEP later than the read before), then steps: until 100 is 10 rounds. */
+static const struct work_case work_cases[] = {
+	{"true at once", 0, 100, 1, true, 1},
+	{"true at the third round", 0, 100, 3, true, 3},
+	{"never true: until 100 is 10 steps", 0, 100, NEVER, false, 10},
+	{"true at the last round before the deadline", 0, 100, 10, true, 10},
+	{"true one round too late", 0, 100, 11, false, 10},
+	{"the deadline already passed: no step", 200, 100, 1, false, 0},
+	{"the deadline is the first read: no step", 100, 100, 1, false, 0},
+	{"WAIT_FOREVER through a wrap of the counter", ~0ull - 30, WAIT_FOREVER, 500, true, 500},
+};
+
+static void test_work_until_table(void **state)
+{
+	for (size_t i = 0; i < sizeof(work_cases) / sizeof(work_cases[0]); i++) {
+		const struct work_case *c = &work_cases[i];
+		struct step_script s = {.true_at = c->true_at};
+		bool got;
+
+		reset(c->clock);
+		got = work_until(scripted_step, &s, c->until);
+		if (got != c->want || s.steps != c->want_steps || relaxes)
+			fail_msg("%s: returned %d after %u steps and %u spins, want %d after %u "
+				 "and none",
+				 c->what, got, s.steps, relaxes, c->want, c->want_steps);
+		if (s.now_wrong)
+			fail_msg("%s: a step was handed a now other than its round's read", c->what);
+		if (s.steps && (s.first_now != c->clock ||
+				s.last_now != c->clock + (u64)(s.steps - 1) * STEP))
+			fail_msg("%s: steps saw now %llu to %llu, want %llu to %llu (one read a "
+				 "round)",
+				 c->what, (unsigned long long)s.first_now,
+				 (unsigned long long)s.last_now, (unsigned long long)c->clock,
+				 (unsigned long long)(c->clock + (u64)(s.steps - 1) * STEP));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_poll_spacing),
 		cmocka_unit_test(test_wait_cond),
 		cmocka_unit_test(test_wait_reached),
+		cmocka_unit_test(test_work_until_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

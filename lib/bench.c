@@ -6,6 +6,7 @@
 #include "argv.h"
 #include "report.h"
 #include "fixed.h"
+#include "wait.h"
 
 /* The baseline: the same macro as every row, with nothing in the body. */
 BENCH_LOOP(bench_empty_loop, )
@@ -131,13 +132,29 @@ static void slow_setup(const struct bench_config *c, const struct bench *rows, s
 /*
  * A timed loop stretched by pct percent of its net time (its ticks minus
  * baseline): a busy wait on the counter inside the timed region, whose
- * last read closes the timing, so it overshoots by at most one read. No
- * PAUSE in the wait: with one, a 5 % stretch measured 8.8 % under TCG (an
+ * last read closes the timing, so it overshoots by at most one read
+ * (work_until: one read a round, nothing between; a stretch whose
+ * condition is the counter ends on the counter alone). No PAUSE in the
+ * wait: with one, a 5 % stretch measured 8.8 % under TCG (an
  * overshoot of ~2.8 us a batch, inferred from that, not timed).
  */
+struct stretch {
+	u64 from, ticks; /* the stretch: ticks of the counter from from */
+	u64 last;	 /* the read that ended it */
+};
+
+static bool stretched(void *arg, u64 now)
+{
+	struct stretch *s = arg;
+
+	s->last = now;
+	return now - s->from >= s->ticks;
+}
+
 static u64 time_loop_stretched(const struct bench *b, unsigned long n, u64 baseline, u64 pct)
 {
-	u64 t0, t1, t, net;
+	u64 t0, t1, net;
+	struct stretch s;
 
 	t0 = arch_counter();
 	arch_bench_fence();
@@ -145,10 +162,9 @@ static u64 time_loop_stretched(const struct bench *b, unsigned long n, u64 basel
 	arch_bench_fence();
 	t1 = arch_counter();
 	net = t1 - t0 > baseline ? t1 - t0 - baseline : 0;
-	do
-		t = arch_counter();
-	while (t - t1 < net * pct / 100);
-	return t - t0;
+	s = (struct stretch){.from = t1, .ticks = net * pct / 100};
+	work_until(stretched, &s, WAIT_FOREVER);
+	return s.last - t0;
 }
 
 /*

@@ -3,6 +3,7 @@
  * parsed strictly. */
 #include "host_evidence.h"
 #include "arch.h"
+#include "wait.h"
 
 #define HOST_EVIDENCE_LINE_MAX 16384
 #define HE_DONE		       "HOST-EVIDENCE-DONE "
@@ -124,37 +125,35 @@ const char *host_evidence_parse_windows(const char *line, u32 n, struct host_par
 	return take_lists(&s, n, out);
 }
 
-/* One line of the serial input, without its end; false when give_up came first. */
-static bool read_line(char *buf, size_t size, u64 give_up)
-{
-	size_t len = 0;
-	int c;
-
-	while (arch_counter() < give_up) {
-		c = arch_console_getc();
-		if (c < 0 || c == '\r')
-			continue;
-		if (c == '\n') {
-			buf[len] = '\0';
-			return true;
-		}
-		if (len < size - 1)
-			buf[len++] = (char)c;
-	}
-	return false;
-}
-
 static char line[HOST_EVIDENCE_LINE_MAX];
 static char why[HOST_EVIDENCE_LINE_MAX / 64 + 64];
+static size_t line_len;
+
+/*
+ * One character of input taken into line, if one is in: true once a
+ * whole answer line is; another line ends and is forgotten.
+ */
+static bool take_answer_char(void *unused, u64 now)
+{
+	int c = arch_console_getc();
+
+	if (c < 0 || c == '\r')
+		return false;
+	if (c != '\n') {
+		if (line_len < sizeof(line) - 1)
+			line[line_len++] = (char)c;
+		return false;
+	}
+	line[line_len] = '\0';
+	line_len = 0;
+	return !strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE"));
+}
 
 /* The agent's next answer line (other input skipped); false when give_up came first. */
 static bool read_answer(u64 give_up)
 {
-	do {
-		if (!read_line(line, sizeof(line), give_up))
-			return false;
-	} while (strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE")));
-	return true;
+	line_len = 0;
+	return work_until(take_answer_char, NULL, give_up);
 }
 
 static const char *answer_bad(const char *bad)

@@ -2,6 +2,9 @@
 /* Reference clocks, arch-neutral part: marking a reference's count change and the rate between two marks. */
 #include "refclock.h"
 #include "units.h"
+#include "arch.h"
+#include "stats.h"
+#include "wait.h"
 
 /*
  * The rate math multiplies two 64-bit values (elapsed ticks by a
@@ -84,6 +87,10 @@ static u64 add_sat(u64 a, u64 b)
  * read is bracketed by the clock reads before and after it. When the count
  * moved by one, it changed after the previous reference read began (after
  * the clock read before it) and before the current one ended.
+ * The one wait of the tree left beside lib/wait.h's: it is timed by the
+ * caller's clock (the clock under test), whose reads are the brackets; a
+ * wait's own arch_counter() read each round would widen every bracket by
+ * that read. A clock that stops leaves it no deadline.
  */
 bool refclock_mark(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
 		   struct refclock_mark *m)
@@ -184,22 +191,40 @@ static void mark_into(struct refclock_result *r, struct refclock_mark *m, u64 (*
 		r->why = "its count did not change within the mark timeout";
 }
 
+/* The references read through the window between the marks, so that none goes unpolled. */
+struct ref_window {
+	struct refclock_result *res;
+	size_t n;
+};
+
+static bool read_refs(void *arg, u64 now)
+{
+	struct ref_window *w = arg;
+
+	for (size_t i = 0; i < w->n; i++)
+		w->res[i].ref->read();
+	return false;
+}
+
 void refclock_measure(struct refclock_result *res, size_t n, u64 (*clock)(void), u64 clock_hz,
 		      u64 window, unsigned tries)
 {
-	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz, start;
+	u64 timeout = REFCLOCK_MARK_TIMEOUT_S * clock_hz, window_ticks;
 	const char *why = cannot_share(res, n, tries);
 
 	for (size_t i = 0; i < n; i++)
 		res[i].why = why;
 	if (why)
 		return;
+	/*
+	 * Before the first mark: the counter's rate may be found on its first
+	 * use (x86 calibrates the TSC against the PM timer, probing it again),
+	 * which must not fall between a reference's two marks.
+	 */
+	window_ticks = ns_to_ticks(ticks_to_ns(window, clock_hz), arch_counter_hz());
 	for (size_t i = 0; i < n; i++)
 		mark_into(&res[i], &res[i].m0, clock, timeout, tries);
-	start = clock();
-	while (clock() - start < window)
-		for (size_t i = 0; i < n; i++)
-			res[i].ref->read();
+	work_until(read_refs, &(struct ref_window){res, n}, arch_counter() + window_ticks);
 	for (size_t i = 0; i < n; i++)
 		mark_into(&res[i], &res[i].m1, clock, timeout, tries);
 	for (size_t i = 0; i < n; i++)

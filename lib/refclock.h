@@ -106,7 +106,9 @@ struct refclock_result {
 /*
  * Measure clock (nominally clock_hz) against n references over one window
  * of about window ticks of clock: refclock_mark_best() of each reference,
- * every reference polled until the window has passed, refclock_mark_best()
+ * every reference polled until the window has passed (timed by
+ * arch_counter(), window's length in clock's nominal ticks, so that a
+ * clock under test that stops cannot hold it open), refclock_mark_best()
  * of each again, and the rate. References are not polled while another
  * one is being marked, so a slow one (the RTC, seconds) cannot share a
  * call with one that wraps fast (the PIT, 55 ms): such a call sets every

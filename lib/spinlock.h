@@ -5,18 +5,30 @@
 
 #include "atomic.h"
 #include "arch.h"
+#include "wait.h"
 
 struct spinlock {
 	u32 next;	/* next ticket to hand out */
 	u32 owner;	/* ticket now being served */
 };
 
+struct spin_turn {
+	struct spinlock *l;
+	u32 ticket;
+};
+
+static inline bool spin_turn_came(void *arg)
+{
+	const struct spin_turn *t = arg;
+
+	return __atomic_load_n(&t->l->owner, __ATOMIC_ACQUIRE) == t->ticket;
+}
+
 static inline void spin_lock(struct spinlock *l)
 {
-	u32 ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	struct spin_turn t = {l, __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED)};
 
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
-		cpu_relax();
+	wait_cond(spin_turn_came, &t);
 }
 
 static inline void spin_unlock(struct spinlock *l)

@@ -39,12 +39,17 @@ bool wait_at_least(const volatile unsigned long *counter, unsigned long target, 
 
 bool wait_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks)
 {
-	u64 start = arch_counter();
-	bool done;
+	u64 start;
 
-	while (!(done = cond(arg)) && arch_counter() - start < ticks)
+	if (cond(arg))
+		return true;
+	start = arch_counter();
+	while (arch_counter() - start < ticks) {
 		cpu_relax();
-	return done;
+		if (cond(arg))
+			return true;
+	}
+	return false;
 }
 
 bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
@@ -57,10 +62,16 @@ bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
 	return done;
 }
 
-void wait_cond(wait_cond_fn *cond, void *arg)
+bool work_until(wait_step_fn *step, void *arg, u64 until)
 {
-	while (!cond(arg))
-		cpu_relax();
+	for (;;) {
+		u64 now = arch_counter();
+
+		if (until != WAIT_FOREVER && now >= until)
+			return false;
+		if (step(arg, now))
+			return true;
+	}
 }
 
 void wait_reached(const volatile unsigned long *counter, unsigned long target)

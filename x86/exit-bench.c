@@ -48,6 +48,7 @@
 #include "x86/bench_irq.h"
 #include "argv.h"
 #include "bench.h"
+#include "wait.h"
 #include "x86/desc.h"
 #include "x86/hypercall.h"
 #include "x86/hypervisor.h"
@@ -273,11 +274,18 @@ static void ping_handler(struct ex_regs *regs)
  * takes no host CPU while the other rows run; each ping wakes it. (The
  * round trip therefore includes CPU 1's wake-up from hlt.)
  */
+static bool stopped_else_halt(void *unused)
+{
+	if (READ_ONCE(responder_stop))
+		return true;
+	safe_halt();
+	return false;
+}
+
 static void responder(void *arg)
 {
 	WRITE_ONCE(responder_ready, 1);
-	while (!READ_ONCE(responder_stop))
-		safe_halt();
+	wait_cond(stopped_else_halt, NULL);
 	irq_disable();
 }
 

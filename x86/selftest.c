@@ -29,6 +29,9 @@
 #include "x86/processor.h"
 #include "report.h"
 #include "selftest.h"
+#include "stats.h"
+#include "units.h"
+#include "wait.h"
 
 /* An MSR index no CPU or hypervisor implements. */
 #define MSR_NONEXISTENT 0x4b564dffu
@@ -112,8 +115,13 @@ static void check_page_fault(void)
  * emulate int3/int n and stops the guest.)
  */
 #define TEST_IPI_VECTOR 0x40
-#define TEST_IPI_WAIT_LOOPS 100000000
+#define TEST_IPI_WAIT_NS NSEC_PER_SEC
 static volatile int ipi_hits;
+
+static bool ipi_came(void *unused)
+{
+	return ipi_hits;
+}
 
 static void ipi_handler(struct ex_regs *regs)
 {
@@ -127,8 +135,7 @@ static void check_handler(void)
 
 	irq_enable();
 	apic_icr_write(APIC_DEST_SELF | APIC_ICR_FIXED | TEST_IPI_VECTOR, 0);
-	for (int i = 0; i < TEST_IPI_WAIT_LOOPS && !ipi_hits; i++)
-		pause();
+	wait_cond_ticks(ipi_came, NULL, ns_to_ticks(TEST_IPI_WAIT_NS, arch_counter_hz()));
 	irq_disable();
 	handle_exception(TEST_IPI_VECTOR, old);
 	report(ipi_hits == 1, "a self-IPI to vector %#x reached its installed handler once (%d)",

@@ -8,6 +8,7 @@
 #include "x86/rtc.h"
 #include "stats.h"
 #include "units.h"
+#include "wait.h"
 
 /*
  * The periodic interrupt: PIE in register B, the rate
@@ -46,25 +47,31 @@ struct rtc_flag {
 	u64 lo, hi; /* the periodic flag was set after lo and before hi */
 };
 
+struct flag_poll {
+	struct rtc_flag *f;
+	u64 prev; /* the read before the poll before this one */
+};
+
+/* One clearing read of register C, the round's read (now) before it: true once PF shows. */
+static bool flag_poll(void *arg, u64 now)
+{
+	struct flag_poll *p = arg;
+
+	if (rtc_irq_ack() & RTC_C_PF) {
+		*p->f = (struct rtc_flag){p->prev, arch_counter()};
+		return true;
+	}
+	p->prev = now;
+	return false;
+}
+
 /* Poll register C from a clearing read until PF shows: false after the timeout. */
 static bool rtc_next_flag(struct rtc_flag *f)
 {
-	u64 prev = arch_counter(), start = prev, a, b;
-	u8 c;
+	u64 start = arch_counter();
 
 	rtc_irq_ack();
-	for (;;) {
-		a = arch_counter();
-		c = rtc_irq_ack();
-		b = arch_counter();
-		if (c & RTC_C_PF) {
-			*f = (struct rtc_flag){prev, b};
-			return true;
-		}
-		if (b - start > rtc.timeout)
-			return false;
-		prev = a;
-	}
+	return work_until(flag_poll, &(struct flag_poll){f, start}, start + rtc.timeout);
 }
 
 struct rtc_mark {
@@ -97,6 +104,13 @@ static const char *rtc_mark(u64 period, struct rtc_mark *m)
 	return NULL;
 }
 
+/* Register C read (its flags cleared) through the window between the marks. */
+static bool ack_flags(void *unused, u64 now)
+{
+	rtc_irq_ack();
+	return false;
+}
+
 /*
  * Flags over the window: counts of the 32768 Hz time base between the
  * marks at each end. The periods between the two are the gap rounded to
@@ -113,8 +127,8 @@ static const char *rtc_calibrate(u64 hz, struct tick_cal *cal)
 	rtc_irq_enable(RTC_IRQ_PERIODIC);
 	no = rtc_mark(rtc.nominal, &m1);
 	end = arch_counter() + tick_counter_hz() * RTC_CAL_WINDOW_MS / MSEC_PER_SEC;
-	while (!no && arch_counter() < end)
-		rtc_irq_ack();
+	if (!no)
+		work_until(ack_flags, NULL, end);
 	if (!no)
 		no = rtc_mark(rtc.nominal, &m2);
 	rtc_irq_disable(RTC_IRQ_PERIODIC);

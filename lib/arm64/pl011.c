@@ -2,6 +2,7 @@
 /* The console: a PL011 UART found through /chosen/stdout-path or its compatible string. */
 #include "libc.h"
 #include "arch.h"
+#include "wait.h"
 #include "arm64/setup.h"
 #include "arm64/sysreg.h"
 
@@ -33,6 +34,20 @@ int pl011_init(void)
 	return 0;
 }
 
+/*
+ * The console's waits have no deadline and say nothing when it never
+ * comes: the console they wait on is where a message would go.
+ */
+static bool tx_room(void *unused)
+{
+	return !(readl(uart_base + UARTFR) & UARTFR_TXFF);
+}
+
+static bool tx_idle(void *unused)
+{
+	return !(readl(uart_base + UARTFR) & UARTFR_BUSY);
+}
+
 void arch_console_write(const char *buf, size_t len)
 {
 	size_t i;
@@ -40,8 +55,7 @@ void arch_console_write(const char *buf, size_t len)
 	if (!uart_base)
 		return;
 	for (i = 0; i < len; i++) {
-		while (readl(uart_base + UARTFR) & UARTFR_TXFF)
-			cpu_relax();
+		wait_cond(tx_room, NULL);
 		writel((u8)buf[i], uart_base + UARTDR);
 	}
 }
@@ -57,6 +71,5 @@ int arch_console_getc(void)
 void pl011_flush(void)
 {
 	if (uart_base)
-		while (readl(uart_base + UARTFR) & UARTFR_BUSY)
-			cpu_relax();
+		wait_cond(tx_idle, NULL);
 }

@@ -58,13 +58,30 @@ int mpidr_to_cpu(u64 mpidr)
 	return -1;
 }
 
+/*
+ * The slot's busy flag as wanted (struct busy_wait), else a WFE: every
+ * store to busy is followed by sev, so the WFE cannot miss it.
+ */
+struct busy_wait {
+	struct cpu_slot *slot;
+	u32 busy;
+};
+
+static bool busy_is_else_wfe(void *arg)
+{
+	const struct busy_wait *w = arg;
+
+	if (atomic_load(&w->slot->busy) == w->busy)
+		return true;
+	wfe();
+	return false;
+}
+
 static void idle_loop(struct cpu_slot *slot) __noreturn;
 static void idle_loop(struct cpu_slot *slot)
 {
 	for (;;) {
-		/* Every store to busy is followed by sev, so wfe cannot miss it. */
-		while (!atomic_load(&slot->busy))
-			wfe();
+		wait_cond(busy_is_else_wfe, &(struct busy_wait){slot, 1});
 		slot->fn(slot->arg);
 		atomic_store(&slot->busy, 0);
 		dsb(ish);
@@ -109,8 +126,7 @@ void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
 void on_cpu_wait(int cpu)
 {
 	check_cpu(cpu);
-	while (atomic_load(&slots[cpu].busy))
-		wfe();
+	wait_cond(busy_is_else_wfe, &(struct busy_wait){&slots[cpu], 0});
 }
 
 /* cpu_spin_irqs_on(): per CPU, "IRQs are unmasked" and "stop spinning". */

@@ -5,6 +5,7 @@
 #include "x86/io.h"
 #include "x86/processor.h"
 #include "x86/serial.h"
+#include "wait.h"
 
 #define UART_THR	0	/* transmit holding register */
 #define UART_RBR	0	/* receive buffer register */
@@ -33,14 +34,23 @@ void serial_init(void)
 	outb(UART_MCR_DTR_RTS, COM1_BASE + UART_MCR);
 }
 
+/*
+ * How long a character waits for an empty transmitter before it is
+ * written anyway, in TSC cycles (the console works before the TSC's rate
+ * is known): 0.25 to 1 s at 1 to 4 GHz, as a host console that backs up
+ * may hold QEMU's transmitter full. A missing UART reads as 0xff (THRE
+ * set), so it never waits.
+ */
+#define SERIAL_TX_WAIT_CYCLES (1000ull * 1000 * 1000)
+
+static bool thr_empty(void *base)
+{
+	return inb(*(const u16 *)base + UART_LSR) & UART_LSR_THRE;
+}
+
 static void serial_putc(u16 base, char c)
 {
-	/*
-	 * Bounded wait for an empty transmitter: a missing UART reads as
-	 * 0xff (THRE set), so this never spins forever.
-	 */
-	for (int i = 0; i < 100000 && !(inb(base + UART_LSR) & UART_LSR_THRE); i++)
-		pause();
+	wait_cond_ticks(thr_empty, &base, SERIAL_TX_WAIT_CYCLES);
 	outb((u8)c, base + UART_THR);
 }
 

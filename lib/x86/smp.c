@@ -57,18 +57,29 @@ static void wake_handler(struct ex_regs *regs)
 	apic_eoi();
 }
 
-/* An AP waits halted for work; the wake-up IPI ends the hlt. */
+/*
+ * A call for this AP, with interrupts off from the look to the hlt, else a
+ * halt: the wake-up IPI (or one pending since the look) ends it.
+ */
+static bool call_else_halt(void *arg)
+{
+	struct percpu *me = arg;
+
+	irq_disable();
+	if (atomic_load(&me->call_fn))
+		return true;
+	safe_halt();
+	return false;
+}
+
+/* An AP waits halted for work. */
 static void __noreturn ap_idle(struct percpu *me)
 {
 	for (;;) {
 		void (*fn)(void *);
 
-		irq_disable();
+		wait_cond(call_else_halt, me);
 		fn = atomic_load(&me->call_fn);
-		if (!fn) {
-			safe_halt();
-			continue;
-		}
 		fn(me->call_arg);
 		/* done before fn: a sender waiting for fn == NULL then resets done */
 		atomic_store(&me->call_done, 1);

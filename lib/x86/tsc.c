@@ -8,6 +8,7 @@
 #include "x86/tsc.h"
 #include "refclock.h"
 #include "units.h"
+#include "wait.h"
 
 /* Hypervisor timing leaf (KVM, VMware): EAX = TSC frequency in kHz. */
 #define CPUID_HV_TIMING_LEAF	0x40000010
@@ -72,29 +73,43 @@ struct pit_measure {
 
 #define PIT_CAL_COUNTS (PIT_HZ * CALIBRATE_MS / MSEC_PER_SEC)
 
+struct pit_polls {
+	u64 before_last, before; /* the reads before the last two polls */
+	u64 after;		 /* the read after the poll that saw the channel done */
+};
+
+/* One poll of the channel, the round's read (now) before it: true once it ran out. */
+static bool pit_poll(void *arg, u64 now)
+{
+	struct pit_polls *p = arg;
+
+	p->before_last = p->before;
+	p->before = now;
+	if (!pit_ch2_done())
+		return false;
+	p->after = rdtsc_ordered();
+	return true;
+}
+
 static bool tsc_pit_measure(struct pit_measure *m)
 {
-	u64 a0, a1, before_last, before, after;
+	u64 a0, a1;
+	struct pit_polls p;
 	bool done;
 
 	a0 = rdtsc_ordered();
 	pit_ch2_oneshot(PIT_CAL_COUNTS);
-	a1 = after = rdtsc_ordered();
-	before = a0; /* a channel done at the first poll ran out after the write */
-	do {
-		before_last = before;
-		before = after;
-		done = pit_ch2_done();
-		after = rdtsc_ordered();
-		if (after - a1 > PIT_WAIT_CYCLES) {
-			pit_ch2_stop();
-			return false;
-		}
-	} while (!done);
+	a1 = rdtsc_ordered();
+	/* a channel done at the first poll ran out after the write */
+	p = (struct pit_polls){.before = a0};
+	/* arch_counter() is the TSC: each round's read is also the read after the poll before it */
+	done = work_until(pit_poll, &p, a1 + PIT_WAIT_CYCLES);
 	pit_ch2_stop();
+	if (!done)
+		return false;
 	/* the poll before the one that saw it done looked after before_last */
-	m->cycles = (before_last + (after - before_last) / 2) - (a0 + (a1 - a0) / 2);
-	m->width = (a1 - a0) + (after - before_last);
+	m->cycles = (p.before_last + (p.after - p.before_last) / 2) - (a0 + (a1 - a0) / 2);
+	m->width = (a1 - a0) + (p.after - p.before_last);
 	return true;
 }
 
@@ -143,6 +158,18 @@ struct ref_measure {
 	u64 cycles, width, counts;
 };
 
+struct ref_count {
+	const struct refclock *ref;
+	u64 from, want; /* want counts past from */
+};
+
+static bool ref_counted(void *arg)
+{
+	const struct ref_count *c = arg;
+
+	return c->ref->read() - c->from >= c->want;
+}
+
 static bool tsc_ref_measure(const struct refclock *ref, struct ref_measure *m)
 {
 	u64 want = ref->hz() * CALIBRATE_REF_MS / MSEC_PER_SEC;
@@ -150,8 +177,14 @@ static bool tsc_ref_measure(const struct refclock *ref, struct ref_measure *m)
 
 	if (!refclock_mark_best(ref, rdtsc_ordered, PIT_WAIT_CYCLES, CALIBRATE_MARK_TRIES, &m0))
 		return false;
-	while (ref->read() - m0.count < want)
-		;
+	/*
+	 * A reference that stops short of want counts (PIT_WAIT_CYCLES, seconds
+	 * at any TSC rate, for 50 ms of counts) fails this measurement, as one
+	 * that never marks does: the caller tries again, then falls back.
+	 */
+	if (!wait_cond_ticks(ref_counted, &(struct ref_count){ref, m0.count, want},
+			     PIT_WAIT_CYCLES))
+		return false;
 	if (!refclock_mark_best(ref, rdtsc_ordered, PIT_WAIT_CYCLES, CALIBRATE_MARK_TRIES, &m1) ||
 	    m1.count <= m0.count)
 		return false;

@@ -41,13 +41,19 @@ static void halt_ping_handler(struct ex_regs *regs)
  * to the hlt: an IPI that comes early waits and then ends the hlt, so
  * every IPI finds CPU 1 halted or about to be.
  */
+static bool stop_else_halt(void *unused)
+{
+	if (READ_ONCE(halt_stop))
+		return true;
+	halt_armed++;
+	sti_hlt_cli();
+	return false;
+}
+
 static void halt_responder(void *arg)
 {
 	irq_disable();
-	while (!READ_ONCE(halt_stop)) {
-		halt_armed++;
-		sti_hlt_cli();
-	}
+	wait_cond(stop_else_halt, NULL);
 }
 
 static void ipi_halt_once(void)
@@ -114,14 +120,18 @@ static volatile unsigned long rr_taken;		/* turns CPU 1 took */
 static volatile bool rr_stop;
 static unsigned long rr_ops, rr_timeouts;
 
+static bool turn_or_stop(void *next)
+{
+	return READ_ONCE(rr_turn) >= *(unsigned long *)next || READ_ONCE(rr_stop);
+}
+
 /* On CPU 1 during the row's batches: take every odd turn. */
 static void rr_partner(void *arg)
 {
 	unsigned long next = READ_ONCE(rr_turn) | 1;
 
 	for (;;) {
-		while (READ_ONCE(rr_turn) < next && !READ_ONCE(rr_stop))
-			pause();
+		wait_cond(turn_or_stop, &next);
 		if (READ_ONCE(rr_stop))
 			return;
 		rr_taken++;
