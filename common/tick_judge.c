@@ -460,9 +460,8 @@ static u64 slots_by(const struct tick_record *r, u64 t)
  */
 static bool ended_by_time(const struct tick_record *r)
 {
-	return r->expected &&
-	       r->end_at >= tick_rec_slot(r, r->expected - 1) +
-				    r->counter_hz * TICK_GRACE_MS / MSEC_PER_SEC;
+	return r->expected && r->end_at >= tick_rec_slot(r, r->expected - 1) +
+						   r->counter_hz * TICK_GRACE_MS / MSEC_PER_SEC;
 }
 
 /*
