@@ -6,10 +6,10 @@
  * time and system calls around it; docs/timers.md has the details.
  *
  * What it checks: the source can be calibrated and programmed; ticks lost
- * beyond what KVM steal time explains are at most one (the HPET and the
- * RTC, emulated in a QEMU thread whose delays the guest cannot see, may
- * lose 8 % more);
- * no tick is late by more than 19 ms beyond steal time; no tick arrives
+ * that nothing explains (KVM steal time, and under the runner the host's
+ * evidence: QEMU's threads' waits, the host's own steal) are at most one
+ * plus what chance allows; no tick is late by more than 19 ms beyond that
+ * evidence; the interrupts came at the schedule's rate; no tick arrives
  * before its slot in the schedule, beyond the calibration's stated error
  * (for TSC-deadline, whose deadline is a TSC value, not at all); a source
  * that stops is a FAIL naming the last tick, not a hang; the TSC runs at the
