@@ -10,12 +10,6 @@
 struct tick_ref;
 
 /*
- * A tick that has not come this long after its slot is counted lost: the
- * run ends then, even for a periodic source that still owes ticks.
- */
-#define TICK_GRACE_MS 50
-
-/*
  * Faults the checks exist to catch, injected on purpose so that anyone can
  * watch each check fail (docs/timers.md). Never in unittests.cfg's defaults.
  */

@@ -21,6 +21,13 @@ struct tick_window {
 };
 
 /*
+ * A tick that has not come this long after its slot is counted lost: the
+ * run ends then, even for a periodic source that still owes ticks (the
+ * judgment tells a run ended that way by it: common/tick_judge.c).
+ */
+#define TICK_GRACE_MS 50
+
+/*
  * The host's evidence over the run, cut into equal parts between two
  * marks (what share of each part the host took), and over the stretches
  * the judgment asked about (tick_judge_asks()).

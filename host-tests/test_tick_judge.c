@@ -323,6 +323,31 @@ static void test_oneshot_catching_up(void **state)
 	assert_false(v.rate_ok);
 }
 
+/*
+ * A one-shot whose every tenth interrupt went uncounted (fault=drop10): the
+ * run ends at its last interrupt, on schedule, its recorded ticks a period
+ * apart and ever further behind their index. Not a catch-up: 100 lost.
+ */
+static void test_oneshot_uncounted(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+	u64 n = 0;
+
+	r.kind = TICK_REC_ONESHOT;
+	for (u64 j = 0; j < N; j++)
+		if (j % 10 != 9)
+			at[n++] = (j + 1) * PERIOD + PERIOD / 50 - (j % 3) * PERIOD / 100;
+	r.n = n;
+	r.end_at = at[n - 1];
+	judge(&r, &v);
+	assert_false(v.ended_catching_up);
+	assert_int_equal(v.lost, 100);
+	assert_true(v.unexplained >= 99);
+	assert_false(v.lost_ok);
+	assert_false(v.rate_ok);
+}
+
 /* ---- the record as text ---- */
 
 static struct tick_record printed;
@@ -452,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_steal_explains),
 		cmocka_unit_test(test_late_delivery),
 		cmocka_unit_test(test_oneshot_catching_up),
+		cmocka_unit_test(test_oneshot_uncounted),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_recorded),
 	};

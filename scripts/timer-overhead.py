@@ -55,8 +55,8 @@ from units import NSEC_PER_USEC, USEC_PER_SEC  # noqa: E402
 import vmtick_host  # noqa: E402  (scripts/vmtick_host.py: the runner's QEMU command, status and RESULT lines)
 
 SOURCES = {
-    "x86_64": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
-    "i386": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit"],
+    "x86_64": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit", "pit-oneshot"],
+    "i386": ["lapic-periodic", "lapic-oneshot", "tsc-deadline", "hpet", "pit", "pit-oneshot"],
     "aarch64": ["vtimer", "ptimer"],
 }
 BASELINE = "none"

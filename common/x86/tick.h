@@ -54,6 +54,8 @@ extern const struct tick_source tick_source_hpet_routed;
 extern const struct tick_source tick_source_hpet_routed_oneshot;
 /* PIT channel 0, rate generator, ISA IRQ 0 through the IOAPIC. */
 extern const struct tick_source tick_source_pit;
+/* PIT channel 0, mode 0 (one-shot) re-armed every tick, ISA IRQ 0: hz 19 or more (a 16-bit count). */
+extern const struct tick_source tick_source_pit_oneshot;
 /* The CMOS RTC's periodic interrupt, ISA IRQ 8 through the IOAPIC: hz a power of two, 2..8192. */
 extern const struct tick_source tick_source_rtc;
 

@@ -2,7 +2,8 @@
 /*
  * The chipset's tick sources, each through the IOAPIC: HPET timer 0
  * (legacy replacement or a pin of its own), the HPET's last timer routed
- * edge-triggered, and PIT channel 0 (the CMOS RTC's is in tick_rtc.c).
+ * edge-triggered, and PIT channel 0 as a rate generator and as a re-armed
+ * one-shot (the CMOS RTC's is in tick_rtc.c).
  * The hooks and the LAPIC timer's sources are in tick.c.
  */
 #include "x86/tick.h"
@@ -13,6 +14,7 @@
 #include "x86/pit.h"
 #include "report.h"
 #include "stats.h"
+#include "units.h"
 
 /* In legacy replacement mode timer 0 drives ISA IRQ 0, where the PIT was. */
 #define HPET_LEGACY_ISA_IRQ 0
@@ -303,6 +305,7 @@ const struct tick_source tick_source_hpet_routed_oneshot = {
 static struct {
 	u64 period;
 	struct ioapic_route route;
+	struct tick_cal cal; /* one-shot: to turn a deadline into counts */
 } pit;
 
 /* Channel 0 counting from the largest reload, read as it goes, then stopped again. */
@@ -325,7 +328,8 @@ static const char *pit_probe(void)
 	return NULL;
 }
 
-static const char *pit_setup(u64 hz, struct tick_plan *plan)
+/* The period for hz in the rate generator's reload (NULL, or why it does not fit). */
+static const char *pit_rate_period(u64 hz)
 {
 	static char why[96];
 
@@ -336,9 +340,16 @@ static const char *pit_setup(u64 hz, struct tick_plan *plan)
 			 PIT_RELOAD_MAX);
 		return why;
 	}
+	return NULL;
+}
+
+/* Channel 0 against the counter, and ISA IRQ 0 routed; nothing ticks yet. */
+static const char *pit_calibrate_and_route(struct tick_plan *plan)
+{
 	if (!pit_calibrate(&plan->cal))
 		return "channel 0 does not count";
 	plan->period_counts = pit.period;
+	pit.cal = plan->cal;
 	pit.route = ioapic_isa_route(PIT_ISA_IRQ);
 	report_info("PIT at %u Hz (nominal); ISA IRQ %d is GSI %u (%s) by %s", PIT_HZ, PIT_ISA_IRQ,
 		    pit.route.gsi, pit.route.trigger == IOAPIC_LEVEL ? "level" : "edge",
@@ -346,6 +357,13 @@ static const char *pit_setup(u64 hz, struct tick_plan *plan)
 	if (!ioapic_route(&pit.route, TIMER_TICK_VECTOR, apic_id()))
 		return "the IOAPIC has no pin for ISA IRQ 0";
 	return NULL;
+}
+
+static const char *pit_setup(u64 hz, struct tick_plan *plan)
+{
+	const char *why = pit_rate_period(hz);
+
+	return why ? why : pit_calibrate_and_route(plan);
 }
 
 static u64 pit_start(void)
@@ -373,5 +391,66 @@ const struct tick_source tick_source_pit = {
 	.setup = pit_setup,
 	.start = pit_start,
 	.mute = pit_mute,
+	.stop = pit_stop,
+};
+
+/*
+ * ---- PIT channel 0 one-shot: mode 0 (interrupt on terminal count),
+ * re-armed from every interrupt with the counts to the next slot. KVM's
+ * in-kernel PIT runs mode 0 on a one-shot hrtimer of its own, not mode 2's
+ * periodic one with its re-injection of missed periods.
+ */
+
+/* One arm is one 16-bit count: a period past 2^16 counts (54.9 ms: hz 18 or less) cannot be. */
+static const char *pit_oneshot_period(u64 hz)
+{
+	static char why[128];
+
+	pit.period = (PIT_HZ + hz / 2) / hz;
+	if (pit.period < PIT_ONESHOT_COUNT_MIN || pit.period > PIT_ONESHOT_COUNT_MAX) {
+		snprintf(why, sizeof(why),
+			 "hz=%llu needs one arm of %llu counts (%llu us), more than mode 0's "
+			 "16-bit count holds (%u counts, %llu us at %u Hz)",
+			 hz, pit.period, pit.period * USEC_PER_SEC / PIT_HZ, PIT_ONESHOT_COUNT_MAX,
+			 (u64)PIT_ONESHOT_COUNT_MAX * USEC_PER_SEC / PIT_HZ, PIT_HZ);
+		return why;
+	}
+	return NULL;
+}
+
+static const char *pit_oneshot_setup(u64 hz, struct tick_plan *plan)
+{
+	const char *why = pit_oneshot_period(hz);
+
+	return why ? why : pit_calibrate_and_route(plan);
+}
+
+/* Mode 0 with no count loaded: nothing counts until the engine arms the first slot. */
+static u64 pit_oneshot_start(void)
+{
+	pit_ch0_oneshot_mode();
+	return arch_counter();
+}
+
+/* Counts rounded up, at least one: the count starts after the write, so it never fires early. */
+static void pit_oneshot_arm_at(u64 when, u64 now)
+{
+	u64 counts = tick_ticks_to_counts(&pit.cal, when > now ? when - now : 0);
+
+	counts = max(counts, (u64)PIT_ONESHOT_COUNT_MIN);
+	pit_ch0_oneshot((u32)min(counts, (u64)PIT_ONESHOT_COUNT_MAX));
+}
+
+const struct tick_source tick_source_pit_oneshot = {
+	.name = "pit-oneshot",
+	.what = "PIT channel 0, mode 0 (one-shot) re-armed every tick, through the IOAPIC",
+	.kind = TICK_ONESHOT,
+	.wake_use = TICK_OWN_TIMER,
+	/* channel 2, the reference called "pit", runs on the same input clock */
+	.refclock = "pit",
+	.probe = pit_probe,
+	.setup = pit_oneshot_setup,
+	.start = pit_oneshot_start,
+	.arm_at = pit_oneshot_arm_at,
 	.stop = pit_stop,
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The PIT through its ports: channel 0 stopped or as a rate generator, channel 2 for measuring. */
+/* The PIT through its ports: channel 0 stopped, a rate generator or a one-shot; channel 2 for measuring. */
 #include "x86/pit.h"
 #include "arch.h"
 #include "x86/io.h"
@@ -60,6 +60,19 @@ u64 pit_ch0_rate_start(u32 reload)
 	t = arch_counter();
 	outb((u8)(reload >> 8), PIT_CH0_DATA);
 	return t;
+}
+
+void pit_ch0_oneshot_mode(void)
+{
+	outb(PIT_CMD_CH0 | PIT_CMD_LOHI | PIT_CMD_MODE0 | PIT_CMD_BINARY, PIT_MODE_CMD);
+}
+
+/* Mode 0 re-armed by the count alone: the mode stays, a new count restarts it. */
+void pit_ch0_oneshot(u32 counts)
+{
+	/* PIT_ONESHOT_COUNT_MAX (2^16) is written as 0 */
+	outb((u8)counts, PIT_CH0_DATA);
+	outb((u8)(counts >> 8), PIT_CH0_DATA);
 }
 
 /* Port 0x61 as channel 2's first use found it; 0xffff: not saved. */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The 8254 PIT: channel 0 (ISA IRQ 0) as a rate generator, channel 2 as a clock and a one-shot delay. */
+/*
+ * The 8254 PIT: channel 0 (ISA IRQ 0) as a rate generator or a re-armed
+ * one-shot, channel 2 as a clock and a one-shot delay.
+ */
 #ifndef VMTICK_X86_PIT_H
 #define VMTICK_X86_PIT_H
 
@@ -11,6 +14,9 @@
 /* Channel 0's reload values in mode 2: at least 2; 0 loads 65536. */
 #define PIT_RELOAD_MIN 2
 #define PIT_RELOAD_MAX 65536
+/* Mode 0's counts: at least 1; 0 loads 65536 (2^16 counts, 54.9 ms at PIT_HZ). */
+#define PIT_ONESHOT_COUNT_MIN 1
+#define PIT_ONESHOT_COUNT_MAX 65536
 
 /*
  * Stop channel 0: QEMU starts it at reset in mode 3 with the largest
@@ -29,6 +35,17 @@ void pit_quiesce(void);
 void pit_ch0_run_free(void);
 u16 pit_ch0_count(void);
 u64 pit_ch0_rate_start(u32 reload);
+
+/*
+ * Channel 0 in mode 0 (interrupt on terminal count): pit_ch0_oneshot_mode()
+ * writes the mode alone (OUT low, no new count loaded);
+ * pit_ch0_oneshot() loads counts (PIT_ONESHOT_COUNT_MIN..MAX): writing its
+ * first byte holds the count and drives OUT low, writing the second starts
+ * it, and OUT rises once (one edge on ISA IRQ 0) when it reaches zero,
+ * counts or more counts after the second write: never early.
+ */
+void pit_ch0_oneshot_mode(void);
+void pit_ch0_oneshot(u32 counts);
 
 /*
  * Channel 2 (gated by port 0x61, speaker off) never interrupts, so it is

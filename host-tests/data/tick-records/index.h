@@ -20,6 +20,13 @@ static const struct fixture recorded[] = {
 	{ "kvm-busy-hpet.log", true },
 	{ "kvm-busy-lapic-periodic.log", true },
 	{ "kvm-busy-lapic-oneshot.log", true },
+	/*
+	 * a one-shot's uncounted interrupts (fault=drop10 on pit-oneshot): lost
+	 * at the end, not explained by a normal latency taken against the
+	 * shifted slots (180 ms) as they were before; and the same source clean
+	 */
+	{ "kvm-idle-pit-oneshot-drop10.log", false },
+	{ "kvm-idle-pit-oneshot.log", true },
 	/* a fault the host's share hides: drop10's losses within what the delays explain */
 	{ "kvm-busy-hpet-drop10.log", true },
 	/* TCG in real time: no steal time, the host's evidence alone */
