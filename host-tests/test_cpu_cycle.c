@@ -38,24 +38,9 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NCPUS	     3
 #include "fake_checks_arch.h"
+#include "fake_checks_never.h"
 
 /* --- the arch's hooks: the checks judge a record, they run nothing -------------------- */
-
-u64 arch_counter(void)
-{
-	fail_msg("a check read the counter");
-	return 0;
-}
-
-void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
-{
-	fail_msg("a check ran a hand-off");
-}
-
-void on_cpu_wait(int cpu)
-{
-	fail_msg("a check waited for a vCPU");
-}
 
 static u64 phys_never(void)
 {

@@ -25,24 +25,9 @@
 
 #define NCPUS 2
 #include "fake_checks_arch.h"
+#include "fake_checks_never.h"
 
 struct lc_state lc;
-
-u64 arch_counter(void)
-{
-	fail_msg("a check read the counter");
-	return 0;
-}
-
-void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
-{
-	fail_msg("a check ran a hand-off");
-}
-
-void on_cpu_wait(int cpu)
-{
-	fail_msg("a check waited for a vCPU");
-}
 
 static u64 never_read(void)
 {
