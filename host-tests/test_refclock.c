@@ -280,6 +280,30 @@ static void test_timeout(void **state)
 	assert_true(sim.now_ps >= 100 * PSEC_PER_USEC * 1000 && sim.now_ps < 200 * PSEC_PER_USEC * 1000);
 }
 
+/*
+ * The count moves by one between the first read and the next: the change
+ * came after the first read began, so the mark's bracket opens at the
+ * clock read before it (87.5 us), and closes at the read after the second
+ * (337.5 us). Reads, true time: clock 50-125 (sample 87.5), reference
+ * 125-175 (150: count 0 at 5 kHz), clock 175-250, reference 250-300 (275:
+ * count 1), clock 300-375 (337.5). Found even with no time allowed: the
+ * timeout is judged only on a read that found no change.
+ */
+static void test_first_read_moved(void **state)
+{
+	struct refclock_mark m;
+
+	for (uint64_t timeout = 0; timeout <= 1000000; timeout += 1000000) {
+		sim_reset(5000, 1, 1);
+		sim.now_ps = 50 * PSEC_PER_USEC;
+		assert_true(refclock_mark(&fast_ref, fake_clock, timeout, &m));
+		assert_int_equal(m.count, 1);
+		assert_int_equal(m.slack, 0);
+		assert_int_equal(m.lo, 87500);
+		assert_int_equal(m.hi, 337500);
+	}
+}
+
 /* Noisy read costs (up to 20x the fixed one): the truth always lies within err +- bound. */
 static void test_random_costs(void **state)
 {
@@ -376,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_exact_rate),	 cmocka_unit_test(test_one_percent_fast),
 		cmocka_unit_test(test_bound_from_brackets), cmocka_unit_test(test_slow_reference),
 		cmocka_unit_test(test_timeout),		 cmocka_unit_test(test_random_costs),
+		cmocka_unit_test(test_first_read_moved),
 		cmocka_unit_test(test_no_rate),		 cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_measure_refuses_mix), cmocka_unit_test(test_find),
 	};

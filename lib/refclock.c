@@ -82,40 +82,60 @@ static u64 add_sat(u64 a, u64 b)
 	return a + b < a ? ~0ull : a + b;
 }
 
+/* A mark being found: the reference's count before, and the clock's reads around the last read of it. */
+struct mark_search {
+	const struct refclock *ref;
+	u64 start, timeout;
+	u64 prev;		 /* the count before any change */
+	u64 count;		 /* the last read of it, once read */
+	bool read;		 /* count holds a read the round's clock read ends */
+	u64 before_prev, before; /* the clock reads before the last two reads of the count */
+	struct refclock_mark *m;
+	bool found;
+};
+
+/*
+ * One round: now is the clock's read after the last reference read (its
+ * bracket's end) and before the next one. A count that moved is the mark;
+ * else, past the timeout, none; else the next read.
+ */
+static bool mark_step(void *arg, u64 now)
+{
+	struct mark_search *s = arg;
+
+	if (s->read && s->count != s->prev) {
+		s->m->count = s->count;
+		s->m->hi = now;
+		s->m->slack = s->count - s->prev == 1 ? 0 : 1;
+		s->m->lo = s->m->slack ? s->before : s->before_prev;
+		s->found = true;
+		return true;
+	}
+	if (s->read && now - s->start > s->timeout)
+		return true;
+	s->before_prev = s->read ? s->before : s->start;
+	s->before = now;
+	s->count = s->ref->read();
+	s->read = true;
+	return false;
+}
+
 /*
  * Reads go clock, reference, clock, reference, clock...: each reference
  * read is bracketed by the clock reads before and after it. When the count
  * moved by one, it changed after the previous reference read began (after
- * the clock read before it) and before the current one ended.
- * The one wait of the tree left beside lib/wait.h's: it is timed by the
- * caller's clock (the clock under test), whose reads are the brackets; a
- * wait's own arch_counter() read each round would widen every bracket by
- * that read. A clock that stops leaves it no deadline.
+ * the clock read before it) and before the current one ended. Timed by the
+ * caller's clock (work_until_by()), whose reads are the brackets.
  */
 bool refclock_mark(const struct refclock *ref, u64 (*clock)(void), u64 timeout,
 		   struct refclock_mark *m)
 {
-	u64 start = clock();
-	u64 before_prev = start;
-	u64 prev = ref->read();
-	u64 before = clock();
+	struct mark_search s = { .ref = ref, .timeout = timeout, .m = m };
 
-	for (;;) {
-		u64 count = ref->read();
-		u64 after = clock();
-
-		if (count != prev) {
-			m->count = count;
-			m->hi = after;
-			m->slack = count - prev == 1 ? 0 : 1;
-			m->lo = m->slack ? before : before_prev;
-			return true;
-		}
-		if (after - start > timeout)
-			return false;
-		before_prev = before;
-		before = after;
-	}
+	s.start = clock();
+	s.prev = ref->read();
+	work_until_by(clock, mark_step, &s, WAIT_FOREVER);
+	return s.found;
 }
 
 bool refclock_mark_best(const struct refclock *ref, u64 (*clock)(void), u64 timeout,

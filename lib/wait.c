@@ -64,8 +64,13 @@ bool poll_cond_ticks(wait_cond_fn *cond, void *arg, u64 ticks, u64 poll_ns)
 
 bool work_until(wait_step_fn *step, void *arg, u64 until)
 {
+	return work_until_by(arch_counter, step, arg, until);
+}
+
+bool work_until_by(u64 (*clock)(void), wait_step_fn *step, void *arg, u64 until)
+{
 	for (;;) {
-		u64 now = arch_counter();
+		u64 now = clock();
 
 		if (until != WAIT_FOREVER && now >= until)
 			return false;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Waits on a condition, a counter another CPU or an interrupt handler advances, or the clock: the
- * tree's wait loops but one, refclock_mark() (lib/refclock.c), a measurement timed by its caller's
- * clock. A wait that halts or sleeps (hlt, WFE, WFI) does so in its condition.
+ * tree's only wait loops. A wait that halts or sleeps (hlt, WFE, WFI) does so in its condition.
  */
 #ifndef VMTICK_WAIT_H
 #define VMTICK_WAIT_H
@@ -72,6 +71,12 @@ typedef bool wait_step_fn(void *arg, u64 now);
  * round, never twice; WAIT_FOREVER as until: only the step ends it.
  */
 bool work_until(wait_step_fn *step, void *arg, u64 until);
+/*
+ * The same, timed by clock instead of arch_counter(): a measurement whose
+ * brackets are the clock under test's own reads (refclock_mark(), where a
+ * second clock's read each round would widen every bracket by it).
+ */
+bool work_until_by(u64 (*clock)(void), wait_step_fn *step, void *arg, u64 until);
 
 /*
  * Spin on arch_counter() alone until it reaches until, or for ns of it: no
