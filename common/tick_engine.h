@@ -65,6 +65,40 @@ extern struct tick_run tick_run;
 
 /* Counter value of slot i of the schedule. */
 u64 tick_slot(u64 i);
+
+/* Host-evidence marks around the run (lib/host_evidence.h). */
+#define TICK_MARK_START 0
+#define TICK_MARK_END	1
+
+/* The idle baseline's source (source=none), after an arch's own. */
+extern const struct tick_source tick_source_none;
+
+/* ---- the arguments (common/timer_tick_args.c) ---- */
+
+/* An arch's table of sources (x86 has 9); a longer one aborts the run, naming this bound. */
+#define TICK_SOURCES_MAX 16
+
+struct tick_args {
+	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
+	unsigned source, fault, record;
+	u64 hz, seconds, miss_every;
+};
+
+/* The source a run ticks with, one of srcs or tick_source_none; tick_run's fault, record, miss_every set. */
+const struct tick_source *tick_parse_args(int argc, char **argv, const struct tick_source *const *srcs,
+					 size_t n, struct tick_args *a);
+/* fault='s name of tick_run.fault */
+const char *tick_fault_name(void);
+
+/* ---- the host's evidence (common/tick_host.c) ---- */
+
+/* The judgment's workspace for n ticks, once per run. */
+struct tick_work *tick_work(u64 n);
+/*
+ * The host's evidence over the run between the marks, and over each
+ * stretch the judgment asks about, into r->host; r->host.why_none when none.
+ */
+void tick_ask_host(struct tick_record *r, u64 mark0, u64 mark1);
 /* ---- the reports (common/tick_report.c): each reads the record and the verdict ---- */
 
 /* The source's clock as measured, against its period: what the schedule is built from. */

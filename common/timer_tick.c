@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The arch-neutral timer-tick engine: arguments, schedule, lateness, statistics, reports. */
+/* The arch-neutral timer-tick engine: calibration, the schedule, the interrupts, the run and its judgment (arguments: timer_tick_args.c; the host's evidence: tick_host.c). */
 #include "timer_tick.h"
 #include "alloc.h"
 #include "arch.h"
-#include "argv.h"
 #include "irq.h"
 #include "report.h"
 #include "stats.h"
@@ -14,8 +13,6 @@
 #include "wait.h"
 #include "host_evidence.h"
 
-#define TICK_HZ_MAX	 10000
-#define TICK_SECONDS_MAX 600
 /* 16 MiB of lateness samples at most */
 #define TICK_MAX_SAMPLES (1u << 21)
 /* Test-only faults (fault=NAME): what hold20 and hold50 hold, after how many ticks stop100 stops.
@@ -24,10 +21,6 @@
 #define TICK_FAULT_HOLD50_MS  50
 #define TICK_FAULT_STOP_AFTER 100
 #define TICK_FAULT_DROP_EVERY 10
-/* fault=miss: one expiry in this many muted, unless miss_every= says otherwise (2 %) */
-#define TICK_FAULT_MISS_EVERY	  50
-#define TICK_FAULT_MISS_EVERY_MIN 2
-#define TICK_FAULT_MISS_EVERY_MAX 1000000
 /* freq1 and freq5: the counter's frequency taken this many thousandths of itself */
 #define TICK_FAULT_FREQ1_PERMILLE 1010
 #define TICK_FAULT_FREQ5_PERMILLE 1050
@@ -40,12 +33,6 @@
  */
 #define CAL_WINDOW_MIN_MS 200
 #define CAL_RUN_SHARE	  10
-
-static const char *const tick_fault_names[] = {
-	[FAULT_NONE] = "none",	   [FAULT_DROP10] = "drop10", [FAULT_HOLD20] = "hold20",
-	[FAULT_HOLD50] = "hold50", [FAULT_FREQ1] = "freq1",   [FAULT_FREQ5] = "freq5",
-	[FAULT_STOP100] = "stop100", [FAULT_MISS] = "miss",
-};
 
 struct tick_run tick_run;
 
@@ -248,106 +235,6 @@ static void wait_done(void)
 	wait_cond(done_else_wait, &woken);
 }
 
-/* Host-evidence marks around the run (lib/host_evidence.h). */
-#define TICK_MARK_START 0
-#define TICK_MARK_END	1
-/*
- * The host's evidence: parts of about this many ms (the share of the run
- * the host took, where it swamped it), then the stretches the judgment
- * asks about, at most TICK_HOST_WINDOWS_MAX; how long to wait for answers.
- */
-#define TICK_HOST_PART_MS     100
-#define TICK_HOST_WINDOWS_MAX 1024
-#define TICK_HOST_ANSWER_MS   20000
-
-static struct host_evidence tick_host_evidence;
-static struct tick_window tick_windows[TICK_HOST_WINDOWS_MAX];
-static struct host_window tick_host_windows[TICK_HOST_WINDOWS_MAX];
-static struct host_part tick_window_parts[TICK_HOST_WINDOWS_MAX];
-
-/* Counter ticks after the anchor as us after mark 0, in the guest's time. */
-static u64 us_after_mark(u64 t, u64 mark0)
-{
-	return ticks_to_ns(t + tick_run.anchor - mark0, tick_run.counter_hz) / NSEC_PER_USEC;
-}
-
-/* The judgment's workspace for n ticks, once per run. */
-static struct tick_work *tick_work(u64 n)
-{
-	static struct tick_work w;
-
-	if (!w.late) {
-		n = max(n, 1ull);
-		w.late = calloc(n, sizeof(u64));
-		w.own = calloc(n, sizeof(u64));
-		w.lost = calloc(n, sizeof(u64));
-		w.early = calloc(n, sizeof(u64));
-		w.scratch = calloc(n, sizeof(u64));
-	}
-	return &w;
-}
-
-/* The host's evidence over each stretch the judgment asks about (common/tick_judge.c). */
-static const char *ask_windows(struct tick_record *r, u64 mark0, u64 mark1, u64 give_up)
-{
-	u64 stamp_us, n = tick_judge_asks(r, tick_windows, TICK_HOST_WINDOWS_MAX, tick_work(r->n));
-	const char *why;
-
-	if (n > TICK_HOST_WINDOWS_MAX)
-		report_info("%llu stretches to ask the host about: the first %d asked, the rest "
-			    "explained by no host evidence",
-			    n, TICK_HOST_WINDOWS_MAX);
-	n = min(n, (u64)TICK_HOST_WINDOWS_MAX);
-	for (u64 i = 0; i < n; i++)
-		tick_host_windows[i] = (struct host_window){ us_after_mark(tick_windows[i].a, mark0),
-							     us_after_mark(tick_windows[i].b, mark0) };
-	why = host_evidence_windows(TICK_MARK_START, TICK_MARK_END,
-				    us_after_mark(mark1 - tick_run.anchor, mark0), tick_host_windows,
-				    (u32)n, tick_window_parts, &stamp_us, give_up);
-	if (why)
-		return why;
-	for (u64 i = 0; i < n; i++)
-		tick_windows[i].ev = tick_window_parts[i];
-	r->host.nwin = (u32)n;
-	r->host.win = tick_windows;
-	r->host.stamp_us = max(r->host.stamp_us, stamp_us);
-	return NULL;
-}
-
-/*
- * The host's evidence over the run, when the runner's agent answers: the
- * parts between the two marks mapped onto the counter (the marks' own
- * counter values, the stamps' slack said by the host).
- */
-static void ask_host(struct tick_record *r, u64 mark0, u64 mark1)
-{
-	u64 span_ms = ticks_to_ns(mark1 - mark0, tick_run.counter_hz) / NSEC_PER_MSEC;
-	u32 nparts = (u32)min(max(span_ms / TICK_HOST_PART_MS, 1ull), (u64)HOST_EVIDENCE_PARTS_MAX);
-	u64 give_up = arch_counter() + tick_run.counter_hz * TICK_HOST_ANSWER_MS / MSEC_PER_SEC;
-
-	r->host.why_none = "no host-evidence agent (scripts/host_evidence.py) answers here: run "
-			   "by hand, or on an arch that cannot be told of one (arm64)";
-
-	if (!host_evidence_offered())
-		return;
-	r->host.why_none = host_evidence_request(TICK_MARK_START, TICK_MARK_END, nparts,
-						 &tick_host_evidence, give_up);
-	if (!r->host.why_none) {
-		r->host.from = mark0 - tick_run.anchor;
-		r->host.to = mark1 - tick_run.anchor;
-		r->host.stamp_us = tick_host_evidence.stamp_us;
-		r->host.nparts = tick_host_evidence.nparts;
-		r->host.part = tick_host_evidence.part;
-		r->host.why_none = ask_windows(r, mark0, mark1, give_up);
-	}
-	if (r->host.why_none) {
-		report(false, "the host's evidence was offered and could not be had: %s",
-		       r->host.why_none);
-		r->host.nparts = 0;
-		r->host.nwin = 0;
-	}
-}
-
 /* The record of the run that ended: times after the anchor. */
 static void make_record(struct tick_record *r, u64 want_hz)
 {
@@ -456,7 +343,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	tick_ref_end(&ref, hz);
 	make_record(&r, want_hz);
 	tick_report_plan(&r);
-	ask_host(&r, mark0, mark1);
+	tick_ask_host(&r, mark0, mark1);
 	judge_and_report(&r, &ref, hz);
 }
 
@@ -493,69 +380,12 @@ static void run_idle(u64 seconds, u64 hz)
 		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 }
 
-static const struct tick_source tick_source_none = {
+const struct tick_source tick_source_none = {
 	.name = "none",
 	.what = "no timer (the idle baseline)",
 	.kind = TICK_NONE,
 	.wake_use = TICK_SHARES_WAKE_TIMER,
 };
-
-/* An arch's table of sources (x86 has 9); a longer one aborts the run, naming this bound. */
-#define TICK_SOURCES_MAX 16
-
-static const char *fault_name(void)
-{
-	return tick_fault_names[tick_run.fault];
-}
-
-static const char *const tick_record_names[] = {
-	[RECORD_ON_FAIL] = "on-fail",
-	[RECORD_ALWAYS] = "always",
-};
-
-struct tick_args {
-	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
-	unsigned source, fault, record;
-	u64 hz, seconds, miss_every;
-};
-
-/* The source a run ticks with: one of srcs, or tick_source_none after them. */
-static const struct tick_source *parse_args(int argc, char **argv,
-					    const struct tick_source *const *srcs, size_t n,
-					    struct tick_args *a)
-{
-	const struct arg args[] = {
-		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &a->source,
-		  .names = a->sources, .nnames = n + 1, .required = true,
-		  .help = "the tick source" },
-		ARG_UINT("hz", &a->hz, 1, TICK_HZ_MAX, "1000", "ticks per second"),
-		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
-		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",
-			   "test-only: the check to make fail"),
-		ARG_UINT("miss_every", &a->miss_every, 0, TICK_FAULT_MISS_EVERY_MAX, "0",
-			 "fault=miss: one expiry in this many never delivered (0: 50)"),
-		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
-			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
-	};
-	const struct arg_table table = ARG_TABLE(args);
-
-	if (n > TICK_SOURCES_MAX)
-		report_abort("%zu tick sources: at most %d", n, TICK_SOURCES_MAX);
-	for (size_t i = 0; i < n; i++)
-		a->sources[i] = srcs[i]->name;
-	a->sources[n] = tick_source_none.name;
-	args_parse_or_abort(&table, argc, argv);
-	tick_run.fault = (enum tick_fault)a->fault;
-	tick_run.record = (enum tick_record_when)a->record;
-	if (a->miss_every && tick_run.fault != FAULT_MISS)
-		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
-			     a->miss_every, tick_fault_names[tick_run.fault]);
-	if (a->miss_every && a->miss_every < TICK_FAULT_MISS_EVERY_MIN)
-		report_abort("miss_every=%llu would mute every expiry: at least %d", a->miss_every,
-			     TICK_FAULT_MISS_EVERY_MIN);
-	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
-	return a->source < n ? srcs[a->source] : &tick_source_none;
-}
 
 /* The counter's frequency and how it was found, with fault=freq5 applied. */
 static u64 counter_hz(const char **how)
@@ -568,7 +398,7 @@ static u64 counter_hz(const char **how)
 
 	if (!permille)
 		return hz;
-	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", fault_name(),
+	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", tick_fault_name(),
 		    permille, hz);
 	return hz * permille / MILLI_PER_UNIT;
 }
@@ -589,7 +419,7 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 	      size_t n)
 {
 	struct tick_args a;
-	const struct tick_source *src = parse_args(argc, argv, srcs, n, &a);
+	const struct tick_source *src = tick_parse_args(argc, argv, srcs, n, &a);
 	u64 want_hz = a.hz, seconds = a.seconds, hz;
 	const char *why, *how;
 
@@ -626,7 +456,7 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 			    tick_run.miss_every, src->name, max(src->mute_span, 1u),
 			    src->mute_span > 1 ? "ies: one stays pending under KVM" : "y");
 	if (tick_run.fault)
-		report_info("fault=%s injected on purpose: this run should FAIL", fault_name());
+		report_info("fault=%s injected on purpose: this run should FAIL", tick_fault_name());
 	if (src->kind == TICK_NONE) {
 		run_idle(seconds, hz);
 	} else {

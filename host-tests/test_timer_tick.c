@@ -15,7 +15,8 @@
  * arch's init(), which prints what the parse left in tick_run and ends the child; a refused
  * line ends it in report_abort(). The rest of the engine is linked but not run.
  */
-/* LIBSRC: common/timer_tick.c common/tick_math.c common/tick_judge.c common/tick_record.c */
+/* LIBSRC: common/timer_tick.c common/timer_tick_args.c common/tick_host.c common/tick_math.c */
+/* LIBSRC: common/tick_judge.c common/tick_record.c */
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/refclock.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The timer-tick engine's arguments: the source, its rate and length, the test-only faults, when to print the record. */
+#include "argv.h"
+#include "report.h"
+#include "timer_tick.h"
+#include "tick_engine.h"
+
+#define TICK_HZ_MAX	 10000
+#define TICK_SECONDS_MAX 600
+/* fault=miss: one expiry in this many muted, unless miss_every= says otherwise (2 %) */
+#define TICK_FAULT_MISS_EVERY	  50
+#define TICK_FAULT_MISS_EVERY_MIN 2
+#define TICK_FAULT_MISS_EVERY_MAX 1000000
+
+static const char *const tick_fault_names[] = {
+	[FAULT_NONE] = "none",	   [FAULT_DROP10] = "drop10", [FAULT_HOLD20] = "hold20",
+	[FAULT_HOLD50] = "hold50", [FAULT_FREQ1] = "freq1",   [FAULT_FREQ5] = "freq5",
+	[FAULT_STOP100] = "stop100", [FAULT_MISS] = "miss",
+};
+
+const char *tick_fault_name(void)
+{
+	return tick_fault_names[tick_run.fault];
+}
+
+static const char *const tick_record_names[] = {
+	[RECORD_ON_FAIL] = "on-fail",
+	[RECORD_ALWAYS] = "always",
+};
+
+/* The source a run ticks with: one of srcs, or tick_source_none after them. */
+const struct tick_source *tick_parse_args(int argc, char **argv,
+					 const struct tick_source *const *srcs, size_t n,
+					 struct tick_args *a)
+{
+	const struct arg args[] = {
+		{ .key = "source", .kind = ARG_KIND_ONE_OF, .to.index = &a->source,
+		  .names = a->sources, .nnames = n + 1, .required = true,
+		  .help = "the tick source" },
+		ARG_UINT("hz", &a->hz, 1, TICK_HZ_MAX, "1000", "ticks per second"),
+		ARG_UINT("seconds", &a->seconds, 1, TICK_SECONDS_MAX, "10", "how long to tick"),
+		ARG_ONE_OF("fault", &a->fault, tick_fault_names, "none",
+			   "test-only: the check to make fail"),
+		ARG_UINT("miss_every", &a->miss_every, 0, TICK_FAULT_MISS_EVERY_MAX, "0",
+			 "fault=miss: one expiry in this many never delivered (0: 50)"),
+		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
+			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
+	};
+	const struct arg_table table = ARG_TABLE(args);
+
+	if (n > TICK_SOURCES_MAX)
+		report_abort("%zu tick sources: at most %d", n, TICK_SOURCES_MAX);
+	for (size_t i = 0; i < n; i++)
+		a->sources[i] = srcs[i]->name;
+	a->sources[n] = tick_source_none.name;
+	args_parse_or_abort(&table, argc, argv);
+	tick_run.fault = (enum tick_fault)a->fault;
+	tick_run.record = (enum tick_record_when)a->record;
+	if (a->miss_every && tick_run.fault != FAULT_MISS)
+		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
+			     a->miss_every, tick_fault_names[tick_run.fault]);
+	if (a->miss_every && a->miss_every < TICK_FAULT_MISS_EVERY_MIN)
+		report_abort("miss_every=%llu would mute every expiry: at least %d", a->miss_every,
+			     TICK_FAULT_MISS_EVERY_MIN);
+	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
+	return a->source < n ? srcs[a->source] : &tick_source_none;
+}
