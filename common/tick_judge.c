@@ -576,7 +576,7 @@ static void judge_host_share(const struct tick_record *r, struct tick_verdict *v
 		v->host_us += part_us(&h->part[p]);
 		v->parts_swamped += swamped(h, r->counter_hz, &h->part[p]);
 	}
-	v->nothing_judged = v->parts_swamped == h->nparts;
+	v->too_little_judged = v->parts_swamped * 100 > (u64)h->nparts * TICK_JUDGED_MIN_PCT;
 }
 
 /*

@@ -208,10 +208,12 @@ static void report_rate(const struct tick_record *r, const struct tick_verdict *
 
 void tick_report_checks(const struct tick_record *r, const struct tick_verdict *v)
 {
-	if (v->nothing_judged) {
-		report_skip("the host swamped every part of the run (%llu us of QEMU's threads' waits "
-			    "and steal in %llu ms): nothing could be judged",
-			    v->host_us, us_of(r, r->end_at) / USEC_PER_MSEC);
+	if (v->too_little_judged) {
+		report_skip("the host swamped %llu of the run's %u parts (over %u%%; %llu us of QEMU's "
+			    "threads' waits and steal in %llu ms): lost, late and early ticks and their "
+			    "rate not judged, too little of the run left to tell a fault from the load",
+			    v->parts_swamped, r->host.nparts, TICK_JUDGED_MIN_PCT, v->host_us,
+			    us_of(r, r->end_at) / USEC_PER_MSEC);
 		return;
 	}
 	report_lost(r, v);

@@ -231,7 +231,8 @@ static void test_windows(void **state)
 
 /*
  * A gap in a part the host took over half of is not judged when no finer
- * evidence explains it; a run every part of which the host swamped is a SKIP.
+ * evidence explains it; a run more than half of whose parts the host
+ * swamped is a SKIP, half of them is judged.
  */
 static void test_swamped(void **state)
 {
@@ -242,12 +243,17 @@ static void test_swamped(void **state)
 	parts[10].vcpu_us = 6000; /* 6 ms of a 10 ms part */
 	judge(&r, &v);
 	assert_int_equal(v.parts_swamped, 1);
-	assert_false(v.nothing_judged);
+	assert_false(v.too_little_judged);
 	assert_int_equal(v.lost_host, 1); /* coarse parts: the whole part's wait */
-	for (unsigned p = 0; p < 100; p++)
+	for (unsigned p = 0; p < 50; p++)
 		parts[p].other_us = 9000;
 	judge(&r, &v);
-	assert_true(v.nothing_judged);
+	assert_int_equal(v.parts_swamped, 50);
+	assert_false(v.too_little_judged);
+	parts[50].other_us = 9000;
+	judge(&r, &v);
+	assert_int_equal(v.parts_swamped, 51);
+	assert_true(v.too_little_judged);
 }
 
 /* Steal time over the gap explains it. */
