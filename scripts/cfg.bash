@@ -3,7 +3,7 @@
 # shellcheck shell=bash
 
 CFG_KEYS=(file arch smp test_args qemu_params groups accel timeout events
-	evidence kvm_params tcg_params kvm_args tcg_args)
+	evidence kvm_params tcg_params kvm_args tcg_args qemu_min)
 # The accelerators, in the order the runner prefers them: KVM where usable, else TCG.
 CFG_ACCELS=(kvm tcg)
 CFG_ARCHES=(x86_64 i386 aarch64)
@@ -17,7 +17,7 @@ CFG_EVIDENCE_KINDS=(host)
 # is CFG_ACCEL_PARAMS[kvm:test]); CFG_ACCEL holds the list, "kvm tcg" by default.
 declare -gA CFG_FILE=() CFG_ARCH=() CFG_SMP=() CFG_ARGS=() CFG_PARAMS=() \
 	CFG_GROUPS=() CFG_ACCEL=() CFG_TIMEOUT=() CFG_EVENTS=() CFG_EVIDENCE=() CFG_WHERE=() \
-	CFG_ACCEL_PARAMS=() CFG_ACCEL_ARGS=()
+	CFG_ACCEL_PARAMS=() CFG_ACCEL_ARGS=() CFG_QEMU_MIN=()
 declare -ga CFG_NAMES=()
 CFG_ERRORS=0
 # Messages of the last failed cfg_parse, one "file:line: message" each.
@@ -131,6 +131,7 @@ cfg_value_into() { # var test key
 	timeout) _cv_out=${CFG_TIMEOUT[$2]:-} ;;
 	events) _cv_out=${CFG_EVENTS[$2]:-} ;;
 	evidence) _cv_out=${CFG_EVIDENCE[$2]:-} ;;
+	qemu_min) _cv_out=${CFG_QEMU_MIN[$2]:-} ;;
 	kvm_params | tcg_params) _cv_out=${CFG_ACCEL_PARAMS[${3%_params}:$2]:-} ;;
 	kvm_args | tcg_args) _cv_out=${CFG_ACCEL_ARGS[${3%_args}:$2]:-} ;;
 	*)
@@ -163,6 +164,7 @@ cfg_entry_text() { # test
 	if [ -n "${CFG_TIMEOUT[$t]+set}" ]; then echo "timeout = ${CFG_TIMEOUT[$t]}"; fi
 	if [ -n "${CFG_EVENTS[$t]+set}" ]; then echo "events = ${CFG_EVENTS[$t]}"; fi
 	if [ -n "${CFG_EVIDENCE[$t]+set}" ]; then echo "evidence = ${CFG_EVIDENCE[$t]}"; fi
+	if [ -n "${CFG_QEMU_MIN[$t]+set}" ]; then echo "qemu_min = ${CFG_QEMU_MIN[$t]}"; fi
 	local a
 	for a in "${CFG_ACCELS[@]}"; do
 		if [ -n "${CFG_ACCEL_PARAMS[$a:$t]+set}" ]; then echo "${a}_params = ${CFG_ACCEL_PARAMS[$a:$t]}"; fi
@@ -248,6 +250,10 @@ cfg_check_value() { # where section key value
 				cfg_error "$where" "events: bad event '$w' (pause=SECONDS, save[=SECONDS], migrate, reset, pingpong=N with N 1..100, migrate=N with N 2..16)"
 		done
 		;;
+	qemu_min)
+		# the oldest QEMU the entry runs on (a machine type it names, say): older ones SKIP
+		[[ $v =~ ^[0-9]+\.[0-9]+$ ]] || cfg_error "$where" "qemu_min: '$v' is not a QEMU version such as 9.0"
+		;;
 	evidence)
 		cfg_in_list "$v" "${CFG_EVIDENCE_KINDS[@]}" ||
 			cfg_error "$where" "[$name] evidence: '$v' is not a kind of evidence (known: ${CFG_EVIDENCE_KINDS[*]})"
@@ -276,6 +282,7 @@ cfg_store() { # section key value
 	events)
 		CFG_EVENTS[$1]=$3 ;;
 	evidence) CFG_EVIDENCE[$1]=$3 ;;
+	qemu_min) CFG_QEMU_MIN[$1]=$3 ;;
 	esac
 }
 

@@ -21,6 +21,9 @@ shell pattern ('selftest-*'). Without TEST or -g, every entry outside the
   --arch ARCH    use the build for ARCH (x86_64, i386, aarch64; arm64, i686)
   --build DIR    use the build in DIR (also BUILD_DIR=DIR)
   --default-bios x86: boot with QEMU's default BIOS instead of qboot
+  --qemu WHICH   the QEMU to run: a folder holding usr/bin/qemu-system-ARCH,
+                 or a version ("10", "7.2") of the system's QEMU or of one
+                 scripts/install-deps.sh put under /opt/vmtick-qemu
   -h             this help
 
 Environment: QEMU, ACCEL (kvm|tcg), TIMEOUT, TIMEOUT_FACTOR, FIRMWARE,
@@ -41,7 +44,7 @@ main_parse_args() { # args...
 	RUN_TAP=0 RUN_LIST=0 RUN_VERBOSE=0 RUN_JUNIT="" RUN_TAP_FILE=""
 	run_set_jobs 1
 	select_nodefault 0
-	RUN_REQ_ARCH="" RUN_REQ_BUILD=${BUILD_DIR:-}
+	RUN_REQ_ARCH="" RUN_REQ_BUILD=${BUILD_DIR:-} RUN_REQ_QEMU=
 	MAIN_NAMES=() MAIN_GROUPS=()
 	while (($#)); do
 		case $1 in
@@ -52,13 +55,13 @@ main_parse_args() { # args...
 		-t | --tap) RUN_TAP=1 ;;
 		--default-bios)
 			FIRMWARE=default ;;
-		-g | -j | --group | --jobs | --arch | --build | --junit | --tap-file)
+		-g | -j | --group | --jobs | --arch | --build | --junit | --tap-file | --qemu)
 			(($# >= 2)) || main_usage_error "$1 needs a value"
 			main_option "$1" "$2"
 			shift
 			;;
 		-g?* | -j?*) main_option "${1:0:2}" "${1:2}" ;;
-		--arch=* | --build=* | --junit=* | --tap-file=* | --group=* | --jobs=*) main_option "${1%%=*}" "${1#*=}" ;;
+		--arch=* | --build=* | --junit=* | --tap-file=* | --group=* | --jobs=* | --qemu=*) main_option "${1%%=*}" "${1#*=}" ;;
 		--) shift; MAIN_NAMES+=("$@"); break ;;
 		-*) main_usage_error "unknown option '$1'" ;;
 		*) MAIN_NAMES+=("$1") ;;
@@ -85,10 +88,22 @@ main_option() { # option value
 		RUN_REQ_BUILD=$2 ;;
 	--junit) RUN_JUNIT=$2 ;;
 	--tap-file) RUN_TAP_FILE=$2 ;;
+	--qemu)
+		[ -z "${QEMU:-}" ] || main_usage_error "--qemu $2 and QEMU=$QEMU both name a QEMU: give one"
+		RUN_REQ_QEMU=$2
+		;;
 	esac
 	if [ -n "${RUN_KERNEL_OVERRIDE:-}" ] && [[ $1 == --arch || $1 == --build ]]; then
 		main_usage_error "$1 means nothing to a standalone test"
 	fi
+}
+
+# --qemu: the binary for the build's arch becomes QEMU, as if set by hand.
+main_pick_qemu() {
+	[ -n "$RUN_REQ_QEMU" ] || return 0
+	qemu_pick "$RUN_REQ_QEMU" "${RUN_ARCH:-x86_64}" || main_usage_error "$QEMU_PICK_ERROR"
+	QEMU=$QEMU_PICKED
+	export QEMU
 }
 
 main_check_env() {
@@ -268,6 +283,7 @@ main() { # args...
 		arch_find_build "$RUN_REQ_BUILD" "$RUN_REQ_ARCH" RUN_BUILD RUN_ARCH ||
 			main_fatal "${ARCH_ERRORS[@]}"
 	fi
+	main_pick_qemu
 	run_find_kvm
 	main_select
 	if ((RUN_LIST)); then

@@ -3,13 +3,15 @@
 # shellcheck shell=bash
 
 # The pieces, in the order they are loaded below.
-runner_lib_names() { printf '%s\n' units cfg arch guest runner report tap junit select main; }
+runner_lib_names() { printf '%s\n' units cfg arch qemu guest runner report tap junit select main; }
 # shellcheck source=scripts/units.bash
 . "$SRCDIR/scripts/units.bash"
 # shellcheck source=scripts/cfg.bash
 . "$SRCDIR/scripts/cfg.bash"
 # shellcheck source=scripts/arch.bash
 . "$SRCDIR/scripts/arch.bash"
+# shellcheck source=scripts/qemu.bash
+. "$SRCDIR/scripts/qemu.bash"
 # shellcheck source=scripts/guest.bash
 . "$SRCDIR/scripts/guest.bash"
 # shellcheck source=scripts/runner.bash
