@@ -26,8 +26,6 @@
 /* The machine's timers' interrupts, on the boot vCPU (beside the LAPIC timer's TIMER_TICK_VECTOR). */
 #define LC_RTC_VECTOR  0x64
 #define LC_HPET_VECTOR 0x65
-/* The HPET comparator's reach: half its 32-bit wrap. */
-#define HPET_ONESHOT_MAX_COUNTS 0x7fffffffu
 
 static struct tick_cal lapic_cal;
 /* Each vCPU follows the PM timer's wraps on its own (lib/x86/pmtimer.h). */
@@ -231,7 +229,9 @@ static void hpet_irq(struct ex_regs *regs)
 /*
  * Main counter counts from now until when, lengthened by the
  * calibration's error so that they cannot run out before it; the
- * comparator is 32 bits (42 s at QEMU's 100 MHz).
+ * comparator is 32 bits (42 s at QEMU's 100 MHz), armed at most half a
+ * wrap ahead (HPET_ARM_MAX_COUNTS: fault=rearm's hour, still never within
+ * the test).
  */
 static void hpet_oneshot_at(u64 when)
 {
@@ -239,13 +239,21 @@ static void hpet_oneshot_at(u64 when)
 	u64 margin = mul_u64_u64_shr32(ticks, tick_ppb_to_fx(dev.hpet_cal.err_ppb)) + 1;
 	u64 counts = tick_ticks_to_counts(&dev.hpet_cal, ticks + margin) + 1;
 
-	/* the comparator first, its interrupt enabled after: an old value would fire at once */
+	/*
+	 * Parked half a wrap ahead before its interrupt is enabled (an old
+	 * value would fire at once), then armed with the interrupt on: QEMU
+	 * weighs the comparator against the counter again when the
+	 * configuration is written, so only a read-back after that says
+	 * whether it was passed. Deadlines are milliseconds ahead: none fires
+	 * before hpet_armed says which comparator is in force.
+	 */
 	hpet_timer_off(dev.hpet_timer);
-	/* fault=rearm's hour: half a wrap, still never within the test */
-	dev.hpet_cmp = hpet_counter_read32() + (u32)min(counts, (u64)HPET_ONESHOT_MAX_COUNTS);
-	hpet_timer_compare(dev.hpet_timer, dev.hpet_cmp);
-	dev.hpet_armed = true;
+	dev.hpet_armed = false;
+	hpet_timer_compare(dev.hpet_timer, hpet_counter_read32() + HPET_ARM_MAX_COUNTS);
 	hpet_timer_setup(dev.hpet_timer, HPET_ONESHOT, HPET_IRQ_EDGE, dev.hpet_gsi);
+	dev.hpet_cmp = hpet_timer_arm_ahead(dev.hpet_timer, counts).cmp;
+	barrier(); /* hpet_irq() finds the comparator in force once it finds the flag */
+	dev.hpet_armed = true;
 }
 
 static void hpet_oneshot_stop(void)

@@ -21,8 +21,6 @@
 /* HPET timer 1 is the guard of the LAPIC sources; in legacy replacement it drives ISA IRQ 8. */
 #define HPET_GUARD_TIMER	  1
 #define HPET_LEGACY_GUARD_ISA_IRQ 8
-/* A 32-bit comparator: guard waits longer than half the wrap are chained. */
-#define HPET_GUARD_MAX_COUNTS 0x7fffffffull
 
 void (*tick_device_ack)(void);
 
@@ -278,14 +276,16 @@ static struct {
  * Arm timer 1 to fire at least as late as the counter value guard.when:
  * the nominal rates give the count (rounded up, plus one), and the handler
  * re-arms while the counter has not got there, so a long wait is chained
- * in halves of the 32-bit comparator's wrap.
+ * in halves of the 32-bit comparator's wrap (HPET_ARM_MAX_COUNTS). A
+ * comparator passed before the write landed is armed again further out
+ * (hpet_timer_arm_ahead()); an extra interrupt is only an early one, which
+ * guard_irq() arms again.
  */
 static void guard_arm(u64 now)
 {
-	u64 ns = ticks_to_ns(guard.when > now ? guard.when - now : 0, tick_counter_hz()),
-	    counts = min(ns_to_ticks(ns, hpet_counter_hz()) + 1, HPET_GUARD_MAX_COUNTS);
+	u64 ns = ticks_to_ns(guard.when > now ? guard.when - now : 0, tick_counter_hz());
 
-	hpet_timer_compare(HPET_GUARD_TIMER, hpet_counter_read32() + (u32)counts);
+	hpet_timer_arm_ahead(HPET_GUARD_TIMER, ns_to_ticks(ns, hpet_counter_hz()) + 1);
 }
 
 /* Edge-triggered through the IOAPIC; never before its time, whatever the nominal rates said. */

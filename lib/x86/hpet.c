@@ -198,6 +198,39 @@ void hpet_timer_compare(unsigned n, u32 value)
 	hpet_write(HPET_TN_CMP(n), value);
 }
 
+/*
+ * A comparator fires when the main counter EQUALS it (IA-PC HPET 1.0a,
+ * 2.3.9): one the counter has passed by the time the write lands fires
+ * only after the 32-bit wrap, 43 s at 100 MHz. QEMU 7.2 fired a passed
+ * comparator at once (hpet_calculate_diff makes a distance below 1 count
+ * 1); 9.1 and later (hpet_calculate_cmp64) wait for the wrap, as the spec
+ * says. So the counter is read back after the write, as Linux's HPET
+ * driver does (its -ETIME): reached, the comparator may have been passed
+ * before the write landed, and it is armed again from a fresh read,
+ * further out. The read-back cannot tell that from a counter that passed
+ * it after the write landed (the comparator fired), nor see QEMU 7.2 fire
+ * a passed one: then the re-arm fires a second time. A handler that must
+ * not count that second interrupt takes only those with the counter at or
+ * past the comparator in force (hpet_counter_reached()).
+ */
+struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts)
+{
+	struct hpet_arming a = {.rearms = 0};
+	u32 margin = (u32)min(max(counts, 1ull), (u64)HPET_ARM_MAX_COUNTS), from, now;
+
+	for (;;) {
+		from = hpet_counter_read32();
+		a.cmp = from + margin;
+		hpet_timer_compare(n, a.cmp);
+		now = hpet_counter_read32();
+		a.took = now - from;
+		if (!hpet_counter_reached(now, a.cmp) || a.rearms == HPET_ARM_MAX_REARMS)
+			return a;
+		a.rearms++;
+		margin = hpet_arm_next_margin(margin, a.took);
+	}
+}
+
 void hpet_timer_ack(unsigned n)
 {
 	hpet_write(HPET_GEN_INT_STS, 1u << n);

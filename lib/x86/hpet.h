@@ -80,6 +80,58 @@ enum hpet_timer_mode {
  */
 void hpet_timer_setup(unsigned n, enum hpet_timer_mode mode, enum hpet_irq irq, unsigned gsi);
 void hpet_timer_compare(unsigned n, u32 value);
+
+/*
+ * Whether the main counter's low half has reached a 32-bit comparator:
+ * at it, or past it by less than half a wrap (the difference read as
+ * signed), so a counter just below a comparator across the wrap has not
+ * reached it and one just above it across the wrap has.
+ */
+static inline bool hpet_counter_reached(u32 counter, u32 cmp)
+{
+	return (s32)(counter - cmp) >= 0;
+}
+
+/* The furthest a comparator is armed ahead: half the wrap, so hpet_counter_reached() can tell. */
+#define HPET_ARM_MAX_COUNTS 0x7fffffffu
+/*
+ * Re-arms after a missed arming before hpet_timer_arm_ahead() gives up:
+ * hpet_arm_next_margin() doubles at least, so from 1 count it reaches
+ * HPET_ARM_MAX_COUNTS (half a wrap, 21 s at 100 MHz) within 31.
+ */
+#define HPET_ARM_MAX_REARMS 31
+
+/*
+ * The margin for the next arming after one margin counts ahead was
+ * missed, that arming having taken took counts (its counter read to its
+ * read-back): twice the larger, so the next one survives an arming as slow
+ * as this one; at least 1, at most HPET_ARM_MAX_COUNTS.
+ */
+static inline u32 hpet_arm_next_margin(u32 margin, u32 took)
+{
+	u64 next = 2 * (u64)max(max(margin, took), 1u);
+
+	return (u32)min(next, (u64)HPET_ARM_MAX_COUNTS);
+}
+
+struct hpet_arming {
+	u32 cmp;	 /* the comparator armed last, the one in force */
+	unsigned rearms; /* armings missed before it */
+	u32 took;	 /* counts the last arming took, counter read to read-back */
+};
+
+/*
+ * Arm timer n (set up one-shot, its interrupt enabled) counts ahead of
+ * the main counter (at least 1, at most HPET_ARM_MAX_COUNTS): the
+ * comparator is the counter plus counts, then the counter is read back;
+ * if it has reached the comparator, the arming may have been missed and
+ * is done again further out (hpet_arm_next_margin()), at most
+ * HPET_ARM_MAX_REARMS times. A missed arming is a late expiry, never a
+ * lost one; but if the counter passed the comparator only after the
+ * write landed, the first arming fires too (hpet.c says why).
+ */
+struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts);
+
 /* Level-triggered: clear timer n's bit of the interrupt status register, which drops its line. */
 void hpet_timer_ack(unsigned n);
 /* Timer n's interrupt status bit (level-triggered only). */
