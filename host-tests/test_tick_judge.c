@@ -230,6 +230,71 @@ static void test_windows(void **state)
 }
 
 /*
+ * The same waits explain one lost period once. The agent answers each
+ * window with a thread's run_delay growth between its samples around it,
+ * so every gap between the same two samples gets the same figure: ten gaps
+ * around parts 10 and 11, each window answered 1.5 ms, the parts' measured
+ * waits 1.5 ms in all, explain one lost tick, not ten; waits of 20 ms in
+ * part 10 explain its five, in both parts all ten.
+ */
+static void test_waits_explain_once(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_window w[16];
+	struct tick_verdict v;
+	u64 n;
+
+	for (u64 k = 0; k < 10; k++)
+		drop(&r, 100 + k); /* ticks 100, 102, ... 118 of the slots: one every other */
+	n = tick_judge_asks(&r, w, 16, &work);
+	assert_int_equal(n, 10);
+	for (u64 k = 0; k < n; k++)
+		w[k].ev.other_us = 1500;
+	memset(parts, 0, sizeof(parts));
+	parts[10].other_us = 1500;
+	parts[11].other_us = 0;
+	r.host = (struct tick_host){
+		.from = 0, .to = N * PERIOD, .nparts = 100, .part = parts, .nwin = n, .win = w};
+	judge(&r, &v);
+	assert_int_equal(v.lost, 10);
+	assert_int_equal(v.lost_host, 1);
+	assert_int_equal(v.unexplained, 9);
+	assert_false(v.lost_ok);
+	/* the gaps reach into part 11 (slots 110-119) */
+	parts[10].other_us = 20000;
+	judge(&r, &v);
+	assert_int_equal(v.lost_host, 5);
+	parts[11].other_us = 20000;
+	judge(&r, &v);
+	assert_int_equal(v.lost_host, 10);
+	assert_int_equal(v.unexplained, 0);
+	assert_true(v.lost_ok);
+}
+
+/*
+ * Every other tick never delivered, every tick that came 20 us after its
+ * slot: no tick closed no gap, so the normal latency is the ticks' own
+ * lateness against their last slot (20 us), and gaps closed 20 us late
+ * were delivered on time: 499 lost, none explained (before, the normal
+ * latency was 0 and every gap "closed late").
+ */
+static void test_every_other_lost(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	for (u64 k = 0; k < N / 2; k++)
+		drop(&r, 1 + k); /* slots 1, 3, 5, ... 999 */
+	r.end_at = at[r.n - 1];
+	judge(&r, &v);
+	assert_int_equal(v.normal_late, PERIOD / 50);
+	assert_int_equal(v.lost_late, 0);
+	assert_true(v.unexplained >= N / 2 - 2);
+	assert_false(v.lost_ok);
+	assert_false(v.rate_ok);
+}
+
+/*
  * A gap in a part the host took over half of is not judged when no finer
  * evidence explains it; a run more than half of whose parts the host
  * swamped is a SKIP, half of them is judged.
@@ -479,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_schedule_unsure),
 		cmocka_unit_test(test_host_explains),
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_waits_explain_once),
+		cmocka_unit_test(test_every_other_lost),
 		cmocka_unit_test(test_swamped),
 		cmocka_unit_test(test_steal_explains),
 		cmocka_unit_test(test_late_delivery),
