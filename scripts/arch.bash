@@ -207,12 +207,29 @@ arch_has_option() { # option-name words...
 
 # The firmware arguments for x86: qboot boots ~10x faster than SeaBIOS under
 # nested KVM. FIRMWARE=default keeps QEMU's own BIOS, FIRMWARE=FILE uses FILE.
-arch_x86_firmware() {
+# A QEMU unpacked in a folder of its own takes the folder's qboot.
+arch_x86_firmware() { # datadir
+	local qboot=$ARCH_QBOOT
+	if [ -n "$1" ] && [ -r "$1/qboot.rom" ]; then qboot=$1/qboot.rom; fi
 	case ${FIRMWARE:-qboot} in
 	default | seabios) ;;
-	qboot) if [ -r "$ARCH_QBOOT" ]; then ARCH_CMD+=(-bios "$ARCH_QBOOT"); fi ;;
+	qboot) if [ -r "$qboot" ]; then ARCH_CMD+=(-bios "$qboot"); fi ;;
 	*) ARCH_CMD+=(-bios "$FIRMWARE") ;;
 	esac
+}
+
+# The data folder (firmware, option ROMs, keymaps) of a QEMU unpacked in a
+# folder of its own (scripts/install-deps.sh: FOLDER/usr/bin/qemu-system-*
+# beside FOLDER/usr/share/qemu), into the variable named var; empty for the
+# system's QEMU. Debian's QEMU looks only in /usr/share/qemu, so without -L
+# a QEMU 10 from a folder would load 7.2's multiboot and firmware ROMs.
+arch_qemu_datadir() { # var qemu
+	local -n _qd_out=$1
+	local d
+	_qd_out=""
+	[[ $2 == */* ]] || return 0
+	d=$(cd "${2%/*}/../share/qemu" 2>/dev/null && pwd -P) || return 0
+	[ "$d" = "$(cd /usr/share/qemu 2>/dev/null && pwd -P)" ] || _qd_out=$d
 }
 
 # Build the QEMU command in ARCH_CMD. params are the already split and
@@ -220,9 +237,11 @@ arch_x86_firmware() {
 arch_qemu_cmd() { # arch accel smp kernel append params...
 	local arch=$1 accel=$2 smp=$3 kernel=$4 append=$5
 	shift 5
-	local qemu=${QEMU:-}
+	local qemu=${QEMU:-} datadir
 	[ -n "$qemu" ] || arch_default_qemu_into qemu "$arch"
+	arch_qemu_datadir datadir "$qemu"
 	ARCH_CMD=("$qemu")
+	[ -z "$datadir" ] || ARCH_CMD+=(-L "$datadir")
 	case $arch in
 	aarch64)
 		arch_has_option machine "$@" || arch_has_option M "$@" ||
@@ -248,7 +267,7 @@ arch_qemu_cmd() { # arch accel smp kernel append params...
 		ARCH_CMD+=(-smp "$smp" -display none -vga none -nodefaults -no-reboot
 			-serial stdio -chardev "testdev,id=ctd" -serial chardev:ctd
 			-device "isa-debug-exit,iobase=0xf4,iosize=4")
-		arch_has_option bios "$@" || arch_x86_firmware
+		arch_has_option bios "$@" || arch_x86_firmware "$datadir"
 		;;
 	esac
 	ARCH_CMD+=(-kernel "$kernel")

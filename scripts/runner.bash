@@ -315,9 +315,10 @@ run_test() { # test
 # One run of RUN_CMD, its output appended to the log; sets RUN_OUTCOME,
 # RUN_MSG and RUN_DISTURBANCE (what the host took from QEMU, in words).
 run_attempt() { # test log timeout
-	local t=$1 log=$2 tmo=$3 err="$RUN_TMP/$1.err" st usec steal0 steal1 busy0 busy1
+	local t=$1 log=$2 tmo=$3 err="$RUN_TMP/$1.err" st usec steal0 steal1 busy0 busy1 self0 self1
 	usec=$(run_usec)
 	run_host_cpu_ms steal0 busy0
+	run_self_cpu_ms self0
 	RUN_WAIT_NS=() RUN_CPU_NS=()
 	# timeout makes itself a process-group leader: killing the group also
 	# reaches anything QEMU started. stdin must not be the terminal. It ends
@@ -330,6 +331,8 @@ run_attempt() { # test log timeout
 	# which can be during the watch: the outcome line says it instead.
 	{
 		run_watch "$RUN_TPID" "$err"
+		# before the wait, which would add QEMU's time to this shell's children's
+		run_self_cpu_ms self1
 		wait "$RUN_TPID"
 	} 2>/dev/null
 	st=$?
@@ -340,7 +343,7 @@ run_attempt() { # test log timeout
 	run_classify "$st" "$log" "$err" "$tmo" "$usec"
 	run_known_defect "$t" "$log" "$err"
 	cat "$err" >>"$log"
-	run_disturbance "$usec" $((steal1 - steal0)) $((busy1 - busy0))
+	run_disturbance "$usec" $((steal1 - steal0)) $((busy1 - busy0 - (self1 - self0)))
 	echo "runner: $RUN_DISTURBANCE" >>"$log"
 }
 
@@ -388,11 +391,25 @@ run_host_cpu_ms() { # steal-var busy-var
 	_hc_busy=$(((${f[1]:-0} + ${f[2]:-0} + ${f[3]:-0} + ${f[6]:-0} + ${f[7]:-0}) * MSEC_PER_SEC / RUN_CLK_TCK))
 }
 
+# The CPU time this runner's job has used so far (ms), its reaped children
+# (pgrep) included: the watching is the test's own, not a busy host.
+run_self_cpu_ms() { # var
+	local -n _sc_out=$1
+	local line
+	local -a f=()
+	_sc_out=0
+	read -r line 2>/dev/null <"$RUN_PROC/$BASHPID/stat" || return 0
+	# after "pid (comm) ": state ppid ... utime (14th field) is f[11]
+	read -r -a f <<<"${line##*) }"
+	_sc_out=$(((${f[11]:-0} + ${f[12]:-0} + ${f[13]:-0} + ${f[14]:-0}) * MSEC_PER_SEC / RUN_CLK_TCK))
+}
+
 # RUN_DISTURBANCE: the run's length and what the host took of it. QEMU's
 # threads wait for a CPU when something else runs, but also when they
 # outnumber the CPUs (a 2-vCPU TCG guest on 2 CPUs waits on its own main
 # loop): only the waits that other processes' CPU time can explain (the
-# machine's busy time less QEMU's own) were the host's doing (RUN_HOST_MS).
+# machine's busy time less QEMU's own and this runner job's) were the host's
+# doing (RUN_HOST_MS).
 run_disturbance() { # usec steal-ms busy-ms
 	local w sum=0 own=0 others
 	for w in "${RUN_WAIT_NS[@]}"; do sum=$((sum + w)); done
