@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Checks of a report page's shape: the overview first, every suite in it with its verdict, the closest figures ordered and linked, no empty section or plot."""
+"""Checks of a report page's shape: the overview first, every suite in it with its verdict and QEMU version, the closest figures ordered and linked, no empty section or plot."""
 import re
 from collections import Counter
 from html.parser import HTMLParser
@@ -19,10 +19,11 @@ class Shape(HTMLParser):
         self.stack = []            # (tag, attrs) of the open elements
         self.first = None          # the first <section> or <h2>: (tag, id, class)
         self.ids = Counter()
-        self.suite_rows = []       # (anchor, side, worst, counts text)
+        self.suite_rows = []       # [anchor, side, worst, counts text, QEMU cell]
         self.closest = []          # (share text, href)
         self.outcomes = {}         # (group anchor, side) -> Counter of its verdicts' outcomes
         self.groups = []           # (anchor, side) of each suite section's sides
+        self.qemu = {}             # (anchor, side) -> the QEMU version its section names
         self.parts = []            # [group anchor, title, blocks]
         self.svgs = []             # [title, figures]
         self.text = None           # [what, text] being read
@@ -45,7 +46,7 @@ class Shape(HTMLParser):
     def opened(self, tag, a, classes):
         if "data-overview-suite" in a:
             self.suite_rows.append([a["data-overview-suite"], a.get("data-side", ""),
-                                    a.get("data-worst", ""), ""])
+                                    a.get("data-worst", ""), "", None])
         if "data-share" in a:
             self.closest.append([a["data-share"], None])
         if tag == "a" and self.closest and self.closest[-1][1] is None and self.inner("data-share"):
@@ -53,8 +54,11 @@ class Shape(HTMLParser):
         group = (self.inner("data-suite-key"), a.get("data-side"))
         if "data-suite" in a and group[0] and "data-side" in a and group not in self.groups:
             self.groups.append(group)
+            self.qemu[group] = a.get("data-qemu")
         if tag == "td" and "counts" in classes and self.suite_rows:
             self.text = ["counts", ""]
+        if tag == "td" and "qemu" in classes and self.suite_rows:
+            self.text = ["qemu", ""]
         if tag == "td" and "outcome" in classes and self.inner("data-suite-key"):
             self.text = ["outcome", ""]
         if "part" in classes:
@@ -97,6 +101,8 @@ class Shape(HTMLParser):
         text = text.strip()
         if what == "counts":
             self.suite_rows[-1][3] = text
+        elif what == "qemu":
+            self.suite_rows[-1][4] = text
         elif what == "outcome":
             key = (self.inner("data-suite-key"), self.inner("data-side") or "")
             self.outcomes.setdefault(key, Counter())[text] += 1
@@ -132,7 +138,7 @@ def side_name(side):
 def check_suites(shape):
     """Every suite section has its overview row, whose counts and worst outcome are its verdicts'."""
     errors = []
-    rows = {(anchor, side): (worst, counts) for anchor, side, worst, counts in shape.suite_rows}
+    rows = {(anchor, side): (worst, counts) for anchor, side, worst, counts, _ in shape.suite_rows}
     for key in shape.groups:
         if key not in rows:
             errors.append(f"overview: suite {key[0]}{side_name(key[1])} has a section but no "
@@ -152,6 +158,17 @@ def check_suites(shape):
         if (anchor, side) not in shape.groups:
             errors.append(f"overview: row of suite {anchor}{side_name(side)} has no section "
                           "on the page")
+    return errors
+
+
+def check_qemu(shape):
+    """Every suite's row names the QEMU version its section names (data-qemu)."""
+    errors = []
+    for anchor, side, _, _, cell in shape.suite_rows:
+        want = shape.qemu.get((anchor, side))
+        if want is not None and cell != want:
+            errors.append(f"overview: suite {anchor}{side_name(side)} ran under QEMU "
+                          f"'{want}' (its section), its row says '{cell}'")
     return errors
 
 
@@ -188,5 +205,5 @@ def check_shape(text):
     shape = Shape()
     shape.feed(text)
     shape.close()
-    return (check_first(shape) + check_suites(shape) + check_closest(shape)
+    return (check_first(shape) + check_suites(shape) + check_qemu(shape) + check_closest(shape)
             + check_empty(shape))

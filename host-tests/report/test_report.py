@@ -62,34 +62,39 @@ LOGS = {
 }
 
 
-def write_logdir(root, logs=LOGS, waited=100, scale=1.0):
-    """A make-run-like logs folder: logs/x86_64-gcc/*.log, results.json, and its JUnit."""
-    suite = os.path.join(root, "x86_64-gcc")
+def write_logdir(root, logs=LOGS, waited=100, scale=1.0, label="x86_64-gcc", qemu=None):
+    """
+    A make-run-like logs folder: logs/LABEL/*.log, results.json, and its
+    JUnit. qemu: the version the runner's header records (none without),
+    and results.json's (7.2 without).
+    """
+    suite = os.path.join(root, label)
     os.makedirs(suite)
+    cmd = CMD + (f"\nrunner: qemu {qemu}" if qemu else "")
     for name, (kernel, body) in logs.items():
         text = body.replace("10.500 ns", f"{10.5 * scale:.3f} ns").format(
             runner=RUNNER.format(w=waited))
-        head = CMD.format(kernel=kernel) + "\n" if kernel else ""
+        head = cmd.format(kernel=kernel) + "\n" if kernel else ""
         with open(os.path.join(suite, name + ".log"), "w", encoding="utf-8") as f:
             f.write(head + text)
     with open(os.path.join(suite, "retried.log.1"), "w", encoding="utf-8") as f:
-        f.write(CMD.format(kernel="x") + "\nFAIL: late\n")
+        f.write(cmd.format(kernel="x") + "\nFAIL: late\n")
     subprocess.run([sys.executable, os.path.join(TOP, "scripts", "results-to-json"),
-                    "--qemu-version", "7.2", "-o", os.path.join(suite, "results.json")]
+                    "--qemu-version", qemu or "7.2", "-o", os.path.join(suite, "results.json")]
                    + [os.path.join(suite, n + ".log") for n in logs], check=False,
                    capture_output=True)
-    os.makedirs(os.path.join(root, "reports"))
-    junit = ['<testsuites name="vmtick.x86_64">']
+    os.makedirs(os.path.join(root, "reports"), exist_ok=True)
+    junit = [f'<testsuites name="vmtick.{label}">']
     for name, outcome, attempts in (("timer-pit", "PASS", 1), ("rtc", "FAIL", 1),
                                     ("retried", "PASS", 2), ("gone", "TIMEOUT", 1)):
         junit.append(f'<testsuite name="{name}"><properties>'
                      f'<property name="outcome" value="{outcome}"/>'
                      f'<property name="message" value="{outcome} message"/>'
                      f'<property name="arch" value="x86_64"/>'
-                     f'<property name="log" value="logs/x86_64-gcc/{name}.log"/>'
+                     f'<property name="log" value="logs/{label}/{name}.log"/>'
                      f'<property name="attempts" value="{attempts}"/></properties></testsuite>')
     junit.append("</testsuites>")
-    with open(os.path.join(root, "reports", "x86_64-gcc.xml"), "w", encoding="utf-8") as f:
+    with open(os.path.join(root, "reports", label + ".xml"), "w", encoding="utf-8") as f:
         f.write("\n".join(junit))
     return root
 

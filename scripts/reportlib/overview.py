@@ -90,6 +90,26 @@ def kvm_text(host):
     return f"{host['kvm']}: {why}" if why else str(host["kvm"])
 
 
+def version_key(version):
+    """'10.0.2' after '7.2.22': numerically, part by part."""
+    return tuple(int(p) if p.isdigit() else 0 for p in version.split("."))
+
+
+def qemu_text(tests):
+    """
+    The QEMU version the suite's tests ran under: the runner's record in
+    each log, else results.json's or the JUnit's; several with how many
+    tests ran each, oldest first; "not recorded" where nothing says.
+    """
+    seen = Counter(t.qemu for t in tests if t.qemu)
+    if not seen:
+        return NOT_RECORDED
+    if len(seen) == 1:
+        return next(iter(seen))
+    return ", ".join(f"{v} ({n} test{'s' if n > 1 else ''})"
+                     for v, n in sorted(seen.items(), key=lambda kv: version_key(kv[0])))
+
+
 def host_cells(suite, tests):
     host = suite.host
     return "".join(f"<td>{esc(text)}</td>" for text in
@@ -103,8 +123,8 @@ def host_cells(suite, tests):
 class Entry:
     """One suite and accelerator of one side, as the page groups them."""
     anchor: str       # its section's id
-    side: str         # "A" or "B" side by side, "" alone
-    label: str        # its name on the page
+    side: str         # "A" or "B" side by side, its label for a QEMU twin, "" alone
+    label: str        # its name on the page ("A: x86_64-gcc" side by side)
     accel: str
     arch: str
     group: tuple      # (suite, tests, logdir)
@@ -116,16 +136,17 @@ def suite_row(e):
     counts = Counter(t.outcome for t in tests)
     bad = worst(list(counts))
     cls = OUTCOME_CLASS.get(bad, "fail")
-    side = f"{e.side}: " if e.side else ""
+    qemu = qemu_text(tests)
     return (f'<tr class="{cls}" data-overview-suite="{esc(e.anchor)}" data-side="{esc(e.side)}" '
-            f'data-worst="{esc(bad)}"><td><a href="#{esc(e.anchor)}">{esc(side + e.label)}</a></td>'
-            f'<td class="outcome">{esc(bad)}</td><td class="counts">{esc(counts_text(counts))}</td>'
-            f"<td>{esc(e.arch)} under {esc(e.accel)}</td>{host_cells(suite, tests)}</tr>")
+            f'data-qemu="{esc(qemu)}" data-worst="{esc(bad)}"><td><a href="#{esc(e.anchor)}">'
+            f'{esc(e.label)}</a></td><td class="outcome">{esc(bad)}</td><td class="counts">'
+            f'{esc(counts_text(counts))}</td><td>{esc(e.arch)} under {esc(e.accel)}</td>'
+            f'<td class="qemu">{esc(qemu)}</td>{host_cells(suite, tests)}</tr>')
 
 
 def suites_table(entries):
     return ('<table class="suites"><tr><th>suite</th><th>worst</th><th>outcomes</th>'
-            "<th>arch, accelerator</th><th>host CPU</th><th>host kernel</th>"
+            "<th>arch, accelerator</th><th>QEMU</th><th>host CPU</th><th>host kernel</th>"
             "<th>host a guest</th><th>KVM on the host</th></tr>"
             + "\n".join(suite_row(e) for e in entries) + "</table>")
 
@@ -190,8 +211,7 @@ def value_html(row):
 def near_link(near, block_id):
     """The figure's name, linked to its chart: suite, accelerator, chart, row."""
     e = near.entry
-    side = f"{e.side}: " if e.side else ""
-    return (f'<a href="#{esc(block_id(e.anchor, near.block.key))}">{esc(side + e.label)} '
+    return (f'<a href="#{esc(block_id(e.anchor, near.block.key))}">{esc(e.label)} '
             f"{esc(e.accel)}: {esc(near.block.title)}: {esc(near.row.label)}</a>")
 
 
@@ -225,7 +245,10 @@ def render(entries, block_id):
     return ('<section class="overview" id="overview"><h2>The run at a glance</h2>'
             f"{suites_table(entries)}"
             f'<p class="caption">one row per suite (logs folder) and accelerator: the worst '
-            "outcome of its tests and how many of each; the host as results.json recorded it "
+            "outcome of its tests and how many of each; the QEMU version they ran under (the "
+            "runner's record in each log, else results.json's); a suite LABEL-qemuN, make "
+            "check's run under another QEMU, follows LABEL, and their sections below show the "
+            "two side by side; the host as results.json recorded it "
             "(scripts/results-to-json), whether it is a guest itself also from the steal time "
             "the runner measured.</p>"
             f"<h3>The {CLOSEST_N} figures closest to their bounds</h3>"

@@ -4,6 +4,7 @@ import datetime
 import os
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from . import overview, sections
 from .svg import esc
@@ -64,6 +65,42 @@ def groups_of(side, per_logdir):
     return out
 
 
+# make check's twin of a suite run under another QEMU: LABEL-qemuN beside LABEL
+# (scripts/check.sh: x86_64-gcc-qemu10 beside x86_64-gcc)
+TWIN_RE = re.compile(r"^(.+)-qemu[0-9][0-9.]*$")
+
+
+def twins(groups):
+    """
+    {twin's key: its base's key} of one side's groups: each suite folder
+    LABEL-qemuN whose LABEL is a suite of the same logs folder under the
+    same accelerator.
+    """
+    out = {}
+    for key in groups:
+        logdir, rel, accel = key
+        m = TWIN_RE.match(os.path.basename(rel))
+        if not m:
+            continue
+        base = (logdir, os.path.join(os.path.dirname(rel), m.group(1)), accel)
+        # one twin a suite: a second (LABEL-qemu9 too) keeps a section of its own
+        if base in groups and not TWIN_RE.match(os.path.basename(base[1])) \
+                and base not in out.values():
+            out[key] = base
+    return out
+
+
+@dataclass
+class Side:
+    """One column of a suite's section: a side of two runs, a QEMU twin, or the suite alone."""
+    name: str         # data-side: "A" or "B", the suite's label for a QEMU twin, "" alone
+    head: str         # its heading above the column ("A", "QEMU 10.0.2: x86_64-gcc-qemu10")
+    prefix: str       # before the suite's label in the overview ("A: ", or "")
+    group: tuple      # (suite, tests, logdir), None where this side lacks the suite
+    sections: list    # sections.build's, None with the group
+    kind: str = "run"  # "qemu" for a suite beside its twin under another QEMU
+
+
 def arch_of(tests):
     arches = Counter(t.arch for t in tests if t.arch != "unknown")
     return arches.most_common(1)[0][0] if arches else "unknown arch"
@@ -77,7 +114,8 @@ def block_html(block):
 
 def suite_head(suite, tests, logdir, accel):
     probs = "".join(f'<li class="problem">{esc(p)}</li>' for p in suite.problems)
-    return (f'<p class="meta">{esc(arch_of(tests))} under {esc(accel)}: {len(tests)} tests, '
+    return (f'<p class="meta">{esc(arch_of(tests))} under {esc(accel)}, QEMU '
+            f'{esc(overview.qemu_text(tests))}: {len(tests)} tests, '
             f'logs {esc(suite.path)}</p>' + (f"<ul>{probs}</ul>" if probs else ""))
 
 
@@ -90,13 +128,27 @@ def block_id(anchor, key):
     return f"{anchor}--{re.sub(r'[^A-Za-z0-9_.-]+', '-', key)}"
 
 
+def side_of(name, head, prefix, g, marks):
+    return Side(name, head, prefix, g, sections.build(g[1], marks) if g else None)
+
+
 def build_sides(key, sides, marks):
-    """[(group or None, its sections or None)], one per side, of one suite and accelerator."""
+    """[Side], one per side of two runs (A, B) or the one side alone, of one suite and accelerator."""
     marks = {(test, fig): m for (suite, test, fig), m in marks.items() if suite == key[1]}
+    if len(sides) == 1:
+        return [side_of("", "", "", sides[0].get(key), marks)]
+    return [side_of(name, name, f"{name}: ", groups.get(key), marks)
+            for name, groups in zip("AB", sides)]
+
+
+def build_twins(keys, groups):
+    """[Side, Side] of a suite and its twin under another QEMU, in the order of keys."""
     built = []
-    for groups in sides:
-        g = groups.get(key)
-        built.append((g, sections.build(g[1], marks) if g else None))
+    for key in keys:
+        g = groups[key]
+        head = f"QEMU {overview.qemu_text(g[1])}: {display_label(g)}"
+        built.append(side_of(g[0].label, head, "", g, {}))
+        built[-1].kind = "qemu"
     return built
 
 
@@ -105,20 +157,29 @@ def part(anchor, skey, title, body):
             f"{esc(title)}</h3>{body}</div>")
 
 
+def section_title(key, built):
+    """'x86_64-gcc under tcg' (the suite's, not its twin's), and for a QEMU twin the versions side by side."""
+    shown = [s for s in built if s.group]
+    label = display_label(next((s.group for s in shown if s.group[0].rel == key[1]), shown[0].group))
+    title = f"{label} under {key[2]}"
+    if built[0].kind == "qemu":
+        title += ": " + " beside ".join(f"QEMU {overview.qemu_text(s.group[1])}" for s in built)
+    return title
+
+
 def group_section(key, built):
     """
     One arch/accelerator: each side's sections, only those with blocks; two
     sides pair block by block.
     """
     accel = key[2]
-    label = next(display_label(g) for g, _ in built if g)
     anchor = anchor_of(key)
     out = [f'<section class="group" id="{esc(anchor)}" data-suite-key="{esc(anchor)}">'
-           f"<h2>{esc(label)} under {esc(accel)}</h2>"]
+           f"<h2>{esc(section_title(key, built))}</h2>"]
     if len(built) == 1:
-        g, secs = built[0]
+        g, secs = built[0].group, built[0].sections
         out.append(f'<div data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}" '
-                   'data-side="">')
+                   f'data-side="" data-qemu="{esc(overview.qemu_text(g[1]))}">')
         out.append(suite_head(g[0], g[1], g[2], accel))
         for skey, title, blocks in secs:
             if blocks:
@@ -132,31 +193,43 @@ def group_section(key, built):
     return "\n".join(out)
 
 
-def side_div(g, content, side):
+def side_div(side, content):
+    g = side.group
     if not g:
         return f'<div class="side">{content}</div>'
     return (f'<div class="side" data-suite="{esc(g[0].rel)}" data-logdir="{esc(os.path.abspath(g[2]))}" '
-            f'data-side="{side}">{content}</div>')
+            f'data-side="{esc(side.name)}" data-qemu="{esc(overview.qemu_text(g[1]))}">{content}</div>')
 
 
 def paired(built, accel, anchor):
-    """A beside B, section by section and block by block (matched by their keys)."""
-    (ga, sa), (gb, sb) = built
+    """
+    A beside B (or a suite beside its QEMU twin), section by section and
+    block by block (matched by their keys).
+    """
+    a, b = built
+    sa, sb = a.sections, b.sections
     out = ['<div class="pair">']
-    for g, name in ((ga, "A"), (gb, "B")):
+    for s in built:
+        g = s.group
         head = suite_head(g[0], g[1], g[2], accel) if g else '<p class="none">not in this run</p>'
-        out.append(side_div(g, f'<p class="sidehead">{name}</p>{head}', name))
+        out.append(side_div(s, f'<p class="sidehead">{esc(s.head)}</p>{head}'))
     out.append("</div>")
     for i, (skey, title, _) in enumerate(sa or sb):
-        ba = {b.key: b for b in (sa[i][2] if sa else [])}
-        bb = {b.key: b for b in (sb[i][2] if sb else [])}
+        ba = {x.key: x for x in (sa[i][2] if sa else [])}
+        bb = {x.key: x for x in (sb[i][2] if sb else [])}
         if not ba and not bb:
             continue
         out.append(part(anchor, skey, title, "".join(
             f'<div class="pair blockpair" id="{esc(block_id(anchor, key))}">' +
-            side_div(ga, block_html(ba.get(key)), "A") + side_div(gb, block_html(bb.get(key)), "B")
+            side_div(a, block_html(ba.get(key))) + side_div(b, block_html(bb.get(key)))
             + "</div>" for key in list(ba) + [k for k in bb if k not in ba])))
     return "\n".join(out)
+
+
+def oldest_qemu(group):
+    """A suite's order beside its twin: by its oldest QEMU version, one without any first."""
+    versions = sorted(overview.version_key(t.qemu) for t in group[1] if t.qemu)
+    return versions[0] if versions else ()
 
 
 def display_label(group):
@@ -174,11 +247,10 @@ def entries_of(keys, built):
     """The overview's suites: each suite and accelerator of each side, in the page's order."""
     out = []
     for key in keys:
-        several = len(built[key]) > 1
-        for i, (g, secs) in enumerate(built[key]):
-            if g:
-                out.append(overview.Entry(anchor_of(key), "AB"[i] if several else "",
-                                          display_label(g), key[2], arch_of(g[1]), g, secs))
+        for s in built[key]:
+            if s.group:
+                out.append(overview.Entry(anchor_of(key), s.name, s.prefix + display_label(s.group),
+                                          key[2], arch_of(s.group[1]), s.group, s.sections))
     return out
 
 
@@ -209,7 +281,13 @@ def render(title, sides, notes, compare_lines, marks):
     keys = []
     for g in groups:
         keys += [k for k in g if k not in keys]
-    built = {key: build_sides(key, groups, marks) for key in keys}
+    # one run alone: a suite and its twin under another QEMU in one section, side by side
+    pairs = twins(groups[0]) if len(sides) == 1 else {}
+    keys = [k for k in keys if k not in pairs]
+    built = {key: build_sides(key, groups, marks) for key in keys if key not in pairs.values()}
+    for twin, base in pairs.items():
+        built[base] = build_twins(sorted((base, twin), key=lambda k: oldest_qemu(groups[0][k])),
+                                  groups[0])
     out = page_head(title, sides, notes)
     out.append(overview.render(entries_of(keys, built), block_id))
     if compare_lines:

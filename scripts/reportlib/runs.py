@@ -24,6 +24,11 @@ QEMU_ARCH = {"qemu-system-aarch64": "aarch64", "qemu-system-x86_64": "x86_64",
              "qemu-system-i386": "i386"}
 # folders of a logs folder that hold no suite's logs
 NOT_SUITES = ("reports", "logs.old")
+# The runner's record of QEMU's version in a log's header, after the
+# accelerator's (run_header, scripts/runner.bash: "runner: qemu 10.0.2")
+QEMU_RECORD = "runner: qemu "
+# QEMU's version in its --version line, as the JUnit's qemu_version holds it
+QEMU_VERSION_RE = re.compile(r"version (\d+\.\d+(?:\.\d+)?)")
 
 
 def _results_to_json():
@@ -58,6 +63,8 @@ class Test:
     earlier: list = field(default_factory=list)      # earlier attempts' log names
     problems: list = field(default_factory=list)     # what is missing or odd in its files
     log_not_started: str = ""    # the reason of a test the runner never started
+    qemu: str = ""               # QEMU's version ("10.0.2"): "" when nothing recorded it
+    qemu_from: str = ""          # where that came from: the log, results.json, JUnit
 
     def first(self, tag):
         return next((m for t, m in self.checks if t == tag), "")
@@ -104,6 +111,23 @@ def _arch_of(command, label):
     return QEMU_ARCH.get(os.path.basename(first), "unknown")
 
 
+def recorded_qemu(lines):
+    """QEMU's version the runner recorded in a log's header (the command first), or ""."""
+    for line in lines[1:]:
+        if not line.startswith(R2J.vmtick_host.RUNNER_LINE):
+            break
+        if line.startswith(QEMU_RECORD):
+            version = line[len(QEMU_RECORD):].strip()
+            return "" if version == "unknown" else version
+    return ""
+
+
+def set_qemu(test, version, source):
+    """The first source that names a version wins: the log's header, results.json, the JUnit."""
+    if version and version != "unknown" and not test.qemu:
+        test.qemu, test.qemu_from = version, source
+
+
 def outcome_from_log(test, ended):
     """The outcome when no JUnit says it: from the SUMMARY line, as the runner decides it."""
     if test.log_not_started:
@@ -138,6 +162,7 @@ def parse_test(path, label):
     test.summary = run["summary"] or ""
     test.attempts = run["attempts"]
     test.arch = _arch_of(lines[0], label)
+    set_qemu(test, recorded_qemu(lines), "log")
     for line in lines[1:]:
         result = R2J.vmtick_host.parse_result(line)
         if result:
@@ -203,6 +228,8 @@ def apply_junit(test, props):
     accel = props.get("accelerator", "")
     if accel in ("kvm", "tcg", "hvf", "xen"):
         test.accel = accel
+    m = QEMU_VERSION_RE.search(props.get("qemu_version", ""))
+    set_qemu(test, m.group(1) if m else "", "JUnit")
 
 
 def load_suite(logdir, suite_dir):
@@ -210,12 +237,16 @@ def load_suite(logdir, suite_dir):
     label = os.path.basename(os.path.abspath(suite_dir))
     suite = Suite(path=suite_dir, rel=rel, label=label)
     verdicts = junit_verdicts(_junit_files(logdir, suite_dir), suite.problems)
+    results = os.path.join(suite_dir, "results.json")
+    doc = read_results(results, suite.problems) if os.path.exists(results) else {}
+    versions = qemu_versions(doc)
     for path in sorted(glob.glob(os.path.join(suite_dir, "*.log"))):
         try:
             test = parse_test(path, label)
         except OSError as e:
             suite.problems.append(f"{os.path.basename(path)}: {e.strerror}")
             continue
+        set_qemu(test, versions.get(test.name, ""), "results.json")
         props = verdicts.pop((label, test.name), None)
         if props:
             apply_junit(test, props)
@@ -227,24 +258,43 @@ def load_suite(logdir, suite_dir):
             apply_junit(test, props)
             test.problems.append("its log is missing")
             suite.tests.append(test)
-    has_figures = any(t.figures for t in suite.tests)
-    results = os.path.join(suite_dir, "results.json")
-    if os.path.exists(results):
-        suite.host = read_host(results, suite.problems)
-    elif has_figures:
+    host = doc.get("host")
+    suite.host = host if isinstance(host, dict) else {}
+    if not os.path.exists(results) and any(t.figures for t in suite.tests):
         suite.problems.append("no results.json in the folder (figures read from the logs)")
     return suite
 
 
-def read_host(path, problems):
-    """results.json's "host" (what scripts/results-to-json recorded of the host); {} when unreadable."""
+def read_results(path, problems):
+    """results.json (scripts/results-to-json) as a dict; {} when unreadable."""
     try:
         with open(path, encoding="utf-8") as f:
-            host = json.load(f).get("host")
-    except (OSError, ValueError, AttributeError) as e:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
         problems.append(f"results.json: not readable ({e})")
         return {}
-    return host if isinstance(host, dict) else {}
+    if not isinstance(doc, dict):
+        problems.append("results.json: not readable (no JSON object)")
+        return {}
+    return doc
+
+
+def qemu_versions(doc):
+    """
+    {test: QEMU's version} from results.json: each run's QEMU binary, and
+    setup.qemu_version's version of that binary (asked by results-to-json
+    on the host that ran the suite).
+    """
+    setup = doc.get("setup")
+    known = setup.get("qemu_version") if isinstance(setup, dict) else None
+    if not isinstance(known, dict):
+        known = doc.get("qemu") if isinstance(doc.get("qemu"), dict) else {}
+    out = {}
+    for run in doc.get("runs") or []:
+        binary = run.get("qemu") if isinstance(run, dict) else None
+        if isinstance(binary, str) and isinstance(known.get(binary), str):
+            out[run.get("test")] = known[binary]
+    return out
 
 
 def load_logdir(logdir):
