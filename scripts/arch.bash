@@ -223,13 +223,22 @@ arch_x86_firmware() { # datadir
 # beside FOLDER/usr/share/qemu), into the variable named var; empty for the
 # system's QEMU. Debian's QEMU looks only in /usr/share/qemu, so without -L
 # a QEMU 10 from a folder would load 7.2's multiboot and firmware ROMs.
+# Found once per binary (ARCH_DATADIR_CACHE): it costs two subshells.
+declare -gA ARCH_DATADIR_CACHE=()
 arch_qemu_datadir() { # var qemu
 	local -n _qd_out=$1
 	local d
 	_qd_out=""
 	[[ $2 == */* ]] || return 0
-	d=$(cd "${2%/*}/../share/qemu" 2>/dev/null && pwd -P) || return 0
-	[ "$d" = "$(cd /usr/share/qemu 2>/dev/null && pwd -P)" ] || _qd_out=$d
+	if [ -n "${ARCH_DATADIR_CACHE[$2]+set}" ]; then
+		_qd_out=${ARCH_DATADIR_CACHE[$2]}
+		return 0
+	fi
+	if d=$(cd "${2%/*}/../share/qemu" 2>/dev/null && pwd -P) &&
+		[ "$d" != "$(cd /usr/share/qemu 2>/dev/null && pwd -P)" ]; then
+		_qd_out=$d
+	fi
+	ARCH_DATADIR_CACHE[$2]=$_qd_out
 }
 
 # Build the QEMU command in ARCH_CMD. params are the already split and

@@ -98,6 +98,16 @@ main_option() { # option value
 	fi
 }
 
+# What every test's job would otherwise find again in a subshell of its
+# own: QEMU's version (a QEMU start) and its data folder.
+main_warm_caches() {
+	local qemu=${QEMU:-} v d
+	[ -n "$qemu" ] || arch_default_qemu_into qemu "$RUN_ARCH"
+	command -v "$qemu" >/dev/null 2>&1 || return 0
+	qemu_version_into v "$qemu"
+	arch_qemu_datadir d "$qemu"
+}
+
 # --qemu: the binary for the build's arch becomes QEMU, as if set by hand.
 main_pick_qemu() {
 	[ -n "$RUN_REQ_QEMU" ] || return 0
@@ -301,6 +311,7 @@ main() { # args...
 	report_init
 	tap_begin
 	main_banner
+	main_warm_caches
 	start=$(run_usec)
 	run_all "${MAIN_SELECTED[@]}"
 	if [ -n "$RUN_SIGNAL" ]; then main_interrupted; fi

@@ -109,7 +109,7 @@ run_prepare() { # test
 	PREP_QEMU_VERSION=unknown
 	if command -v "$qemu" >/dev/null 2>&1; then qemu_version_into PREP_QEMU_VERSION "$qemu"; fi
 	local min
-	min=$(cfg_value "$t" qemu_min)
+	cfg_value_into min "$t" qemu_min
 	if [ -n "$min" ] && [ "$PREP_QEMU_VERSION" != unknown ] && ! qemu_version_ge "$PREP_QEMU_VERSION" "$min"; then
 		PREP_OUTCOME=SKIP PREP_MSG="needs QEMU $min or later (qemu_min), this is $PREP_QEMU_VERSION ($qemu)"
 	elif [ ! -r "$PREP_KERNEL" ]; then
