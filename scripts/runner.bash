@@ -491,6 +491,8 @@ run_classify() { # status log errfile timeout usec
 		'SUMMARY: '*) summary=${line#SUMMARY: } ;;
 		'FAIL: '*) [ -n "$firstfail" ] || firstfail=$line ;;
 		'SKIP: '*) [ -n "$firstskip" ] || firstskip=${line#SKIP: } ;;
+		# the runner's own notes after the header (an avoided defect, earlier attempts)
+		'runner: '*) continue ;;
 		esac
 		if [[ $line == *[![:space:]]* ]]; then
 			spoke=1
