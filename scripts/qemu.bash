@@ -95,8 +95,10 @@ qemu_pick() { # which arch
 # One row each, fields split by '|':
 #   id | first version | last version | accelerator | entries (globs) |
 #   where (icount: only with -icount on the command line; any) |
-#     guest (or, when QEMU ended without a SUMMARY, QEMU's own message) must
-#     match | what it is, in a few words
+#   what it is, in a few words |
+#   evidence, last since it may hold '|': an extended regular expression
+#     that every FAIL line of the guest (or, when QEMU ended without a
+#     SUMMARY, QEMU's own message) must match
 # A run that fails only by a known defect of its QEMU version is KFAIL,
 # naming the defect; the same failure on any other version stays a FAIL.
 # Versions are those whose source was read (docs/host-quirks.md): the first
