@@ -101,11 +101,11 @@ main_option() { # option value
 # What every test's job would otherwise find again in a subshell of its
 # own: QEMU's version (a QEMU start) and its data folder.
 main_warm_caches() {
-	local qemu=${QEMU:-} v d
+	local qemu=${QEMU:-} _v _d
 	[ -n "$qemu" ] || arch_default_qemu_into qemu "$RUN_ARCH"
 	command -v "$qemu" >/dev/null 2>&1 || return 0
-	qemu_version_into v "$qemu"
-	arch_qemu_datadir d "$qemu"
+	qemu_version_into _v "$qemu"
+	arch_qemu_datadir _d "$qemu"
 }
 
 # --qemu: the binary for the build's arch becomes QEMU, as if set by hand.

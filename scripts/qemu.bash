@@ -57,8 +57,9 @@ qemu_candidates() { # arch
 }
 
 # The binary --qemu WHICH names for arch, into QEMU_PICKED; QEMU_PICK_ERROR
-# says why there is none. WHICH is a folder (with usr/bin/ or bin/ inside)
+# says why there is none (both read by main.bash and scripts/check.sh). WHICH is a folder (with usr/bin/ or bin/ inside)
 # or a version prefix ("10", "10.0", "7.2.22") of a candidate's version.
+# shellcheck disable=SC2034 # QEMU_PICKED, QEMU_PICK_ERROR: the callers'
 qemu_pick() { # which arch
 	local which=$1 name b v d
 	QEMU_PICKED="" QEMU_PICK_ERROR=""
@@ -113,6 +114,7 @@ QEMU_DEFECTS=(
 # the words that say so, into QEMU_AVOID (array) and QEMU_AVOID_WHY: under
 # -icount on a QEMU whose x2APIC timer aborts there, the CPU the runner would
 # choose without x2APIC (an entry that names its -cpu keeps it).
+# shellcheck disable=SC2034 # QEMU_AVOID, QEMU_AVOID_WHY: run_entry_cmd's
 qemu_avoid() { # arch version accel params...
 	local arch=$1 v=$2 accel=$3
 	shift 3
@@ -128,14 +130,15 @@ qemu_avoid() { # arch version accel params...
 # The known defect of QEMU version v that explains every failure line given
 # (FAIL lines of the guest, or QEMU's message), for this entry, accelerator
 # and command; its row into QEMU_DEFECT (empty: none explains them all).
+# shellcheck disable=SC2034 # QEMU_DEFECT: run_known_defect's
 qemu_known_defect() { # version accel entry cmdline lines...
-	local v=$1 accel=$2 entry=$3 cmd=$4 row id from through acc entries where what re pat line ok
+	local v=$1 accel=$2 entry=$3 cmd=$4 row from through acc entries where re pat line ok
 	local -a pats
 	shift 4
 	QEMU_DEFECT=""
 	(($#)) || return 1
 	for row in "${QEMU_DEFECTS[@]}"; do
-		IFS='|' read -r id from through acc entries where what re <<<"$row"
+		IFS='|' read -r _ from through acc entries where _ re <<<"$row"
 		[ "$acc" = "$accel" ] || continue
 		qemu_version_in "$v" "$from" "$through" || continue
 		[ "$where" != icount ] || [[ " $cmd " == *' -icount '* ]] || continue

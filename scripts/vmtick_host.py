@@ -25,6 +25,8 @@ SIGNAL_BASE = 128
 # runner's lines, among them its record of the accelerator it chose.
 RUNNER_LINE = "runner: "
 ACCEL_RECORD = "runner: accelerator "
+# ... and of QEMU's version, after it ("runner: qemu 10.0.2"; "unknown" when QEMU did not say)
+QEMU_RECORD = "runner: qemu "
 
 
 # Source the host vocabulary, call a function, then print each variable
@@ -102,6 +104,17 @@ def recorded_accel(header):
             break
         if line.startswith(ACCEL_RECORD):
             return line[len(ACCEL_RECORD):]
+    return None
+
+
+def recorded_qemu(header):
+    """QEMU's version the runner recorded in a header (its lines, the command first), or None."""
+    for line in header[1:]:
+        if not line.startswith(RUNNER_LINE):
+            break
+        if line.startswith(QEMU_RECORD):
+            version = line[len(QEMU_RECORD):].strip()
+            return None if version == "unknown" else version
     return None
 
 

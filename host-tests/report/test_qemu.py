@@ -38,7 +38,7 @@ class Versions(Fixture):
         with open(os.path.join(TOP, "scripts", "runner.bash"), encoding="utf-8") as f:
             m = re.search(r"^RUN_QEMU_RECORD='([^']*)'$", f.read(), re.M)
         self.assertIsNotNone(m, "scripts/runner.bash sets no RUN_QEMU_RECORD")
-        self.assertEqual(m.group(1), runs.QEMU_RECORD)
+        self.assertEqual(m.group(1), runs.R2J.vmtick_host.QEMU_RECORD)
 
     def test_from_the_log_first(self):
         """The header's record wins over results.json's; a test that never started has none."""

@@ -546,6 +546,11 @@ CFG
 	ok "qemu: an entry under -icount naming no CPU avoids the x2APIC defect, and says so" \
 		has_match logs/timer-pit.log "^runner: runs with -cpu max,-x2apic: QEMU 10.0.2 exits with 'Bad icount read'"
 	ok "qemu: ... on its command line" has_match logs/timer-pit.log ' -icount shift=7,sleep=off -cpu max,-x2apic$'
+	ok "qemu: a QEMU without a data folder of its own gets no -L" not grep -q -- ' -L ' logs/timer-pit.log
+	mkdir -p q10/usr/share/qemu && : >q10/usr/share/qemu/qboot.rom
+	UNITTESTS_CFG=t.cfg "$RUNNER" --build build --qemu q10 -l -v timer-pit >outl.txt 2>&1
+	ok "qemu: a QEMU in a folder of its own runs with that folder's firmware (-L) and qboot" \
+		has_match outl.txt "qemu-system-x86_64 -L $d/q10/usr/share/qemu .* -bios $d/q10/usr/share/qemu/qboot.rom "
 	ok "qemu: qemu_min met runs" has_match out.txt '^PASS +new-machine '
 	ok "qemu: the runner's note of an avoided defect is not the guest speaking" \
 		has_match out.txt '^ERROR +mute .*QEMU exited with status 1 before the guest printed anything'

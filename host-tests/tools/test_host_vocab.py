@@ -179,6 +179,10 @@ class HostVocab(unittest.TestCase):
         r = self.tool([os.path.join(TOP, "run_tests.sh"), "--build", self.builds["x86_64"], "-l", "-v", entry])
         header = [line.strip() for line in r.stdout.splitlines() if line.startswith(" ")]
         self.assertEqual(vmtick_host.recorded_accel(header), "tcg", r.stdout)
+        # the version after it is what the QEMU in the command says of itself
+        version = subprocess.run([shlex.split(header[0])[0], "--version"],
+                                 capture_output=True, text=True, check=False).stdout
+        self.assertIn(f"version {vmtick_host.recorded_qemu(header)} ", version, r.stdout)
 
     # ---- statuses
 

@@ -24,9 +24,6 @@ QEMU_ARCH = {"qemu-system-aarch64": "aarch64", "qemu-system-x86_64": "x86_64",
              "qemu-system-i386": "i386"}
 # folders of a logs folder that hold no suite's logs
 NOT_SUITES = ("reports", "logs.old")
-# The runner's record of QEMU's version in a log's header, after the
-# accelerator's (run_header, scripts/runner.bash: "runner: qemu 10.0.2")
-QEMU_RECORD = "runner: qemu "
 # QEMU's version in its --version line, as the JUnit's qemu_version holds it
 QEMU_VERSION_RE = re.compile(r"version (\d+\.\d+(?:\.\d+)?)")
 
@@ -113,13 +110,7 @@ def _arch_of(command, label):
 
 def recorded_qemu(lines):
     """QEMU's version the runner recorded in a log's header (the command first), or ""."""
-    for line in lines[1:]:
-        if not line.startswith(R2J.vmtick_host.RUNNER_LINE):
-            break
-        if line.startswith(QEMU_RECORD):
-            version = line[len(QEMU_RECORD):].strip()
-            return "" if version == "unknown" else version
-    return ""
+    return R2J.vmtick_host.recorded_qemu(lines) or ""
 
 
 def set_qemu(test, version, source):
