@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Tick catch-up: the declared models of the clock settings, and the figures and verdict of one
+ * disturbance's record. */
+#include "catchup.h"
+#include "units.h"
+
+/*
+ * The RTC's periodic interrupt (hw/rtc/mc146818rtc.c, the same in QEMU 7.2
+ * and 10.0): with lost_tick_policy=slew (-rtc driftfix=slew) a raise the
+ * interrupt controller reports as not delivered (the line still up, the
+ * guest has not read register C) is counted; each read of register C
+ * raises one of them again at once, up to 20 between two periodic
+ * interrupts, and a timer raises one every period / (min(count, 7) + 1):
+ * at most 1 + 20 + 8 within a period. After a load it re-bases its periodic
+ * timer when the timer is more than 60 s stale (get_max_clock_jump()), and
+ * the backlog goes. With discard (the default) a raise into a line already
+ * up is lost.
+ */
+#define RTC_SLEW_PEAK (1 + 20 + 8)
+#define RTC_REBASE_NS (60 * NSEC_PER_SEC)
+#define RTC_SLEW_IMPL                                                                              \
+	"mc146818rtc: a raise not delivered is counted; each read of register C raises one again " \
+	"(20 a period at most), a timer one every period/8; a load over 60 s stale re-bases"
+#define RTC_DISCARD_IMPL                                                                       \
+	"mc146818rtc: one interrupt stays pending in the interrupt controller; raises into a " \
+	"line still up are lost"
+#define RTC_SLEW_DOC                                                                            \
+	"QEMU's LostTickPolicy slew: missed ticks delivered at a higher rate until caught up, " \
+	"guest and host time then agree; -rtc driftfix=slew re-injects what the guest did not " \
+	"take"
+#define RTC_DISCARD_DOC                                                                          \
+	"QEMU's LostTickPolicy discard: missed ticks thrown away, the guest's time jumps ahead " \
+	"to match the host's"
+#define RTC_HOST_DOC "; -rtc clock=host/rt: the RTC runs on while the VM is stopped"
+#define RTC_VM_DOC   "; -rtc clock=vm: the RTC does not run while the VM is stopped"
+
+static const struct cu_model models[] = {
+	{"rtc-discard",
+	 "-rtc base=utc (QEMU's defaults: clock=host, lost_tick_policy=discard)",
+	 "rtc",
+	 CU_FOLLOWS_HOST,
+	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
+	 0,
+	 0,
+	 RTC_DISCARD_IMPL,
+	 RTC_DISCARD_DOC RTC_HOST_DOC},
+	{"rtc-slew",
+	 "-rtc base=utc,driftfix=slew (libvirt's tickpolicy='catchup')",
+	 "rtc",
+	 CU_FOLLOWS_HOST,
+	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
+	 RTC_REBASE_NS,
+	 RTC_SLEW_PEAK,
+	 RTC_SLEW_IMPL,
+	 RTC_SLEW_DOC RTC_HOST_DOC},
+	{"rtc-slew-rt",
+	 "-rtc clock=rt,driftfix=slew",
+	 "rtc",
+	 CU_FOLLOWS_HOST,
+	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
+	 RTC_REBASE_NS,
+	 RTC_SLEW_PEAK,
+	 RTC_SLEW_IMPL,
+	 RTC_SLEW_DOC RTC_HOST_DOC},
+	{"rtc-vm",
+	 "-rtc clock=vm (lost_tick_policy=discard)",
+	 "rtc",
+	 CU_FOLLOWS_VM,
+	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
+	 0,
+	 0,
+	 RTC_DISCARD_IMPL,
+	 RTC_DISCARD_DOC RTC_VM_DOC},
+	/*
+	 * TCG's i8254 (hw/timer/i8254.c) has no lost-tick policy: its
+	 * timer runs on QEMU_CLOCK_VIRTUAL, and an edge while the last is
+	 * pending is lost.
+	 */
+	{"pit-tcg",
+	 "TCG's i8254 (no lost_tick_policy property)",
+	 "pit",
+	 CU_FOLLOWS_VM,
+	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
+	 0,
+	 0,
+	 "i8254: a timer on the VM's clock; an edge while the last is pending is lost",
+	 "QEMU documents no lost-tick behaviour for TCG's PIT"},
+	/*
+	 * KVM's in-kernel PIT (arch/x86/kvm/i8254.c): with reinjection (QEMU's
+	 * kvm-pit.lost_tick_policy=delay, the default) every expiry the guest
+	 * has not acknowledged is counted and the next injected as it
+	 * acknowledges the last; QEMU writes the PIT's state back at cont and
+	 * at a load (KVM_SET_PIT2), which restarts the count and clears what
+	 * was pending: a stop is not caught up. Declared from the sources, not
+	 * seen here (no KVM on the machine these models were written on).
+	 */
+	{"kvm-pit-delay",
+	 "-global kvm-pit.lost_tick_policy=delay (QEMU's default under KVM)",
+	 "pit",
+	 CU_FOLLOWS_VM,
+	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
+	 0,
+	 0,
+	 "KVM i8254 reinjection: unacknowledged expiries counted, each injected at the last one's "
+	 "acknowledgement",
+	 "QEMU's LostTickPolicy delay: ticks go on at the normal rate, guest time stays behind by "
+	 "the missed time"},
+	{"kvm-pit-discard",
+	 "-global kvm-pit.lost_tick_policy=discard (Kata's)",
+	 "pit",
+	 CU_FOLLOWS_VM,
+	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
+	 0,
+	 0,
+	 "KVM i8254 without reinjection: an expiry while the last is pending is lost",
+	 RTC_DISCARD_DOC},
+};
+
+static const char *const kind_names[CU_NR_KINDS] = {"cli", "pause", "save"};
+
+const char *cu_kind_name(enum cu_kind kind)
+{
+	return kind < CU_NR_KINDS ? kind_names[kind] : "?";
+}
+
+const struct cu_model *cu_model_at(unsigned i)
+{
+	return i < ARRAY_SIZE(models) ? &models[i] : NULL;
+}
+
+const struct cu_model *cu_model_find(const char *name)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(models); i++)
+		if (!strcmp(models[i].name, name))
+			return &models[i];
+	return NULL;
+}
+
+/*
+ * The disturbance by the source's clock, and what that clock counted
+ * beyond the guest's. The guest's counter stood still while it was
+ * stopped when it shows less than the host's time from request to answer
+ * less the stop's half (TCG's TSC at a pause; any across a load); under
+ * KVM a pause's TSC runs on.
+ */
+static void source_span(const struct cu_record *r, const struct cu_model *m, struct cu_figures *f)
+{
+	u64 guest = r->end_ns - r->start_ns;
+	bool stood = r->stop_ns && guest + r->stop_ns / 2 < r->host_elapsed_ns;
+	u64 host = stood ? guest + r->stop_ns : guest;
+
+	f->span_ns = m->follows == CU_FOLLOWS_HOST ? host : host - min(host, r->stop_ns);
+	f->extra_ns = (s64)f->span_ns - (s64)guest;
+}
+
+/* Tick i's lag behind the source's schedule in thousandths of a period (the anchor's is 0). */
+static s64 lag_milli(const struct cu_record *r, const struct cu_figures *f, unsigned i)
+{
+	s64 t = (s64)r->at_ns[i] + (r->at_ns[i] > r->end_ns ? f->extra_ns : 0);
+
+	return t * (s64)MILLI_PER_UNIT / (s64)r->period_ns - (s64)i * (s64)MILLI_PER_UNIT;
+}
+
+/* Whole periods, rounded half up (lags are positive by the delivery's latency). */
+static s64 whole_periods(s64 milli)
+{
+	s64 h = milli + (s64)MILLI_PER_UNIT / 2;
+
+	return h >= 0 ? h / (s64)MILLI_PER_UNIT
+		      : -((-h + (s64)MILLI_PER_UNIT - 1) / (s64)MILLI_PER_UNIT);
+}
+
+/*
+ * The least lag from tick `from` on: the least delayed tick shows how far
+ * behind the source's count stayed. A tick the host's delays lost later
+ * (its vCPU kept from running for two periods) adds to the lag after it,
+ * not before: so the host's losses after a disturbance are not the
+ * setting's.
+ */
+static s64 least_lag(const struct cu_record *r, const struct cu_figures *f, unsigned from)
+{
+	s64 least = lag_milli(r, f, from);
+
+	for (unsigned i = from + 1; i < r->n; i++)
+		least = min(least, lag_milli(r, f, i));
+	return least;
+}
+
+/* The median lag of the last CU_TAIL_TICKS ticks (fewer if the record has fewer after it). */
+static s64 tail_lag(const struct cu_record *r, const struct cu_figures *f, unsigned first_after)
+{
+	s64 v[CU_TAIL_TICKS];
+	unsigned n = 0;
+
+	for (unsigned i = r->n; i > first_after && n < CU_TAIL_TICKS; i--)
+		v[n++] = lag_milli(r, f, i - 1);
+	for (unsigned a = 1; a < n; a++)
+		for (unsigned b = a; b > 0 && v[b - 1] > v[b]; b--) {
+			s64 t = v[b];
+
+			v[b] = v[b - 1];
+			v[b - 1] = t;
+		}
+	return n ? v[n / 2] : 0;
+}
+
+/* The most ticks within one nominal period, from tick `from` on. */
+static unsigned peak_per_period(const struct cu_record *r, unsigned from)
+{
+	unsigned best = 0, j = from;
+
+	for (unsigned i = from; i < r->n; i++) {
+		while (j < r->n && r->at_ns[j] < r->at_ns[i] + r->period_ns)
+			j++;
+		best = max(best, j - i);
+	}
+	return best;
+}
+
+void cu_figures(const struct cu_record *r, const struct cu_model *m, struct cu_figures *f)
+{
+	unsigned first_after = 0, first_in = 1, agree = 0;
+	u64 p = r->period_ns;
+	s64 due;
+
+	memset(f, 0, sizeof(*f));
+	f->agree_ns = CU_NEVER;
+	if (!r->n || !p)
+		return;
+	source_span(r, m, f);
+	for (unsigned i = 1; i < r->n && r->at_ns[i] <= r->start_ns; i++)
+		f->pre_late += lag_milli(r, f, i) >= (s64)MILLI_PER_UNIT;
+	while (first_after < r->n && r->at_ns[first_after] <= r->end_ns)
+		first_after++;
+	/*
+	 * Masked: every period due over it. Stopped: the periods the source's
+	 * clock counted while QEMU had the guest stopped (none by the VM's);
+	 * the guest takes its ticks while it runs around the stop.
+	 */
+	if (r->kind == CU_CLI)
+		due = (s64)(r->end_ns / p - r->start_ns / p);
+	else
+		due = m->follows == CU_FOLLOWS_HOST ? (s64)((r->stop_ns + p / 2) / p) : 0;
+	f->missed = (unsigned)due;
+	f->after = r->n - first_after;
+	if (!f->after)
+		return;
+	f->lag_first = whole_periods(lag_milli(r, f, first_after));
+	f->dropped = whole_periods(least_lag(r, f, first_after));
+	f->host_lost = whole_periods(tail_lag(r, f, first_after)) - f->dropped;
+	/* a count further behind than the missed periods made up none: the rest is the host's */
+	f->made_up = max((s64)f->missed - f->dropped, 0ll);
+	while (first_in < r->n && r->at_ns[first_in] <= r->start_ns)
+		first_in++;
+	f->peak = peak_per_period(r, first_in);
+	for (agree = first_after; agree < r->n; agree++)
+		if (lag_milli(r, f, agree) < (s64)MILLI_PER_UNIT)
+			break;
+	if (agree == r->n)
+		return;
+	f->agree_ns = r->at_ns[agree] - r->end_ns;
+}
+
+/* The fate the model declares for this record: a save stopped past its re-base drops the backlog.
+ */
+static enum cu_fate declared_fate(const struct cu_record *r, const struct cu_model *m)
+{
+	if (r->kind == CU_SAVE && m->rebase_after_ns && r->stop_ns > m->rebase_after_ns)
+		return CU_DROPPED;
+	return m->fate[r->kind];
+}
+
+/* Where the record's figures fall from the model's fate: NULL, or what is wrong. */
+static const char *off_model(const struct cu_record *r, const struct cu_model *m,
+			     const struct cu_figures *f, char *why, size_t size)
+{
+	s64 phase = CU_PHASE_PERIODS;
+
+	if (!f->after)
+		return "no tick came after it";
+	if (r->declared_ns && f->missed > r->declared_ns / r->period_ns + CU_PHASE_PERIODS) {
+		snprintf(why, size, "%u periods missed where the entry's %llu ms miss at most %llu",
+			 f->missed, r->declared_ns / NSEC_PER_MSEC,
+			 r->declared_ns / r->period_ns + CU_PHASE_PERIODS);
+		return why;
+	}
+	if (declared_fate(r, m) == CU_CAUGHT_UP) {
+		if (f->dropped > phase || f->dropped < -phase) {
+			snprintf(why, size,
+				 "%lld periods %s for good, where %s catches up to within %lld",
+				 f->dropped < 0 ? -f->dropped : f->dropped,
+				 f->dropped < 0 ? "too many came" : "dropped", m->name, phase);
+			return why;
+		}
+		return NULL;
+	}
+	if (f->made_up > 1 + phase) {
+		snprintf(why, size,
+			 "%lld of %u missed periods made up, where %s drops all but the one "
+			 "pending (+-%lld)",
+			 f->made_up, f->missed, m->name, phase);
+		return why;
+	}
+	return NULL;
+}
+
+bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,
+	      char *buf, size_t size)
+{
+	char why[160], agree[32], peak[48] = "";
+	const char *off = off_model(r, m, f, why, sizeof(why));
+
+	if (f->agree_ns == CU_NEVER)
+		snprintf(agree, sizeof(agree), "never");
+	else
+		snprintf(agree, sizeof(agree), "%llu ms after", f->agree_ns / NSEC_PER_MSEC);
+	if (m->peak_per_period)
+		snprintf(peak, sizeof(peak), "; %u on a quiet host", m->peak_per_period);
+	snprintf(buf, size,
+		 "%s: %u periods missed by the %s's clock over %llu ms, %lld made up (at most %u "
+		 "ticks in a period%s), "
+		 "%lld dropped for good%s, the count agreed %s: %s declares them %s%s%s",
+		 cu_kind_name(r->kind), f->missed, m->follows == CU_FOLLOWS_HOST ? "host" : "VM",
+		 f->span_ns / NSEC_PER_MSEC, f->made_up, f->peak, peak, f->dropped,
+		 f->dropped > (s64)f->missed
+			 ? " (beyond the missed: lost to the host's delays while it ran)"
+			 : "",
+		 agree, m->name, declared_fate(r, m) == CU_CAUGHT_UP ? "caught up" : "dropped",
+		 off ? ": " : "", off ? off : "");
+	return !off;
+}

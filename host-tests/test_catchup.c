@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/catchup_judge.c, the tick catch-up judgment (x86/catchup), on
+ * records made here as each setting's source delivers them at 64 Hz:
+ * masked for 250 ms, a 1 s pause with the guest's counter standing still
+ * (TCG) or running on (KVM), a save past the RTC's 60 s re-base. A record
+ * as slew delivers it passes rtc-slew and fails rtc-discard; one as
+ * discard delivers it the other way round; a mask longer than the entry declares
+ * and a catch-up of a stop the VM's clock never counted each fail, naming
+ * what. The host's own losses after a disturbance are reported apart, not
+ * judged.
+ */
+/* LIBSRC: common/catchup_judge.c lib/string.c lib/printf.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "host_shim.h"
+#include "../common/catchup.h"
+
+#define HZ	     64
+#define PERIOD_NS    (1000000000ull / HZ)
+#define MS	     1000000ull
+#define LATENCY_NS   (20 * 1000ull) /* each tick's delivery after its due time */
+#define BURST_GAP_NS (40 * 1000ull) /* ticks raised again as register C is read */
+#define PRE_PERIODS  32
+#define POST_PERIODS 96
+
+static struct cu_record rec;
+static char line[512];
+
+static void add(u64 at)
+{
+	assert_true(rec.n < CU_MAX_TICKS);
+	rec.at_ns[rec.n++] = at;
+}
+
+/* Ticks on the grid from period `from` to `to` (inclusive), shifted by shift_ns. */
+static void on_grid(u64 from, u64 to, u64 shift_ns)
+{
+	for (u64 k = from; k <= to; k++)
+		add(k * PERIOD_NS + shift_ns + (k ? LATENCY_NS : 0));
+}
+
+static void burst(u64 at, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		add(at + i * BURST_GAP_NS);
+}
+
+static void start(enum cu_kind kind, u64 start_ns, u64 end_ns)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = kind;
+	rec.period_ns = PERIOD_NS;
+	rec.start_ns = start_ns;
+	rec.end_ns = end_ns;
+	on_grid(0, PRE_PERIODS, 0);
+}
+
+/* Masked from just after period 32 for 250 ms (16 periods due); late_burst ticks caught up at sti.
+ */
+static void masked(unsigned caught_up, u64 masked_ns)
+{
+	u64 t0 = PRE_PERIODS * PERIOD_NS + 1 * MS, t1 = t0 + masked_ns;
+	u64 next = t1 / PERIOD_NS + 1;
+
+	start(CU_CLI, t0, t1);
+	rec.declared_ns = 250 * MS;
+	burst(t1 + 10 * 1000, 1 + caught_up);
+	on_grid(next, next + POST_PERIODS, 0);
+}
+
+static bool judge(const char *model, struct cu_figures *f)
+{
+	const struct cu_model *m = cu_model_find(model);
+
+	assert_non_null(m);
+	cu_figures(&rec, m, f);
+	return cu_judge(&rec, m, f, line, sizeof(line));
+}
+
+static void expect(bool pass, const char *model, const char *needle)
+{
+	struct cu_figures f;
+	bool got = judge(model, &f);
+
+	if (got != pass || (needle && !strstr(line, needle)))
+		fail_msg("%s: %s, want %s%s%s: %s", model, got ? "PASS" : "FAIL",
+			 pass ? "PASS" : "FAIL", needle ? " naming " : "", needle ? needle : "",
+			 line);
+}
+
+static void test_masked_slew(void **state)
+{
+	struct cu_figures f;
+
+	masked(15, 250 * MS);
+	assert_true(judge("rtc-slew", &f));
+	assert_int_equal(f.missed, 16);
+	assert_int_equal(f.made_up, 16);
+	assert_int_equal(f.dropped, 0);
+	assert_int_equal(f.peak,
+			 17); /* the burst, and the next tick on time within the same period */
+	assert_true(f.agree_ns < MS);
+	expect(false, "rtc-discard", "16 of 16 missed periods made up, where rtc-discard drops");
+}
+
+static void test_masked_discard(void **state)
+{
+	struct cu_figures f;
+
+	masked(0, 250 * MS);
+	assert_true(judge("rtc-discard", &f));
+	assert_int_equal(f.missed, 16);
+	assert_int_equal(f.made_up, 1);
+	assert_int_equal(f.dropped, 15);
+	assert_int_equal(f.agree_ns, CU_NEVER);
+	expect(false, "rtc-slew",
+	       "15 periods dropped for good, where rtc-slew catches up to within 1");
+	expect(true, "pit-tcg", NULL);
+}
+
+/* A catch-up just within a setting's declared phase passes; one more tick short fails. */
+static void test_masked_partly_caught_up(void **state)
+{
+	masked(14, 250 * MS);
+	expect(true, "rtc-slew", NULL);
+	masked(13, 250 * MS);
+	expect(false, "rtc-slew", "2 periods dropped for good");
+	masked(1, 250 * MS);
+	expect(true, "rtc-discard", NULL);
+	masked(2, 250 * MS);
+	expect(false, "rtc-discard", "3 of 16 missed periods made up");
+}
+
+static void test_masked_longer_than_declared(void **state)
+{
+	masked(15, 1000 * MS);
+	expect(false, "rtc-slew", "64 periods missed where the entry's 250 ms miss at most 17");
+	masked(15, 265 * MS);
+	expect(true, "rtc-slew", NULL);
+}
+
+/* Masked 1 s (as declared), every period caught up at gap apart from sti on: the burst, then on
+ * time. */
+static void catch_up_at(u64 gap)
+{
+	u64 t0 = PRE_PERIODS * PERIOD_NS + MS, t1 = t0 + 1000 * MS;
+	u64 first = (t1 + 4 * PERIOD_NS) / PERIOD_NS;
+
+	start(CU_CLI, t0, t1);
+	rec.declared_ns = 1000 * MS;
+	for (u64 k = PRE_PERIODS + 1; k < first; k++)
+		add(t1 + 10 * 1000 + (k - PRE_PERIODS - 1) * gap);
+	on_grid(first, first + POST_PERIODS, 0);
+}
+
+/*
+ * The RTC's slew delivers at most 1 + 20 + 8 ticks a period on a quiet
+ * host; a busy one bunches them (its main loop's periodic callbacks run
+ * late, back to back): the peak is a figure in the line, not a bound.
+ */
+static void test_catch_up_rate(void **state)
+{
+	masked(15, 250 * MS);
+	expect(true, "rtc-slew", NULL);
+	catch_up_at(PERIOD_NS / 40);
+	expect(true, "rtc-slew", "at most 40 ticks in a period; 29 on a quiet host");
+	catch_up_at(PERIOD_NS / 28);
+	expect(true, "rtc-slew", "at most 29 ticks in a period");
+}
+
+/*
+ * A 1 s pause. Under TCG the guest's counter stands still while stopped,
+ * so the stop shows only in the host's time from request to answer, and a
+ * source on the host's clock moved a second against the counter; under
+ * KVM the counter runs on. The guest runs 30 ms between request and
+ * answer (period 33 comes then). Slew catches every period up as the
+ * answer comes; discard delivers the one pending; on the VM's clock
+ * nothing was due.
+ */
+static void paused(bool counter_ran, bool slew, bool vm_clock)
+{
+	u64 stop = 1000 * MS, t0 = PRE_PERIODS * PERIOD_NS + 2 * MS, run = 30 * MS;
+	u64 t1 = t0 + run + (counter_ran ? stop : 0);
+	u64 moved = counter_ran || vm_clock ? 0 : stop;
+	/* on time again 3 periods after the answer: a catch-up at 28 a period is through by then */
+	u64 first = (t1 + moved) / PERIOD_NS + (slew ? 3 : 1);
+
+	start(CU_PAUSE, t0, t1);
+	rec.stop_ns = stop;
+	rec.host_elapsed_ns = run + stop - 5 * MS;
+	on_grid(PRE_PERIODS + 1, PRE_PERIODS + 1, 0);
+	if (vm_clock && !counter_ran) {
+		on_grid(PRE_PERIODS + 2, PRE_PERIODS + 2 + POST_PERIODS, 0);
+		return;
+	}
+	/* as the RTC's slew catches up: 28 a period */
+	for (u64 i = 0; i < (slew ? first - PRE_PERIODS - 2 : 1); i++)
+		add(t1 + 100 * 1000 + i * (PERIOD_NS / 28));
+	for (u64 k = first; k <= first + POST_PERIODS; k++)
+		add(k * PERIOD_NS - moved + LATENCY_NS);
+}
+
+static void test_pause_counter_stood(void **state)
+{
+	struct cu_figures f;
+
+	paused(false, true, false);
+	if (!judge("rtc-slew", &f))
+		fail_msg("%s", line);
+	assert_int_equal(f.missed, 64);
+	assert_int_equal(f.dropped, 0);
+	assert_true(f.extra_ns > 900 * (s64)MS);
+	paused(false, false, false);
+	expect(true, "rtc-discard", NULL);
+	expect(false, "rtc-slew", "dropped for good, where rtc-slew catches up");
+}
+
+static void test_pause_counter_ran(void **state)
+{
+	struct cu_figures f;
+
+	paused(true, true, false);
+	if (!judge("rtc-slew", &f))
+		fail_msg("%s", line);
+	assert_int_equal(f.missed, 64);
+	assert_int_equal(f.extra_ns, 0);
+	paused(true, false, false);
+	expect(true, "rtc-discard", NULL);
+}
+
+/* The VM's clock stood with the guest: nothing was due, and a catch-up of the stop is too many. */
+static void test_pause_vm_clock(void **state)
+{
+	struct cu_figures f;
+
+	paused(false, false, true);
+	assert_true(judge("rtc-vm", &f));
+	assert_int_equal(f.missed, 0);
+	paused(false, true, false);
+	expect(false, "rtc-vm", "made up, where rtc-vm drops all but the one pending");
+}
+
+/* A save stopped past the RTC's 60 s re-base: slew's backlog is dropped, not caught up. */
+static void test_save_past_rebase(void **state)
+{
+	struct cu_figures f;
+	u64 t0 = PRE_PERIODS * PERIOD_NS + 2 * MS, t1 = t0 + 50 * MS;
+
+	start(CU_SAVE, t0, t1);
+	rec.stop_ns = 90000 * MS;
+	rec.host_elapsed_ns = rec.stop_ns + 40 * MS;
+	burst(t1 + 100 * 1000, 1);
+	on_grid(t1 / PERIOD_NS + 1, t1 / PERIOD_NS + 1 + POST_PERIODS, 0);
+	assert_true(judge("rtc-slew", &f));
+	assert_int_equal(f.missed, 5760);
+	assert_true(strstr(line, "declares them dropped") != NULL);
+	rec.stop_ns = 30000 * MS;
+	rec.host_elapsed_ns = rec.stop_ns + 40 * MS;
+	expect(false, "rtc-slew", "declares them caught up");
+}
+
+/* Ticks the host lost after the disturbance are reported apart, not counted as the setting's. */
+static void test_host_losses_after(void **state)
+{
+	struct cu_figures f;
+	unsigned keep;
+
+	masked(0, 250 * MS);
+	keep = rec.n;
+	rec.n = keep - POST_PERIODS / 2;
+	for (unsigned i = rec.n + 2; i < keep; i++)
+		rec.at_ns[rec.n++] = rec.at_ns[i];
+	assert_true(judge("rtc-discard", &f));
+	assert_int_equal(f.dropped, 15);
+	assert_int_equal(f.host_lost, 2);
+}
+
+static void test_models(void **state)
+{
+	const struct cu_model *m;
+
+	for (unsigned i = 0; (m = cu_model_at(i)); i++) {
+		assert_ptr_equal(cu_model_find(m->name), m);
+		assert_true(m->implemented[0] && m->documented[0] && m->setting[0]);
+		assert_true(!strcmp(m->source, "rtc") || !strcmp(m->source, "pit"));
+	}
+	assert_null(cu_model_find("rtc-catchup"));
+	assert_string_equal(cu_kind_name(CU_SAVE), "save");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_masked_slew),
+		cmocka_unit_test(test_masked_discard),
+		cmocka_unit_test(test_masked_partly_caught_up),
+		cmocka_unit_test(test_masked_longer_than_declared),
+		cmocka_unit_test(test_catch_up_rate),
+		cmocka_unit_test(test_pause_counter_stood),
+		cmocka_unit_test(test_pause_counter_ran),
+		cmocka_unit_test(test_pause_vm_clock),
+		cmocka_unit_test(test_save_past_rebase),
+		cmocka_unit_test(test_host_losses_after),
+		cmocka_unit_test(test_models),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * catchup: a periodic tick source under one clock setting, across the
+ * stretches in which the guest cannot take its ticks, judged against what
+ * the setting's implementation declares it does.
+ *
+ * Why: production x86 guests do not run with QEMU's defaults. libvirt gives
+ * most of them -rtc base=utc,driftfix=slew, kvm-pit.lost_tick_policy=delay
+ * and no HPET; Kata discards the PIT's lost ticks; -rtc clock= decides what
+ * the RTC follows. Those settings decide what a guest that keeps time by
+ * counting ticks (Windows counts the RTC's, 64 Hz by default) sees after a
+ * long critical section, a pause or a save and restore, and what they do is
+ * not what their documentation says (docs/timers.md, "Clock settings").
+ *
+ * How: the source (model='s rtc: the CMOS RTC's periodic interrupt, or pit:
+ * the 8254's channel 0) ticks at hz= through the IOAPIC into a handler that
+ * stamps each tick with the TSC. For each disturbance of disturb=, in the
+ * order cli, pause, save: pre_ms of steady ticks, then the disturbance
+ * (cli: interrupts masked for cli_ms; pause and save: asked of the runner
+ * as the lifecycle kernels ask, docs/lifecycle.md, and its answer says how
+ * long QEMU had the guest stopped), then observe_ms of ticks. The record of
+ * the ticks from the last one before it on is judged by
+ * common/catchup_judge.c: how many periods the source's clock (the host's
+ * or the VM's, as the model declares) counted while the guest could not
+ * take them, how many came later and how fast, how long until the count
+ * agreed with the elapsed time again, and how many were dropped for good,
+ * against the model's fate for that disturbance (caught up, or dropped but
+ * the one pending). The line names the model's claim, and an INFO line
+ * what the setting's documentation says, so that a user sees where they
+ * differ.
+ *
+ * RESULT lines, per disturbance KIND: catchup.KIND.missed, .made_up (the
+ * catch-up's burst), .dropped, .host_lost (periods), .peak (the most ticks
+ * within one nominal period: the catch-up's rate against nominal),
+ * .agree_ms (-1: never).
+ *
+ * Arguments, key=value:
+ *   model=NAME     the setting's model (common/catchup_judge.c), required
+ *   hz=N           the tick rate (default 64, Windows' default clock
+ *                  interrupt; the RTC's rates are powers of two)
+ *   disturb=LIST   of cli,pause,save (default cli); the cfg's events must
+ *                  list the pause and save in that order
+ *   cli_ms=N       how long cli masks interrupts (default 250)
+ *   pre_ms=N       steady ticks before each disturbance (default 500)
+ *   observe_ms=N   ticks observed after each (default 1500)
+ *   fault=NAME     test-only: cli_long (the guest masks for 4 times cli_ms)
+ * Anything else is a failure.
+ */
+#include "libc.h"
+#include "catchup.h"
+#include "catchup_source.h"
+#include "lifecycle.h"
+#include "arch.h"
+#include "argv.h"
+#include "irq.h"
+#include "report.h"
+#include "stats.h"
+#include "units.h"
+#include "x86/hpet.h"
+
+#define CLI_LONG_TIMES	4
+#define ANSWER_WAIT_NS	(300 * NSEC_PER_SEC)
+#define ANSWER_LINE_MAX 384
+#define OBSERVE_MAX_MS	60000
+
+enum { FAULT_NONE, FAULT_CLI_LONG };
+
+static const char *const disturb_names[CU_NR_KINDS] = {"cli", "pause", "save"};
+static const char *const fault_names[] = {"none", "cli_long"};
+
+static struct {
+	const char *model;
+	u64 hz, cli_ms, pre_ms, observe_ms;
+	unsigned disturb, fault;
+} opt;
+
+static const char *check_model(const char *v)
+{
+	return cu_model_find(v) ? NULL
+				: "a model of common/catchup_judge.c (rtc-discard, rtc-slew, "
+				  "rtc-slew-rt, rtc-vm, pit-tcg, kvm-pit-delay, kvm-pit-discard)";
+}
+
+static const struct arg args[] = {
+	ARG_TEXT("model", &opt.model, check_model, NULL, "the setting's declared model"),
+	ARG_UINT("hz", &opt.hz, 2, 1024, "64", "the tick rate"),
+	ARG_LIST("disturb", &opt.disturb, disturb_names, "cli",
+		 "the disturbances, in the order cli, pause, save"),
+	ARG_UINT("cli_ms", &opt.cli_ms, 1, 10000, "250", "how long cli masks interrupts"),
+	ARG_UINT("pre_ms", &opt.pre_ms, 100, 10000, "500", "steady ticks before each disturbance"),
+	ARG_UINT("observe_ms", &opt.observe_ms, 100, OBSERVE_MAX_MS, "1500",
+		 "ticks observed after each"),
+	ARG_ONE_OF("fault", &opt.fault, fault_names, "none", "test-only: the check to make fail"),
+};
+static const struct arg_table arg_table = ARG_TABLE(args);
+
+static struct cu_record rec;
+
+static u64 ms_ticks(u64 ms)
+{
+	return ns_to_ticks(ms * NSEC_PER_MSEC, arch_counter_hz());
+}
+
+static void spin_until(u64 until)
+{
+	while (arch_counter() < until)
+		cpu_relax();
+}
+
+/* The runner's answer to request seq: its line read from the console, polled, ticks running
+ * meanwhile. */
+static bool read_answer(char *line, size_t size)
+{
+	u64 give_up = arch_counter() + ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz());
+	size_t len = 0;
+
+	while (arch_counter() < give_up) {
+		int c = arch_console_getc();
+
+		if (c < 0 || c == '\r') {
+			cpu_relax();
+			continue;
+		}
+		if (c == '\n') {
+			line[len] = '\0';
+			return true;
+		}
+		if (len < size - 1)
+			line[len++] = (char)c;
+	}
+	return false;
+}
+
+/* Ask the runner for a pause or a save: its edges on the TSC, and how long QEMU had the guest
+ * stopped. */
+static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *stop_ns,
+		       u64 *host_ns)
+{
+	static char line[ANSWER_LINE_MAX];
+	struct lc_done d;
+
+	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), seq);
+	*t0 = arch_counter();
+	putchar('\n');
+	if (!read_answer(line, sizeof(line)))
+		report_abort("no answer from the runner to event %u (%s) within %llu s: run this "
+			     "entry with "
+			     "the runner (its cfg's events)",
+			     seq, lc_event_name(kind), ANSWER_WAIT_NS / NSEC_PER_SEC);
+	*t1 = arch_counter();
+	if (!lc_parse_done(line, &d) || d.kind != kind || d.seq != seq)
+		report_abort("the runner's answer to event %u (%s) is not one: '%s'", seq,
+			     lc_event_name(kind), line);
+	*stop_ns = d.duration_ns;
+	*host_ns = d.host_ns > d.host_req_ns ? d.host_ns - d.host_req_ns : 0;
+}
+
+/* Mask interrupts for the stretch (or the fault's longer one). */
+static void masked_stretch(u64 *t0, u64 *t1)
+{
+	u64 ms = opt.cli_ms * (opt.fault == FAULT_CLI_LONG ? CLI_LONG_TIMES : 1);
+
+	irq_disable();
+	*t0 = arch_counter();
+	spin_until(*t0 + ms_ticks(ms));
+	*t1 = arch_counter();
+	irq_enable();
+}
+
+/* The record of ticks from the last one at or before t0, in ns since it. */
+static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 host_ns)
+{
+	unsigned n = source_ticks(), first = 0;
+	u64 hz = arch_counter_hz(), anchor;
+
+	for (unsigned i = 0; i < n && source_stamp(i) <= t0; i++)
+		first = i;
+	if (!n || source_stamp(first) > t0)
+		report_abort("%s: no tick in the %llu ms before it", cu_kind_name(kind),
+			     opt.pre_ms);
+	anchor = source_stamp(first);
+	memset(&rec, 0, sizeof(rec));
+	rec.kind = kind;
+	rec.period_ns = NSEC_PER_SEC / opt.hz;
+	rec.start_ns = ticks_to_ns(t0 - anchor, hz);
+	rec.end_ns = ticks_to_ns(t1 - anchor, hz);
+	rec.stop_ns = stop_ns;
+	rec.host_elapsed_ns = host_ns;
+	rec.declared_ns = kind == CU_CLI ? opt.cli_ms * NSEC_PER_MSEC : 0;
+	for (unsigned i = first; i < n && rec.n < CU_MAX_TICKS; i++)
+		rec.at_ns[rec.n++] = ticks_to_ns(source_stamp(i) - anchor, hz);
+}
+
+static void print_figures(const struct cu_figures *f, enum cu_kind kind)
+{
+	char name[48];
+	const char *k = cu_kind_name(kind);
+
+#define CU_RESULT(key, unit, ...) \
+	(snprintf(name, sizeof(name), "catchup.%s." key, k), report_result(name, unit, __VA_ARGS__))
+	CU_RESULT("missed", "ticks", "%u", f->missed);
+	CU_RESULT("made_up", "ticks", "%lld", f->made_up);
+	CU_RESULT("dropped", "ticks", "%lld", f->dropped);
+	CU_RESULT("host_lost", "ticks", "%lld", f->host_lost);
+	CU_RESULT("peak", "ticks", "%u", f->peak);
+	CU_RESULT("agree_ms", "ms", "%lld",
+		  f->agree_ns == CU_NEVER ? -1ll : (s64)(f->agree_ns / NSEC_PER_MSEC));
+#undef CU_RESULT
+}
+
+/* One disturbance: steady ticks, the disturbance, the observation, the verdict. */
+static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *seq)
+{
+	static char line[512];
+	struct cu_figures f;
+	u64 t0, t1, stop_ns = 0, host_ns = 0;
+
+	source_restart_record();
+	spin_until(arch_counter() + ms_ticks(opt.pre_ms));
+	if (kind == CU_CLI)
+		masked_stretch(&t0, &t1);
+	else
+		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns,
+			   &host_ns);
+	spin_until(t1 + ms_ticks(opt.observe_ms));
+	take_record(kind, t0, t1, stop_ns, host_ns);
+	if (source_full())
+		report_info("%s: the record filled (%u ticks): the observation ends early",
+			    cu_kind_name(kind), CU_MAX_TICKS);
+	cu_figures(&rec, m, &f);
+	if (f.pre_late)
+		report_info(
+			"%s: %u ticks came a period or more late before it (the host's own delays)",
+			cu_kind_name(kind), f.pre_late);
+	if (stop_ns)
+		report_info("%s: QEMU had the guest stopped %llu ms", cu_kind_name(kind),
+			    stop_ns / NSEC_PER_MSEC);
+	if (f.host_lost)
+		report_info("%s: the count fell %lld periods further behind by the observation's "
+			    "end: ticks the host's "
+			    "delays lost after it, not the setting's (not judged)",
+			    cu_kind_name(kind), f.host_lost);
+	print_figures(&f, kind);
+	report(cu_judge(&rec, m, &f, line, sizeof(line)), "%s", line);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cu_model *m;
+	unsigned seq = 0;
+
+	args_parse_or_abort(&arg_table, argc, argv);
+	if (!opt.model)
+		report_abort("model= is required: the setting this entry runs with");
+	m = cu_model_find(opt.model);
+	if (!arch_counter_hz())
+		report_abort("the TSC's frequency is not known: no clock to stamp the ticks with");
+	source_list_offered();
+	report_info("model %s: %s", m->name, m->setting);
+	report_info("implemented: %s", m->implemented);
+	report_info("documented: %s", m->documented);
+	source_start(m->source, (unsigned)opt.hz);
+	for (enum cu_kind k = 0; k < CU_NR_KINDS; k++)
+		if (opt.disturb & (1u << k))
+			disturbance(m, k, &seq);
+	source_stop();
+	return report_summary();
+}
