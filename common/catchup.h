@@ -53,6 +53,8 @@ struct cu_model {
 	/* the most ticks its catch-up delivers within one nominal period on a quiet host (0: no
 	 * bound), a figure shown beside the measured peak */
 	unsigned peak_per_period;
+	/* what its documentation says becomes of them (delay's "time stays behind": dropped, by count) */
+	enum cu_fate doc_fate[CU_NR_KINDS];
 	const char *implemented; /* what its source code does, with where */
 	const char *documented;	 /* what its documentation says it does */
 };

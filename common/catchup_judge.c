@@ -34,57 +34,67 @@
 #define RTC_HOST_DOC "; -rtc clock=host/rt: the RTC runs on while the VM is stopped"
 #define RTC_VM_DOC   "; -rtc clock=vm: the RTC does not run while the VM is stopped"
 
+#define ALL_DROPPED                                \
+	{                                          \
+		CU_DROPPED, CU_DROPPED, CU_DROPPED \
+	}
+#define ALL_CAUGHT_UP                                    \
+	{                                                \
+		CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP \
+	}
+
 static const struct cu_model models[] = {
-	{"rtc-discard",
-	 "-rtc base=utc (QEMU's defaults: clock=host, lost_tick_policy=discard)",
-	 "rtc",
-	 CU_FOLLOWS_HOST,
-	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
-	 0,
-	 0,
-	 RTC_DISCARD_IMPL,
-	 RTC_DISCARD_DOC RTC_HOST_DOC},
-	{"rtc-slew",
-	 "-rtc base=utc,driftfix=slew (libvirt's tickpolicy='catchup')",
-	 "rtc",
-	 CU_FOLLOWS_HOST,
-	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
-	 RTC_REBASE_NS,
-	 RTC_SLEW_PEAK,
-	 RTC_SLEW_IMPL,
-	 RTC_SLEW_DOC RTC_HOST_DOC},
-	{"rtc-slew-rt",
-	 "-rtc clock=rt,driftfix=slew",
-	 "rtc",
-	 CU_FOLLOWS_HOST,
-	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
-	 RTC_REBASE_NS,
-	 RTC_SLEW_PEAK,
-	 RTC_SLEW_IMPL,
-	 RTC_SLEW_DOC RTC_HOST_DOC},
-	{"rtc-vm",
-	 "-rtc clock=vm (lost_tick_policy=discard)",
-	 "rtc",
-	 CU_FOLLOWS_VM,
-	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
-	 0,
-	 0,
-	 RTC_DISCARD_IMPL,
-	 RTC_DISCARD_DOC RTC_VM_DOC},
+	{.name = "rtc-discard",
+	 .setting = "-rtc base=utc (QEMU's defaults: clock=host, lost_tick_policy=discard)",
+	 .source = "rtc",
+	 .follows = CU_FOLLOWS_HOST,
+	 .fate = ALL_DROPPED,
+	 .doc_fate = ALL_DROPPED,
+	 .implemented = RTC_DISCARD_IMPL,
+	 .documented = RTC_DISCARD_DOC RTC_HOST_DOC},
+	{.name = "rtc-slew",
+	 .setting = "-rtc base=utc,driftfix=slew (libvirt's tickpolicy='catchup')",
+	 .source = "rtc",
+	 .follows = CU_FOLLOWS_HOST,
+	 .fate = ALL_CAUGHT_UP,
+	 .rebase_after_ns = RTC_REBASE_NS,
+	 .peak_per_period = RTC_SLEW_PEAK,
+	 .doc_fate = ALL_CAUGHT_UP,
+	 .implemented = RTC_SLEW_IMPL,
+	 .documented = RTC_SLEW_DOC RTC_HOST_DOC},
+	{.name = "rtc-slew-rt",
+	 .setting = "-rtc clock=rt,driftfix=slew",
+	 .source = "rtc",
+	 .follows = CU_FOLLOWS_HOST,
+	 .fate = ALL_CAUGHT_UP,
+	 .rebase_after_ns = RTC_REBASE_NS,
+	 .peak_per_period = RTC_SLEW_PEAK,
+	 .doc_fate = ALL_CAUGHT_UP,
+	 .implemented = RTC_SLEW_IMPL,
+	 .documented = RTC_SLEW_DOC RTC_HOST_DOC},
+	{.name = "rtc-vm",
+	 .setting = "-rtc clock=vm (lost_tick_policy=discard)",
+	 .source = "rtc",
+	 .follows = CU_FOLLOWS_VM,
+	 .fate = ALL_DROPPED,
+	 .doc_fate = ALL_DROPPED,
+	 .implemented = RTC_DISCARD_IMPL,
+	 .documented = RTC_DISCARD_DOC RTC_VM_DOC},
 	/*
 	 * TCG's i8254 (hw/timer/i8254.c) has no lost-tick policy: its
 	 * timer runs on QEMU_CLOCK_VIRTUAL, and an edge while the last is
 	 * pending is lost.
 	 */
-	{"pit-tcg",
-	 "TCG's i8254 (no lost_tick_policy property)",
-	 "pit",
-	 CU_FOLLOWS_VM,
-	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
-	 0,
-	 0,
-	 "i8254: a timer on the VM's clock; an edge while the last is pending is lost",
-	 "QEMU documents no lost-tick behaviour for TCG's PIT"},
+	{.name = "pit-tcg",
+	 .setting = "TCG's i8254 (no lost_tick_policy property)",
+	 .source = "pit",
+	 .follows = CU_FOLLOWS_VM,
+	 .fate = ALL_DROPPED,
+	 .doc_fate = ALL_DROPPED,
+	 .implemented =
+		 "i8254: a timer on the VM's clock; an edge while the last is pending is lost",
+	 .documented = "QEMU documents no lost-tick behaviour for TCG's PIT (taken as its "
+		       "implementation's)"},
 	/*
 	 * KVM's in-kernel PIT (arch/x86/kvm/i8254.c): with reinjection (QEMU's
 	 * kvm-pit.lost_tick_policy=delay, the default) every expiry the guest
@@ -93,27 +103,29 @@ static const struct cu_model models[] = {
 	 * at a load (KVM_SET_PIT2), which restarts the count and clears what
 	 * was pending: a stop is not caught up. Declared from the sources, not
 	 * seen here (no KVM on the machine these models were written on).
+	 * Its documentation's "time stays behind" is, by count, dropped.
 	 */
-	{"kvm-pit-delay",
-	 "-global kvm-pit.lost_tick_policy=delay (QEMU's default under KVM)",
-	 "pit",
-	 CU_FOLLOWS_VM,
-	 {CU_CAUGHT_UP, CU_CAUGHT_UP, CU_CAUGHT_UP},
-	 0,
-	 0,
-	 "KVM i8254 reinjection: unacknowledged expiries counted, each injected at the last one's "
-	 "acknowledgement",
-	 "QEMU's LostTickPolicy delay: ticks go on at the normal rate, guest time stays behind by "
-	 "the missed time"},
-	{"kvm-pit-discard",
-	 "-global kvm-pit.lost_tick_policy=discard (Kata's)",
-	 "pit",
-	 CU_FOLLOWS_VM,
-	 {CU_DROPPED, CU_DROPPED, CU_DROPPED},
-	 0,
-	 0,
-	 "KVM i8254 without reinjection: an expiry while the last is pending is lost",
-	 RTC_DISCARD_DOC},
+	{.name = "kvm-pit-delay",
+	 .setting = "-global kvm-pit.lost_tick_policy=delay (QEMU's default under KVM)",
+	 .source = "pit",
+	 .follows = CU_FOLLOWS_VM,
+	 .fate = ALL_CAUGHT_UP,
+	 .doc_fate = ALL_DROPPED,
+	 .implemented = "KVM i8254 reinjection: unacknowledged expiries counted, each injected at "
+			"the last one's "
+			"acknowledgement",
+	 .documented = "QEMU's LostTickPolicy delay: ticks go on at the normal rate, guest time "
+		       "stays behind by "
+		       "the missed time"},
+	{.name = "kvm-pit-discard",
+	 .setting = "-global kvm-pit.lost_tick_policy=discard (Kata's)",
+	 .source = "pit",
+	 .follows = CU_FOLLOWS_VM,
+	 .fate = ALL_DROPPED,
+	 .doc_fate = ALL_DROPPED,
+	 .implemented =
+		 "KVM i8254 without reinjection: an expiry while the last is pending is lost",
+	 .documented = RTC_DISCARD_DOC},
 };
 
 static const char *const kind_names[CU_NR_KINDS] = {"cli", "pause", "save"};
@@ -270,6 +282,11 @@ static enum cu_fate declared_fate(const struct cu_record *r, const struct cu_mod
 	return m->fate[r->kind];
 }
 
+static const char *fate_name(enum cu_fate fate)
+{
+	return fate == CU_CAUGHT_UP ? "caught up" : "dropped";
+}
+
 /* Where the record's figures fall from the model's fate: NULL, or what is wrong. */
 static const char *off_model(const struct cu_record *r, const struct cu_model *m,
 			     const struct cu_figures *f, char *why, size_t size)
@@ -319,13 +336,14 @@ bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct 
 	snprintf(buf, size,
 		 "%s: %u periods missed by the %s's clock over %llu ms, %lld made up (at most %u "
 		 "ticks in a period%s), "
-		 "%lld dropped for good%s, the count agreed %s: %s declares them %s%s%s",
+		 "%lld dropped for good%s, the count agreed %s: %s declares them %s (documented: "
+		 "%s)%s%s",
 		 cu_kind_name(r->kind), f->missed, m->follows == CU_FOLLOWS_HOST ? "host" : "VM",
 		 f->span_ns / NSEC_PER_MSEC, f->made_up, f->peak, peak, f->dropped,
 		 f->dropped > (s64)f->missed
 			 ? " (beyond the missed: lost to the host's delays while it ran)"
 			 : "",
-		 agree, m->name, declared_fate(r, m) == CU_CAUGHT_UP ? "caught up" : "dropped",
+		 agree, m->name, fate_name(declared_fate(r, m)), fate_name(m->doc_fate[r->kind]),
 		 off ? ": " : "", off ? off : "");
 	return !off;
 }
