@@ -53,7 +53,8 @@ struct cu_model {
 	/* the most ticks its catch-up delivers within one nominal period on a quiet host (0: no
 	 * bound), a figure shown beside the measured peak */
 	unsigned peak_per_period;
-	/* what its documentation says becomes of them (delay's "time stays behind": dropped, by count) */
+	/* what its documentation says becomes of them (delay's "time stays behind": dropped, by
+	 * count) */
 	enum cu_fate doc_fate[CU_NR_KINDS];
 	const char *implemented; /* what its source code does, with where */
 	const char *documented;	 /* what its documentation says it does */
@@ -106,6 +107,13 @@ struct cu_figures {
 #define CU_PHASE_PERIODS 1
 
 void cu_figures(const struct cu_record *r, const struct cu_model *m, struct cu_figures *f);
+
+/*
+ * Periods the count was behind the source's clock after_ns after the
+ * disturbance ended (negative: ahead): the catch-up over time, as the
+ * report draws it. Steady ticks read 0 or 1 (a tick due not yet come).
+ */
+s64 cu_behind_at(const struct cu_record *r, const struct cu_figures *f, u64 after_ns);
 
 /* The verdict on one disturbance: pass, and the sentence that says why (into buf). */
 bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,

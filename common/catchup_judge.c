@@ -273,6 +273,17 @@ void cu_figures(const struct cu_record *r, const struct cu_model *m, struct cu_f
 	f->agree_ns = r->at_ns[agree] - r->end_ns;
 }
 
+s64 cu_behind_at(const struct cu_record *r, const struct cu_figures *f, u64 after_ns)
+{
+	u64 t = r->end_ns + after_ns;
+	s64 due = ((s64)t + f->extra_ns) / (s64)r->period_ns;
+	unsigned came = 0;
+
+	while (came + 1 < r->n && r->at_ns[came + 1] <= t)
+		came++;
+	return due - (s64)came;
+}
+
 /* The fate the model declares for this record: a save stopped past its re-base drops the backlog.
  */
 static enum cu_fate declared_fate(const struct cu_record *r, const struct cu_model *m)

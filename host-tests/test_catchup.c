@@ -106,6 +106,8 @@ static void test_masked_slew(void **state)
 	assert_int_equal(f.peak,
 			 17); /* the burst, and the next tick on time within the same period */
 	assert_true(f.agree_ns < MS);
+	assert_int_equal(cu_behind_at(&rec, &f, 0), 16);     /* at sti, before the burst */
+	assert_int_equal(cu_behind_at(&rec, &f, 5 * MS), 0); /* the burst through */
 	expect(false, "rtc-discard", "16 of 16 missed periods made up, where rtc-discard drops");
 }
 
@@ -119,6 +121,8 @@ static void test_masked_discard(void **state)
 	assert_int_equal(f.made_up, 1);
 	assert_int_equal(f.dropped, 15);
 	assert_int_equal(f.agree_ns, CU_NEVER);
+	assert_int_equal(cu_behind_at(&rec, &f, 5 * MS), 15);
+	assert_int_equal(cu_behind_at(&rec, &f, 500 * MS), 15);
 	expect(false, "rtc-slew",
 	       "15 periods dropped for good, where rtc-slew catches up to within 1");
 	expect(true, "pit-tcg", NULL);

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The report's figures of one suite and accelerator: verdicts, clocks, ticks, lifecycle, exit costs."""
 import math
+import re
 from dataclasses import dataclass, field
 
 from . import bounds as B
-from .svg import Row, bars, bullet_rows, esc, fig_span, histogram, ns_text
+from .svg import Row, bars, bullet_rows, curves, esc, fig_span, histogram, ns_text
 
 OUTCOME_CLASS = {"PASS": "pass", "KFAIL": "kfail", "SKIP": "skip", "NOTRUN": "skip"}
 # the runner's default for running a FAIL again (RUN_DISTURBED_PCT, docs/runner.md)
@@ -326,6 +327,34 @@ def lifecycle(tests):
     return blocks
 
 
+# ---- catch-up under a clock setting ---------------------------------------------------
+
+CATCHUP_RE = re.compile(r"^catchup\.(?P<kind>\w+)\.behind_at_ms\.(?P<ms>\d+)$")
+
+
+def catchup(tests):
+    """Per catchup run: how far behind its count was after each disturbance, over time (x86/catchup)."""
+    blocks = []
+    for t in tests:
+        points = {}
+        for name in t.figures:
+            m = CATCHUP_RE.match(name)
+            f = numeric(t, name)
+            if m and f:
+                points.setdefault(m["kind"], {})[int(m["ms"])] = (f.value, ref(t, name), f.text)
+        if not points:
+            continue
+        xs = sorted({ms for pts in points.values() for ms in pts})
+        series = [(kind, [pts[ms] for ms in xs]) for kind, pts in points.items() if set(pts) == set(xs)]
+        svg = curves(f"{t.name} catch-up", [str(ms) for ms in xs], series,
+                     "periods behind the source's clock, by ms after the disturbance ended")
+        blocks.append(Block(f"catchup-{t.name}", f"Catch-up: {t.name} ({t.outcome})", svg,
+                            "how many periods the tick count was behind after each disturbance "
+                            "(masked interrupts, a pause, a save): a setting that catches up "
+                            "falls to 0 within ms, one that drops stays at what it missed."))
+    return blocks
+
+
 # ---- exit costs -------------------------------------------------------------------------
 
 def bench_rows(t, marks):
@@ -373,6 +402,7 @@ SECTIONS = (("verdicts", "Verdicts", lambda ts, m: [verdicts(ts)]),
             ("clocks", "Clocks", lambda ts, m: clocks(ts)),
             ("ticks", "Ticks", lambda ts, m: ticks(ts)),
             ("lifecycle", "Lifecycle", lambda ts, m: lifecycle(ts)),
+            ("catchup", "Catch-up", lambda ts, m: catchup(ts)),
             ("exits", "Exit costs", exit_costs))
 
 

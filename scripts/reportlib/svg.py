@@ -233,3 +233,49 @@ def histogram(title, buckets, markers, bound_ns, bound_text):
     out.append(f'<line class="axisline" x1="{x0}" x2="{x0 + w}" y1="{base}" y2="{base}"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+CURVE_H = 230
+CURVE_COLOURS = ("#1f6fb4", "#c0392b", "#27864a", "#8e44ad")
+
+
+def curves(title, xs, series, y_label):
+    """
+    Lines over categories xs (evenly spaced, labelled as given): series
+    [(name, [(y, ref, text)] one per x)], each its own colour, a dot per
+    point whose tooltip is the figure (tagged for the report's checks).
+    """
+    ys = [y for _, pts in series for y, _, _ in pts] + [0]
+    lo, hi = min(ys), max(ys)
+    hi = hi if hi > lo else lo + 1
+    x0, w, base, top = 60, WIDTH - 80, CURVE_H - 70, 30
+
+    def x_of(i):
+        return x0 + i / max(len(xs) - 1, 1) * w
+
+    def y_of(v):
+        return base - (v - lo) / (hi - lo) * (base - top)
+    out = svg_open(CURVE_H, title)
+    out.append(f'<text class="axis" x="{x0 - 6}" y="{top - 14}" text-anchor="start">{esc(y_label)}</text>')
+    last_y = None
+    for v in sorted({lo, 0, hi}):
+        if last_y is None or abs(y_of(v) - last_y) >= 12:
+            out.append(f'<text class="axis" x="{x0 - 6}" y="{y_of(v) + 4:.1f}" text-anchor="end">{v:g}</text>')
+            last_y = y_of(v)
+        out.append(f'<line class="grid" x1="{x0}" x2="{x0 + w}" y1="{y_of(v):.1f}" y2="{y_of(v):.1f}"/>')
+    for i, x in enumerate(xs):
+        out.append(f'<text class="axis" x="{x_of(i):.1f}" y="{base + 14}" text-anchor="middle">{esc(x)}</text>')
+    legend = []
+    for k, (name, pts) in enumerate(series):
+        colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
+        path = " ".join(f"{'M' if i == 0 else 'L'}{x_of(i):.1f} {y_of(y):.1f}" for i, (y, _, _) in enumerate(pts))
+        out.append(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for i, (y, ref, text) in enumerate(pts):
+            out.append(f'<circle cx="{x_of(i):.1f}" cy="{y_of(y):.1f}" r="3" fill="{colour}">'
+                       f'<title>{esc(name)} at {esc(xs[i])}: {esc(text)}</title></circle>')
+        legend.append(f'<tspan fill="{colour}">{esc(name)}:</tspan> ' +
+                      " ".join(fig_span(ref, text) for _, ref, text in pts))
+    for k, line in enumerate(legend):
+        out.append(f'<text class="axis" x="{x0}" y="{base + 28 + 12 * k}">{line}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

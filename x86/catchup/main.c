@@ -32,7 +32,8 @@
  * RESULT lines, per disturbance KIND: catchup.KIND.missed, .made_up (the
  * catch-up's burst), .dropped, .host_lost (periods), .peak (the most ticks
  * within one nominal period: the catch-up's rate against nominal),
- * .agree_ms (-1: never).
+ * .agree_ms (-1: never), and the catch-up over time: .behind_at_ms.T, the
+ * periods the count was behind T ms after the disturbance's end.
  *
  * Arguments, key=value:
  *   model=NAME     the setting's model (common/catchup_judge.c), required
@@ -191,6 +192,21 @@ static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 host
 		rec.at_ns[rec.n++] = ticks_to_ns(source_stamp(i) - anchor, hz);
 }
 
+/* When the catch-up curve is sampled, ms after the disturbance's end (the report draws it). */
+static const unsigned curve_ms[] = {0, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 1500};
+
+static void print_curve(const struct cu_figures *f, enum cu_kind kind)
+{
+	char name[48];
+
+	for (unsigned i = 0; i < ARRAY_SIZE(curve_ms) && curve_ms[i] <= opt.observe_ms; i++) {
+		snprintf(name, sizeof(name), "catchup.%s.behind_at_ms.%u", cu_kind_name(kind),
+			 curve_ms[i]);
+		report_result(name, "ticks", "%lld",
+			      cu_behind_at(&rec, f, curve_ms[i] * NSEC_PER_MSEC));
+	}
+}
+
 static void print_figures(const struct cu_figures *f, enum cu_kind kind)
 {
 	char name[48];
@@ -241,6 +257,7 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 			    "delays lost after it, not the setting's (not judged)",
 			    cu_kind_name(kind), f.host_lost);
 	print_figures(&f, kind);
+	print_curve(&f, kind);
 	report(cu_judge(&rec, m, &f, line, sizeof(line)), "%s", line);
 }
 
