@@ -25,9 +25,23 @@ junit_esc() { # text
 	JUNIT_ESC=${s//$'\n'/"&#10;"}
 }
 
+# Clean and escape any text for an attribute, into JUNIT_ESC. Text of
+# printable ASCII, tabs and newlines is clean already: only the rest goes
+# through junit_clean (a fork and two execs), the common case forks nothing.
+# Trailing newlines go, as a command substitution drops them.
+junit_attr_esc() { # text
+	local s=$1
+	if [[ $s == *[!\ -~$'\t\n\r']* ]]; then
+		s=$(printf '%s' "$s" | junit_clean)
+	else
+		while [[ $s == *$'\n' ]]; do s=${s%$'\n'}; done
+	fi
+	junit_esc "$s"
+}
+
 # Clean and escape any text for an attribute.
 junit_attr() { # text
-	junit_esc "$(printf '%s' "$1" | junit_clean)"
+	junit_attr_esc "$1"
 	echo "$JUNIT_ESC"
 }
 
@@ -39,7 +53,8 @@ junit_cdata() { # file
 }
 
 junit_property() { # name value
-	printf '      <property name="%s" value="%s"/>\n' "$1" "$(junit_attr "$2")"
+	junit_attr_esc "$2"
+	printf '      <property name="%s" value="%s"/>\n' "$1" "$JUNIT_ESC"
 }
 
 # The first line of QEMU's --version, once per report.
@@ -95,8 +110,10 @@ junit_checks() { # clean-log classname
 # Appended to JUNIT_CASES.
 junit_run_case() { # classname
 	local cls kind="" msg
-	cls=$(junit_attr "$1")
-	msg=$(junit_attr "$R_MSG")
+	junit_attr_esc "$1"
+	cls=$JUNIT_ESC
+	junit_attr_esc "$R_MSG"
+	msg=$JUNIT_ESC
 	case $R_OUTCOME in
 	PASS) ((J_N == 0)) || return 0 ;;
 	# a known host defect that left no checks (QEMU ended at once: run_known_defect)
@@ -123,9 +140,11 @@ junit_flaky_case() { # test classname
 	local line msg
 	((R_ATTEMPTS > 1)) || return 0
 	[[ $R_OUTCOME == PASS || $R_OUTCOME == KFAIL ]] || return 0
-	JUNIT_CASES+="    <testcase name=\"$JUNIT_RUN_CASE\" classname=\"$(junit_attr "$2")\" time=\"$R_SECS\">"$'\n'
+	junit_attr_esc "$2"
+	JUNIT_CASES+="    <testcase name=\"$JUNIT_RUN_CASE\" classname=\"$JUNIT_ESC\" time=\"$R_SECS\">"$'\n'
 	while IFS= read -r line; do
-		msg=$(junit_attr "${line#FAIL: }")
+		junit_attr_esc "${line#FAIL: }"
+		msg=$JUNIT_ESC
 		JUNIT_CASES+="      <flakyFailure type=\"FAIL\" message=\"$msg\"><stackTrace>FAIL: $msg</stackTrace></flakyFailure>"$'\n'
 	done < <(run_earlier_attempts "$1")
 	JUNIT_CASES+="    </testcase>"$'\n'
@@ -144,8 +163,9 @@ junit_suite() { # test qemu-version host-kernel
 	junit_checks "$clean" "$cls"
 	junit_run_case "$cls"
 	junit_flaky_case "$t" "$cls"
+	junit_attr_esc "$t"
 	printf '  <testsuite name="%s" tests="%d" failures="%d" errors="%d" skipped="%d" time="%s" timestamp="%s" hostname="%s">\n' \
-		"$(junit_attr "$t")" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$(report_start)" "$(junit_attr "$(uname -n)")"
+		"$JUNIT_ESC" "$J_N" "$J_F" "$J_E" "$J_SK" "$R_SECS" "$(report_start)" "$JUNIT_HOSTNAME"
 	echo '    <properties>'
 	junit_property outcome "$R_OUTCOME"
 	junit_property message "$R_MSG"
@@ -172,6 +192,9 @@ junit_write() { # file total-usec
 	local file=$1 usec=$2 t qv hk body="$RUN_TMP/junit.body" JT_N=0 JT_F=0 JT_E=0 JT_SK=0
 	qv=$(junit_qemu_version)
 	hk=$(uname -sr)
+	# every suite's hostname attribute, read once
+	junit_attr_esc "$(uname -n)"
+	JUNIT_HOSTNAME=$JUNIT_ESC
 	for t in "${REPORT_DONE[@]}"; do
 		junit_suite "$t" "$qv" "$hk"
 	done >"$body"
