@@ -260,11 +260,17 @@ main_results_json() {
 	((${#logs[@]})) || return 0
 	# a standalone script carries no copy of the converter
 	[ -x "$SRCDIR/scripts/results-to-json" ] || return 0
-	if ! command -v python3 >/dev/null 2>&1; then
+	# Debian's Python, as for the runner's other helpers (RUN_PYTHON): a
+	# python3 on PATH may be a version manager's shim, which costs more than
+	# the conversion
+	local py=()
+	if [ -x "$RUN_PYTHON" ]; then
+		py=("$RUN_PYTHON")
+	elif ! command -v python3 >/dev/null 2>&1; then
 		echo "no python3: figures left in $LOGDIR/results.txt only" >&2
 		return 0
 	fi
-	"$SRCDIR/scripts/results-to-json" -o "$LOGDIR/results.json" "${logs[@]}" ||
+	"${py[@]}" "$SRCDIR/scripts/results-to-json" -o "$LOGDIR/results.json" "${logs[@]}" ||
 		echo "results-to-json failed: figures left in $LOGDIR/results.txt" >&2
 }
 

@@ -253,12 +253,17 @@ run_utc_now() {
 }
 
 # Signal a process group that is not our child (its job is gone), wait up to
-# RUN_KILL_AFTER+1 s for it, then SIGKILL it.
+# RUN_KILL_AFTER+1 s for it, then SIGKILL it. A group whose members are all
+# dead (zombies: QEMU's orphaned children wait for init to reap them, which
+# can take seconds) is gone; a pgrep that cannot tell the states apart
+# (status 2 or 3) leaves the wait to kill -0.
 run_kill_group() { # pgid
 	local i
 	kill -TERM -- "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || return 0
 	for ((i = 0; i < (RUN_KILL_AFTER + 1) * 10; i++)); do
 		kill -0 -- "-$1" 2>/dev/null || return 0
+		pgrep -g "$1" -r D,I,P,R,S,T,t,W >/dev/null 2>&1
+		(($? != 1)) || return 0
 		sleep 0.1
 	done
 	kill -KILL -- "-$1" 2>/dev/null

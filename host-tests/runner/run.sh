@@ -620,9 +620,10 @@ busy_host() {
 	cd "$TOP" || return
 }
 
-# The attempts scripts/results-to-json reads from a runner log.
+# The attempts scripts/results-to-json reads from a runner log (run with
+# Debian's Python, as the runner runs it: main_results_json).
 results_attempts() { # log want
-	[ "$("$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["attempts"])')" = "$2" ]
+	[ "$(/usr/bin/python3 "$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["attempts"])')" = "$2" ]
 }
 
 # Whether a test's second run (the retry) kept clear of every run in another
@@ -672,9 +673,9 @@ accel_record() {
 	ok "accel: ... and no record is unknown" equals "$(results_accel none.log)" unknown
 }
 
-# The accelerator scripts/results-to-json reads from a runner log.
+# The accelerator scripts/results-to-json reads from a runner log (Debian's Python, as the runner's).
 results_accel() { # log
-	"$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["accel"])'
+	/usr/bin/python3 "$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["accel"])'
 }
 
 fake_checks() {
