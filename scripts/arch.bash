@@ -117,9 +117,17 @@ arch_find_build() { # requested-build requested-arch (either may be empty) build
 }
 
 arch_testdir() { # arch
-	case $1 in
-	aarch64) echo arm ;;
-	*) echo x86 ;;
+	local d
+	arch_testdir_into d "$1"
+	echo "$d"
+}
+
+# arch_testdir into the variable named var, without a subshell.
+arch_testdir_into() { # var arch
+	local -n _td_out=$1
+	case $2 in
+	aarch64) _td_out=arm ;;
+	*) _td_out=x86 ;;
 	esac
 }
 

@@ -172,6 +172,7 @@ main_fatal() { # message...
 
 main_list() {
 	local t
+	local -a lines
 	for t in "${MAIN_SELECTED[@]}"; do
 		echo "$t"
 		((RUN_VERBOSE)) || continue
@@ -180,7 +181,9 @@ main_list() {
 			echo "    ($PREP_OUTCOME: $PREP_MSG)"
 		else
 			run_build_cmd "$t"
-			run_header | sed 's/^/    /'
+			# the header indented, without a sed per entry
+			mapfile -t lines < <(run_header)
+			printf '    %s\n' "${lines[@]}"
 		fi
 	done
 }

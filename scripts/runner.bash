@@ -100,39 +100,31 @@ run_accel_text() {
 # Decide how a test starts. Sets PREP_OUTCOME/PREP_MSG when it cannot start
 # (SKIP or ERROR), else PREP_ACCEL and PREP_KERNEL.
 run_prepare() { # test
-	local t=$1 qemu
+	local t=$1 qemu=${QEMU:-} v dir
 	PREP_KERNEL=""
-	run_decide_accel "$(cfg_value "$1" accel)"
+	cfg_value_into v "$t" accel
+	run_decide_accel "$v"
 	[ -z "$PREP_OUTCOME" ] || return 0
-	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$(arch_testdir "$RUN_ARCH")/${CFG_FILE[$t]}}
-	qemu=${QEMU:-$(arch_default_qemu "$RUN_ARCH")}
+	arch_testdir_into dir "$RUN_ARCH"
+	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$dir/${CFG_FILE[$t]}}
+	[ -n "$qemu" ] || arch_default_qemu_into qemu "$RUN_ARCH"
 	PREP_QEMU_VERSION=unknown
 	if command -v "$qemu" >/dev/null 2>&1; then qemu_version_into PREP_QEMU_VERSION "$qemu"; fi
-	local min
+	local min events evidence
 	cfg_value_into min "$t" qemu_min
+	cfg_value_into events "$t" events
+	cfg_value_into evidence "$t" evidence
 	if [ -n "$min" ] && [ "$PREP_QEMU_VERSION" != unknown ] && ! qemu_version_ge "$PREP_QEMU_VERSION" "$min"; then
 		PREP_OUTCOME=SKIP PREP_MSG="needs QEMU $min or later (qemu_min), this is $PREP_QEMU_VERSION ($qemu)"
 	elif [ ! -r "$PREP_KERNEL" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="kernel $PREP_KERNEL not found (not built? run make)"
 	elif ! command -v "$qemu" >/dev/null 2>&1; then
 		PREP_OUTCOME=ERROR PREP_MSG="QEMU binary '$qemu' not found (install it or set QEMU=)"
-	elif [ -n "$(cfg_value "$t" events)" ] && [ ! -x "$RUN_PYTHON" ]; then
+	elif [ -n "$events" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="events need $RUN_PYTHON for scripts/lifecycle.py, which is not installed"
-	elif [ -n "$(cfg_value "$t" evidence)" ] && [ ! -x "$RUN_PYTHON" ]; then
+	elif [ -n "$evidence" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="evidence needs $RUN_PYTHON for scripts/host_evidence.py, which is not installed"
 	fi
-}
-
-# The helper that performs an entry's events: the source tree's, or the
-# copy a standalone script unpacks.
-run_lifecycle_helper() {
-	echo "${RUN_LIFECYCLE_PY:-$SRCDIR/scripts/lifecycle.py}"
-}
-
-# The agent that answers the guest's questions about the host (evidence =
-# host): the source tree's, or the copy a standalone script unpacks.
-run_evidence_helper() {
-	echo "${RUN_HOST_EVIDENCE_PY:-$SRCDIR/scripts/host_evidence.py}"
 }
 
 # An entry's QEMU options and kernel arguments under one accelerator: its
@@ -194,17 +186,19 @@ run_entry_cmd() { # test arch accel kernel
 
 # Build RUN_CMD: QEMU's command, under scripts/lifecycle.py when the entry
 # has events, else under scripts/host_evidence.py when it has `evidence =
-# host`. An entry with both runs under the lifecycle helper alone: its guest
+# host` (each helper the source tree's, or the copy a standalone script
+# unpacks: RUN_LIFECYCLE_PY, RUN_HOST_EVIDENCE_PY). An entry with both runs under the lifecycle helper alone: its guest
 # finds no host-evidence flag in fw_cfg and judges without the host's evidence.
 run_build_cmd() { # test
-	local t=$1 events
+	local t=$1 events evidence
 	run_entry_cmd "$t" "$RUN_ARCH" "$PREP_ACCEL" "$PREP_KERNEL"
 	RUN_CMD=("${ARCH_CMD[@]}")
-	events=$(cfg_value "$t" events)
+	cfg_value_into events "$t" events
+	cfg_value_into evidence "$t" evidence
 	if [ -n "$events" ]; then
-		RUN_CMD=("$RUN_PYTHON" "$(run_lifecycle_helper)" --events "$events" -- "${ARCH_CMD[@]}")
-	elif [ -n "$(cfg_value "$t" evidence)" ]; then
-		RUN_CMD=("$RUN_PYTHON" "$(run_evidence_helper)" -- "${ARCH_CMD[@]}")
+		RUN_CMD=("$RUN_PYTHON" "${RUN_LIFECYCLE_PY:-$SRCDIR/scripts/lifecycle.py}" --events "$events" -- "${ARCH_CMD[@]}")
+	elif [ -n "$evidence" ]; then
+		RUN_CMD=("$RUN_PYTHON" "${RUN_HOST_EVIDENCE_PY:-$SRCDIR/scripts/host_evidence.py}" -- "${ARCH_CMD[@]}")
 	fi
 }
 
