@@ -57,7 +57,7 @@
 #include "report.h"
 #include "stats.h"
 #include "units.h"
-#include "x86/hpet.h"
+#include "wait.h"
 
 #define CLI_LONG_TIMES	4
 #define ANSWER_WAIT_NS	(300 * NSEC_PER_SEC)
@@ -75,11 +75,20 @@ static struct {
 	unsigned disturb, fault;
 } opt;
 
+/* model='s check: NULL, or the models there are, from the table itself. */
 static const char *check_model(const char *v)
 {
-	return cu_model_find(v) ? NULL
-				: "a model of common/catchup_judge.c (rtc-discard, rtc-slew, "
-				  "rtc-slew-rt, rtc-vm, pit-tcg, kvm-pit-delay, kvm-pit-discard)";
+	static char must[256];
+	const struct cu_model *m;
+	size_t len;
+
+	if (cu_model_find(v))
+		return NULL;
+	len = (size_t)snprintf(must, sizeof(must), "one of common/catchup_judge.c's models:");
+	for (unsigned i = 0; (m = cu_model_at(i)) && len < sizeof(must); i++)
+		len += (size_t)snprintf(must + len, sizeof(must) - len, "%s %s", i ? "," : "",
+					m->name);
+	return must;
 }
 
 static const struct arg args[] = {
@@ -102,34 +111,34 @@ static u64 ms_ticks(u64 ms)
 	return ns_to_ticks(ms * NSEC_PER_MSEC, arch_counter_hz());
 }
 
-static void spin_until(u64 until)
+struct answer_read {
+	char *line;
+	size_t size, len;
+};
+
+/* One polled character of the answer: true once its newline is in. */
+static bool answer_char(void *arg)
 {
-	while (arch_counter() < until)
-		cpu_relax();
+	struct answer_read *a = arg;
+	int c = arch_console_getc();
+
+	if (c < 0 || c == '\r')
+		return false;
+	if (c == '\n') {
+		a->line[a->len] = '\0';
+		return true;
+	}
+	if (a->len < a->size - 1)
+		a->line[a->len++] = (char)c;
+	return false;
 }
 
-/* The runner's answer to request seq: its line read from the console, polled, ticks running
- * meanwhile. */
+/* The runner's answer: its line read from the console, polled, ticks running meanwhile. */
 static bool read_answer(char *line, size_t size)
 {
-	u64 give_up = arch_counter() + ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz());
-	size_t len = 0;
+	struct answer_read a = {line, size, 0};
 
-	while (arch_counter() < give_up) {
-		int c = arch_console_getc();
-
-		if (c < 0 || c == '\r') {
-			cpu_relax();
-			continue;
-		}
-		if (c == '\n') {
-			line[len] = '\0';
-			return true;
-		}
-		if (len < size - 1)
-			line[len++] = (char)c;
-	}
-	return false;
+	return wait_cond_ticks(answer_char, &a, ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz()));
 }
 
 /* Ask the runner for a pause or a save: its edges on the TSC, and how long QEMU had the guest
