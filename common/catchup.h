@@ -73,8 +73,6 @@ struct cu_record {
 			*/
 	u64 end_ns;    /* it ended (unmasked, or the answer read) */
 	u64 stop_ns;   /* how long the host said the guest was stopped (0 for cli) */
-	u64 host_elapsed_ns; /* the host's time from seeing the request to answering it (0 for cli)
-			      */
 	u64 declared_ns; /* how long the entry says the disturbance lasts (cli_ms=; 0: not judged)
 			  */
 	unsigned n;	 /* ticks, the anchor first */

@@ -149,16 +149,26 @@ const struct cu_model *cu_model_find(const char *name)
 }
 
 /*
- * The disturbance by the source's clock, and what that clock counted
- * beyond the guest's. The guest's counter stood still while it was
- * stopped when it shows less than the host's time from request to answer
- * less the stop's half (TCG's TSC at a pause; any across a load); under
- * KVM a pause's TSC runs on.
+ * The longest interval between ticks across the disturbance, from the
+ * anchor to the first tick after its end: a guest counter that ran while
+ * QEMU had the guest stopped (a KVM TSC at a pause) shows the stop in it;
+ * one that stood still (TCG's TSC at a pause; any TSC across a load) does
+ * not, and its ticks follow each other as they came while it ran.
  */
+static u64 longest_gap(const struct cu_record *r)
+{
+	u64 gap = 0;
+
+	for (unsigned i = 1; i < r->n && r->at_ns[i - 1] <= r->end_ns; i++)
+		gap = max(gap, r->at_ns[i] - r->at_ns[i - 1]);
+	return gap;
+}
+
+/* The disturbance by the source's clock, and what that clock counted beyond the guest's. */
 static void source_span(const struct cu_record *r, const struct cu_model *m, struct cu_figures *f)
 {
 	u64 guest = r->end_ns - r->start_ns;
-	bool stood = r->stop_ns && guest + r->stop_ns / 2 < r->host_elapsed_ns;
+	bool stood = r->stop_ns && longest_gap(r) < r->stop_ns / 2;
 	u64 host = stood ? guest + r->stop_ns : guest;
 
 	f->span_ns = m->follows == CU_FOLLOWS_HOST ? host : host - min(host, r->stop_ns);

@@ -143,8 +143,7 @@ static bool read_answer(char *line, size_t size)
 
 /* Ask the runner for a pause or a save: its edges on the TSC, and how long QEMU had the guest
  * stopped. */
-static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *stop_ns,
-		       u64 *host_ns)
+static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *stop_ns)
 {
 	static char line[ANSWER_LINE_MAX];
 	struct lc_done d;
@@ -162,7 +161,6 @@ static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *
 		report_abort("the runner's answer to event %u (%s) is not one: '%s'", seq,
 			     lc_event_name(kind), line);
 	*stop_ns = d.duration_ns;
-	*host_ns = d.host_ns > d.host_req_ns ? d.host_ns - d.host_req_ns : 0;
 }
 
 /* Mask interrupts for the stretch (or the fault's longer one). */
@@ -178,7 +176,7 @@ static void masked_stretch(u64 *t0, u64 *t1)
 }
 
 /* The record of ticks from the last one at or before t0, in ns since it. */
-static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 host_ns)
+static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns)
 {
 	unsigned n = source_ticks(), first = 0;
 	u64 hz = arch_counter_hz(), anchor;
@@ -195,7 +193,6 @@ static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 host
 	rec.start_ns = ticks_to_ns(t0 - anchor, hz);
 	rec.end_ns = ticks_to_ns(t1 - anchor, hz);
 	rec.stop_ns = stop_ns;
-	rec.host_elapsed_ns = host_ns;
 	rec.declared_ns = kind == CU_CLI ? opt.cli_ms * NSEC_PER_MSEC : 0;
 	for (unsigned i = first; i < n && rec.n < CU_MAX_TICKS; i++)
 		rec.at_ns[rec.n++] = ticks_to_ns(source_stamp(i) - anchor, hz);
@@ -238,17 +235,16 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 {
 	static char line[512];
 	struct cu_figures f;
-	u64 t0, t1, stop_ns = 0, host_ns = 0;
+	u64 t0, t1, stop_ns = 0;
 
 	source_restart_record();
 	spin_until(arch_counter() + ms_ticks(opt.pre_ms));
 	if (kind == CU_CLI)
 		masked_stretch(&t0, &t1);
 	else
-		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns,
-			   &host_ns);
+		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns);
 	spin_until(t1 + ms_ticks(opt.observe_ms));
-	take_record(kind, t0, t1, stop_ns, host_ns);
+	take_record(kind, t0, t1, stop_ns);
 	if (source_full())
 		report_info("%s: the record filled (%u ticks): the observation ends early",
 			    cu_kind_name(kind), CU_MAX_TICKS);
