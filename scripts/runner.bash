@@ -61,6 +61,12 @@ run_smp_into() { # var test
 run_timeout() { # test
 	local t
 	run_timeout_base t "$1"
+	# a whole number of seconds under no factor is printed as it is: awk's %g
+	# would print the same (up to six digits)
+	if [[ ${TIMEOUT_FACTOR:-1} == 1 && $t =~ ^[1-9][0-9]{0,5}$ ]]; then
+		echo "$t"
+		return
+	fi
 	awk -v t="$t" -v f="${TIMEOUT_FACTOR:-1}" 'BEGIN { printf "%g\n", t * f }'
 }
 
@@ -203,8 +209,16 @@ run_build_cmd() { # test
 }
 
 run_usec() {
-	local t=${EPOCHREALTIME/[.,]/}
-	echo "${t:-$(($(date +%s) * USEC_PER_SEC))}"
+	local t
+	run_usec_into t
+	echo "$t"
+}
+
+# run_usec into the variable named var, without a subshell.
+run_usec_into() { # var
+	local -n _ru_out=$1
+	_ru_out=${EPOCHREALTIME/[.,]/}
+	[ -n "$_ru_out" ] || _ru_out=$(($(date +%s) * USEC_PER_SEC))
 }
 
 # The result file report_read reads.
@@ -267,8 +281,8 @@ run_kill_group() { # pgid
 # to $RUN_TMP/TEST.result, the log to $LOGDIR/TEST.log (earlier attempts, run
 # again because the host was busy, to TEST.log.1, TEST.log.2).
 run_test() { # test
-	local t=$1 log="$LOGDIR/$1.log" start tmo when attempt earlier="" notes=""
-	start=$(run_usec)
+	local t=$1 log="$LOGDIR/$1.log" start tmo when attempt earlier="" notes="" now
+	run_usec_into start
 	when=$(run_utc_now)
 	run_prepare "$t"
 	if [ -n "$PREP_OUTCOME" ]; then
@@ -307,15 +321,16 @@ run_test() { # test
 	if [ -n "$earlier" ]; then
 		RUN_MSG+=" (attempt $attempt of $RUN_ATTEMPTS$earlier)"
 	fi
-	start=$(($(run_usec) - start))
+	run_usec_into now
+	start=$((now - start))
 	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$when" "$attempt"
 }
 
 # One run of RUN_CMD, its output appended to the log; sets RUN_OUTCOME,
 # RUN_MSG and RUN_DISTURBANCE (what the host took from QEMU, in words).
 run_attempt() { # test log timeout
-	local t=$1 log=$2 tmo=$3 err="$RUN_TMP/$1.err" st usec steal0 steal1 busy0 busy1 self0 self1
-	usec=$(run_usec)
+	local t=$1 log=$2 tmo=$3 err="$RUN_TMP/$1.err" st usec steal0 steal1 busy0 busy1 self0 self1 now
+	run_usec_into usec
 	run_host_cpu_ms steal0 busy0
 	run_self_cpu_ms self0
 	RUN_WAIT_NS=() RUN_CPU_NS=()
@@ -337,11 +352,13 @@ run_attempt() { # test log timeout
 	st=$?
 	RUN_TPID=""
 	rm -f "$RUN_TMP/$t.pgid"
-	usec=$(($(run_usec) - usec))
+	run_usec_into now
+	usec=$((now - usec))
 	run_host_cpu_ms steal1 busy1
 	run_classify "$st" "$log" "$err" "$tmo" "$usec"
 	run_known_defect "$t" "$log" "$err"
-	cat "$err" >>"$log"
+	# QEMU's stderr is empty unless something went wrong
+	if [ -s "$err" ]; then cat "$err" >>"$log"; fi
 	run_disturbance "$usec" $((steal1 - steal0)) $((busy1 - busy0 - (self1 - self0)))
 	echo "runner: $RUN_DISTURBANCE" >>"$log"
 }
@@ -498,15 +515,19 @@ run_classify() { # status log errfile timeout usec
 			last=$line
 		fi
 	done < <(tail -n +$((RUN_HEADER_LINES + 1)) "$2")
-	qmsg=$(run_qemu_message "$3")
+	qmsg="" lcmsg=""
+	# QEMU's stderr: read only when there is anything in it
+	if [ -s "$3" ]; then
+		qmsg=$(run_qemu_message "$3")
+		lcmsg=$(sed -n -E 's/^(lifecycle|host-evidence): ERROR: //p' "$3" | head -n 1)
+	fi
 	guest_status "$st"
-	lcmsg=$(sed -n -E 's/^(lifecycle|host-evidence): ERROR: //p' "$3" | head -n 1)
 	RUN_OUTCOME=CRASH
 	if [ -n "$lcmsg" ]; then
 		# scripts/lifecycle.py could not perform an event, or scripts/host_evidence.py
 		# failed: it says why, QEMU's words included
 		RUN_OUTCOME=ERROR RUN_MSG=$lcmsg
-	elif grep -qs 'KVM internal error' "$3"; then
+	elif [ -s "$3" ] && grep -qs 'KVM internal error' "$3"; then
 		RUN_MSG="KVM internal error, QEMU stopped the guest${last:+; last output: $last}"
 	elif [ "$GUEST_VERDICT" = TIMEOUT ] || { [ "$GUEST_SIGNAL" = "$RUN_SIGKILL" ] && ((usec >= ${tmo%.*} * USEC_PER_SEC)); }; then
 		RUN_OUTCOME=TIMEOUT RUN_MSG="killed after $tmo s${last:+ (last output: $last)}"
@@ -533,14 +554,16 @@ run_classify() { # status log errfile timeout usec
 
 # The outcome when the guest printed its SUMMARY: guest_status's verdict of QEMU's status.
 run_classify_summary() { # status summary firstfail firstskip
-	local st=$1 summary=$2 fails
-	fails=$(sed -n 's/.*, \([0-9][0-9]*\) unexpected failures.*/\1/p' <<<"$summary")
+	local st=$1 summary=$2 fails=""
+	# the last ", N unexpected failures" (as sed's greedy .* took it)
+	if [[ $summary =~ .*,\ ([0-9]+)\ unexpected\ failures ]]; then fails=${BASH_REMATCH[1]}; fi
 	case $GUEST_VERDICT in
 	PASS)
 		if ((${fails:-0} > 0)); then
 			RUN_OUTCOME=FAIL RUN_MSG="$summary (but the guest exited with code 0)"
 		else
-			RUN_OUTCOME=$(run_pass_outcome "$summary") RUN_MSG=$summary
+			run_pass_outcome "$summary"
+			RUN_OUTCOME=$RUN_PASS_OUTCOME RUN_MSG=$summary
 		fi
 		;;
 	FAIL) RUN_OUTCOME=FAIL RUN_MSG="$summary${3:+; first $3}" ;;
@@ -558,10 +581,11 @@ run_classify_summary() { # status summary firstfail firstskip
 
 # A guest that passed apart from checks a known host defect failed (KFAIL
 # lines, lib/report.h) is KFAIL: not a failure, but not a plain PASS either.
+# The outcome in RUN_PASS_OUTCOME.
 run_pass_outcome() { # summary
-	local known
-	known=$(sed -n 's/.*, \([0-9][0-9]*\) known failures.*/\1/p' <<<"$1")
-	if ((${known:-0} > 0)); then echo KFAIL; else echo PASS; fi
+	local known=""
+	if [[ $1 =~ .*,\ ([0-9]+)\ known\ failures ]]; then known=${BASH_REMATCH[1]}; fi
+	if ((${known:-0} > 0)); then RUN_PASS_OUTCOME=KFAIL; else RUN_PASS_OUTCOME=PASS; fi
 }
 
 # Wait for one running test, free its slots and hand it to report_finished.

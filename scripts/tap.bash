@@ -14,10 +14,12 @@ tap_begin() {
 	tap_out "TAP version 13"
 }
 
-# A '#' in a description would start a directive.
-tap_escape() { # text
-	local s=${1//\\/\\\\}
-	echo "${s//#/\\#}"
+# A description escaped into the variable named var, without a subshell
+# (it runs per guest line): a '#' in it would start a directive.
+tap_escape_into() { # var text
+	local -n _te_out=$1
+	local s=${2//\\/\\\\}
+	_te_out=${s//#/\\#}
 }
 
 # A single-quoted YAML scalar, control characters dropped.
@@ -28,19 +30,22 @@ tap_yaml_str() { # text
 
 # The guest's PASS/FAIL/SKIP/KFAIL lines as subtest points (KFAIL as TODO), INFO lines as comments.
 tap_subtest() { # test
-	local line k=0 body=""
+	local line k=0 body="" e
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
-		'PASS: '*) k=$((k + 1)) body+="    ok $k - $(tap_escape "${line#PASS: }")"$'\n' ;;
+		'PASS: '* | 'FAIL: '* | 'SKIP: '* | 'KFAIL: '*) tap_escape_into e "${line#*: }" ;;
+		esac
+		case $line in
+		'PASS: '*) k=$((k + 1)) body+="    ok $k - $e"$'\n' ;;
 		'FAIL: '*)
-			k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#FAIL: }")"
+			k=$((k + 1)) body+="    not ok $k - $e"
 			# a run the runner found failing only by a known QEMU defect (run_known_defect)
 			if [ "${R_OUTCOME:-}" = KFAIL ]; then body+=" # TODO known host defect"; fi
 			body+=$'\n'
 			;;
-		'SKIP: '*) k=$((k + 1)) body+="    ok $k # SKIP $(tap_escape "${line#SKIP: }")"$'\n' ;;
-		'KFAIL: '*) k=$((k + 1)) body+="    not ok $k - $(tap_escape "${line#KFAIL: }") # TODO known host defect"$'\n' ;;
+		'SKIP: '*) k=$((k + 1)) body+="    ok $k # SKIP $e"$'\n' ;;
+		'KFAIL: '*) k=$((k + 1)) body+="    not ok $k - $e # TODO known host defect"$'\n' ;;
 		'INFO: '*) body+="    # $line"$'\n' ;;
 		esac
 	done < <(tail -n +2 "$LOGDIR/$1.log")
@@ -50,15 +55,16 @@ tap_subtest() { # test
 
 # Called with R_OUTCOME, R_MSG, R_USEC set by report_read.
 tap_test() { # test
-	local t=$1 name point
+	local t=$1 name point msg
 	((${#TAP_FDS[@]})) || return 0
 	TAP_N=$((TAP_N + 1))
-	name=$(tap_escape "$t")
+	tap_escape_into name "$t"
+	tap_escape_into msg "$R_MSG"
 	tap_subtest "$t"
 	case $R_OUTCOME in
 	PASS) point="ok $TAP_N - $name" ;;
-	SKIP | NOTRUN) point="ok $TAP_N - $name # SKIP $(tap_escape "$R_MSG")" ;;
-	KFAIL) point="not ok $TAP_N - $name # TODO known host defect: $(tap_escape "$R_MSG")" ;;
+	SKIP | NOTRUN) point="ok $TAP_N - $name # SKIP $msg" ;;
+	KFAIL) point="not ok $TAP_N - $name # TODO known host defect: $msg" ;;
 	*) point="not ok $TAP_N - $name" ;;
 	esac
 	tap_out "$point" "  ---" "  outcome: $R_OUTCOME" "  message: $(tap_yaml_str "$R_MSG")" \
