@@ -50,8 +50,8 @@ struct cu_model {
 	/* a save whose stop is longer than this re-bases the source: its backlog is dropped (0:
 	 * never) */
 	u64 rebase_after_ns;
-	/* the most ticks its catch-up delivers within one nominal period on a quiet host (0: no
-	 * bound), a figure shown beside the measured peak */
+	/* the most ticks its catch-up delivers within one nominal period by its implementation, on
+	 * a quiet host (0: no bound), a figure shown beside the measured peak */
 	unsigned peak_per_period;
 	/* what its documentation says becomes of them (delay's "time stays behind": dropped, by
 	 * count) */
@@ -68,14 +68,21 @@ const char *cu_kind_name(enum cu_kind kind);
 /* One disturbance as the guest saw it, and the ticks around it. */
 struct cu_record {
 	enum cu_kind kind;
-	u64 period_ns; /* the source's nominal period */
-	u64 start_ns;  /* the disturbance began (masked, or the request's newline), since the anchor
-			*/
-	u64 end_ns;    /* it ended (unmasked, or the answer read) */
-	u64 stop_ns;   /* how long the host said the guest was stopped (0 for cli) */
-	u64 declared_ns; /* how long the entry says the disturbance lasts (cli_ms=; 0: not judged)
-			  */
-	unsigned n;	 /* ticks, the anchor first */
+	/* the source's nominal period */
+	u64 period_ns;
+	/* the disturbance began (masked, or the request's newline), in ns since the anchor */
+	u64 start_ns;
+	/* it ended (unmasked, or the answer read) */
+	u64 end_ns;
+	/* how long the host said the guest was stopped (0 for cli) */
+	u64 stop_ns;
+	/* how long the entry says the disturbance lasts (cli_ms=; 0: not judged) */
+	u64 declared_ns;
+	/* of a mask: how long the host kept the vCPU from running meanwhile (it lengthens the mask)
+	 */
+	u64 held_ns;
+	/* ticks, the anchor first */
+	unsigned n;
 	u64 at_ns[CU_MAX_TICKS];
 };
 

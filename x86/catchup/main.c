@@ -63,6 +63,7 @@
 #define ANSWER_WAIT_NS	(300 * NSEC_PER_SEC)
 #define ANSWER_LINE_MAX 384
 #define OBSERVE_MAX_MS	60000
+#define HELD_GAP_NS	(100 * NSEC_PER_USEC)
 
 enum { FAULT_NONE, FAULT_CLI_LONG };
 
@@ -164,19 +165,45 @@ static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *
 }
 
 /* Mask interrupts for the stretch (or the fault's longer one). */
-static void masked_stretch(u64 *t0, u64 *t1)
+struct mask_spin {
+	u64 until, last, gap_min, held;
+};
+
+/* One look at the counter while masked: a step over gap_min is time the vCPU did not run. */
+static bool mask_over(void *arg)
+{
+	struct mask_spin *m = arg;
+	u64 now = arch_counter();
+
+	if (now - m->last > m->gap_min)
+		m->held += now - m->last;
+	m->last = now;
+	return now >= m->until;
+}
+
+/*
+ * Mask interrupts for the stretch (or the fault's longer one), and say how
+ * long of it the host kept the vCPU from running: steps of the counter
+ * between two of the spin's reads over HELD_GAP_NS (the spin reads it
+ * every few us). A host that holds the vCPU as the stretch ends lengthens
+ * the mask by as much (seen beside two busy loops: 310 ms for 250).
+ */
+static void masked_stretch(u64 *t0, u64 *t1, u64 *held_ns)
 {
 	u64 ms = opt.cli_ms * (opt.fault == FAULT_CLI_LONG ? CLI_LONG_TIMES : 1);
+	struct mask_spin m = {.gap_min = ns_to_ticks(HELD_GAP_NS, arch_counter_hz())};
 
 	irq_disable();
-	*t0 = arch_counter();
-	spin_until(*t0 + ms_ticks(ms));
-	*t1 = arch_counter();
+	*t0 = m.last = arch_counter();
+	m.until = *t0 + ms_ticks(ms);
+	wait_cond_ticks(mask_over, &m, WAIT_FOREVER);
+	*t1 = m.last;
 	irq_enable();
+	*held_ns = ticks_to_ns(m.held, arch_counter_hz());
 }
 
 /* The record of ticks from the last one at or before t0, in ns since it. */
-static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns)
+static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 held_ns)
 {
 	unsigned n = source_ticks(), first = 0;
 	u64 hz = arch_counter_hz(), anchor;
@@ -194,6 +221,7 @@ static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns)
 	rec.end_ns = ticks_to_ns(t1 - anchor, hz);
 	rec.stop_ns = stop_ns;
 	rec.declared_ns = kind == CU_CLI ? opt.cli_ms * NSEC_PER_MSEC : 0;
+	rec.held_ns = held_ns;
 	for (unsigned i = first; i < n && rec.n < CU_MAX_TICKS; i++)
 		rec.at_ns[rec.n++] = ticks_to_ns(source_stamp(i) - anchor, hz);
 }
@@ -235,16 +263,16 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 {
 	static char line[512];
 	struct cu_figures f;
-	u64 t0, t1, stop_ns = 0;
+	u64 t0, t1, stop_ns = 0, held_ns = 0;
 
 	source_restart_record();
 	spin_until(arch_counter() + ms_ticks(opt.pre_ms));
 	if (kind == CU_CLI)
-		masked_stretch(&t0, &t1);
+		masked_stretch(&t0, &t1, &held_ns);
 	else
 		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns);
 	spin_until(t1 + ms_ticks(opt.observe_ms));
-	take_record(kind, t0, t1, stop_ns);
+	take_record(kind, t0, t1, stop_ns, held_ns);
 	if (source_full())
 		report_info("%s: the record filled (%u ticks): the observation ends early",
 			    cu_kind_name(kind), CU_MAX_TICKS);
@@ -253,6 +281,9 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 		report_info(
 			"%s: %u ticks came a period or more late before it (the host's own delays)",
 			cu_kind_name(kind), f.pre_late);
+	if (held_ns)
+		report_info("%s: the host kept the vCPU from running %llu us of the mask",
+			    cu_kind_name(kind), held_ns / NSEC_PER_USEC);
 	if (stop_ns)
 		report_info("%s: QEMU had the guest stopped %llu ms", cu_kind_name(kind),
 			    stop_ns / NSEC_PER_MSEC);
