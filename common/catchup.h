@@ -81,6 +81,9 @@ struct cu_record {
 	/* of a mask: how long the host kept the vCPU from running meanwhile (it lengthens the mask)
 	 */
 	u64 held_ns;
+	/* of a stop: what the VM's clock moved beyond the guest's counter over it, when measured */
+	s64 vm_extra_ns;
+	bool vm_extra_known;
 	/* ticks, the anchor first */
 	unsigned n;
 	u64 at_ns[CU_MAX_TICKS];

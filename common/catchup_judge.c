@@ -168,13 +168,23 @@ static u64 longest_gap(const struct cu_record *r)
 	return gap;
 }
 
-/* The disturbance by the source's clock, and what that clock counted beyond the guest's. */
+/*
+ * The disturbance by the source's clock, and what that clock counted
+ * beyond the guest's: the VM's clock as measured beside the counter where
+ * the guest could (x86's ACPI PM timer), else the host's less the stop.
+ */
 static void source_span(const struct cu_record *r, const struct cu_model *m, struct cu_figures *f)
 {
 	u64 guest = r->end_ns - r->start_ns;
 	bool stood = r->stop_ns && longest_gap(r) < r->stop_ns / 2;
 	u64 host = stood ? guest + r->stop_ns : guest;
 
+	if (m->follows == CU_FOLLOWS_VM && r->vm_extra_known && (s64)guest + r->vm_extra_ns >= 0) {
+		/* measured: the VM's clock beside the guest's counter */
+		f->extra_ns = r->vm_extra_ns;
+		f->span_ns = (u64)((s64)guest + r->vm_extra_ns);
+		return;
+	}
 	f->span_ns = m->follows == CU_FOLLOWS_HOST ? host : host - min(host, r->stop_ns);
 	f->extra_ns = (s64)f->span_ns - (s64)guest;
 }

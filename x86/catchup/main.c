@@ -58,6 +58,7 @@
 #include "stats.h"
 #include "units.h"
 #include "wait.h"
+#include "x86/pmtimer.h"
 
 #define CLI_LONG_TIMES	4
 #define ANSWER_WAIT_NS	(300 * NSEC_PER_SEC)
@@ -142,12 +143,46 @@ static bool read_answer(char *line, size_t size)
 	return wait_cond_ticks(answer_char, &a, ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz()));
 }
 
+/*
+ * The VM's clock beside the TSC over a stop: the ACPI PM timer runs on
+ * QEMU's VM clock, which an RTC with clock=vm and TCG's PIT follow. What
+ * it moved beyond the TSC is what such a source counted beyond the
+ * guest's counter (under TCG about 0 at a pause, both stand still; once
+ * in 20 saves on QEMU 10 the VM clock came 47 ms ahead of the TSC). Read
+ * once either side, so only over less than half the counter's wrap.
+ */
+static struct {
+	bool present;
+	u64 wrap_half_ns;
+	struct pmtimer_ext ext;
+} pm;
+
+static void vm_clock_find(void)
+{
+	const char *no = pmtimer_find();
+
+	pm.present = !no;
+	if (no)
+		report_info("no ACPI PM timer (%s): the VM's clock over a stop is taken as the "
+			    "host's less the stop",
+			    no);
+	else
+		pm.wrap_half_ns = ((1ull << pmtimer_bits()) / 2) * NSEC_PER_SEC / PMTIMER_HZ;
+}
+
+static u64 vm_clock_ns(void)
+{
+	return pm.present ? pmtimer_read_ext(&pm.ext) * NSEC_PER_SEC / PMTIMER_HZ : 0;
+}
+
 /* Ask the runner for a pause or a save: its edges on the TSC, and how long QEMU had the guest
  * stopped. */
-static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *stop_ns)
+static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *stop_ns,
+		       s64 *vm_extra_ns, bool *vm_known)
 {
 	static char line[ANSWER_LINE_MAX];
 	struct lc_done d;
+	u64 vm0 = vm_clock_ns(), vm1;
 
 	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), seq);
 	*t0 = arch_counter();
@@ -158,10 +193,17 @@ static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *
 			     "the runner (its cfg's events)",
 			     seq, lc_event_name(kind), ANSWER_WAIT_NS / NSEC_PER_SEC);
 	*t1 = arch_counter();
+	vm1 = vm_clock_ns();
 	if (!lc_parse_done(line, &d) || d.kind != kind || d.seq != seq)
 		report_abort("the runner's answer to event %u (%s) is not one: '%s'", seq,
 			     lc_event_name(kind), line);
 	*stop_ns = d.duration_ns;
+	*vm_known = pm.present && vm1 - vm0 < pm.wrap_half_ns;
+	*vm_extra_ns = (s64)(vm1 - vm0) - (s64)ticks_to_ns(*t1 - *t0, arch_counter_hz());
+	if (*vm_known)
+		report_info(
+			"%s: the VM's clock (ACPI PM timer) moved %lld us beyond the TSC over it",
+			lc_event_name(kind), *vm_extra_ns / (s64)NSEC_PER_USEC);
 }
 
 /* Mask interrupts for the stretch (or the fault's longer one). */
@@ -203,7 +245,8 @@ static void masked_stretch(u64 *t0, u64 *t1, u64 *held_ns)
 }
 
 /* The record of ticks from the last one at or before t0, in ns since it. */
-static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 held_ns)
+static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 held_ns,
+			s64 vm_extra_ns, bool vm_known)
 {
 	unsigned n = source_ticks(), first = 0;
 	u64 hz = arch_counter_hz(), anchor;
@@ -222,6 +265,8 @@ static void take_record(enum cu_kind kind, u64 t0, u64 t1, u64 stop_ns, u64 held
 	rec.stop_ns = stop_ns;
 	rec.declared_ns = kind == CU_CLI ? opt.cli_ms * NSEC_PER_MSEC : 0;
 	rec.held_ns = held_ns;
+	rec.vm_extra_ns = vm_extra_ns;
+	rec.vm_extra_known = vm_known;
 	for (unsigned i = first; i < n && rec.n < CU_MAX_TICKS; i++)
 		rec.at_ns[rec.n++] = ticks_to_ns(source_stamp(i) - anchor, hz);
 }
@@ -264,15 +309,18 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 	static char line[512];
 	struct cu_figures f;
 	u64 t0, t1, stop_ns = 0, held_ns = 0;
+	s64 vm_extra_ns = 0;
+	bool vm_known = false;
 
 	source_restart_record();
 	spin_until(arch_counter() + ms_ticks(opt.pre_ms));
 	if (kind == CU_CLI)
 		masked_stretch(&t0, &t1, &held_ns);
 	else
-		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns);
+		host_event(kind == CU_PAUSE ? LC_PAUSE : LC_SAVE, ++*seq, &t0, &t1, &stop_ns,
+			   &vm_extra_ns, &vm_known);
 	spin_until(t1 + ms_ticks(opt.observe_ms));
-	take_record(kind, t0, t1, stop_ns, held_ns);
+	take_record(kind, t0, t1, stop_ns, held_ns, vm_extra_ns, vm_known);
 	if (source_full())
 		report_info("%s: the record filled (%u ticks): the observation ends early",
 			    cu_kind_name(kind), CU_MAX_TICKS);
@@ -309,6 +357,7 @@ int main(int argc, char **argv)
 	if (!arch_counter_hz())
 		report_abort("the TSC's frequency is not known: no clock to stamp the ticks with");
 	source_list_offered();
+	vm_clock_find();
 	report_info("model %s: %s", m->name, m->setting);
 	report_info("implemented: %s", m->implemented);
 	report_info("documented: %s", m->documented);
