@@ -13,7 +13,7 @@
  * interrupt (its count starts again there), and a timer raises one every
  * period / (min(count, 7) + 1). A window of one period can so hold the
  * 20 after one periodic interrupt, the next one and its 20, and 8 from
- * the timer: 49 (seen at rest: 31-49 after a 1 s pause, 16-18 after a
+ * the timer: 49 (seen at rest: 32-48 after a 1 s pause, 16-18 after a
  * 250 ms mask, whose 16 are done in one burst). After a load it re-bases its periodic
  * timer when the timer is more than 60 s stale (get_max_clock_jump()), and
  * the backlog goes. With discard (the default) a raise into a line already

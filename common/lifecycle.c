@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The common half of the lifecycle test: the events asked for one by one, the windows, the handshake with the runner, the hand-offs (the sampling: lifecycle_sample.c). */
 #include "lifecycle_state.h"
+#include "console_input.h"
 #include "arch.h"
 #include "argv.h"
 #include "atomic.h"
@@ -86,7 +87,7 @@ bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 	 * the guest at once: the time of day is read before the newline goes
 	 * out, never after it (a read after it can land after a pause).
 	 */
-	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), lc.seq);
+	printf(LC_REQUEST "%s %u", lc_event_name(kind), lc.seq);
 	if (lc.run.k)
 		printf(" run=%u", lc.run.k);
 	if (lc.arch->tod_ns)
@@ -99,34 +100,25 @@ bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 /* The answer being read: a sample (when me), then a character of input if one is in. */
 struct lc_answer_read {
 	struct lc_cpu *me;
-	struct lc_answer *a;
-	size_t len;
+	struct console_line in;
 };
 
 static bool answer_step(void *arg, u64 now)
 {
 	struct lc_answer_read *r = arg;
-	int c;
 
 	if (r->me)
 		lc_step(r->me, LC_DURING);
-	c = arch_console_getc();
-	if (c < 0 || c == '\r')
-		return false;
-	if (!r->len)
-		r->a->first_at = arch_counter();
-	if (c == '\n') {
-		r->a->line[r->len] = '\0';
-		return true;
-	}
-	if (r->len < LC_LINE_MAX - 1)
-		r->a->line[r->len++] = (char)c;
-	return false;
+	return console_line_take(&r->in);
 }
 
 bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
 {
-	return work_until(answer_step, &(struct lc_answer_read){me, a, 0}, give_up);
+	struct lc_answer_read r = {me, {a->line, sizeof(a->line), 0, 0}};
+	bool in = work_until(answer_step, &r, give_up);
+
+	a->first_at = r.in.first_at;
+	return in;
 }
 
 /* ---- one event ------------------------------------------------------------- */
@@ -173,7 +165,7 @@ static void ask_window(unsigned seq, struct lc_done *out)
 	struct lc_done d;
 
 	memset(&w, 0, sizeof(w));
-	printf("LIFECYCLE-REQUEST: window %u\n", seq);
+	printf(LC_REQUEST "window %u\n", seq);
 	if (!lc_read_answer(NULL, &w,
 			    arch_counter() + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz())))
 		report_abort("no answer from the runner about the window after event %u in %llu s",

@@ -257,6 +257,8 @@ struct lc_done {
  */
 #define LC_ANSWER_WINDOW LC_NR_EVENTS
 bool lc_parse_done(const char *line, struct lc_done *out);
+/* The first words of every request line the guest writes (scripts/lifecycle_protocol.py's REQUEST). */
+#define LC_REQUEST	"LIFECYCLE-REQUEST: "
 const char *lc_event_name(enum lc_event kind);
 
 #endif

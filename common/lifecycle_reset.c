@@ -44,7 +44,7 @@ void lc_request_reset(void)
 
 	spin_until(ns_to_ticks(LC_RESET_MIN_LIFE_NS, arch_counter_hz()));
 	report_counts(&tests, &failures, &skipped);
-	printf("LIFECYCLE-REQUEST: reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
+	printf(LC_REQUEST "reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
 	       arch_counter(), tests, failures, skipped);
 	spin_ns(LC_ANSWER_WAIT_NS);
 	report_abort("event %u reset: still running %llu s after asking for it", lc.seq,
@@ -110,7 +110,7 @@ unsigned lc_boot_handshake(void)
 	static struct lc_answer a;
 	u64 give_up;
 
-	printf("LIFECYCLE-REQUEST: boot 0");
+	printf(LC_REQUEST "boot 0");
 	a.nl_at = arch_counter();
 	putchar('\n');
 	give_up = a.nl_at + ns_to_ticks(LC_ANSWER_WAIT_NS, arch_counter_hz());

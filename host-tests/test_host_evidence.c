@@ -5,7 +5,7 @@
  * and each way an answer can be wrong refused with its own message, so that
  * the timer-tick guest never judges by a half-read line.
  */
-/* LIBSRC: lib/host_evidence.c lib/wait.c lib/stats.c lib/string.c lib/strto.c lib/printf.c */
+/* LIBSRC: lib/host_evidence.c lib/console_input.c lib/wait.c lib/stats.c lib/string.c lib/strto.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

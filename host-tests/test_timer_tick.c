@@ -18,7 +18,7 @@
 /* LIBSRC: common/timer_tick.c common/timer_tick_args.c common/tick_host.c common/tick_math.c */
 /* LIBSRC: common/tick_judge.c common/tick_record.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/refclock.c */
+/* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/console_input.c lib/refclock.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c */
 #include <setjmp.h>

@@ -2,6 +2,7 @@
 /* The guest's side of the host's evidence (lib/host_evidence.h): marks, a request, its answer
  * parsed strictly. */
 #include "host_evidence.h"
+#include "console_input.h"
 #include "arch.h"
 #include "wait.h"
 
@@ -127,7 +128,7 @@ const char *host_evidence_parse_windows(const char *line, u32 n, struct host_par
 
 static char line[HOST_EVIDENCE_LINE_MAX];
 static char why[HOST_EVIDENCE_LINE_MAX / 64 + 64];
-static size_t line_len;
+static struct console_line in = {line, sizeof(line)};
 
 /*
  * One character of input taken into line, if one is in: true once a
@@ -135,24 +136,13 @@ static size_t line_len;
  */
 static bool take_answer_char(void *unused, u64 now)
 {
-	int c = arch_console_getc();
-
-	if (c < 0 || c == '\r')
-		return false;
-	if (c != '\n') {
-		if (line_len < sizeof(line) - 1)
-			line[line_len++] = (char)c;
-		return false;
-	}
-	line[line_len] = '\0';
-	line_len = 0;
-	return !strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE"));
+	return console_line_take(&in) && !strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE"));
 }
 
 /* The agent's next answer line (other input skipped); false when give_up came first. */
 static bool read_answer(u64 give_up)
 {
-	line_len = 0;
+	in.len = 0;
 	return work_until(take_answer_char, NULL, give_up);
 }
 

@@ -13,7 +13,7 @@ junit_dashboard() { # junit-file (of fake_outcomes)
 	ok "junit: a suite per run, with its outcome and accelerator" \
 		has_match "$seen" '^suite fail outcome=FAIL tests=2 failures=1 errors=0 skipped=0 accelerator=(kvm|tcg)$'
 	ok "junit: a case per guest check (PASS)" has_line "$seen" 'case fail/one pass'
-	ok "junit: a case per guest check (FAIL)" has_line "$seen" 'case fail/two <&> "]]>" failure two <&> "]]>"'
+	ok "junit: a case per guest check (FAIL)" has_line "$seen" 'case fail/two <&> "]]>" #2 failure two <&> "]]>" #2'
 	ok "junit: SKIP reason as <skipped message>" has_line "$seen" 'case skip/no widget here skipped no widget here'
 	ok "junit: a run that ended badly is an error case" has_match "$seen" '^case hang/run error killed after 2 s'
 	ok "junit: an ERROR run names why" has_match "$seen" '^case nokernel/run error kernel .*missing.flat not found'

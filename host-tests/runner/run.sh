@@ -53,7 +53,7 @@ make_build() { # dir arch
 	printf 'ARCH := %s\n' "$2" >"$d/config.mak"
 	printf '%s\n' 'out PASS: one' 'out INFO: a # sign' args 'out RESULT: fake.figure 42 ns' \
 		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/$sub/pass.flat"
-	printf '%s\n' 'out PASS: one' 'out FAIL: two <&> "]]>"' \
+	printf '%s\n' 'out PASS: one' 'out FAIL: two <&> "]]>" #2' \
 		'out SUMMARY: 2 tests, 1 unexpected failures, 0 skipped' 'exit 1' >"$d/$sub/fail.flat"
 	printf '%s\n' 'out SKIP: no widget here' 'out SUMMARY: 1 tests, 0 unexpected failures, 1 skipped' \
 		'exit 77' >"$d/$sub/skip.flat"
@@ -132,8 +132,9 @@ CFG
 	prove --exec cat tap.txt >prove.txt 2>&1
 	ok "fake: prove reads the TAP (8 points, 6 failed)" has_match prove.txt 'tap.txt \(Wstat: 0 Tests: 8 Failed: 6\)'
 	ok "fake: prove sees no parse errors" not has_match prove.txt 'Parse errors'
-	ok "fake: TAP subtests from guest lines" has_line tap.txt '    not ok 2 - two <&> "]]>"'
-	ok "fake: TAP escapes #" has_line tap.txt '    # INFO: a # sign'
+	ok "fake: TAP subtests from guest lines, a # in them escaped (else a directive)" \
+		has_line tap.txt '    not ok 2 - two <&> "]]>" \#2'
+	ok "fake: TAP keeps INFO lines as comments" has_line tap.txt '    # INFO: a # sign'
 	ok "fake: TAP runner-level error" has_match tap.txt '^not ok [0-9]+ - nokernel$'
 	mkdir -p logs/x86_64-gcc logs/reports && echo kept >logs/reports/suite.xml
 	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build pass >/dev/null 2>&1

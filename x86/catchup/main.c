@@ -58,6 +58,7 @@
 #include "stats.h"
 #include "units.h"
 #include "wait.h"
+#include "console_input.h"
 #include "x86/pmtimer.h"
 
 #define CLI_LONG_TIMES	4
@@ -113,34 +114,18 @@ static u64 ms_ticks(u64 ms)
 	return ns_to_ticks(ms * NSEC_PER_MSEC, arch_counter_hz());
 }
 
-struct answer_read {
-	char *line;
-	size_t size, len;
-};
-
 /* One polled character of the answer: true once its newline is in. */
-static bool answer_char(void *arg)
+static bool answer_char(void *in)
 {
-	struct answer_read *a = arg;
-	int c = arch_console_getc();
-
-	if (c < 0 || c == '\r')
-		return false;
-	if (c == '\n') {
-		a->line[a->len] = '\0';
-		return true;
-	}
-	if (a->len < a->size - 1)
-		a->line[a->len++] = (char)c;
-	return false;
+	return console_line_take(in);
 }
 
 /* The runner's answer: its line read from the console, polled, ticks running meanwhile. */
 static bool read_answer(char *line, size_t size)
 {
-	struct answer_read a = {line, size, 0};
+	struct console_line in = {line, size};
 
-	return wait_cond_ticks(answer_char, &a, ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz()));
+	return wait_cond_ticks(answer_char, &in, ns_to_ticks(ANSWER_WAIT_NS, arch_counter_hz()));
 }
 
 /*
@@ -184,7 +169,7 @@ static void host_event(enum lc_event kind, unsigned seq, u64 *t0, u64 *t1, u64 *
 	struct lc_done d;
 	u64 vm0 = vm_clock_ns(), vm1;
 
-	printf("LIFECYCLE-REQUEST: %s %u", lc_event_name(kind), seq);
+	printf(LC_REQUEST "%s %u", lc_event_name(kind), seq);
 	*t0 = arch_counter();
 	putchar('\n');
 	if (!read_answer(line, sizeof(line)))
