@@ -315,6 +315,10 @@ main() { # args...
 	trap 'main_signal 143' TERM
 	trap 'main_signal 129' HUP
 	if [ -z "${RUN_TMP:-}" ]; then RUN_TMP=$(mktemp -d "${TMPDIR:-/tmp}/vmtick.XXXXXX"); fi
+	# a standalone script writes the helpers it embeds only to run (-l names their paths)
+	if declare -F standalone_unpack >/dev/null && ! standalone_unpack; then
+		main_fatal "${RUN_PROG:-run_tests.sh}: cannot write its helpers to $RUN_TMP"
+	fi
 	main_logs
 	main_open_outputs
 	report_init
