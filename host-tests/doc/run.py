@@ -135,11 +135,25 @@ def keep_logs(tree, where):
 PATH_BEARING = (".xml", ".tap", ".json", ".txt")
 
 
+def host_build():
+    """build/ARCH-gcc for this host's arch: what an in-tree `./configure && make` makes."""
+    arch = {"x86_64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}.get(os.uname().machine)
+    return os.path.join(TOP, "build", f"{arch}-gcc") if arch else None
+
+
 def seed_builds(tree):
-    """Copy this tree's build/ directories into the copy (--seed-builds)."""
+    """Copy this tree's build/ directories into the copy (--seed-builds), and the
+    host arch's gcc build's objects and kernels beside the copy's sources too, for
+    README.md's in-tree build (it took 9 s of the doc test, building them again)."""
     src = os.path.join(TOP, "build")
     if os.path.isdir(src):
         shutil.copytree(src, os.path.join(tree, "build"), symlinks=True)
+    in_tree = host_build()
+    if in_tree and os.path.isdir(in_tree):
+        for sub in sorted(os.listdir(in_tree)):
+            if os.path.isdir(os.path.join(in_tree, sub)):
+                shutil.copytree(os.path.join(in_tree, sub), os.path.join(tree, sub),
+                                symlinks=True, dirs_exist_ok=True)
 
 
 def export_logs(tree, dest):
@@ -191,9 +205,10 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the commands and skips; run nothing")
     ap.add_argument("--keep", action="store_true", help="keep the copy the commands ran in")
     ap.add_argument("--seed-builds", action="store_true",
-                    help="start the copy with this tree's build/ (make check: it has just built "
-                         "them from the same sources, so the pages' build commands configure and "
-                         "find nothing to rebuild)")
+                    help="start the copy with this tree's build/, the host arch's gcc build's "
+                         "objects beside the sources too (make check: it has just built "
+                         "them from the same sources, so the pages' build commands, in-tree ones "
+                         "too, configure and find nothing to rebuild)")
     ap.add_argument("--export-logs", metavar="DIR",
                     help="copy the copy's logs/ into DIR after blocks annotated export-logs")
     ap.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="S",
