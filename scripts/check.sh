@@ -228,7 +228,10 @@ host_stream_a() { # results done-dir
 	step "GitLab matrix"
 	must_to "$1" "GitLab matrix" host-tests/gitlab/matrix-check
 	step "host tools (host-tests/tools: bench-compare, the doc test's parser)"
-	must_to "$1" "host tools" python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
+	# their real kernels from stream b's x86_64 build (host-tests/tools/kernels.py), not built again
+	wait_for "$2/x86_64-gcc"
+	must_to "$1" "host tools" env VMTICK_TOOLS_BUILD="$(arch_build_dir x86_64 gcc)" \
+		python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
 	step "report tests (host-tests/report: parsers, bad input, side by side, QEMU twins, its checks; chromium)"
 	must_to "$1" "report tests" python3 -m unittest discover -s host-tests/report -p 'test_*.py'
 }
