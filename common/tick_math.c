@@ -3,15 +3,6 @@
 #include "tick_math.h"
 #include "units.h"
 
-u64 mul_u64_u64_shr32(u64 a, u64 b)
-{
-	u64 al = (u32)a, ah = a >> 32, bl = (u32)b, bh = b >> 32;
-	u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-
-	/* the cross terms sit 32 bits up in the product, so shifted down they count whole */
-	return (hh << 32) + lh + hl + (ll >> 32);
-}
-
 u64 tick_counts_to_ticks(const struct tick_cal *cal, u64 counts)
 {
 	return mul_u64_u64_shr32(counts, cal->ratio_fx);

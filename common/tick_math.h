@@ -4,6 +4,7 @@
 #define VMTICK_TICK_MATH_H
 
 #include "libc.h"
+#include "mul64.h" /* mul_u64_u64_shr32(), the 32.32 factor applied to a count */
 
 /* ratio_fx is 32.32 fixed point: TICK_FX_ONE means one counter tick per source count. */
 #define TICK_FX_SHIFT 32
@@ -15,12 +16,6 @@ struct tick_cal {
 	/* half-width of the measurement's uncertainty, parts per billion of the ratio */
 	u64 err_ppb;
 };
-
-/*
- * (a * b) >> 32, the low 64 bits of it, from the full 128-bit product
- * (i386 has no __int128): a 32.32 factor applied to a 64-bit count.
- */
-u64 mul_u64_u64_shr32(u64 a, u64 b);
 
 /*
  * Counter ticks for counts source counts, rounded down: a slot computed

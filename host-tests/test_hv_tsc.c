@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lib/hv_tsc.c, the Hyper-V reference TSC page's arithmetic and reader,
- * checked on the host: the 64x64-bit high product against a 128-bit
- * reference (edges, then pseudo-random operands of every bit length); the
- * page's time at a known frequency; a page built from kvmclock parameters
- * as KVM builds it reads kvmclock / 100 within the units the guest test
- * allows (2 below, 1 above: x86/hyperv_clock.c); a page whose sequence
- * is 0 is refused; an update made while a reader is inside the protocol
- * makes it read again; and the protocol under a writer thread that updates
- * the page the way the hypervisor does (sequence 0, fields, new sequence):
+ * checked on the host (its 64x64-bit high product is lib/mul64.c's,
+ * checked by test_mul64.c): the page's time at a known frequency; a page
+ * built from kvmclock parameters as KVM builds it reads kvmclock / 100
+ * within the units the guest test allows (2 below, 1 above:
+ * x86/hyperv_clock.c); a page whose sequence is 0 is refused; an update
+ * made while a reader is inside the protocol makes it read again; and the
+ * protocol under a writer thread that updates the page the way the
+ * hypervisor does (sequence 0, fields, new sequence):
  * no reader may take fields of two updates. Each must be seen failing:
  *   make -C host-tests check LIB_DEFS=-DHV_TSC_FAULT_NO_RECHECK   (update missed, torn copies)
  *   make -C host-tests check LIB_DEFS=-DHV_TSC_FAULT_USE_INVALID  (sequence 0 used)
  */
-/* LIBSRC: lib/hv_tsc.c lib/pvclock.c */
+/* LIBSRC: lib/hv_tsc.c lib/pvclock.c lib/mul64.c */
 /* LIBS: -lpthread */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,36 +46,6 @@ static uint64_t next_random(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
-}
-
-/* A random value of a random bit length, so small and large operands both come up. */
-static uint64_t random_bits(void)
-{
-	unsigned bits = (unsigned)(next_random() % 65);
-
-	return bits == 64 ? next_random() : next_random() & ((1ull << bits) - 1);
-}
-
-static uint64_t ref_hi(uint64_t a, uint64_t b)
-{
-	return (uint64_t)(((unsigned __int128)a * b) >> 64);
-}
-
-static void test_mul_hi64(void **state)
-{
-	static const uint64_t edges[] = { 0, 1, 2, 0xffffffffull, 0x100000000ull, 0x8000000000000000ull,
-					  0xffffffffffffffffull, 0xfffffffeffffffffull, 0x123456789abcdef0ull };
-
-	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		for (size_t j = 0; j < sizeof(edges) / sizeof(edges[0]); j++)
-			assert_int_equal(hv_mul_hi64(edges[i], edges[j]), ref_hi(edges[i], edges[j]));
-	for (int i = 0; i < RANDOM_ROUNDS; i++) {
-		uint64_t a = random_bits(), b = random_bits();
-
-		if (hv_mul_hi64(a, b) != ref_hi(a, b))
-			fail_msg("hi(%#llx * %#llx) = %#llx, want %#llx", a, b, hv_mul_hi64(a, b),
-				 ref_hi(a, b));
-	}
 }
 
 /* 2.1 GHz: scale = 2^64 * 10^7 / 2.1e9; five seconds of TSC read 5e7 units (less one for the floor). */
@@ -231,7 +201,6 @@ static void test_no_torn_copy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mul_hi64),
 		cmocka_unit_test(test_time_at_known_rate),
 		cmocka_unit_test(test_from_pvclock),
 		cmocka_unit_test(test_invalid_refused),

@@ -10,7 +10,7 @@
  * stand for, the clock and wall clock sums, and the ABI layout of the
  * structures as lib/pvclock.h declares them.
  */
-/* LIBSRC: lib/pvclock.c */
+/* LIBSRC: lib/pvclock.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -14,7 +14,7 @@
  *   make -C host-tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_RECHECK  (torn copies)
  *   make -C host-tests check LIB_DEFS=-DPVCLOCK_FAULT_NO_CMPXCHG  (clamp goes back)
  */
-/* LIBSRC: lib/pvclock.c */
+/* LIBSRC: lib/pvclock.c lib/mul64.c */
 /* LIBS: -lpthread */
 #include <setjmp.h>
 #include <stdarg.h>

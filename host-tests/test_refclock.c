@@ -11,7 +11,7 @@
  * its bound under random read costs; and what cannot give a rate says so.
  * The arch's counter (the window's timer) runs on the same timeline.
  */
-/* LIBSRC: lib/refclock.c lib/wait.c lib/stats.c lib/string.c */
+/* LIBSRC: lib/refclock.c lib/wait.c lib/stats.c lib/string.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
  */
 /* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_math.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/string.c lib/strto.c */
+/* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
  * near 2^64) are crossed with edge operands, then pseudo-random operands of
  * every bit length.
  */
-/* LIBSRC: common/tick_math.c */
+/* LIBSRC: common/tick_math.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

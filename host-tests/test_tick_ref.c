@@ -18,7 +18,7 @@
  */
 /* LIBSRC: common/tick_ref.c lib/refclock.c lib/wait.c lib/report.c lib/stats.c lib/fixed.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/printf.c lib/string.c common/tick_judge.c common/tick_math.c */
+/* LIBSRC: lib/printf.c lib/string.c common/tick_judge.c common/tick_math.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

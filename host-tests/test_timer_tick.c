@@ -20,7 +20,7 @@
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/console_input.c lib/refclock.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
-/* LIBSRC: lib/strto.c */
+/* LIBSRC: lib/strto.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

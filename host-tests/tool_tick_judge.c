@@ -10,7 +10,7 @@
  */
 /* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_report.c common/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

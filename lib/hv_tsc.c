@@ -2,22 +2,11 @@
 /* The Hyper-V reference TSC page's reader protocol and arithmetic (layout and contract: lib/hv_tsc.h). */
 #include "hv_tsc.h"
 #include "atomic.h"
-
-#define U32_MASK	0xffffffffull
-
-u64 hv_mul_hi64(u64 a, u64 b)
-{
-	u64 a0 = a & U32_MASK, a1 = a >> 32, b0 = b & U32_MASK, b1 = b >> 32;
-	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-	/* the middle column: under 3 * 2^32, so its carry is what lies above bit 32 */
-	u64 mid = (p00 >> 32) + (p01 & U32_MASK) + (p10 & U32_MASK);
-
-	return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
+#include "mul64.h"
 
 u64 hv_tsc_time(u64 tsc, u64 scale, s64 offset)
 {
-	return hv_mul_hi64(tsc, scale) + (u64)offset;
+	return mul_u64_u64_hi(tsc, scale) + (u64)offset;
 }
 
 bool hv_tsc_read(const struct hv_ref_tsc_page *page, u64 (*counter)(void), struct hv_tsc_copy *copy)
@@ -57,6 +46,6 @@ bool hv_tsc_from_pvclock(u32 mul, s8 shift, u64 tsc_timestamp, u64 system_time, 
 		s = shift > -64 ? s >> -shift : 0;
 	}
 	*scale = s;
-	*offset = (s64)(system_time / HV_NS_PER_REF_UNIT - hv_mul_hi64(tsc_timestamp, s));
+	*offset = (s64)(system_time / HV_NS_PER_REF_UNIT - mul_u64_u64_hi(tsc_timestamp, s));
 	return true;
 }

@@ -37,9 +37,6 @@ struct hv_tsc_copy {
 	u64 tsc;
 };
 
-/* The high 64 bits of the 128-bit product a * b, from 32-bit halves (no 128-bit type on i386). */
-u64 hv_mul_hi64(u64 a, u64 b);
-
 /* Reference time at counter value tsc: ((tsc * scale) >> 64) + offset. */
 u64 hv_tsc_time(u64 tsc, u64 scale, s64 offset);
 

@@ -3,11 +3,10 @@
 #include "pvclock.h"
 #include "atomic.h"
 #include "units.h"
+#include "mul64.h"
 
 u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift)
 {
-	u64 lo_product, hi_product;
-
 	/* s8 shifts reach 127: shifting a u64 by 64 or more is undefined in C, and 0 in arithmetic */
 	if (shift >= 64 || shift <= -64)
 		return 0;
@@ -15,14 +14,8 @@ u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift)
 		delta <<= shift;
 	else
 		delta >>= -shift;
-	/*
-	 * (hi * 2^32 + lo) * mul / 2^32 = hi * mul + lo * mul / 2^32: each
-	 * product fits 64 bits, and only the second one loses bits, which
-	 * the floor of the exact quotient loses as well.
-	 */
-	lo_product = (u64)(u32)delta * mul;
-	hi_product = (u64)(u32)(delta >> 32) * mul;
-	return hi_product + (lo_product >> 32);
+	/* delta * mul < 2^96: over 2^32 it fits 64 bits, floored as the exact quotient is */
+	return mul_u64_u64_shr32(delta, mul);
 }
 
 u64 pvclock_tsc_khz(u32 mul, s8 shift)

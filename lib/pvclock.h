@@ -44,9 +44,9 @@ static_assert(sizeof(struct pvclock_wall_clock) == 12, "pvclock_wall_clock is 12
 
 /*
  * delta TSC cycles in ns: shifted by tsc_shift, then multiplied by mul / 2^32.
- * The 64x32-bit product is taken exactly in two 32x32-bit halves, so i386
- * needs no 128-bit arithmetic; the result keeps the low 64 bits of the
- * exact value, as the hypervisor's own arithmetic does.
+ * The 64x32-bit product is taken exactly (lib/mul64.h, no 128-bit type
+ * on i386); the result keeps the low 64 bits of the exact value, as the
+ * hypervisor's own arithmetic does.
  */
 u64 pvclock_scale_delta(u64 delta, u32 mul, s8 shift);
 

@@ -5,25 +5,13 @@
 #include "arch.h"
 #include "stats.h"
 #include "wait.h"
+#include "mul64.h"
 
 /*
  * The rate math multiplies two 64-bit values (elapsed ticks by a
- * frequency): exact 128-bit products and quotients, built from 32-bit
- * halves so that i386 needs no 128-bit type.
+ * frequency): exact 128-bit products (lib/mul64.h) and quotients, in
+ * 64-bit halves so that i386 needs no 128-bit type.
  */
-struct u128 {
-	u64 hi, lo;
-};
-
-static struct u128 mul_64x64(u64 a, u64 b)
-{
-	u64 a_lo = (u32)a, a_hi = a >> 32, b_lo = (u32)b, b_hi = b >> 32;
-	u64 ll = a_lo * b_lo, lh = a_lo * b_hi, hl = a_hi * b_lo, hh = a_hi * b_hi;
-	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
-
-	return (struct u128){ hh + (lh >> 32) + (hl >> 32) + (mid >> 32), (mid << 32) | (u32)ll };
-}
-
 static bool u128_less(struct u128 a, struct u128 b)
 {
 	return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
@@ -178,21 +166,22 @@ bool refclock_rate(const struct refclock *ref, u64 clock_hz, const struct refclo
 		return false;
 	/* (m1.lo + m1.hi) - (m0.lo + m0.hi), without adding two large values */
 	twice_mid = (m1->lo - m0->lo) + (m1->hi - m0->hi);
-	rate->err_ppb = relative_ppb(mul_64x64(twice_mid, ref_hz), mul_64x64(2 * counts, clock_hz));
-	hi = relative_ppb(mul_64x64(m1->hi - m0->lo, ref_hz),
-			  mul_64x64(counts - m0->slack, clock_hz));
-	lo = relative_ppb(mul_64x64(m1->lo - m0->hi, ref_hz),
-			  mul_64x64(counts + m1->slack, clock_hz));
+	rate->err_ppb =
+		relative_ppb(mul_u64_u64(twice_mid, ref_hz), mul_u64_u64(2 * counts, clock_hz));
+	hi = relative_ppb(mul_u64_u64(m1->hi - m0->lo, ref_hz),
+			  mul_u64_u64(counts - m0->slack, clock_hz));
+	lo = relative_ppb(mul_u64_u64(m1->lo - m0->hi, ref_hz),
+			  mul_u64_u64(counts + m1->slack, clock_hz));
 	rate->bound_ppb = add_sat((u64)max(hi - rate->err_ppb, rate->err_ppb - lo), 1);
 	rate->bound_ppb = add_sat(rate->bound_ppb, ref->tolerance_ppb);
-	rate->window_ns = ratio_ppb(mul_64x64(counts, 1), mul_64x64(ref_hz, 1));
+	rate->window_ns = ratio_ppb(mul_u64_u64(counts, 1), mul_u64_u64(ref_hz, 1));
 	return true;
 }
 
 /* The longest a mark of ref may keep the others unpolled, in ns: tries periods of its count. */
 static u64 longest_mark_ns(const struct refclock *ref, unsigned tries)
 {
-	return ratio_ppb(mul_64x64(tries, 1), mul_64x64(ref->hz(), 1));
+	return ratio_ppb(mul_u64_u64(tries, 1), mul_u64_u64(ref->hz(), 1));
 }
 
 static const char *cannot_share(const struct refclock_result *res, size_t n, unsigned tries)
