@@ -11,14 +11,13 @@ Import it by path: sys.path.insert(0, <scripts>); sys.dont_write_bytecode =
 True (no __pycache__ in the tree); import bench_gate.
 """
 import functools
-import importlib.machinery
-import importlib.util
 import json
 import math
 import os
 import shlex
 
 from units import HZ_PER_MHZ, NSEC_PER_SEC  # scripts/units.py, beside this module
+import vmtick_host  # scripts/vmtick_host.py: load_script
 
 # The units that make a figure a benchmark: a cost, lower is better
 # ("x empty" is --relative's: iterations of the row's empty loop).
@@ -60,12 +59,7 @@ class InputError(Exception):
 
 def results_to_json():
     """scripts/results-to-json as a module: its log parser reads RESULT lines."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results-to-json")
-    loader = importlib.machinery.SourceFileLoader("results_to_json", path)
-    spec = importlib.util.spec_from_loader("results_to_json", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return vmtick_host.load_script("results-to-json")
 
 
 def load_doc(path):

@@ -52,6 +52,7 @@ SRCDIR = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from units import NSEC_PER_USEC, USEC_PER_SEC  # noqa: E402
+import gnuplot_chart  # noqa: E402  (scripts/gnuplot_chart.py: gnuplot found, its terminal, run)
 import vmtick_host  # noqa: E402  (scripts/vmtick_host.py: the runner's QEMU command, status and RESULT lines)
 
 SOURCES = {
@@ -70,6 +71,8 @@ TOP_SYSCALLS = 3
 # The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick_report.c)
 RESULT_PREFIX = "timer_tick."
 VCPUS = 1
+# the chart's size in pixels (OUT/timer-overhead.png)
+CHART_WIDTH_PX, CHART_HEIGHT_PX = 900, 500
 
 live = []  # every process started and not yet reaped
 
@@ -290,25 +293,18 @@ def plot(report, order, out):
                 f.write(f'"{name}" {e["cpu_pct"]:.3f} {e["cpu_spread"]:.3f}\n')
     m = report["meta"]
     gp = "\n".join([
-        "set terminal pngcairo size 900,500" if has_pngcairo() else "set terminal png size 900,500",
-        f"set output '{png}'", "set termoption noenhanced",
         f"set title 'QEMU host CPU per guest second, {m['arch']} {m['accel']}, hz={m['hz']}, "
         f"{m['seconds']} s x {m['runs']} runs'",
         "set ylabel 'host CPU % (one CPU)'", "set yrange [0:*]", "set grid ytics",
         "set style data histogram", "set style histogram errorbars gap 1 lw 1",
         "set style fill solid 0.6 border -1", "set boxwidth 0.8", "unset key", "set xtics rotate by -20",
-        f"plot '{dat}' using 2:3:xtic(1)", ""])
+        f"plot {gnuplot_chart.quote(dat)} using 2:3:xtic(1)"])
     try:
-        subprocess.run(["gnuplot"], input=gp, text=True, check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"timer-overhead: no chart: gnuplot failed ({e})", file=sys.stderr)
+        gnuplot_chart.draw(png, gp, CHART_WIDTH_PX, CHART_HEIGHT_PX)
+    except gnuplot_chart.ChartError as e:
+        print(f"timer-overhead: no chart: {e}", file=sys.stderr)
         return None
     return png
-
-
-def has_pngcairo():
-    out = subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True, text=True, check=False)
-    return "pngcairo" in out.stdout + out.stderr
 
 
 def config_arch(d):

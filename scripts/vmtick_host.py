@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The host vocabulary for vmtick's Python tools: the runner's own bash functions, and the RESULT line parser.
+"""The host vocabulary for vmtick's Python tools: the runner's own bash functions, the RESULT line parser, and a sibling script loaded as a module.
 
 What QEMU's exit status means, whether KVM is usable, which accelerator a
 run gets and the QEMU command line have one implementation each, in bash
@@ -7,9 +7,13 @@ run gets and the QEMU command line have one implementation each, in bash
 vocabulary"): the functions here call them, so a Python tool can never
 disagree with the runner. RESULT lines ("RESULT: name value unit",
 lib/report.h) are parsed here for Python as scripts/guest.bash parses them
-for bash. Import it by path: sys.path.insert(0, <scripts>);
+for bash. A script without .py (results-to-json, bench-compare) is loaded
+as a module by load_script, the one loader. Import it by path: sys.path.insert(0, <scripts>);
 sys.dont_write_bytecode = True (no __pycache__ in the tree); import vmtick_host.
 """
+import errno
+import importlib.machinery
+import importlib.util
 import os
 import re
 import subprocess
@@ -122,3 +126,16 @@ def parse_result(line):
     """(name, value, unit) of a RESULT line, the value as text; None for any other line."""
     m = RESULT_RE.match(line.rstrip("\r\n"))
     return m.groups() if m else None
+
+
+def load_script(path, module_name=None):
+    """A script (a file without .py; a path, or a name under scripts/) executed as a module, named
+    module_name or its file name with - as _ (so its functions can be called without running its main)."""
+    path = os.path.join(SCRIPTS, path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(errno.ENOENT, "no script to load as a module", path)
+    name = module_name or os.path.splitext(os.path.basename(path))[0].replace("-", "_")
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(module)
+    return module

@@ -8,8 +8,6 @@ the same numbers. The statistics are checked in-process over many trials;
 the command line (files, logs, units, alignment, exit status) by running
 the script.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import random
@@ -21,20 +19,15 @@ import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(TOP, "scripts", "bench-compare")
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.dont_write_bytecode = True
+import vmtick_host  # noqa: E402
+
 TRIALS = 400
 # relative run-to-run noise of the rows: quiet TCG rows to the noisiest KVM ones
 NOISE = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)
 
-
-def load_script():
-    loader = importlib.machinery.SourceFileLoader("bench_compare", SCRIPT)
-    spec = importlib.util.spec_from_loader("bench_compare", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-bc = load_script()
+bc = vmtick_host.load_script(SCRIPT)
 
 
 class Args:

@@ -7,8 +7,6 @@ drawn with fixed seeds. The statistic is checked in-process over many
 trials; the command line (saved pairs, setup refusal, floors, exit status)
 by running the scripts on results files written here.
 """
-import importlib.machinery
-import importlib.util
 import json
 import math
 import os
@@ -25,17 +23,9 @@ COMPARE = os.path.join(SCRIPTS, "bench-compare")
 sys.path.insert(0, SCRIPTS)
 sys.dont_write_bytecode = True
 import bench_gate  # noqa: E402
+import vmtick_host  # noqa: E402
 
-
-def load_script(name, path):
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    spec = importlib.util.spec_from_loader(name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-il = load_script("bench_interleave", INTERLEAVE)
+il = vmtick_host.load_script(INTERLEAVE)
 r2j = bench_gate.results_to_json()
 
 TRIALS = 400

@@ -11,19 +11,16 @@ each of their three forms (clock by instructions, no steal time, steal
 time), give the verdict and the figures; a SKIP line is a skip; a run with
 no such line says so. No guest boots.
 """
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 sys.dont_write_bytecode = True
-_loader = importlib.machinery.SourceFileLoader("tick_miss_sweep",
-                                               os.path.join(TOP, "scripts", "tick-miss-sweep"))
-_spec = importlib.util.spec_from_loader("tick_miss_sweep", _loader)
-sweep = importlib.util.module_from_spec(_spec)
-_loader.exec_module(sweep)
+import vmtick_host  # noqa: E402
+
+sweep = vmtick_host.load_script("tick-miss-sweep")
 
 ENTRY = ["qemu-system-x86_64", "-machine", "pc", "-accel", "tcg", "-kernel", "timer-tick.flat",
          "-append", "source=hpet hz=1000 seconds=2", "-icount", "shift=7,sleep=off", "-rtc",
