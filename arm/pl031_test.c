@@ -116,8 +116,9 @@ static void check_tod(void)
 {
 	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NSEC_PER_SEC);
 
-	report_result("pl031.tod_offset_s", "s", "%lld", offset_s);
-	report(offset_s >= -1 && offset_s <= (s64)(opt.threshold_ns / NSEC_PER_SEC),
+	report_bounded(&(struct bounded){.name = "pl031.tod_offset_s", .unit = "s",
+					 .value = offset_s, .nbands = 1,
+					 .band = {{-1, (s64)(opt.threshold_ns / NSEC_PER_SEC)}}},
 	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", offset_s,
 	       opt.threshold_ns / NSEC_PER_SEC);
 }

@@ -33,9 +33,14 @@ static void check_one(unsigned i, int cpu)
 	struct bracket b = lc.cpu[cpu].agree[0][i], a = lc.cpu[cpu].agree[1][i];
 	s64 gap = bracket_gap(a, b), moved = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2;
 	u64 hz = clock_hz(c);
+	char figure[32];
 
 	result_moved(c, cpu, signed_ns(moved, hz));
-	report(gap <= LC_AGREE_GRAIN_TICKS,
+	snprintf(figure, sizeof(figure), "offset_gap.cpu%d", cpu);
+	/* the brackets' gap in the clock's own ticks, exactly as checked (negative: they overlap) */
+	lc_bounded(c->name, figure,
+		   &(struct bounded){.unit = "ticks", .value = gap, .nbands = 1,
+				     .band = {{BOUND_OPEN_LO, LC_AGREE_GRAIN_TICKS}}},
 	       "vCPU %d's %s against vCPU 0's kept its offset over the event: %lld..%lld ns "
 	       "before, %lld..%lld ns after (moved %lld ns; bound: the brackets overlap, to %u "
 	       "tick)",

@@ -5,18 +5,6 @@
 #include "fixed.h"
 #include "report.h"
 
-/* RESULT e<seq>.<event>.<what>.<figure> value ms: every event's figures apart. */
-void lc_result_ms(const char *what, const char *figure, s64 ns)
-{
-	char name[64], ms[FIXED_BUF_SIZE];
-
-	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
-		 figure);
-	/* ns as us, printed as ms: 3 decimals, the sign kept */
-	report_result(name, "ms", "%s",
-		      fmt_fixed(ms, sizeof(ms), ns / (s64)NSEC_PER_USEC, 3, 3, FIXED_SIGN_MINUS));
-}
-
 static void result_count(const char *what, const char *figure, u64 n, const char *unit)
 {
 	char name[64];
@@ -71,12 +59,11 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	report(!back,
 	       "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
 	       c->name, cpu_back, back, ticks_to_ns(lc.cpu[cpu_back].worst_back[i], hz));
-	report(step_ns <= allow_ns,
-	       "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
-	       "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
-	       c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
-	       LC_STAMP_SLACK_NS / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
-	lc_result_ms(c->name, "step", step_ns);
+	lc_bounded_ms(c->name, "step", step_ns, 0, allow_ns,
+		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
+		      "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
+		      c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC,
+		      base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
 	if (lc.fault == LC_FAULT_FLIP)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
 	/*
@@ -94,18 +81,19 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 			    "frozen one (which may move by %llu ms)",
 			    c->name, stop_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
 	} else if (sem == LC_RUNS) {
-		report(step_ns + LC_STAMP_SLACK_NS >= stop_ns,
-		       "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
-		       "- %llu us",
-		       c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC);
+		lc_bounded_ms(c->name, "step", step_ns, (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
+			      "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
+			      "- %llu us",
+			      c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC,
+			      LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 	} else {
-		report(step_ns <= frozen_ns,
-		       "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
-		       "%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us a "
-		       "vCPU waited for a host CPU",
-		       c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
-		       (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC, d->overhead_ns / NSEC_PER_USEC,
-		       wait_ns / NSEC_PER_USEC);
+		lc_bounded_ms(c->name, "step", step_ns, 0, frozen_ns,
+			      "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
+			      "%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us a "
+			      "vCPU waited for a host CPU",
+			      c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
+			      (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC,
+			      d->overhead_ns / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
 	}
 }
 
@@ -133,19 +121,19 @@ static void check_oneshot(int cpu, unsigned slot, u64 answered)
 		       cpu, name, (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
 		return;
 	}
-	report(t->fired_at >= t->deadline && t->fired_at <= answered + grace,
-	       "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
-	       "and within "
-	       "%llu ms of the answer",
-	       cpu, name,
-	       t->fired_at >= t->deadline
-		       ? (s64)counter_ns(t->fired_at - t->deadline) / (s64)NSEC_PER_USEC
-		       : -(s64)counter_ns(t->deadline - t->fired_at) / (s64)NSEC_PER_USEC,
-	       (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
-	if (!cpu)
-		lc_result_ms(name, "oneshot_late",
-			     t->fired_at >= t->deadline ? (s64)counter_ns(t->fired_at - t->deadline)
-							: -(s64)counter_ns(t->deadline - t->fired_at));
+	char figure[32];
+	s64 late_ns = t->fired_at >= t->deadline ? (s64)counter_ns(t->fired_at - t->deadline)
+						 : -(s64)counter_ns(t->deadline - t->fired_at);
+	/* the latest it may fire: the answer and its grace, after the deadline */
+	s64 latest_ns = answered + grace >= t->deadline ? (s64)counter_ns(answered + grace - t->deadline)
+							: -(s64)counter_ns(t->deadline - answered - grace);
+
+	snprintf(figure, sizeof(figure), "cpu%d.oneshot_late", cpu);
+	lc_bounded_ms(name, figure, late_ns, 0, latest_ns,
+		      "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
+		      "and within %llu ms of the answer",
+		      cpu, name, late_ns / (s64)NSEC_PER_USEC,
+		      (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
 }
 
 /* Ticks per 1000 periods over a window of the given phase. */
@@ -198,14 +186,13 @@ static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
  * ref, its shortfall by up to waited (the periods a vCPU waited through,
  * in the same parts) forgiven: waiting loses ticks, it never adds any.
  */
-static bool rate_near(u64 rate, u64 waited, u64 ref)
+static struct bound_band rate_band(u64 waited, u64 ref)
 {
-	/* in millionths of nominal, the tolerance's per mille of ref exact */
+	/* in millionths of nominal (10^-4 %), the tolerance's per mille of ref exact */
 	u64 tol = ref * LC_RATE_TOL_PPT;
 
-	return period_count(rate * MILLI_PER_UNIT, ref * MILLI_PER_UNIT, tol + waited * MILLI_PER_UNIT,
-			    tol)
-		.ok;
+	return (struct bound_band){(s64)(ref * MILLI_PER_UNIT) - (s64)(tol + waited * MILLI_PER_UNIT),
+				   (s64)(ref * MILLI_PER_UNIT + tol)};
 }
 
 /* A window's period from its ticks' own grid (lib/period.h): its marks and the periods between them. */
@@ -271,7 +258,7 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 	const char *name = lc.arch->name_of_slot[slot];
 	struct lc_window_period b = window_period(t, 0), a = window_period(t, 1);
 	struct period_change c;
-	char what[48];
+	char figure[32];
 
 	/* without steal time lc_main said so once: a busy host cannot be told */
 	if (!lc.has_steal)
@@ -283,13 +270,13 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 		return;
 	}
 	c = period_change(&b.m, b.periods, &a.m, a.periods);
-	report((u64)(c.err_ppm < 0 ? -c.err_ppm : c.err_ppm) <= c.bound_ppm,
-	       "vCPU %d %s period after the event %lld ppm off the period before, timed by "
-	       "the ticks (bound +-%llu ppm: the marks' spread)",
-	       cpu, name, c.err_ppm, c.bound_ppm);
-	snprintf(what, sizeof(what), "e%u.%s.%s.cpu%d.period_ppm", lc.seq,
-		 lc_event_name(lc.done.kind), name, cpu);
-	report_result(what, "ppm", "%lld", c.err_ppm);
+	snprintf(figure, sizeof(figure), "cpu%d.period_ppm", cpu);
+	lc_bounded(name, figure,
+		   &(struct bounded){.unit = "ppm", .value = c.err_ppm, .nbands = 1,
+				     .band = {{-(s64)c.bound_ppm, (s64)c.bound_ppm}}},
+		   "vCPU %d %s period after the event %lld ppm off the period before, timed by "
+		   "the ticks (bound +-%llu ppm: the marks' spread)",
+		   cpu, name, c.err_ppm, c.bound_ppm);
 }
 
 /*
@@ -305,7 +292,7 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 	u64 wait_a = wait_ppt(LC_AFTER, lc.done.after_wait_ns);
 	u64 before = rate_ppt(t, LC_BEFORE), after = rate_ppt(t, LC_AFTER);
 	char after_pct[FIXED_BUF_SIZE], before_pct[FIXED_BUF_SIZE];
-	char wait_a_pct[FIXED_BUF_SIZE], wait_b_pct[FIXED_BUF_SIZE];
+	char wait_a_pct[FIXED_BUF_SIZE], wait_b_pct[FIXED_BUF_SIZE], figure[32];
 
 	if (max(wait_a, wait_b) > LC_JUDGE_WAIT_PCT * 10) {
 		report_info("vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
@@ -320,11 +307,21 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 	fmt_ufixed(before_pct, sizeof(before_pct), before, 1, 1);
 	fmt_ufixed(wait_a_pct, sizeof(wait_a_pct), wait_a, 1, 1);
 	fmt_ufixed(wait_b_pct, sizeof(wait_b_pct), wait_b, 1, 1);
-	report(before && (rate_near(after, wait_a, MILLI_PER_UNIT) || rate_near(after, wait_a, before + wait_b)),
-	       "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
-	       "or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
-	       "a host CPU (%s%% of the window after, %s%% of the one before)",
-	       cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
+	if (!before) {
+		report(false, "vCPU %d %s periodic rate: no tick in the window before the event", cpu,
+		       name);
+		return;
+	}
+	snprintf(figure, sizeof(figure), "cpu%d.rate_pct", cpu);
+	lc_bounded(name, figure,
+		   &(struct bounded){.unit = "%", .scale = 4, .value = (s64)(after * MILLI_PER_UNIT),
+				     .nbands = 2,
+				     .band = {rate_band(wait_a, MILLI_PER_UNIT),
+					      rate_band(wait_a, before + wait_b)}},
+		   "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
+		   "or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
+		   "a host CPU (%s%% of the window after, %s%% of the one before)",
+		   cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
 }
 
 static void check_periodic(int cpu, unsigned slot)
@@ -335,21 +332,20 @@ static void check_periodic(int cpu, unsigned slot)
 	u64 explained = explained_catchup(cpu, t);
 	u64 waited = waited_periods(t, lc.done.vcpu_wait_ns + lc.done.after_wait_ns);
 	u64 allowed = lc.catchup_max + explained + waited;
+	char what[32];
 
 	check_rate(cpu, slot, t);
 	check_period(cpu, slot, t);
-	report(catchup <= allowed,
-	       "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
-	       "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
-	       "host CPU)",
-	       cpu, name, catchup, allowed, lc.catchup_max, explained, waited);
-	if (!cpu || lc_every_cpu_slots() == 1) {
-		char what[32];
-
-		snprintf(what, sizeof(what), "%s.cpu%d", name, cpu);
-		result_count(what, "catchup", catchup, "ticks");
+	snprintf(what, sizeof(what), "%s.cpu%d", name, cpu);
+	lc_bounded(what, "catchup",
+		   &(struct bounded){.unit = "ticks", .value = (s64)catchup, .nbands = 1,
+				     .band = {{0, (s64)allowed}}},
+		   "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
+		   "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
+		   "host CPU)",
+		   cpu, name, catchup, allowed, lc.catchup_max, explained, waited);
+	if (!cpu || lc_every_cpu_slots() == 1)
 		result_count(what, "ticks_during", t->ticks[LC_DURING], "ticks");
-	}
 }
 
 void lc_check_timers(u64 answered)

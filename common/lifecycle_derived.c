@@ -113,7 +113,9 @@ static void check_agree(const char *clock, const char *counter)
 		changes = max(changes, event_changes(c));
 	}
 	bound = 2 * (changes * LC_DERIVED_ROUNDING_NS + quiet);
-	report((u64)(hi - lo) <= bound,
+	lc_bounded(clock, "vcpus_apart_ns",
+		   &(struct bounded){.unit = "ns", .value = hi - lo, .nbands = 1,
+				     .band = {{0, (s64)bound}}},
 	       "%s moved alike against the %s on every vCPU over the event: %lld ns (vCPU %d) to "
 	       "%lld ns (vCPU %d), %llu ns apart (bound %llu ns: on each side %u ns of rounding "
 	       "for each of %llu changes and the largest move at a change in the window before, "
@@ -131,7 +133,9 @@ static void check_declared(enum lc_event kind, const char *clock, const char *co
 			 : event_changes(&lc.cpu[0]) * LC_DERIVED_ROUNDING_NS +
 				   lc.cpu[0].worst_quiet_move_ns;
 
-	report(off <= bound,
+	lc_bounded(clock, "declared_off_ns",
+		   &(struct bounded){.unit = "ns", .value = got - want, .nbands = 1,
+				     .band = {{-(s64)bound, (s64)bound}}},
 	       "%s moved %lld ns against the %s over the event; the host declares %s (%lld ns): "
 	       "%llu ns off (bound %llu ns)",
 	       clock, got, counter,

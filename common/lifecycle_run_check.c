@@ -43,6 +43,23 @@ static void result_run(int cpu, unsigned slot, const char *figure, u64 v, const 
 	report_result(name, unit, "%llu", v);
 }
 
+/* A bounded check of the worst migration's figure, e<seq>.<event>.<slot>.cpu<cpu>.<figure>: value in 0..hi. */
+static bool bounded_run(int cpu, unsigned slot, const char *figure, const char *unit, u64 v, u64 hi,
+			const char *fmt, ...) __printf(7, 8);
+static bool bounded_run(int cpu, unsigned slot, const char *figure, const char *unit, u64 v, u64 hi,
+			const char *fmt, ...)
+{
+	struct bounded b = {.unit = unit, .value = (s64)v, .nbands = 1, .band = {{0, (s64)hi}}};
+	char what[48], msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(what, sizeof(what), "%s.cpu%d", lc.arch->name_of_slot[slot], cpu);
+	return lc_bounded(what, figure, &b, "%s", msg);
+}
+
 /* The periods of migration k's stretch no tick came for, and what its stop and the host's waits
  * explain. */
 struct run_loss {
@@ -83,17 +100,13 @@ static void check_run_lost(int cpu, unsigned slot)
 			worst_margin = margin, worst = k;
 	}
 	w = loss_of(t, worst);
-	report(!over,
-	       "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
-	       "stop "
-	       "and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
-	       "periods "
-	       "without a tick, allowed 1 + %llu periods stopped + %llu periods a vCPU waited for "
-	       "a "
-	       "host CPU)",
-	       cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst, w.lost, w.periods,
-	       w.stopped, w.waited);
-	result_run(cpu, slot, "run_lost_worst", w.lost, "ticks");
+	bounded_run(cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
+		    "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
+		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
+		    "periods without a tick, allowed 1 + %llu periods stopped + %llu periods a vCPU "
+		    "waited for a host CPU)",
+		    cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst, w.lost, w.periods,
+		    w.stopped, w.waited);
 }
 
 /* The longest time between two ticks allowed in migration k's stretch, ns. */
@@ -117,19 +130,16 @@ static void check_run_late(int cpu, unsigned slot)
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
-	report(!over,
-	       "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
-	       "stop "
-	       "and the host's waits explain (%u over; the worst, migration %u: %llu us after the "
-	       "tick before, allowed a period %llu us + stopped %llu us + %llu us a vCPU waited "
-	       "for "
-	       "a host CPU + %llu us)",
-	       cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst,
-	       counter_ns(t->run_gap[worst]) / NSEC_PER_USEC, counter_ns(t->period) / NSEC_PER_USEC,
-	       lc.run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC,
-	       LC_STAMP_SLACK_NS / NSEC_PER_USEC);
-	result_run(cpu, slot, "run_gap_worst_us", counter_ns(t->run_gap[worst]) / NSEC_PER_USEC,
-		   "us");
+	bounded_run(cpu, slot, "run_gap_worst_us", "us", counter_ns(t->run_gap[worst]) / NSEC_PER_USEC,
+		    gap_allowed_ns(t, worst) / NSEC_PER_USEC,
+		    "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
+		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu us after "
+		    "the tick before, allowed a period %llu us + stopped %llu us + %llu us a vCPU "
+		    "waited for a host CPU + %llu us)",
+		    cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst,
+		    counter_ns(t->run_gap[worst]) / NSEC_PER_USEC, counter_ns(t->period) / NSEC_PER_USEC,
+		    lc.run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC,
+		    LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 }
 
 /* Migration k's one-shot fired once, after its deadline, and within the dwell and the host's waits
@@ -170,21 +180,20 @@ static void check_run_oneshot(int cpu, unsigned slot)
 	}
 	worst = bad ? first_bad : latest;
 	oneshot_ok(t, worst, &late_ns);
-	report(!bad,
-	       "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
-	       "after "
-	       "its deadline, within %llu ms + the host's waits of the deadline or the answer (%u "
-	       "not; %u of them still pending at the answer, across the stop; %s migration %u: "
-	       "fired "
-	       "%u times, %lld us from the deadline, %llu us late, a vCPU waited %llu us)",
-	       cpu, lc.arch->name_of_slot[slot], lc.run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
-	       pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
-	       t->run_fired_at[worst] >= lc.run.deadlines[worst]
-		       ? (s64)(counter_ns(t->run_fired_at[worst] - lc.run.deadlines[worst]) /
-			       NSEC_PER_USEC)
-		       : -(s64)(counter_ns(lc.run.deadlines[worst] - t->run_fired_at[worst]) /
-				NSEC_PER_USEC),
-	       late_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC);
+	bounded_run(cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
+		    "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
+		    "after its deadline, within %llu ms + the host's waits of the deadline or the "
+		    "answer (%u not; %u of them still pending at the answer, across the stop; %s "
+		    "migration %u: fired %u times, %lld us from the deadline, %llu us late, a vCPU "
+		    "waited %llu us)",
+		    cpu, lc.arch->name_of_slot[slot], lc.run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
+		    pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
+		    t->run_fired_at[worst] >= lc.run.deadlines[worst]
+			    ? (s64)(counter_ns(t->run_fired_at[worst] - lc.run.deadlines[worst]) /
+				    NSEC_PER_USEC)
+			    : -(s64)(counter_ns(lc.run.deadlines[worst] - t->run_fired_at[worst]) /
+				     NSEC_PER_USEC),
+		    late_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC);
 	result_run(cpu, slot, "run_oneshot_pending", pending, "count");
 }
 

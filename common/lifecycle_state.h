@@ -4,6 +4,7 @@
 #define VMTICK_LIFECYCLE_STATE_H
 
 #include "lifecycle.h"
+#include "report.h"
 #include "arch.h"
 #include "handoff.h"
 #include "stats.h"
@@ -367,5 +368,15 @@ void lc_rtc_edge(struct lc_edge *e);
 void lc_check_rtc(const struct lc_answer *a);
 /* RESULT eSEQ.EVENT.WHAT.FIGURE in ms with 3 decimals; ns may be negative (an early one-shot). */
 void lc_result_ms(const char *what, const char *figure, s64 ns);
+/*
+ * A bounded check of this event's figure e<seq>.<event>.<what>.<figure>
+ * (report_bounded: its BOUND line is the figure's RESULT); b's name is
+ * set here.
+ */
+bool lc_bounded(const char *what, const char *figure, struct bounded *b, const char *fmt, ...)
+	__printf(4, 5);
+/* The same for a figure in ns, printed in ms with 6 decimals (exactly as checked). */
+bool lc_bounded_ms(const char *what, const char *figure, s64 ns, s64 lo_ns, s64 hi_ns,
+		   const char *fmt, ...) __printf(6, 7);
 
 #endif

@@ -11,13 +11,12 @@ void lc_check_tod(u64 tod_req, u64 tod_done)
 	s64 before = (s64)(tod_req - d->host_req_ns), after = (s64)(tod_done - d->host_ns);
 	s64 moved = after - before, slack = (s64)(LC_TOD_SLACK_NS + lc_stamp_wait_ns());
 
-	report(moved <= slack && moved >= -slack,
-	       "time of day follows the host's: offset to it %lld us before the event, %lld us "
-	       "after (moved by at most %llu ms: %llu and %llu the host's threads waited for a CPU, "
-	       "which can delay its time stamps)",
-	       before / (s64)NSEC_PER_USEC, after / (s64)NSEC_PER_USEC, (u64)slack / NSEC_PER_MSEC,
-	       LC_TOD_SLACK_NS / NSEC_PER_MSEC, lc_stamp_wait_ns() / NSEC_PER_MSEC);
-	lc_result_ms("tod", "moved", (u64)(moved < 0 ? -moved : moved));
+	lc_bounded_ms("tod", "moved", moved, -slack, slack,
+		      "time of day follows the host's: offset to it %lld us before the event, %lld us "
+		      "after (moved by at most %llu ms: %llu and %llu the host's threads waited for a "
+		      "CPU, which can delay its time stamps)",
+		      before / (s64)NSEC_PER_USEC, after / (s64)NSEC_PER_USEC, (u64)slack / NSEC_PER_MSEC,
+		      LC_TOD_SLACK_NS / NSEC_PER_MSEC, lc_stamp_wait_ns() / NSEC_PER_MSEC);
 }
 
 /* ---- the seconds clock ----------------------------------------------------- */
@@ -111,13 +110,13 @@ static void check_set_kept(const char *name, s64 after, s64 slack)
 {
 	s64 off = after - lc.rtc_ref_ns;
 
-	report(off >= -slack && off <= slack,
-	       "%s keeps the time of day the guest set: %+lld s %+lld ms from the host's after the "
-	       "event, %+lld s %+lld ms before the first (%+lld ms apart, at most +-%lld ms)",
-	       name, after / (s64)NSEC_PER_SEC, after % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC,
-	       lc.rtc_ref_ns / (s64)NSEC_PER_SEC,
-	       lc.rtc_ref_ns % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC, off / (s64)NSEC_PER_MSEC,
-	       slack / (s64)NSEC_PER_MSEC);
+	lc_bounded_ms(lc.rtc->key, "tod_set_apart_ms", off, -slack, slack,
+		      "%s keeps the time of day the guest set: %+lld s %+lld ms from the host's after "
+		      "the event, %+lld s %+lld ms before the first (%+lld ms apart, at most +-%lld ms)",
+		      name, after / (s64)NSEC_PER_SEC, after % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC,
+		      lc.rtc_ref_ns / (s64)NSEC_PER_SEC,
+		      lc.rtc_ref_ns % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC, off / (s64)NSEC_PER_MSEC,
+		      slack / (s64)NSEC_PER_MSEC);
 }
 
 /*
@@ -157,21 +156,21 @@ void lc_check_rtc(const struct lc_answer *a)
 	}
 	after = offset_after(a), moved = after - before;
 	slack = (s64)(LC_RTC_SLACK_NS + lc_stamp_wait_ns() + counter_ns(a->rtc_after.half_width));
-	if (lc.rtc_set)
+	if (lc.rtc_set) {
 		check_set_kept(name, after, slack + (s64)counter_ns(a->rtc_before.half_width));
-	else
-		report(after >= -(s64)NSEC_PER_SEC - slack && after <= slack,
-		       "%s reads the host's time of day after the event: %+lld ms from it at an "
-		       "edge of its seconds (allowed %lld to %+lld ms: whole seconds, behind by less "
-		       "than one)",
-		       name, after / (s64)NSEC_PER_MSEC,
-		       (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC, slack / (s64)NSEC_PER_MSEC);
+		lc_result_ms(lc.rtc->key, "tod_offset_ms", after);
+	} else {
+		lc_bounded_ms(lc.rtc->key, "tod_offset_ms", after, -(s64)NSEC_PER_SEC - slack, slack,
+			      "%s reads the host's time of day after the event: %+lld ms from it at an "
+			      "edge of its seconds (allowed %lld to %+lld ms: whole seconds, behind by "
+			      "less than one)",
+			      name, after / (s64)NSEC_PER_MSEC,
+			      (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC, slack / (s64)NSEC_PER_MSEC);
+	}
 	slack += (s64)counter_ns(a->rtc_before.half_width);
-	report(moved >= -slack && moved <= slack,
-	       "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "
-	       "moved by %+lld ms (at most +-%lld ms)",
-	       name, before / (s64)NSEC_PER_MSEC, after / (s64)NSEC_PER_MSEC, moved / (s64)NSEC_PER_MSEC,
-	       slack / (s64)NSEC_PER_MSEC);
-	lc_result_ms(lc.rtc->key, "tod_offset_ms", after);
-	lc_result_ms(lc.rtc->key, "tod_moved_ms", moved);
+	lc_bounded_ms(lc.rtc->key, "tod_moved_ms", moved, -slack, slack,
+		      "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "
+		      "moved by %+lld ms (at most +-%lld ms)",
+		      name, before / (s64)NSEC_PER_MSEC, after / (s64)NSEC_PER_MSEC,
+		      moved / (s64)NSEC_PER_MSEC, slack / (s64)NSEC_PER_MSEC);
 }

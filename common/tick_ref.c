@@ -66,13 +66,25 @@ void tick_ref_end(struct tick_ref *r, u64 counter_hz)
 	mark(r, &r->m1, counter_hz);
 }
 
-static void result_ppm(const char *source, const char *name, s64 ppb)
+/* A bounded check of timer_tick.SOURCE.NAME, ppb shown as ppm with 3 decimals, within +-bound_ppb. */
+static bool bounded_ppm(const char *source, const char *name, s64 ppb, u64 bound_ppb,
+			const char *fmt, ...) __printf(5, 6);
+static bool bounded_ppm(const char *source, const char *name, s64 ppb, u64 bound_ppb,
+			const char *fmt, ...)
 {
-	char full[96], ppm[FIXED_BUF_SIZE];
+	char full[96];
+	struct bounded b = {
+		.name = full, .unit = "ppm", .scale = PPM_SCALE, .value = ppb,
+		.nbands = 1, .band = {{-(s64)bound_ppb, (s64)bound_ppb}},
+	};
+	va_list ap;
+	bool pass;
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	report_result(full, "ppm", "%s",
-		      fmt_fixed(ppm, sizeof(ppm), ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_MINUS));
+	va_start(ap, fmt);
+	pass = report_vbounded(&b, fmt, ap);
+	va_end(ap);
+	return pass;
 }
 
 /* How far span differs from slots periods at want_hz of a counter at counter_hz, in ppb. */
@@ -114,7 +126,7 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 		       r->m0.count, r->m1.count);
 		return;
 	}
-	report(rate.err_ppb <= (s64)rate.bound_ppb && -rate.err_ppb <= (s64)rate.bound_ppb,
+	bounded_ppm(p->source, "counter_err", rate.err_ppb, rate.bound_ppb,
 	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
 	       "(bound +-%llu ppm)",
 	       p->counter_hz, r->ref->what, rate.window_ns / NSEC_PER_MSEC,
@@ -126,14 +138,11 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	sched_err = rate.err_ppb - plan_ppb(p);
 	sched_bound = rate.bound_ppb + p->slack_ppb;
 	fmt_milli(buf, sizeof(buf), ref_ticks_per_s_milli(p, rate.err_ppb));
-	report(sched_err <= (s64)sched_bound && -sched_err <= (s64)sched_bound,
+	bounded_ppm(p->source, "schedule_err", sched_err, sched_bound,
 	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
 	       "%s ticks per second in its time",
 	       p->want_hz, r->ref->what, sched_err / (s64)PPB_PER_PPM, sched_bound / PPB_PER_PPM,
 	       buf);
-	result_ppm(p->source, "counter_err", rate.err_ppb);
-	result_ppm(p->source, "counter_bound", (s64)rate.bound_ppb);
-	result_ppm(p->source, "schedule_err", sched_err);
 	snprintf(full, sizeof(full), "timer_tick.%s.ticks_per_s_ref", p->source);
 	report_result(full, "Hz", "%s", buf);
 }

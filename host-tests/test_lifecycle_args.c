@@ -15,7 +15,7 @@
  * parser prints (the reason a line is refused) is captured.
  */
 /* LIBSRC: common/lifecycle_args.c common/lifecycle_proto.c */
-/* LIBSRC: lib/argv.c lib/report.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

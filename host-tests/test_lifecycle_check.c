@@ -21,7 +21,7 @@
  * the expected lines follow from docs/lifecycle.md's bounds, worked out
  * next to each table. The arch hooks the sources call are played here.
  */
-/* LIBSRC: common/lifecycle_check.c common/lifecycle_proto.c lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -151,8 +151,9 @@ static const struct clock_case clock_cases[] = {
 		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
 		.lines = {
 			NEVER_BACK("counter"),
+			"BOUND: e1.pause.counter.step 1001.000000 ms 0.000000..1012.000000",
 			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
-			"RESULT: e1.pause.counter.step 1001.000 ms",
+			"BOUND: e1.pause.counter.step 1001.000000 ms 990.000000..inf",
 			"PASS: counter ran while the guest was stopped: step 1001000 us >= stopped "
 			"1000000 us - 10000 us",
 		},
@@ -163,7 +164,8 @@ static const struct clock_case clock_cases[] = {
 		.lines = {
 			NEVER_BACK("kvmclock"),
 			STEP_BOUND_PASS("kvmclock", "30000", "1", "0"),
-			"RESULT: e1.pause.kvmclock.step 30.000 ms",
+			"BOUND: e1.pause.kvmclock.step 30.000000 ms 0.000000..1012.000000",
+			"BOUND: e1.pause.kvmclock.step 30.000000 ms 0.000000..66.000000",
 			"PASS: kvmclock was frozen while the guest was stopped: step 30000 us " FROZEN_BOUND,
 		},
 	},
@@ -184,7 +186,7 @@ static const struct clock_case clock_cases[] = {
 			"FAIL: counter: largest step over the event 4001000 us (vCPU 0) <= stopped "
 			"1000000 us + 2 x 1000 us (largest step before) + 10000 us + 0 us a vCPU "
 			"waited for a host CPU",
-			"RESULT: e1.pause.counter.step 4001.000 ms",
+			"BOUND: e1.pause.counter.step 4001.000000 ms 0.000000..1012.000000",
 		},
 	},
 	{
@@ -260,7 +262,7 @@ static const struct clock_case clock_cases[] = {
 		.lines = {
 			"PASS: counter: largest step over the event 4000 us (vCPU 1) <= stopped 3000 us + "
 			"2 x 1000 us (largest step before) + 10000 us + 0 us a vCPU waited for a host CPU",
-			"RESULT: e1.migrate.counter.step 4.000 ms",
+			"BOUND: e1.migrate.counter.step 4.000000 ms 0.000000..15.000000",
 			"INFO: counter: a stop of 3 ms is too short to tell a running clock from a frozen "
 			"one (which may move by 62 ms)",
 		},
@@ -279,7 +281,7 @@ static const struct clock_case clock_cases[] = {
 		"a save and restore: kvmclock frozen, no pause overhead in its bound",
 		CLOCK_KVMCLOCK, LC_SAVE, 1100 * MS, 0, LC_FAULT_NONE, 0, 1 * MS, 62 * MS, 1 * MS,
 		.lines = {
-			"RESULT: e1.save.kvmclock.step 62.000 ms",
+			"BOUND: e1.save.kvmclock.step 62.000000 ms 0.000000..62.000000",
 			"PASS: kvmclock was frozen while the guest was stopped: step 62000 us <= 2 x "
 			"1000 us + 60000 us + 0 us QEMU spent stopping and restarting the vCPUs + 0 us "
 			"a vCPU waited for a host CPU",
@@ -346,7 +348,7 @@ static void test_clock_clean_whole(void **state)
 	char out[CAPTURE_MAX];
 
 	capture(run_clock, &clock_cases[0], out, sizeof(out));
-	exactly(out, clock_cases[0].lines, 4);
+	exactly(out, clock_cases[0].lines, 5);
 }
 
 /* --- one-shot timers: lc_check_timers() ------------------------------------------------ */
@@ -373,17 +375,18 @@ struct oneshot_case {
 
 static const struct oneshot_case oneshot_cases[] = {
 	{ "2 ms after its deadline", true, 2000,
-	  { ONESHOT_LINE("PASS", "2000"), "RESULT: e1.pause.cntv.oneshot_late 2.000 ms" } },
+	  { ONESHOT_LINE("PASS", "2000"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 2.000000 ms 0.000000..1500.000000" } },
 	{ "at its deadline", true, 0,
-	  { ONESHOT_LINE("PASS", "0"), "RESULT: e1.pause.cntv.oneshot_late 0.000 ms" } },
+	  { ONESHOT_LINE("PASS", "0"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 0.000000 ms 0.000000..1500.000000" } },
 	{ "3 ms early", true, -3000,
-	  { ONESHOT_LINE("FAIL", "-3000"), "RESULT: e1.pause.cntv.oneshot_late -3.000 ms" } },
-	{ "a window after the answer", true, 1500000, { ONESHOT_LINE("PASS", "1500000") } },
-	{ "1 us after that", true, 1500001, { ONESHOT_LINE("FAIL", "1500001") } },
+	  { ONESHOT_LINE("FAIL", "-3000"), "BOUND: e1.pause.cntv.cpu0.oneshot_late -3.000000 ms 0.000000..1500.000000" } },
+	{ "a window after the answer", true, 1500000, { ONESHOT_LINE("PASS", "1500000"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 1500.000000 ms 0.000000..1500.000000" } },
+	{ "1 us after that", true, 1500001, { ONESHOT_LINE("FAIL", "1500001"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 1500.001000 ms 0.000000..1500.000000" } },
 	/* a vCPU the host kept from running 300 ms after the answer takes its interrupt that late */
 	{ "a window and the 300 ms waited after the answer", true, 1800000,
-	  { ONESHOT_LINE_WITHIN("PASS", "1800000", "800") }, 300 * MS },
-	{ "1 us after that", true, 1800001, { ONESHOT_LINE_WITHIN("FAIL", "1800001", "800") },
+	  { ONESHOT_LINE_WITHIN("PASS", "1800000", "800"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 1800.000000 ms 0.000000..1800.000000" },
+	  300 * MS },
+	{ "1 us after that", true, 1800001, { ONESHOT_LINE_WITHIN("FAIL", "1800001", "800"), "BOUND: e1.pause.cntv.cpu0.oneshot_late 1800.001000 ms 0.000000..1800.000000" },
 	  300 * MS },
 	{ "never (fault=rearm)", false, 0,
 	  { "FAIL: vCPU 0 cntv one-shot armed before the event fired (not within 500 ms of the "
@@ -427,7 +430,7 @@ static void test_oneshot_table(void **state)
 	}
 }
 
-/* Only vCPU 0's one-shot has a RESULT line; every vCPU's is checked. */
+/* Every vCPU's one-shot is checked, each with its figure and bound. */
 static void run_oneshot_both(const void *arg)
 {
 	u64 deadline;
@@ -449,7 +452,9 @@ static void test_oneshot_every_cpu(void **state)
 	char out[CAPTURE_MAX];
 
 	capture(run_oneshot_both, NULL, out, sizeof(out));
-	EXACTLY(out, ONESHOT_LINE("PASS", "1000"), "RESULT: e1.pause.cntv.oneshot_late 1.000 ms",
+	EXACTLY(out, "BOUND: e1.pause.cntv.cpu0.oneshot_late 1.000000 ms 0.000000..1500.000000",
+		ONESHOT_LINE("PASS", "1000"),
+		"BOUND: e1.pause.cntv.cpu1.oneshot_late 2.000000 ms 0.000000..1500.000000",
 		"PASS: vCPU 1 cntv one-shot armed before the event fired after its deadline, by "
 		"2000 us, and within 500 ms of the answer");
 }
@@ -490,7 +495,7 @@ struct periodic_case {
 static const struct periodic_case periodic_cases[] = {
 	{ "a clean pause", &reload_arch, { 50, 120, 50 }, { 0, 0, 0 }, 0,
 	  { RATE_LINE("PASS", "100.0", "100.0"), CATCHUP_LINE("PASS", "0", "16", "0"),
-	    "RESULT: e1.pause.cntp.cpu0.catchup 0 ticks",
+	    "BOUND: e1.pause.cntp.cpu0.catchup 0 ticks 0..16",
 	    "RESULT: e1.pause.cntp.cpu0.ticks_during 120 ticks" } },
 	{ "stopped after the event", &reload_arch, { 50, 3, 0 }, { 0, 0, 0 }, 0,
 	  { RATE_LINE("FAIL", "0.0", "100.0"),
@@ -498,16 +503,19 @@ static const struct periodic_case periodic_cases[] = {
 	{ "half rate after the event (fault=rate)", &reload_arch, { 50, 120, 25 }, { 0, 0, 0 }, 0,
 	  { RATE_LINE("FAIL", "50.0", "100.0") } },
 	{ "10% slow after the event: at the bound", &reload_arch, { 50, 120, 45 }, { 0, 0, 0 }, 0,
-	  { RATE_LINE("PASS", "90.0", "100.0") } },
+	  { RATE_LINE("PASS", "90.0", "100.0"),
+	    "BOUND: e1.pause.cntp.cpu0.rate_pct 90.0000 % 90.0000..110.0000 90.0000..110.0000" } },
 	{ "12% slow after the event", &reload_arch, { 50, 120, 44 }, { 0, 0, 0 }, 0,
-	  { RATE_LINE("FAIL", "88.0", "100.0") } },
+	  { RATE_LINE("FAIL", "88.0", "100.0"),
+	    "BOUND: e1.pause.cntp.cpu0.rate_pct 88.0000 % 90.0000..110.0000 90.0000..110.0000" } },
 	{ "an overcommitted vCPU, as slow before as after", &reload_arch, { 40, 100, 37 },
-	  { 0, 0, 0 }, 0, { RATE_LINE("PASS", "74.0", "80.0") } },
+	  { 0, 0, 0 }, 0, { RATE_LINE("PASS", "74.0", "80.0"),
+	  "BOUND: e1.pause.cntp.cpu0.rate_pct 74.0000 % 90.0000..110.0000 72.0000..88.0000" } },
 	{ "no tick before the event: no rate to hold to", &reload_arch, { 0, 0, 0 }, { 0, 0, 0 }, 0,
-	  { RATE_LINE("FAIL", "0.0", "0.0") } },
+	  { "FAIL: vCPU 0 cntp periodic rate: no tick in the window before the event" } },
 	{ "a storm after the event (fault=storm)", &reload_arch, { 50, 120, 150 }, { 0, 0, 100 }, 0,
 	  { RATE_LINE("FAIL", "300.0", "100.0"), CATCHUP_LINE("FAIL", "100", "16", "0"),
-	    "RESULT: e1.pause.cntp.cpu0.catchup 100 ticks" } },
+	    "BOUND: e1.pause.cntp.cpu0.catchup 100 ticks 0..16" } },
 	{ "catch-up the baseline explains, at the bound", &reload_arch, { 50, 120, 50 },
 	  { 1, 10, 10 }, 0, { CATCHUP_LINE("PASS", "20", "20", "4") } },
 	{ "one catch-up tick more", &reload_arch, { 50, 120, 50 }, { 1, 10, 11 }, 0,
@@ -519,7 +527,9 @@ static const struct periodic_case periodic_cases[] = {
 	/* a busy host (TCG): the periods a vCPU waited through are forgiven, never added */
 	{ "20% slow after the event, 12% of the window waited for a host CPU", &reload_arch,
 	  { 50, 120, 40 }, { 0, 0, 0 }, 0,
-	  { RATE_LINE_WAITED("PASS", "80.0", "100.0", "12.0", "0.0") }, { 0, 0, 60 * MS } },
+	  { RATE_LINE_WAITED("PASS", "80.0", "100.0", "12.0", "0.0"),
+	    "BOUND: e1.pause.cntp.cpu0.rate_pct 80.0000 % 78.0000..110.0000 78.0000..110.0000" },
+	  { 0, 0, 60 * MS } },
 	{ "the same 20% with no wait measured", &reload_arch, { 50, 120, 40 }, { 0, 0, 0 }, 0,
 	  { RATE_LINE("FAIL", "80.0", "100.0") } },
 	{ "half rate (fault=rate) on a host that kept the vCPU waiting 20% of the window",
@@ -618,12 +628,12 @@ static void test_device_slot(void **state)
 {
 	char out[CAPTURE_MAX];
 	static const char *const lines[] = {
-		"RESULT: e1.pause.lapic.cpu0.catchup 0 ticks",
-		"RESULT: e1.pause.lapic.cpu1.catchup 0 ticks",
+		"BOUND: e1.pause.lapic.cpu0.catchup 0 ticks 0..16",
+		"BOUND: e1.pause.lapic.cpu1.catchup 0 ticks 0..16",
 		"FAIL: vCPU 0 rtc-periodic periodic rate after the event 50.0% of nominal, within 10% "
 		"of nominal or of the rate before, 100.0%, short by no more than the periods a vCPU "
 		"waited for a host CPU (0.0% of the window after, 0.0% of the one before)",
-		"RESULT: e1.pause.rtc-periodic.cpu0.catchup 0 ticks",
+		"BOUND: e1.pause.rtc-periodic.cpu0.catchup 0 ticks 0..16",
 		NULL,
 	};
 
@@ -660,11 +670,11 @@ struct period_case {
 
 static const struct period_case period_cases[] = {
 	{ "the same period", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 0, PERIOD_LINE("PASS", "0"),
-	  "RESULT: e1.pause.cntp.cpu0.period_ppm 0 ppm" },
+	  "BOUND: e1.pause.cntp.cpu0.period_ppm 0 ppm -1..1" },
 	{ "5% slow after (fault=rate5)", { GRID_TICKS, GRID_TICKS }, 1000000, { 0, 0 }, 0,
-	  PERIOD_LINE("FAIL", "50000"), "RESULT: e1.pause.cntp.cpu0.period_ppm 50000 ppm" },
+	  PERIOD_LINE("FAIL", "50000"), "BOUND: e1.pause.cntp.cpu0.period_ppm 50000 ppm -1..1" },
 	{ "5% fast after", { GRID_TICKS, GRID_TICKS }, -1000000, { 0, 0 }, 0,
-	  PERIOD_LINE("FAIL", "-50000"), "RESULT: e1.pause.cntp.cpu0.period_ppm -50000 ppm" },
+	  PERIOD_LINE("FAIL", "-50000"), "BOUND: e1.pause.cntp.cpu0.period_ppm -50000 ppm -1..1" },
 	{ "1 ppm slow: at the bound", { GRID_TICKS, GRID_TICKS }, 20, { 0, 0 }, 0,
 	  PERIOD_LINE("PASS", "1"), NULL },
 	{ "1 ppm fast: at the bound", { GRID_TICKS, GRID_TICKS }, -20, { 0, 0 }, 0,

@@ -15,7 +15,7 @@
  * to the vCPU and phase it happens in; the PASS/FAIL/INFO lines are read
  * back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle_derived.c common/lifecycle_proto.c lib/report.c lib/fixed.c */
+/* LIBSRC: common/lifecycle_derived.c common/lifecycle_proto.c common/lifecycle_figure.c lib/report.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -20,7 +20,7 @@
  * (child_capture.h), as an abort ends the life. The bounds below are
  * worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle_reset.c common/lifecycle_check.c common/lifecycle_proto.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle_reset.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -19,7 +19,7 @@
  * migration stopped 3 ms; the one-shots due 100 ms after each request and
  * answered 300 ms after it. Bounds worked out next to the table.
  */
-/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c lib/period.c */
+/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,7 +187,7 @@ static void test_run_table(void **state)
 	}
 }
 
-/* The host's stops per migration are RESULT lines; a clean run fails nothing. */
+/* The host's stops per migration are RESULT lines, the worst migration's figures BOUND lines; a clean run fails nothing. */
 static void test_clean_run_results(void **state)
 {
 	char out[CAPTURE_MAX];
@@ -196,7 +196,9 @@ static void test_clean_run_results(void **state)
 	(void)state;
 	capture(run_case, &clean, out, sizeof(out));
 	has_line(out, "RESULT: e1.migrate.host.m2_stopped 3.000 ms");
-	has_line(out, "RESULT: e1.migrate.cntp.cpu0.run_lost_worst 0 ticks");
+	has_line(out, "BOUND: e1.migrate.cntp.cpu0.run_lost_worst 0 ticks 0..2");
+	has_line(out, "BOUND: e1.migrate.cntp.cpu0.run_gap_worst_us 10000 us 0..23000");
+	has_line(out, "BOUND: e1.migrate.cntv.cpu1.run_oneshot_not_ok 0 count 0..0");
 	has_line(out, "RESULT: e1.migrate.cntv.cpu1.run_oneshot_pending 0 count");
 	lacks(out, "FAIL");
 }

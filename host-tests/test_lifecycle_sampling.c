@@ -19,7 +19,7 @@
  */
 /* LIBSRC: common/lifecycle.c common/lifecycle_sample.c common/lifecycle_args.c */
 /* LIBSRC: common/lifecycle_reset.c lib/busy.c lib/period.c */
-/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c */
+/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c common/lifecycle_derived.c common/lifecycle_agree.c common/lifecycle_counter.c */
 /* LIBSRC: lib/handoff.c common/lifecycle_run.c common/lifecycle_run_check.c lib/console_input.c */

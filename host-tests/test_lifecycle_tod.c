@@ -18,7 +18,7 @@
  * clock is played here (its tick changes once the counter passes the
  * edge). Figures in the expected lines are worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,35 +99,35 @@ static const struct tod_case tod_cases[] = {
 	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
 	 "its "
 	 "time stamps)",
-	 "RESULT: e1.pause.tod.moved 10.000 ms"},
+	 "BOUND: e1.pause.tod.moved 10.000000 ms -50.000000..50.000000"},
 	{5000, 55000, 0,
 	 "PASS: time of day follows the host's: offset to it 5000 us before the event, 55000 us "
 	 "after "
 	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
 	 "its "
 	 "time stamps)",
-	 "RESULT: e1.pause.tod.moved 50.000 ms"},
+	 "BOUND: e1.pause.tod.moved 50.000000 ms -50.000000..50.000000"},
 	{5000, 55001, 0,
 	 "FAIL: time of day follows the host's: offset to it 5000 us before the event, 55001 us "
 	 "after "
 	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
 	 "its "
 	 "time stamps)",
-	 "RESULT: e1.pause.tod.moved 50.001 ms"},
+	 "BOUND: e1.pause.tod.moved 50.001000 ms -50.000000..50.000000"},
 	{5000, -46000, 0,
 	 "FAIL: time of day follows the host's: offset to it 5000 us before the event, -46000 us "
 	 "after "
 	 "(moved by at most 50 ms: 50 and 0 the host's threads waited for a CPU, which can delay "
 	 "its "
 	 "time stamps)",
-	 "RESULT: e1.pause.tod.moved 51.000 ms"},
+	 "BOUND: e1.pause.tod.moved -51.000000 ms -50.000000..50.000000"},
 	{5000, 65000, 12,
 	 "PASS: time of day follows the host's: offset to it 5000 us before the event, 65000 us "
 	 "after "
 	 "(moved by at most 62 ms: 50 and 12 the host's threads waited for a CPU, which can delay "
 	 "its "
 	 "time stamps)",
-	 "RESULT: e1.pause.tod.moved 60.000 ms"},
+	 "BOUND: e1.pause.tod.moved 60.000000 ms -62.000000..62.000000"},
 };
 
 static void check_tod(const void *arg)
@@ -246,7 +246,7 @@ static const struct rtc_case rtc_cases[] = {
 	  "PASS: RTC's offset to the host's time of day -300 ms before the event, -300 ms after: "
 	  "moved "
 	  "by +0 ms (at most +-50 ms)",
-	  "RESULT: e1.pause.rtc.tod_offset_ms -300.000 ms"}},
+	  "BOUND: e1.pause.rtc.tod_offset_ms -300.000000 ms -1050.100000..50.100000"}},
 	{"a second behind after",
 	 -300000,
 	 -1300000,
@@ -259,7 +259,7 @@ static const struct rtc_case rtc_cases[] = {
 	  "seconds (allowed -1050 to +50 ms: whole seconds, behind by less than one)",
 	  "FAIL: RTC's offset to the host's time of day -300 ms before the event, -1300 ms after: "
 	  "moved by -1000 ms (at most +-50 ms)",
-	  "RESULT: e1.pause.rtc.tod_moved_ms -1000.000 ms"}},
+	  "BOUND: e1.pause.rtc.tod_moved_ms -1000.000000 ms -50.200000..50.200000"}},
 	{"moved 60 ms, still within a second",
 	 -300000,
 	 -240000,

@@ -135,14 +135,13 @@ static const struct check_case check_cases[] = {
 			"reference over 1000 ms: +0 ppm (bound +-2 ppm)",
 			"PASS: the schedule runs at hz=1000 against the Fast reference: +0 ppm "
 			"(bound +-2 ppm); 1000.000 ticks per second in its time",
-			"RESULT: timer_tick.fake.counter_err -0.500 ppm",
-			"RESULT: timer_tick.fake.counter_bound 2.001 ppm",
-			"RESULT: timer_tick.fake.schedule_err -0.500 ppm",
+			"BOUND: timer_tick.fake.counter_err -0.500 ppm -2.001..2.001",
+			"BOUND: timer_tick.fake.schedule_err -0.500 ppm -2.001..2.001",
 			"RESULT: timer_tick.fake.ticks_per_s_ref 1000.000 Hz",
 		},
 	},
 	{
-		"1500 ppb fast: no plus sign in RESULT lines",
+		"1500 ppb fast: no plus sign in BOUND lines",
 		COUNTER_HZ + 1500,
 		PLAN(1000, 1000, COUNTER_HZ, 1000, 0),
 		{
@@ -150,8 +149,8 @@ static const struct check_case check_cases[] = {
 			"reference over 1000 ms: +1 ppm (bound +-2 ppm)",
 			"PASS: the schedule runs at hz=1000 against the Fast reference: +1 ppm "
 			"(bound +-2 ppm); 1000.002 ticks per second in its time",
-			"RESULT: timer_tick.fake.counter_err 1.500 ppm",
-			"RESULT: timer_tick.fake.schedule_err 1.500 ppm",
+			"BOUND: timer_tick.fake.counter_err 1.500 ppm -2.001..2.001",
+			"BOUND: timer_tick.fake.schedule_err 1.500 ppm -2.001..2.001",
 		},
 	},
 	{
@@ -163,8 +162,8 @@ static const struct check_case check_cases[] = {
 			"reference over 1000 ms: +0 ppm (bound +-2 ppm)",
 			"FAIL: the schedule runs at hz=1000 against the Fast reference: -2 ppm "
 			"(bound +-2 ppm); 999.998 ticks per second in its time",
-			"RESULT: timer_tick.fake.counter_err -0.500 ppm",
-			"RESULT: timer_tick.fake.schedule_err -2.500 ppm",
+			"BOUND: timer_tick.fake.counter_err -0.500 ppm -2.001..2.001",
+			"BOUND: timer_tick.fake.schedule_err -2.500 ppm -2.101..2.101",
 			"RESULT: timer_tick.fake.ticks_per_s_ref 999.998 Hz",
 		},
 	},
@@ -175,7 +174,8 @@ static const struct check_case check_cases[] = {
 		{
 			"PASS: the schedule runs at hz=1000 against the Fast reference: -2 ppm "
 			"(bound +-2 ppm); 999.998 ticks per second in its time",
-			"RESULT: timer_tick.fake.counter_bound 2.001 ppm",
+			"BOUND: timer_tick.fake.counter_err -0.500 ppm -2.001..2.001",
+			"BOUND: timer_tick.fake.schedule_err -2.500 ppm -2.601..2.601",
 		},
 	},
 	{
@@ -185,7 +185,7 @@ static const struct check_case check_cases[] = {
 		{
 			"PASS: the schedule runs at hz=3 against the Fast reference: +0 ppm (bound "
 			"+-2 ppm); 2.999 ticks per second in its time",
-			"RESULT: timer_tick.fake.schedule_err -0.500 ppm",
+			"BOUND: timer_tick.fake.schedule_err -0.500 ppm -2.001..2.001",
 		},
 	},
 	{
@@ -197,8 +197,8 @@ static const struct check_case check_cases[] = {
 			"reference over 1000 ms: -10000 ppm (bound +-2 ppm)",
 			"FAIL: the schedule runs at hz=1000 against the Fast reference: -10000 ppm "
 			"(bound +-2 ppm); 990.000 ticks per second in its time",
-			"RESULT: timer_tick.fake.counter_err -10000.000 ppm",
-			"RESULT: timer_tick.fake.schedule_err -10000.000 ppm",
+			"BOUND: timer_tick.fake.counter_err -10000.000 ppm -2.001..2.001",
+			"BOUND: timer_tick.fake.schedule_err -10000.000 ppm -2.001..2.001",
 			"RESULT: timer_tick.fake.ticks_per_s_ref 990.000 Hz",
 		},
 	},
@@ -362,7 +362,7 @@ static void test_whole_run(void **state)
 	assert_true(begun.m0.hi < COUNTER_HZ && begun.m1.lo > COUNTER_HZ);
 	has_line(out, "PASS: the counter runs at the 1000000000 Hz used, against the Fast "
 		      "reference over 1000 ms: +0 ppm (bound +-4 ppm)");
-	has_line(out, "RESULT: timer_tick.fake.counter_err 0.000 ppm");
+	has_line(out, "BOUND: timer_tick.fake.counter_err 0.000 ppm -4.001..4.001");
 	has_line(out, "RESULT: timer_tick.fake.ticks_per_s_ref 1000.000 Hz");
 }
 

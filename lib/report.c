@@ -4,6 +4,7 @@
 #include "arch.h"
 #include "atomic.h"
 #include "spinlock.h"
+#include "fixed.h"
 
 #define PREFIX_MAX 256
 #define PREFIX_DEPTH 16
@@ -151,6 +152,58 @@ void report_result(const char *name, const char *unit, const char *fmt, ...)
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
 	printf("RESULT: %s %s %s\n", name, value, unit);
+}
+
+bool bounded_holds(const struct bounded *b)
+{
+	for (unsigned i = 0; i < b->nbands && i < BOUND_BANDS_MAX; i++)
+		if (b->value >= b->band[i].lo && b->value <= b->band[i].hi)
+			return true;
+	return false;
+}
+
+/* An end of a band, or the value: fixed point, or -inf/inf for an open end. */
+static const char *bound_text(char *buf, size_t size, s64 v, unsigned scale)
+{
+	if (v == BOUND_OPEN_LO)
+		return "-inf";
+	if (v == BOUND_OPEN_HI)
+		return "inf";
+	return fmt_fixed(buf, size, v, scale, scale, FIXED_SIGN_MINUS);
+}
+
+bool report_bounded(const struct bounded *b, const char *fmt, ...)
+{
+	va_list ap;
+	bool pass;
+
+	va_start(ap, fmt);
+	pass = report_vbounded(b, fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
+bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap)
+{
+	char line[256], msg[768], lo[FIXED_BUF_SIZE], hi[FIXED_BUF_SIZE];
+	bool pass = bounded_holds(b);
+	size_t len;
+
+	assert(b->nbands >= 1 && b->nbands <= BOUND_BANDS_MAX);
+	len = snprintf(line, sizeof(line), "BOUND: %s %s %s", b->name,
+		       bound_text(lo, sizeof(lo), b->value, b->scale), b->unit);
+	for (unsigned i = 0; i < b->nbands && len < sizeof(line); i++)
+		len += snprintf(line + len, sizeof(line) - len, " %s..%s",
+				bound_text(lo, sizeof(lo), b->band[i].lo, b->scale),
+				bound_text(hi, sizeof(hi), b->band[i].hi, b->scale));
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	atomic_inc(&n_tests);
+	if (!pass)
+		atomic_inc(&n_failures);
+	spin_lock(&prefix_lock);
+	printf("%s\n%s: %s%s\n", line, pass ? "PASS" : "FAIL", prefix, msg);
+	spin_unlock(&prefix_lock);
+	return pass;
 }
 
 void report_counts(unsigned *tests, unsigned *failures, unsigned *skipped)

@@ -26,6 +26,9 @@ enum {
  *   "INFO: prefix: message"    report_info()
  *   "KFAIL: prefix: message (known defect of this host: ID)"  report_kfail()
  *   "RESULT: test.name value unit"  report_result(), machine-readable figures
+ *   "BOUND: test.name value unit lo..hi[ lo..hi]"  report_bounded(), then its
+ *                                   PASS/FAIL line: a figure and the bands it
+ *                                   had to lie in (an open end: -inf, inf)
  *   "SUMMARY: N tests, F unexpected failures, S skipped[, K known failures]"
  *                                   report_summary(); the last part only when K > 0
  */
@@ -51,6 +54,35 @@ bool report_kfail(bool pass, const char *defect, const char *fmt, ...) __printf(
 void report_known_defects(const char *kinds);
 unsigned report_known_failures(void);
 void report_result(const char *name, const char *unit, const char *fmt, ...) __printf(3, 4);
+
+/*
+ * One bounded check: a figure (name as a RESULT's: the BOUND line is its
+ * RESULT too), its unit, its value and the bands it must lie in, in
+ * 10^-scale units (scale 0: integers; 1: one decimal, ...), an end
+ * BOUND_OPEN_LO / BOUND_OPEN_HI where there is none. It passes when the
+ * value lies in a band (ends included). Prints the BOUND line, then the
+ * check's sentence as report() does, both at once; returns the outcome.
+ * The report and results-to-json read the figure and its bands from the
+ * BOUND line, never from the sentence (docs/report.md).
+ */
+#define BOUND_BANDS_MAX 2
+#define BOUND_OPEN_LO	INT64_MIN
+#define BOUND_OPEN_HI	INT64_MAX
+struct bound_band {
+	s64 lo, hi;
+};
+struct bounded {
+	const char *name;
+	const char *unit;
+	unsigned scale;
+	s64 value;
+	unsigned nbands;
+	struct bound_band band[BOUND_BANDS_MAX];
+};
+bool report_bounded(const struct bounded *b, const char *fmt, ...) __printf(2, 3);
+bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap);
+/* Whether b's value lies in one of its bands. */
+bool bounded_holds(const struct bounded *b);
 void report_prefix_push(const char *prefix);
 void report_prefix_pushf(const char *fmt, ...) __printf(1, 2);
 void report_prefix_pop(void);

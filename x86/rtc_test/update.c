@@ -29,8 +29,8 @@ static void tod_test(const struct update_event *u)
 	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
 		    "started",
 		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, e_ms);
-	report_result("rtc.tod_offset_ms", "ms", "%lld", offset_ms);
-	report(offset_ms > low && offset_ms <= high,
+	report_bounded(&(struct bounded){.name = "rtc.tod_offset_ms", .unit = "ms",
+					 .value = offset_ms, .nbands = 1, .band = {{low + 1, high}}},
 	       "the RTC's time of day at an update is the host's %+lld ms (allowed above %+lld ms, "
 	       "up "
 	       "to %+lld ms)",
