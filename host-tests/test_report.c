@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lib/report.c on the host: what report_kfail() prints and counts. A
+ * lib/report.c on the host: what report_kfail() and report_bounded() print
+ * and count. A
  * failing check whose defect's host kind was declared known is a KFAIL
  * line and leaves the exit code EXIT_PASS; the same check on any other
  * host, or beside a real failure, still fails the test. Each case runs
@@ -149,6 +150,80 @@ static void test_pass_on_defective_host(void **state)
 	assert_int_equal(o.code, EXIT_PASS);
 }
 
+/* --- report_bounded: the figure, its bands, the outcome by the bands alone --------------- */
+
+/* A table of bounded checks: each row's BOUND line and verdict, in one child. */
+struct bounded_case {
+	struct bounded b;
+	const char *line; /* the BOUND line */
+	bool pass;
+};
+
+static const struct bounded_case bounded_cases[] = {
+	{ { "a.inside", "ms", 3, 1500, 1, { { 0, 2000 } } }, "BOUND: a.inside 1.500 ms 0.000..2.000", true },
+	{ { "a.at_hi", "ms", 3, 2000, 1, { { 0, 2000 } } }, "BOUND: a.at_hi 2.000 ms 0.000..2.000", true },
+	{ { "a.at_lo", "us", 0, -7, 1, { { -7, 7 } } }, "BOUND: a.at_lo -7 us -7..7", true },
+	{ { "a.over", "ms", 3, 2001, 1, { { 0, 2000 } } }, "BOUND: a.over 2.001 ms 0.000..2.000", false },
+	{ { "a.under", "us", 0, -8, 1, { { -7, 7 } } }, "BOUND: a.under -8 us -7..7", false },
+	{ { "b.open_lo", "ticks", 0, -561, 1, { { BOUND_OPEN_LO, 1 } } },
+	  "BOUND: b.open_lo -561 ticks -inf..1", true },
+	{ { "b.open_hi", "ms", 6, 989999999, 1, { { 990000000, BOUND_OPEN_HI } } },
+	  "BOUND: b.open_hi 989.999999 ms 990.000000..inf", false },
+	{ { "c.second_band", "%", 4, 741000, 2, { { 900000, 1100000 }, { 720000, 880000 } } },
+	  "BOUND: c.second_band 74.1000 % 90.0000..110.0000 72.0000..88.0000", true },
+	{ { "c.neither", "%", 4, 890000, 2, { { 900000, 1100000 }, { 720000, 880000 } } },
+	  "BOUND: c.neither 89.0000 % 90.0000..110.0000 72.0000..88.0000", false },
+};
+
+static void bounded_table(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bounded_cases); i++)
+		report_bounded(&bounded_cases[i].b, "check %zu", i);
+}
+
+static void test_bounded_table(void **state)
+{
+	struct child_outcome o;
+	char want[160];
+	unsigned fails = 0;
+
+	run_case(bounded_table, &o);
+	for (size_t i = 0; i < ARRAY_SIZE(bounded_cases); i++) {
+		const struct bounded_case *c = &bounded_cases[i];
+
+		/* the BOUND line, and its check's line right after it */
+		snprintf(want, sizeof(want), "%s\n%s: check %zu\n", c->line, c->pass ? "PASS" : "FAIL", i);
+		if (!strstr(o.out, want))
+			fail_msg("case %zu: no\n%sin:\n%s", i, want, o.out);
+		assert_int_equal(bounded_holds(&c->b), c->pass);
+		fails += !c->pass;
+	}
+	snprintf(want, sizeof(want), "SUMMARY: %zu tests, %u unexpected failures, 0 skipped",
+		 ARRAY_SIZE(bounded_cases), fails);
+	has_line(o.out, want);
+	assert_int_equal(o.code, EXIT_FAIL);
+}
+
+/* The prefix goes on the check's line, never on the BOUND line (a figure's name is its own). */
+static void bounded_prefixed(void)
+{
+	report_prefix_push("tod");
+	report_bounded(&(struct bounded){ "rtc.tod_offset_ms", "ms", 0, 704, 1, { { -41, 4958 } } },
+		       "the RTC's time of day");
+	report_prefix_pop();
+}
+
+static void test_bounded_prefix(void **state)
+{
+	struct child_outcome o;
+
+	run_case(bounded_prefixed, &o);
+	has_line(o.out, "BOUND: rtc.tod_offset_ms 704 ms -41..4958");
+	has_line(o.out, "PASS: tod: the RTC's time of day");
+	has_line(o.out, "SUMMARY: 1 tests, 0 unexpected failures, 0 skipped");
+	assert_int_equal(o.code, EXIT_PASS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +232,8 @@ int main(void)
 		cmocka_unit_test(test_kind_matching),
 		cmocka_unit_test(test_never_hides_a_failure),
 		cmocka_unit_test(test_pass_on_defective_host),
+		cmocka_unit_test(test_bounded_table),
+		cmocka_unit_test(test_bounded_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

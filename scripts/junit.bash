@@ -67,6 +67,7 @@ junit_qemu_version() {
 }
 
 # One testcase per PASS/FAIL/SKIP line of the guest, in JUNIT_CASES; counts in J_N J_F J_SK.
+# Each bounded check's BOUND line (lib/report.h: NAME VALUE UNIT LO..HI...) in JUNIT_BOUNDS.
 junit_checks() { # clean-log classname
 	local line tag msg cls
 	junit_esc "$2"
@@ -75,6 +76,10 @@ junit_checks() { # clean-log classname
 		line=${line%$'\r'}
 		case $line in
 		'PASS: '* | 'FAIL: '* | 'SKIP: '* | 'KFAIL: '*) ;;
+		'BOUND: '*)
+			JUNIT_BOUNDS+=("${line#BOUND: }")
+			continue
+			;;
 		*) continue ;;
 		esac
 		tag=${line%%: *}
@@ -153,7 +158,8 @@ junit_flaky_case() { # test classname
 # One QEMU run as a testsuite; adds its counts to JT_N JT_F JT_E JT_SK.
 junit_suite() { # test qemu-version host-kernel
 	local t=$1 log="$LOGDIR/$1.log" clean="$RUN_TMP/$1.junit" cls cmd="" accel
-	local J_N=0 J_F=0 J_E=0 J_SK=0 JUNIT_CASES=""
+	local J_N=0 J_F=0 J_E=0 J_SK=0 JUNIT_CASES="" b
+	local -a JUNIT_BOUNDS=()
 	report_read "$t"
 	cls="vmtick.${RUN_ARCH:-unknown}.$t"
 	if [ -r "$log" ]; then junit_clean <"$log" >"$clean"; else : >"$clean"; fi
@@ -176,6 +182,8 @@ junit_suite() { # test qemu-version host-kernel
 	junit_property command "$cmd"
 	junit_property log "$log"
 	junit_property attempts "$R_ATTEMPTS"
+	# each bounded check's figure and bands, in order: "bound" NAME VALUE UNIT LO..HI...
+	for b in "${JUNIT_BOUNDS[@]}"; do junit_property bound "$b"; done
 	echo '    </properties>'
 	printf '%s' "$JUNIT_CASES"
 	printf '    <system-out>'

@@ -7,7 +7,7 @@ run gets and the QEMU command line have one implementation each, in bash
 vocabulary"): the functions here call them, so a Python tool can never
 disagree with the runner. RESULT lines ("RESULT: name value unit",
 lib/report.h) are parsed here for Python as scripts/guest.bash parses them
-for bash. A script without .py (results-to-json, bench-compare) is loaded
+for bash, and BOUND lines (a bounded check's figure and its bands). A script without .py (results-to-json, bench-compare) is loaded
 as a module by load_script, the one loader. Import it by path: sys.path.insert(0, <scripts>);
 sys.dont_write_bytecode = True (no __pycache__ in the tree); import vmtick_host.
 """
@@ -22,6 +22,8 @@ SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(SCRIPTS)
 # "RESULT: name value unit" (lib/report.h)
 RESULT_RE = re.compile(r"^RESULT: (\S+) (\S+) (\S+)\s*$")
+# "BOUND: name value unit lo..hi[ lo..hi]" (lib/report.h report_bounded), before its PASS/FAIL line
+BOUND_RE = re.compile(r"^BOUND: (\S+) (\S+) (\S+)((?: \S+\.\.\S+)+)\s*$")
 # the status bash gives for death by signal n: SIGNAL_BASE + n (Python gives -n)
 SIGNAL_BASE = 128
 # The runner's header (run_header, scripts/runner.bash: a log's first lines,
@@ -126,6 +128,22 @@ def parse_result(line):
     """(name, value, unit) of a RESULT line, the value as text; None for any other line."""
     m = RESULT_RE.match(line.rstrip("\r\n"))
     return m.groups() if m else None
+
+
+def parse_bound(line):
+    """(name, value text, unit, [(lo, hi), ...]) of a BOUND line, an open end as -inf or inf;
+    None for any other line (or a band that is no number)."""
+    m = BOUND_RE.match(line.rstrip("\r\n"))
+    if not m:
+        return None
+    bands = []
+    for band in m.group(4).split():
+        lo, sep, hi = band.partition("..")
+        try:
+            bands.append((float(lo), float(hi)))
+        except ValueError:
+            return None
+    return m.group(1), m.group(2), m.group(3), bands
 
 
 def load_script(path, module_name=None):

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """
 scripts/report on made-up logs folders: the parsers of the figures it
-draws (the tick lateness histogram's buckets, bounds printed in check
-lines), a folder with a FAIL, a SKIP, a retried test, a missing log and a
+draws (the tick lateness histogram's buckets, bounded checks' BOUND
+lines, figures unchanged when every sentence is reworded), a folder with a FAIL, a SKIP, a retried test, a missing log and a
 truncated one, the errors for bad arguments, the side-by-side mode with
 scripts/bench-compare's verdicts, and the checks of host-tests/report
 themselves each seen failing on a page made wrong on purpose.
@@ -42,15 +42,15 @@ RESULT: timer_tick.pit.lost_unexplained 0 ticks
 RESULT: timer_tick.pit.late_unexplained_max 40000 ns
 RESULT: timer_tick.pit.late_unexplained_bound 19000000 ns
 RESULT: timer_tick.pit.lost_allowed 1 ticks
-RESULT: timer_tick.pit.counter_err 51.206 ppm
-RESULT: timer_tick.pit.counter_bound 1001.734 ppm
-RESULT: timer_tick.pit.schedule_err -153.428 ppm
+BOUND: timer_tick.pit.counter_err 51.206 ppm -1001.734..1001.734
+PASS: pit: the counter runs at the 1000000000 Hz used, against the HPET main counter over 100 ms: +51 ppm (bound +-1001 ppm)
+BOUND: timer_tick.pit.schedule_err -153.428 ppm -1863.000..1863.000
 PASS: pit: the schedule runs at hz=1000 against the HPET main counter: -153 ppm (bound +-1863 ppm); 1000.154 ticks per second in its time
 """
 # test -> (kernel, body); the body's {runner} is the runner's last line
 LOGS = {
     "timer-pit": ("timer-tick", TICKS + "SUMMARY: 5 tests, 0 unexpected failures, 0 skipped\n{runner}\n"),
-    "rtc": ("rtc_test", "RESULT: rtc.tod_offset_ms 2245 ms\n"
+    "rtc": ("rtc_test", "BOUND: rtc.tod_offset_ms 2245 ms -650..2000\n"
             "FAIL: tod: the RTC's time of day at an update is the host's +2245 ms (allowed above -651 ms, up to +2000 ms)\n"
             "SUMMARY: 5 tests, 1 unexpected failures, 0 skipped\n{runner}\n"),
     "tsc-adjust": (None, "not started: needs KVM (accel=kvm), which is not usable here\n"),
@@ -139,48 +139,70 @@ class Parsers(Fixture):
         html = sections.tick_histogram(suites[0].tests[0], "pit")
         self.assertIn("prints no lateness distribution", html)
 
-    def test_bounds_from_check_lines(self):
-        checks = [("PASS", "event 1 pause: TSC was frozen while the guest was stopped: step "
-                   "54122 us <= 2 x 52263 us + 60000 us + 33550 us QEMU spent stopping"),
-                  ("FAIL", "event 2 save: RTC's offset to the host's time of day -322 ms before "
-                   "the event, -318 ms after: moved by +4 ms (at most +-56 ms)"),
-                  ("PASS", "event 1 pause: vCPU 1 lapic periodic rate after the event 55.4% of "
-                   "nominal, within 10% of nominal or of the rate before, 55.1%"),
-                  ("PASS", "event 1 pause: vCPU 0 lapic one-shot armed before the event fired "
-                   "after its deadline, by 969916 us, and within 937 ms of the answer")]
-        found = bounds.lifecycle_checks(checks)
-        self.assertEqual([(e, b.figure, b.bands, ok) for e, b, ok in found], [
-            ("event 1 pause", "e1.pause.TSC.step", [(0, 198.076)], True),
-            ("event 2 save", "e2.save.rtc.tod_moved_ms", [(-56, 56)], False),
-            ("event 1 pause", "", [(90, 110), (45.1, 65.1)], True),
-            # its bound is on the time after the QMP answer, not after the deadline: printed
-            ("event 1 pause", "e1.pause.lapic.oneshot_late", [], True)])
-        self.assertEqual(found[3][1].note, "(fired within 937 ms of the answer)")
-        # a run of migrations back to back (common/lifecycle_run_check.c), lines as a run printed them
-        run = [("PASS", "event 1 migrate: vCPU 1 lapic over 10 migrations back to back: ticks lost "
-                "in each no more than its stop and the host's waits explain (0 over; the worst, "
-                "migration 6: 1 of 68 periods without a tick, allowed 1 + 1 periods stopped + 12 "
-                "periods a vCPU waited for a host CPU)"),
-               ("FAIL", "event 1 migrate: vCPU 0 rtc-periodic over 10 migrations back to back: no "
-                "tick later than its migration's stop and the host's waits explain (1 over; the "
-                "worst, migration 10: 524683 us after the tick before, allowed a period 15624 us + "
-                "stopped 3407 us + 105072 us a vCPU waited for a host CPU + 10000 us)"),
-               ("PASS", "event 1 migrate: vCPU 0 lapic one-shot armed with each of 10 migrations "
-                "back to back fired once, after its deadline, within 100 ms + the host's waits of "
-                "the deadline or the answer (0 not; 5 of them still pending at the answer, across "
-                "the stop; the latest, migration 6: fired 1 times, 1071 us from the deadline, 1071 "
-                "us late, a vCPU waited 112337 us)")]
-        found = bounds.lifecycle_checks(run)
-        self.assertEqual([(e, b.figure, b.bands, ok) for e, b, ok in found], [
-            ("event 1 migrate", "e1.migrate.lapic.cpu1.run_lost_worst", [(0, 14)], True),
-            ("event 1 migrate", "e1.migrate.rtc-periodic.cpu0.run_gap_worst_us",
-             [(0, 15624 + 3407 + 105072 + 10000)], False),
-            ("event 1 migrate", "e1.migrate.lapic.cpu0.run_oneshot_pending", [], True)])
-        self.assertEqual(found[2][1].note, "(0 not fired once after the deadline)")
-        bands, ok = bounds.wallclock_bound("rtc.tod_offset_ms", [
-            ("FAIL", "tod: the RTC's time of day at an update is the host's +2245 ms "
-                     "(allowed above -651 ms, up to +2000 ms)")])
-        self.assertEqual((bands, ok), ([(-651, 2000)], False))
+    def test_bounds_from_bound_lines(self):
+        """Figures and bands come from BOUND lines (lib/report.h), each check's outcome from the line after."""
+        log = os.path.join(self.tmp, "lifecycle-pause.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(CMD.format(kernel="lifecycle") + "\n" + LIFECYCLE_LOG)
+        t = runs.parse_test(log, "x86_64-gcc")
+        found = [(e, b.name, b.bands, b.passed, what) for e, b, what in bounds.lifecycle(t)]
+        self.assertEqual(found, [
+            ("event 1 pause", "e1.pause.TSC.step", [(0, 1044.320953)], True, "TSC.step"),
+            ("event 1 pause", "e1.pause.TSC.step", [(0, 102.845373)], True, "TSC.step"),
+            ("event 1 pause", "e1.pause.TSC.offset_gap.cpu1", [(-math.inf, 1)], True,
+             "TSC.offset_gap.cpu1"),
+            ("event 1 pause", "e1.pause.lapic.cpu1.rate_pct", [(90, 110), (45.1, 65.1)], True,
+             "lapic.cpu1.rate_pct"),
+            ("event 2 save", "e2.save.rtc.tod_moved_ms", [(-56.2, 56.2)], False, "rtc.tod_moved_ms"),
+            ("event 2 save", "e2.save.counter.step", [(990, math.inf)], True, "counter.step"),
+        ])
+        self.assertEqual(t.fig("e1.pause.TSC.step").text, "25.182482")
+        self.assertEqual(bounds.find(t, "e2.save.rtc.tod_moved_ms").value, 4.0)
+        self.assertIsNone(bounds.find(t, "e9.pause.TSC.step"))
+
+    def test_rewording_changes_no_figure(self):
+        """Every sentence reworded: results.json and the report's figures and bounds stay the same."""
+        def outputs(body):
+            root = tempfile.mkdtemp(dir=self.tmp)
+            suite = os.path.join(root, "x86_64-gcc")
+            os.makedirs(suite)
+            log = os.path.join(suite, "lifecycle-pause.log")
+            with open(log, "w", encoding="utf-8") as f:
+                f.write(CMD.format(kernel="lifecycle") + "\n" + body)
+            subprocess.run([os.path.join(TOP, "scripts", "results-to-json"), "-o",
+                            os.path.join(suite, "results.json"), log], check=True,
+                           capture_output=True)
+            with open(os.path.join(suite, "results.json"), encoding="utf-8") as f:
+                figures = json.load(f)["runs"][0]["benchmarks"]
+            out, html = self.page(root)
+            shown = sorted(re.findall(r'data-fig="[^"]*"[^>]*>([^<]*)<', html))
+            return figures, shown, re.findall(r"\(bound [^)]*\)|\(\u00b1[^)]*\)", html)
+        reworded = re.sub(r"^(PASS|FAIL): .*$", lambda m: m.group(1) + ": said in other words, "
+                          "with 7 numbers, 12 us and +-3 ppm that mean nothing",
+                          LIFECYCLE_LOG, flags=re.M)
+        self.assertNotEqual(reworded, LIFECYCLE_LOG)
+        before, after = outputs(LIFECYCLE_LOG), outputs(reworded)
+        self.assertIn("bounds", before[0]["e1.pause.TSC.step"])
+        self.assertEqual(before, after)
+
+
+# A lifecycle log's bounded checks (common/lifecycle_check.c and its kin), two events.
+LIFECYCLE_LOG = """BOUND: e1.pause.TSC.step 25.182482 ms 0.000000..1044.320953
+PASS: event 1 pause: TSC: largest step over the event 25182 us (vCPU 1) <= stopped 1002439 us + 2 x 9240 us (largest step before) + 10000 us + 13400 us a vCPU waited for a host CPU
+BOUND: e1.pause.TSC.step 25.182482 ms 0.000000..102.845373
+PASS: event 1 pause: TSC was frozen while the guest was stopped: step 25182 us <= 2 x 9240 us + 60000 us + 10963 us QEMU spent stopping and restarting the vCPUs + 13400 us a vCPU waited for a host CPU
+BOUND: e1.pause.TSC.offset_gap.cpu1 -561 ticks -inf..1
+PASS: event 1 pause: vCPU 1's TSC against vCPU 0's kept its offset over the event: -320..220 ns before, -340..280 ns after (moved 20 ns; bound: the brackets overlap, to 1 tick)
+BOUND: e1.pause.lapic.cpu1.rate_pct 55.4000 % 90.0000..110.0000 45.1000..65.1000
+PASS: event 1 pause: vCPU 1 lapic periodic rate after the event 55.4% of nominal, within 10% of nominal or of the rate before, 55.1%, short by no more than the periods a vCPU waited for a host CPU (0.0% of the window after, 0.0% of the one before)
+RESULT: e1.pause.host.stopped 1002.439 ms
+BOUND: e2.save.rtc.tod_moved_ms 4.000000 ms -56.200000..56.200000
+FAIL: event 2 save: RTC's offset to the host's time of day -322 ms before the event, -318 ms after: moved by +4 ms (at most +-56 ms)
+BOUND: e2.save.counter.step 1001.000000 ms 990.000000..inf
+PASS: event 2 save: counter ran while the guest was stopped: step 1001000 us >= stopped 1000000 us - 10000 us
+SUMMARY: 6 tests, 1 unexpected failures, 0 skipped
+runner: QEMU's threads waited 10 ms for a CPU in 1000 ms, the host's hypervisor stole 0 ms
+"""
 
 
 class BadInput(Fixture):

@@ -2,7 +2,7 @@
 """Two sides of runs judged by scripts/bench-compare's own statistics (never a second implementation)."""
 import argparse
 
-from .scripts import load_script
+from vmtick_host import load_script  # noqa: E402  scripts/vmtick_host.py: the one loader (scripts/report puts scripts/ on the path)
 from .svg import esc
 
 def bench_compare():

@@ -158,8 +158,14 @@ def band_share(value, lo, hi):
     How much of the room its bound gives a figure uses: from the ideal (0,
     or the band's middle where the band holds no 0) to the band's edge on
     the figure's side; 1 at the edge, over 1 outside. A band with no room
-    on that side: 0 at the ideal, else infinite.
+    on that side: 0 at the ideal, else infinite. An open end is infinitely
+    far (share 0 on that side); a band open on one side that holds no 0 (at
+    least lo): the finite end over the figure.
     """
+    if not lo <= 0 <= hi and (math.isinf(lo) or math.isinf(hi)):
+        # one end open, 0 outside (at least lo, or at most hi): the finite end's share of the figure
+        edge = hi if math.isinf(lo) else lo
+        return edge / value if value and (value > 0) == (edge > 0) else math.inf
     ideal = 0.0 if lo <= 0 <= hi else (lo + hi) / 2
     edge = hi if value >= ideal else lo
     if edge == ideal:

@@ -7,7 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
-from .scripts import load_script
+from .bounds import Bound
+from vmtick_host import load_script  # noqa: E402  scripts/vmtick_host.py: the one loader (scripts/report puts scripts/ on the path)
 
 # The runner's last line of a log (docs/runner.md, "A busy host")
 DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (\d+) ms for a CPU in (\d+) ms, "
@@ -55,6 +56,7 @@ class Test:
     arch: str = "unknown"
     figures: dict = field(default_factory=dict)      # name -> Figure
     checks: list = field(default_factory=list)       # (PASS|FAIL|SKIP|KFAIL|INFO, message)
+    bounds: list = field(default_factory=list)       # bounds.Bound of each BOUND line, in order
     summary: str = ""
     disturb: tuple = None        # (waited ms, run ms, stolen ms)
     earlier: list = field(default_factory=list)      # earlier attempts' log names
@@ -154,15 +156,27 @@ def parse_test(path, label):
     test.attempts = run["attempts"]
     test.arch = _arch_of(lines[0], label)
     set_qemu(test, recorded_qemu(lines), "log")
+    pending = None
     for line in lines[1:]:
         result = R2J.vmtick_host.parse_result(line)
         if result:
             name, value, unit = result
             test.figures[name] = Figure(R2J.number(value), unit, value)
             continue
+        bound = R2J.vmtick_host.parse_bound(line)
+        if bound:
+            # the figure (a BOUND line is its RESULT) and its bands; passed: the check line after it
+            name, value, unit, bands = bound
+            test.figures[name] = Figure(R2J.number(value), unit, value)
+            pending = Bound(name, float(R2J.number(value)), value, unit, bands, None)
+            test.bounds.append(pending)
+            continue
         m = CHECK_RE.match(line)
         if m:
             test.checks.append((m.group(1), m.group(2)))
+            if pending:
+                pending.passed = m.group(1) == "PASS"
+                pending = None
             continue
         m = DISTURB_RE.match(line)
         if m:

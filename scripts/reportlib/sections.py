@@ -162,9 +162,10 @@ def warp_table(tests):
 def wallclock_rows(tests):
     rows = []
     for t in tests:
-        for name, _, _ in B.WALLCLOCK:
-            bands, passed = B.wallclock_bound(name, t.checks)
-            row = figure_row(t, name, f"{t.name}: {name}", bands or [], ok=passed)
+        for name in B.WALLCLOCK:
+            b = B.find(t, name)
+            row = figure_row(t, name, f"{t.name}: {name}", b.bands if b else [],
+                             ok=b.passed if b else None)
             if row:
                 rows.append(row)
     return rows
@@ -192,7 +193,7 @@ def clocks(tests):
         blocks.append(Block("clock-wallclock", "Time of day at start-up",
                             bullet_rows("wall clock", wall),
                             "the guest's time of day against the host's when it started; the "
-                            "band is what its check allows (printed in its PASS/FAIL line).",
+                            "band is what its check allows (its BOUND line).",
                             wall))
     return blocks
 
@@ -251,19 +252,12 @@ def tick_rows(t, src):
                    [(0, float(bound.value))] if bound else None)
     if r:
         rows.append(r)
-    cb = numeric(t, p + "counter_bound")
-    r = figure_row(t, p + "counter_err", "counter frequency error",
-                   [(-float(cb.value), float(cb.value))] if cb else None, note="")
-    if r:
-        if cb:
-            r.extras.append(("(\u00b1", ref(t, p + "counter_bound"), cb.text, ")"))
-        rows.append(r)
-    sched = B.schedule_bound(src, t.checks)
-    r = figure_row(t, p + "schedule_err", "schedule rate error",
-                   [(-sched[1], sched[1])] if sched else None)
-    if r:
-        r.note = f"(\u00b1{sched[1]:g} in its check)" if sched else ""
-        rows.append(r)
+    for name, what in (("counter_err", "counter frequency error"),
+                       ("schedule_err", "schedule rate error")):
+        b = B.find(t, p + name)
+        r = figure_row(t, p + name, what, b.bands if b else None, ok=b.passed if b else None)
+        if r:
+            rows.append(r)
     return rows
 
 
@@ -302,18 +296,14 @@ def ticks(tests):
 def lifecycle(tests):
     blocks = []
     for t in tests:
-        found = B.lifecycle_checks(t.checks)
+        found = B.lifecycle(t)
         if not found:
             continue
         rows = []
         several = len({event for event, _, _ in found}) > 1
-        for event, b, passed in found:
-            label = f"e{event.split()[1]}: {b.label}" if several else b.label
-            if b.figure:
-                r = figure_row(t, b.figure, label, b.bands, note=b.note, ok=passed)
-            else:
-                r = Row(label=label, value=float(b.value_text), text=b.value_text, unit=b.unit,
-                        bands=b.bands, ok=passed, note=bands_text(b.bands, b.unit))
+        for event, b, what in found:
+            label = f"e{event.split()[1]}: {what}" if several else what
+            r = figure_row(t, b.name, label, b.bands, ok=b.passed)
             if r:
                 rows.append(r)
         host = [f'{esc(n.split(".")[-1])} <span data-fig="{esc(ref(t, n))}">{esc(f.text)}</span> '
@@ -323,7 +313,7 @@ def lifecycle(tests):
             bullet_rows(f"{t.name} lifecycle", rows)
         blocks.append(Block(f"lifecycle-{t.name}", f"Lifecycle: {t.name} ({t.outcome})", html,
                             "per event and clock: the step over the event and the rate after "
-                            "it; the band is the bound its check printed.", rows))
+                            "it; the band is the bound its check printed (its BOUND line).", rows))
     return blocks
 
 

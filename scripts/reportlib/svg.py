@@ -102,13 +102,14 @@ def bullet_rows(title, rows):
                'band = bound, dot = figure, line = 0</text>')
     for i, row in enumerate(rows):
         y = TOP + i * ROW_H
-        points = [row.value, 0] + [b for band in row.bands for b in band]
+        # an open end (BOUND's -inf, inf) runs to the plot's edge: the scale holds the finite ones
+        points = [row.value, 0] + [b for band in row.bands for b in band if math.isfinite(b)]
         lo, hi = min(points), max(points)
         pad = (hi - lo) * 0.08 or 1
         lo, hi = lo - pad, hi + pad
 
         def x_of(v):
-            return lay.plot_x + (v - lo) / (hi - lo) * lay.plot_w
+            return lay.plot_x + (min(max(v, lo), hi) - lo) / (hi - lo) * lay.plot_w
         out.append(row_label(y, row, lay))
         out.append(f'<rect class="track" x="{lay.plot_x}" y="{y + 8}" width="{lay.plot_w}" height="8"/>')
         for a, b in row.bands:
@@ -144,7 +145,7 @@ def tick_text(v, unit):
 def bars(title, rows, unit):
     """Horizontal bars on a log axis: the figure, a whisker from lo to hi, bounds as ticks."""
     values = [v for r in rows for v in (r.value, r.lo, r.hi) if v is not None and v > 0]
-    values += [b for r in rows for band in r.bands for b in band if b > 0]
+    values += [b for r in rows for band in r.bands for b in band if 0 < b < math.inf]
     lay = BARS
     h = TOP + ROW_H * len(rows) + BOTTOM
     out = svg_open(h, title)
@@ -174,6 +175,8 @@ def bars(title, rows, unit):
             out.append(f'<path class="whisker" d="M{a:.1f} {y + 11.5}H{b:.1f}M{a:.1f} {y + 7}'
                        f'V{y + 16}M{b:.1f} {y + 7}V{y + 16}"/>')
         for a, b in row.bands:
+            if math.isinf(b):
+                continue
             out.append(f'<line class="bound" x1="{x_of(b):.1f}" x2="{x_of(b):.1f}" y1="{y + 2}" '
                        f'y2="{y + 21}"/>')
         out.append(row_value(y, row, lay))
