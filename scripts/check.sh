@@ -215,11 +215,11 @@ must_to() { # results label command...
 # LAVA jobs booting selftests and exit-bench under TCG (functional checks; its
 # timings are judged only by their fastest batches). Balanced by their times
 # here (2 CPUs, no KVM, builds up to date, 2026-12-05): the runner's
-# fake-QEMU checks take 160-170 s alone, so stream d holds nothing else; the
-# report tests follow the host tools (a: ~150 s), the LAVA definition the
-# LAVA jobs (b), the real selftest checks and same-commands stay in c
-# (~160 s). The host-side steps took 161 s so, against 198 s with the report
-# tests behind the fake-QEMU checks and the LAVA definition in c.
+# fake-QEMU checks (57 s alone) are stream d; the LAVA definition follows
+# the LAVA jobs (b), the real selftest checks and same-commands stay in c;
+# the report tests (22 s alone) follow whichever of a (host tests, fuzzers,
+# host tools) and b (builds, LAVA) ends first. The host-side steps took 123
+# s with the report tests always after the host tools (a the longest).
 host_stream_a() { # results done-dir
 	step "host tests (cmocka, ASan+UBSan)"
 	must_to "$1" "host tests" make -s -j"$jobs" -C host-tests check
@@ -232,6 +232,14 @@ host_stream_a() { # results done-dir
 	wait_for "$2/x86_64-gcc"
 	must_to "$1" "host tools" env VMTICK_TOOLS_BUILD="$(arch_build_dir x86_64 gcc)" \
 		python3 -m unittest discover -s host-tests/tools -p 'test_*.py'
+	report_tests_if_first "$@"
+}
+
+# The report tests run in whichever of streams a and b gets there first: b
+# with builds up to date (its builds take seconds), a on a fresh clone (b
+# builds for minutes). mkdir is the claim: exactly one stream makes it.
+report_tests_if_first() { # results done-dir
+	mkdir "$2/report-tests" 2>/dev/null || return 0
 	step "report tests (host-tests/report: parsers, bad input, side by side, QEMU twins, its checks; chromium)"
 	must_to "$1" "report tests" python3 -m unittest discover -s host-tests/report -p 'test_*.py'
 }
@@ -253,6 +261,7 @@ host_stream_b() { # results done-dir
 	# the LAVA definition's check runs the real selftest in modes whose outcome is no matter of timing
 	step "LAVA test definition"
 	must_to "$1" "LAVA test definition" host-tests/lava/testdef-check
+	report_tests_if_first "$@"
 }
 
 # The real selftest in modes whose outcome is no matter of timing (pass, fail,
