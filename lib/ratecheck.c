@@ -115,17 +115,18 @@ static bool report_one(const struct ratecheck *rc, int cpu, const struct refcloc
 	fmt_fixed(err, sizeof(err), rate->err_ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_PLUS);
 	fmt_ufixed(bound, sizeof(bound), rate->bound_ppb, PPM_SCALE, PPM_SCALE);
 	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.err_ppm", rc->clock, cpu, r->ref->name);
-	report_result(name, "ppm", "%s", err);
-	snprintf(name, sizeof(name), "%s.rate.vcpu%d.%s.bound_ppm", rc->clock, cpu, r->ref->name);
-	report_result(name, "ppm", "%s", bound);
-	if (!conclusive(rc, r))
+	if (!conclusive(rc, r)) {
+		report_result(name, "ppm", "%s", err);
 		return report(false,
 			      "%s's rate on vCPU %d against the %s: every window disturbed (bound %s ppm, "
 			      "usable %llu ppm)", rc->clock, cpu, r->ref->what, bound,
 			      rc->usable_ppb / PPB_PER_PPM);
-	return report(magnitude_ppb(rate->err_ppb) <= rate->bound_ppb,
-		      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm, %llu ms)", rc->clock,
-		      cpu, r->ref->what, err, bound, rate->window_ns / NSEC_PER_MSEC);
+	}
+	return report_bounded(&(struct bounded){.name = name, .unit = "ppm", .scale = PPM_SCALE,
+						.value = rate->err_ppb, .nbands = 1,
+						.band = {{-(s64)rate->bound_ppb, (s64)rate->bound_ppb}}},
+			      "%s's rate on vCPU %d against the %s: %s ppm off (bound +-%s ppm, %llu ms)",
+			      rc->clock, cpu, r->ref->what, err, bound, rate->window_ns / NSEC_PER_MSEC);
 }
 
 unsigned ratecheck_run(const struct ratecheck *rc, int cpu)

@@ -38,8 +38,9 @@ const char *ratecheck_refs_arg(const char *list);
 
 /*
  * Measure on vCPU cpu (all references in one window) and report, per
- * reference: RESULT <clock>.rate.vcpu<cpu>.<ref>.err_ppm and .bound_ppm,
- * and one check that |err| <= bound. Returns the number of failed checks.
+ * reference, one bounded check that |err| <= bound: BOUND
+ * <clock>.rate.vcpu<cpu>.<ref>.err_ppm with its band (a RESULT of err when
+ * every window was disturbed). Returns the number of failed checks.
  */
 unsigned ratecheck_run(const struct ratecheck *rc, int cpu);
 

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 
 
-# CLOCK.rate.vcpuN.REF.err_ppm and .bound_ppm (lib/ratecheck.c)
+# CLOCK.rate.vcpuN.REF.err_ppm, a BOUND line (lib/ratecheck.c)
 RATE_RE = re.compile(r"^(?P<clock>.+)\.rate\.vcpu(?P<cpu>\d+)\.(?P<ref>[^.]+)\.err_ppm$")
 # per-vCPU warps and stalls: tsc.rdtsc.vcpu0.warps, hpet.warps.vcpu1.stalls, hyperv.page.vcpu0.warps
 VCPU_WARP_RE = re.compile(r"^(?P<clock>.+?)(?:\.warps)?\.vcpu(?P<cpu>\d+)\.(?P<what>warps|stalls)$")

@@ -104,22 +104,15 @@ def verdicts(tests):
 
 # ---- clocks -----------------------------------------------------------------------------
 
-def bound_name(err_name):
-    return err_name[: -len("err_ppm")] + "bound_ppm"
-
-
 def rate_rows(t):
+    """Each clock's rate on each vCPU against each reference, within its BOUND line's band."""
     rows = []
     for name in t.figures:
         m = B.RATE_RE.match(name)
-        bound = numeric(t, bound_name(name)) if m else None
-        if not m or bound is None:
-            continue
-        b = float(bound.value)
-        row = figure_row(t, name, f"{m['clock']} vCPU {m['cpu']} vs {m['ref']}", [(-b, b)],
-                         note="")
-        row.extras.append(("(\u00b1", ref(t, bound_name(name)), bound.text, ")"))
-        rows.append(row)
+        b = B.find(t, name) if m else None
+        if b:
+            rows.append(figure_row(t, name, f"{m['clock']} vCPU {m['cpu']} vs {m['ref']}",
+                                   b.bands, ok=b.passed))
     return rows
 
 
