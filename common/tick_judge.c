@@ -426,7 +426,8 @@ static void judge_late(const struct tick_record *r, struct tick_verdict *v, u64 
 		v->worst_unexplained = unexplained;
 		v->worst_unexplained_tick = j;
 	}
-	if (unexplained > r->counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC)
+	/* in ns, as the check's BOUND line prints the worst and the bound */
+	if (ticks_to_ns(unexplained, r->counter_hz) > TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC)
 		v->over_late++;
 }
 

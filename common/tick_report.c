@@ -16,6 +16,26 @@ void tick_result(const char *source, const char *name, const char *unit, u64 val
 	report_result(full, unit, "%llu", value);
 }
 
+/* A bounded check of timer_tick.SOURCE.NAME: value in 0..hi (lib/report.h report_bounded). */
+static bool tick_bounded(const char *source, const char *name, const char *unit, u64 value, u64 hi,
+			 const char *fmt, ...) __printf(6, 7);
+static bool tick_bounded(const char *source, const char *name, const char *unit, u64 value, u64 hi,
+			 const char *fmt, ...)
+{
+	char full[96];
+	struct bounded b = {
+		.name = full, .unit = unit, .value = (s64)value, .nbands = 1, .band = {{0, (s64)hi}},
+	};
+	va_list ap;
+	bool pass;
+
+	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
+	va_start(ap, fmt);
+	pass = report_vbounded(&b, fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
 static void result_milli(const char *source, const char *name, const char *unit, u64 thousandths)
 {
 	char full[96], buf[24];
@@ -148,13 +168,14 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 			    "like a lost interrupt; the rate's shortfall leaves them out too",
 			    v->unexplained, v->owed);
 	else
-		report(v->lost_ok,
-	       "ticks lost that nothing explains: %llu of %llu, at most %llu (%d, the last tick "
-	       "across a slot's edge, + %llu: of %llu gap(s) closed late, those expected to close "
-	       "within the normal latency %llu us (%llu us with a period's uncertainty) of the %llu "
-	       "us period by chance, +2 sigma)",
-	       v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
-	       v->gaps_late, normal, on_time, us_of(r, v->period));
+		/* judged: lost_ok is exactly unexplained <= allowed here (tick_judge) */
+		tick_bounded(r->source, "lost_unexplained", "ticks", v->unexplained, v->allowed,
+			     "ticks lost that nothing explains: %llu of %llu, at most %llu (%d, the last "
+			     "tick across a slot's edge, + %llu: of %llu gap(s) closed late, those "
+			     "expected to close within the normal latency %llu us (%llu us with a "
+			     "period's uncertainty) of the %llu us period by chance, +2 sigma)",
+			     v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
+			     v->gaps_late, normal, on_time, us_of(r, v->period));
 	tick_result(r->source, "slots_passed", "ticks", v->owed);
 	tick_result(r->source, "lost", "ticks", v->lost);
 	tick_result(r->source, "steal_lost", "ticks", v->lost_steal);
@@ -162,8 +183,9 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 	tick_result(r->source, "lost_late", "ticks", v->lost_late);
 	tick_result(r->source, "lost_pool", "ticks", v->lost_pool);
 	tick_result(r->source, "lost_unjudged", "ticks", v->lost_unjudged);
-	tick_result(r->source, "lost_unexplained", "ticks", v->unexplained);
-	tick_result(r->source, "lost_allowed", "ticks", v->allowed);
+	/* not judged (skipped above): the figure alone */
+	if ((v->schedule_unsure || !v->host) && v->unexplained)
+		tick_result(r->source, "lost_unexplained", "ticks", v->unexplained);
 	tick_result(r->source, "normal_late", "ns", ticks_to_ns(v->normal_late, r->counter_hz));
 }
 
@@ -225,17 +247,19 @@ void tick_report_checks(const struct tick_record *r, const struct tick_verdict *
 			    TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
 			    us_of(r, v->worst_unexplained));
 	else
-		report(v->late_ok,
-		       "no tick late by more than %u ms beyond the evidence (steal time, the host's): "
-		       "%llu were, the worst tick %llu by %llu us",
-		       TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
-		       us_of(r, v->worst_unexplained));
+		/* judged: late_ok is exactly the worst tick's ns within the bound here (tick_judge) */
+		tick_bounded(r->source, "late_unexplained_max", "ns",
+			     ticks_to_ns(v->worst_unexplained, r->counter_hz),
+			     TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC,
+			     "no tick late by more than %u ms beyond the evidence (steal time, the "
+			     "host's): %llu were, the worst tick %llu by %llu us",
+			     TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+			     us_of(r, v->worst_unexplained));
 	report_early(r, v);
 	report_rate(r, v);
-	tick_result(r->source, "late_unexplained_max", "ns",
-		    ticks_to_ns(v->worst_unexplained, r->counter_hz));
-	tick_result(r->source, "late_unexplained_bound", "ns",
-		    TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC);
+	if (!v->host && v->over_late)
+		tick_result(r->source, "late_unexplained_max", "ns",
+			    ticks_to_ns(v->worst_unexplained, r->counter_hz));
 }
 
 /*

@@ -38,10 +38,10 @@ RESULT: timer_tick.pit.late_max 40000 ns
 RESULT: timer_tick.pit.late_log2_ns.13 60 ticks
 RESULT: timer_tick.pit.late_log2_ns.14 39 ticks
 RESULT: timer_tick.pit.late_log2_ns.15 1 ticks
-RESULT: timer_tick.pit.lost_unexplained 0 ticks
-RESULT: timer_tick.pit.late_unexplained_max 40000 ns
-RESULT: timer_tick.pit.late_unexplained_bound 19000000 ns
-RESULT: timer_tick.pit.lost_allowed 1 ticks
+BOUND: timer_tick.pit.lost_unexplained 0 ticks 0..1
+PASS: pit: ticks lost that nothing explains: 0 of 100, at most 1
+BOUND: timer_tick.pit.late_unexplained_max 40000 ns 0..19000000
+PASS: pit: no tick late by more than 19 ms beyond the evidence (steal time, the host's): 0 were
 BOUND: timer_tick.pit.counter_err 51.206 ppm -1001.734..1001.734
 PASS: pit: the counter runs at the 1000000000 Hz used, against the HPET main counter over 100 ms: +51 ppm (bound +-1001 ppm)
 BOUND: timer_tick.pit.schedule_err -153.428 ppm -1863.000..1863.000
@@ -226,7 +226,8 @@ class BadInput(Fixture):
         logs = {"odd": ("timer-tick", "RESULT: timer_tick.pit.ticks_expected 5 ticks\n"
                         "RESULT: timer_tick.pit.late_log2_ns.7 x ticks\n"
                         "RESULT: timer_tick.pit.late_median nan ns\n"
-                        "RESULT: timer_tick.pit.late_unexplained_bound inf ns\n"
+                        "BOUND: timer_tick.pit.late_unexplained_max inf ns 0..nan\n"
+                        "BOUND: timer_tick.pit.lost_unexplained 1 ticks 0..1 x..y\n"
                         "RESULT: exit.b 5 ns\nRESULT: exit.b.iterations 3 count\n"
                         "RESULT: exit.b.min_ns q ns\nSUMMARY: garbage\n"),
                 "empty": (None, "")}

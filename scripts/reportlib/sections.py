@@ -212,7 +212,8 @@ def tick_histogram(t, src):
     markers = [(stat, numeric(t, p + "late_" + stat).value, ref(t, p + "late_" + stat),
                 numeric(t, p + "late_" + stat).text)
                for stat in ("median", "p99", "max") if numeric(t, p + "late_" + stat)]
-    bound = numeric(t, p + "late_unexplained_bound")
+    late = B.find(t, p + "late_unexplained_max")
+    bound = late.bands[0][1] if late else None
     if not buckets and not markers:
         return "<p class=\"problem\">no lateness figures in this log</p>"
     note = ""
@@ -220,32 +221,18 @@ def tick_histogram(t, src):
         note = ('<p class="problem">this guest prints no lateness distribution '
                 '(late_log2_ns.K): only its median, p99 and max are drawn</p>')
     bound_text = ""
-    if bound:
-        bound_text = (f"bound on lateness beyond the evidence: "
-                      f"{fig_span(ref(t, p + 'late_unexplained_bound'), bound.text)} ns "
-                      f"({ns_text(bound.value)})")
-    svg = histogram(f"{t.name} lateness", sorted(buckets), markers,
-                    bound.value if bound else None, bound_text)
+    if bound is not None:
+        bound_text = f"bound on lateness beyond the evidence: {ns_text(bound)} (its BOUND line)"
+    svg = histogram(f"{t.name} lateness", sorted(buckets), markers, bound, bound_text)
     return note + svg
 
 
 def tick_rows(t, src):
     p = f"timer_tick.{src}."
     rows = []
-    allowed = numeric(t, p + "lost_allowed")
-    r = figure_row(t, p + "lost_unexplained", "lost, nothing explaining",
-                   [(0, float(allowed.value))] if allowed else None,
-                   note="" if allowed else "(no bound printed)")
-    if r:
-        if allowed:
-            r.extras.append(("(allowed ", ref(t, p + "lost_allowed"), allowed.text, ")"))
-        rows.append(r)
-    bound = numeric(t, p + "late_unexplained_bound")
-    r = figure_row(t, p + "late_unexplained_max", "worst late beyond the evidence",
-                   [(0, float(bound.value))] if bound else None)
-    if r:
-        rows.append(r)
-    for name, what in (("counter_err", "counter frequency error"),
+    for name, what in (("lost_unexplained", "lost, nothing explaining"),
+                       ("late_unexplained_max", "worst late beyond the evidence"),
+                       ("counter_err", "counter frequency error"),
                        ("schedule_err", "schedule rate error")):
         b = B.find(t, p + name)
         r = figure_row(t, p + name, what, b.bands if b else None, ok=b.passed if b else None)

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * common/tick_report.c on the host: the tick judgment's checks as the guest
+ * prints them. What: the lost-tick and late-tick checks are bounded checks
+ * (lib/report.h report_bounded): a BOUND line with the figure and its band,
+ * then the PASS/FAIL line, the outcome the band's; where a check is not
+ * judged (no host's evidence) a SKIP and the figure as a RESULT alone.
+ * Why: the report and results-to-json read these figures and bands from the
+ * BOUND lines only, never from the sentences. How: a literal record (1 kHz
+ * at a 2 GHz counter, as host-tests/test_tick_judge.c builds them) judged
+ * by tick_judge, then tick_report_checks with its output captured.
+ */
+/* LIBSRC: common/tick_report.c common/tick_judge.c common/tick_record.c common/tick_math.c */
+/* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/fixed.c lib/stats.c lib/printf.c */
+/* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "console_capture.h"
+#include "host_shim.h"
+#include "../common/tick_engine.h"
+#include "../common/tick_judge.h"
+#include "../common/tick_record.h"
+#include "../lib/report.h"
+
+#define HZ     2000000000ull
+#define PERIOD (HZ / 1000)
+#define N      1000
+#define MS     (HZ / 1000)
+/* late beyond the 20 us every tick has by exactly the 19 ms bound */
+#define LATE_AT_BOUND (19 * MS - PERIOD / 50)
+
+static u64 at[N], late[N], own[N], lost[N], early[N], scratch[N];
+static struct tick_work work = { late, own, lost, early, scratch, 0, 0 };
+static struct host_part parts[100];
+
+void cpu_relax(void)
+{
+}
+
+/* 1000 slots at 1 kHz, every tick 20 us after its slot, the host's evidence that it did nothing. */
+static struct tick_record clean_run(void)
+{
+	struct tick_record r = {
+		.source = "fake",
+		.kind = TICK_REC_PERIODIC,
+		.counter_hz = HZ,
+		.want_hz = 1000,
+		.expected = N,
+		.period_counts = PERIOD,
+		.cal = { .ratio_fx = TICK_FX_ONE, .err_ppb = 0 },
+		.n = N,
+		.at = at,
+		.host = { .from = 0, .to = N * PERIOD, .nparts = 100, .part = parts },
+	};
+
+	memset(parts, 0, sizeof(parts));
+	for (u64 j = 0; j < N; j++)
+		at[j] = (j + 1) * PERIOD + PERIOD / 50;
+	r.end_at = at[N - 1];
+	return r;
+}
+
+/* A case: what is done to the clean run, and lines its checks must print. */
+struct report_case {
+	const char *what;
+	unsigned drop;	    /* ticks never delivered, spread over the run */
+	u64 late_ticks;	    /* from tick 300 on, every tick this many counter ticks (0.5 ns) later */
+	bool by_hand;	    /* no host's evidence */
+	const char *lines[4];
+	const char *absent; /* a line start that must not appear */
+};
+
+static const struct report_case cases[] = {
+	{ "clean: every tick 20 us late", 0, 0, false,
+	  { "BOUND: timer_tick.fake.lost_unexplained 0 ticks 0..1",
+	    "BOUND: timer_tick.fake.late_unexplained_max 20000 ns 0..19000000" } },
+	{ "one never delivered: within the one allowed", 1, 0, false,
+	  { "BOUND: timer_tick.fake.lost_unexplained 1 ticks 0..1" } },
+	{ "two never delivered: beyond it", 2, 0, false,
+	  { "BOUND: timer_tick.fake.lost_unexplained 2 ticks 0..1",
+	    "FAIL: ticks lost that nothing explains: 2 of 1000, at most 1" } },
+	{ "late 19 ms with the 20 us: at the bound", 0, LATE_AT_BOUND, false,
+	  { "BOUND: timer_tick.fake.late_unexplained_max 19000000 ns 0..19000000",
+	    "PASS: no tick late by more than 19 ms beyond the evidence (steal time, the host's): 0 "
+	    "were" } },
+	{ "2 ns more: beyond", 0, LATE_AT_BOUND + 4, false,
+	  { "BOUND: timer_tick.fake.late_unexplained_max 19000002 ns 0..19000000",
+	    "FAIL: no tick late by more than 19 ms beyond the evidence" } },
+	{ "late 25 ms by hand: not judged, the figure alone", 0, 25 * MS, true,
+	  { "RESULT: timer_tick.fake.late_unexplained_max 25020000 ns",
+	    "SKIP: no tick late by more than 19 ms beyond the evidence (steal time): 1 were" },
+	  "BOUND: timer_tick.fake.late_unexplained_max" },
+	{ "two lost by hand: not judged, the figure alone", 2, 0, true,
+	  { "RESULT: timer_tick.fake.lost_unexplained 2 ticks",
+	    "SKIP: ticks lost that nothing explains: 2 of 1000, not judged" },
+	  "BOUND: timer_tick.fake.lost_unexplained" },
+};
+
+static const struct report_case *current;
+
+static void run_case(const void *arg)
+{
+	const struct report_case *c = arg;
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	for (unsigned k = 0; k < c->drop; k++) {
+		u64 j = (k + 1) * N / (c->drop + 1);
+
+		memmove(&at[j], &at[j + 1], (r.n - j - 1) * sizeof(u64));
+		r.n--;
+	}
+	for (u64 j = 300; c->late_ticks && j < r.n; j++)
+		at[j] += c->late_ticks;
+	r.end_at = at[r.n - 1];
+	if (c->by_hand)
+		r.host = (struct tick_host){ .why_none = "by hand" };
+	tick_judge(&r, &v, &work);
+	tick_report_checks(&r, &v);
+}
+
+static void test_cases(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		current = &cases[i];
+		print_message("case: %s\n", current->what);
+		capture(run_case, current, out, sizeof(out));
+		for (size_t l = 0; l < ARRAY_SIZE(current->lines) && current->lines[l]; l++)
+			has_line_with(out, current->lines[l], NULL, 0);
+		if (current->absent)
+			lacks(out, current->absent);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
