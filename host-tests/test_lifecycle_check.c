@@ -680,8 +680,11 @@ static const struct period_case period_cases[] = {
 	{ "1 ppm fast: at the bound", { GRID_TICKS, GRID_TICKS }, -20, { 0, 0 }, 0,
 	  PERIOD_LINE("PASS", "-1"), NULL },
 	{ "2 ppm slow", { GRID_TICKS, GRID_TICKS }, 40, { 0, 0 }, 0, PERIOD_LINE("FAIL", "2"), NULL },
-	{ "too few ticks before", { LC_STAMPS_MIN - 1, GRID_TICKS }, 0, { 0, 0 }, 0,
+	/* the least a window's ticks time a period by: 16 (LC_STAMPS_MIN, as a literal: pinned) */
+	{ "15 ticks before: too few", { 15, GRID_TICKS }, 0, { 0, 0 }, 0,
 	  NOT_TIMED("before", "too few ticks"), NULL },
+	{ "16 ticks before: enough", { 16, GRID_TICKS }, 0, { 0, 0 }, 0, PERIOD_LINE("PASS", "0"),
+	  NULL },
 	{ "a busy host after: 30 ms of steal time in 490 ms", { GRID_TICKS, GRID_TICKS }, 0,
 	  { 0, 30 * MS }, 0, NOT_TIMED("after", "a busy host, steal time over 5% of the window"),
 	  NULL },

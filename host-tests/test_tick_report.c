@@ -8,7 +8,8 @@
  * Why: the report and results-to-json read these figures and bands from the
  * BOUND lines only, never from the sentences. How: a literal record (1 kHz
  * at a 2 GHz counter, as host-tests/test_tick_judge.c builds them) judged
- * by tick_judge, then tick_report_checks with its output captured.
+ * by tick_judge, then tick_report_checks with its output captured; and a
+ * source that stopped, inside and past the grace (tick_report_stopped).
  */
 /* LIBSRC: common/tick_report.c common/tick_judge.c common/tick_record.c common/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/fixed.c lib/stats.c lib/printf.c */
@@ -140,10 +141,37 @@ static void test_cases(void **state)
 	}
 }
 
+/*
+ * A source that stopped: its last tick 500 ms into the run, the run's end
+ * 49 ms after it is within the 50 ms grace (TICK_GRACE_MS, a literal here:
+ * pinned), 50 ms after it is a source that stopped.
+ */
+static void run_stopped(const void *arg)
+{
+	struct tick_record r = clean_run();
+
+	r.n = 500;
+	r.end_at = at[r.n - 1] + *(const u64 *)arg * MS;
+	tick_report_stopped(&r, r.n);
+}
+
+static void test_stopped_after_the_grace(void **state)
+{
+	char out[CAPTURE_MAX];
+	static const u64 within = 49, at_grace = 50;
+
+	capture(run_stopped, &within, out, sizeof(out));
+	lacks(out, "FAIL");
+	capture(run_stopped, &at_grace, out, sizeof(out));
+	has_line(out, "FAIL: the source stopped: the last tick seen was interrupt 500 of 1000, 500 ms "
+		      "into the run; none in the 50 ms after it");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_stopped_after_the_grace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
