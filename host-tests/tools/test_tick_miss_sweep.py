@@ -87,19 +87,25 @@ class Reading(unittest.TestCase):
             sweep.subprocess.run = real
 
     def test_lost_line(self):
-        got = self.read("INFO: x\nFAIL: pit: ticks lost that nothing explains: 2 of 2001, at most 1 (1, "
-                        "the last tick across a slot's edge, + 0: of 0 gap(s) closed late, ...)\n")
+        got = self.read("INFO: x\nBOUND: timer_tick.pit.lost_unexplained 2 ticks 0..1\n"
+                        "FAIL: pit: the sentence, in any words (7 of 9, at most 3)\n"
+                        "RESULT: timer_tick.pit.slots_passed 2001 ticks\n")
         self.assertEqual(got[:4], ("FAIL", 2, 2001, 1))
-        self.assertTrue(got[4].startswith("FAIL: pit: ticks lost"))
+        self.assertTrue(got[4].startswith("FAIL: pit: the sentence"))
 
     def test_lost_line_passing(self):
-        got = self.read("PASS: hpet: ticks lost that nothing explains: 0 of 2000, at most 4 (1, ...)\n")
+        got = self.read("BOUND: timer_tick.hpet.lost_unexplained 0 ticks 0..4\n"
+                        "PASS: hpet: ticks lost that nothing explains: 0 of 2000, at most 4 (1, ...)\n"
+                        "RESULT: timer_tick.hpet.slots_passed 2000 ticks\n")
         self.assertEqual(got[:4], ("PASS", 0, 2000, 4))
         self.assertIsNone(got[4])
 
     def test_skip_and_none(self):
         self.assertEqual(self.read("SKIP: rtc: no such source\n")[0], "SKIP")
-        self.assertEqual(self.read("SUMMARY: 1 tests\n"), ("NONE", "no lost-tick line"))
+        self.assertEqual(self.read("SUMMARY: 1 tests\n"), ("NONE", "no lost-tick check"))
+        # a sentence alone is no check: only the BOUND line is read
+        self.assertEqual(self.read("FAIL: pit: ticks lost that nothing explains: 2 of 2001, at most 1\n")[0],
+                         "NONE")
 
 
 if __name__ == "__main__":
