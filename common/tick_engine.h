@@ -66,10 +66,6 @@ extern struct tick_run tick_run;
 /* Counter value of slot i of the schedule. */
 u64 tick_slot(u64 i);
 
-/* Host-evidence marks around the run (lib/host_evidence.h). */
-#define TICK_MARK_START 0
-#define TICK_MARK_END	1
-
 /* The idle baseline's source (source=none), after an arch's own. */
 extern const struct tick_source tick_source_none;
 
@@ -95,10 +91,11 @@ const char *tick_fault_name(void);
 /* The judgment's workspace for n ticks, once per run. */
 struct tick_work *tick_work(u64 n);
 /*
- * The host's evidence over the run between the marks, and over each
- * stretch the judgment asks about, into r->host; r->host.why_none when none.
+ * The host's evidence over the run, the span between its two marks
+ * (lib/host_evidence.h), and over each stretch the judgment asks about,
+ * into r->host; r->host.why_none when none.
  */
-void tick_ask_host(struct tick_record *r, u64 mark0, u64 mark1);
+void tick_ask_host(struct tick_record *r, const struct host_span *s);
 /* ---- the reports (common/tick_report.c): each reads the record and the verdict ---- */
 
 /* The source's clock as measured, against its period: what the schedule is built from. */

@@ -313,7 +313,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	const char *why = src->setup(want_hz, &tick_run.plan);
 	struct tick_record r;
 	struct tick_ref ref;
-	u64 mark0, mark1;
+	struct host_span span;
 
 	if (why) {
 		report(false, "set-up: %s", why);
@@ -327,7 +327,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
 	/* the device under test may be a reference too (the HPET): not that one */
 	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
-	mark0 = host_evidence_mark(TICK_MARK_START);
+	host_span_begin(&span, arch_counter, tick_run.counter_hz);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
 	tick_run.arch->flush();
 	report_info("phase start");
@@ -335,7 +335,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 		tick_run.steal_start = steal_ns();
 	tick_until_done(src, hz);
 	report_info("phase end");
-	mark1 = host_evidence_mark(TICK_MARK_END);
+	host_span_end(&span);
 	if (tick_run.guard == GUARD_NONE)
 		report_info("no second timer to end the run had %s stopped: the runner's timeout "
 			    "would have",
@@ -343,7 +343,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	tick_ref_end(&ref, hz);
 	make_record(&r, want_hz);
 	tick_report_plan(&r);
-	tick_ask_host(&r, mark0, mark1);
+	tick_ask_host(&r, &span);
 	judge_and_report(&r, &ref, hz);
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The guest's side of the host's evidence (lib/host_evidence.h): marks, a request, its answer
- * parsed strictly. */
+/* The guest's side of the host's evidence (lib/host_evidence.h): marks around a span, its parts
+ * and windows asked for, each answer waited for and parsed strictly: the one client. */
 #include "host_evidence.h"
 #include "console_input.h"
 #include "arch.h"
+#include "report.h"
+#include "stats.h"
+#include "units.h"
 #include "wait.h"
 
 #define HOST_EVIDENCE_LINE_MAX 16384
@@ -15,10 +18,34 @@ bool host_evidence_offered(void)
 	return arch_host_evidence_offered();
 }
 
-u64 host_evidence_mark(unsigned k)
+const char *host_evidence_absent(void)
 {
-	printf("HOST-EVIDENCE: mark %u\n", k);
-	return arch_counter();
+	if (host_evidence_offered())
+		return NULL;
+	return "no host-evidence agent (scripts/host_evidence.py) answers here: run by hand, or on "
+	       "an arch that cannot be told of one (arm64)";
+}
+
+/* the first mark of the next span */
+static unsigned next_mark;
+
+void host_span_begin(struct host_span *s, u64 (*read)(void), u64 hz)
+{
+	*s = (struct host_span){.a = next_mark, .read = read, .hz = hz};
+	next_mark += 2;
+	printf("HOST-EVIDENCE: mark %u\n", s->a);
+	s->at_a = read();
+}
+
+void host_span_end(struct host_span *s)
+{
+	printf("HOST-EVIDENCE: mark %u\n", s->a + 1);
+	s->at_b = s->read();
+}
+
+u64 host_span_us(const struct host_span *s, u64 t)
+{
+	return t > s->at_a ? ticks_to_ns(t - s->at_a, s->hz) / NSEC_PER_USEC : 0;
 }
 
 /* "KEY=" at *s: step past it. */
@@ -139,13 +166,21 @@ static bool take_answer_char(void *unused, u64 now)
 	return console_line_take(&in) && !strncmp(line, "HOST-EVIDENCE", strlen("HOST-EVIDENCE"));
 }
 
-/* The agent's next answer line (other input skipped); false when give_up came first. */
-static bool read_answer(u64 give_up)
+/*
+ * The agent's next answer line into line (other input skipped): NULL, or
+ * why none came within HOST_EVIDENCE_ANSWER_MS of the request.
+ */
+static const char *read_answer(void)
 {
+	u64 give_up = arch_counter() + arch_counter_hz() * HOST_EVIDENCE_ANSWER_MS / MSEC_PER_SEC;
+
 	in.len = 0;
-	return work_until(take_answer_char, NULL, give_up);
+	if (!work_until(take_answer_char, NULL, give_up))
+		return "the host's agent did not answer in time";
+	return NULL;
 }
 
+/* What was wrong with the answer line, quoted: NULL when nothing. */
 static const char *answer_bad(const char *bad)
 {
 	if (!bad)
@@ -154,45 +189,80 @@ static const char *answer_bad(const char *bad)
 	return why;
 }
 
-/* Ask for one line's worth of windows. */
-static const char *windows_line(unsigned a, unsigned b, u64 span_us, const struct host_window *w,
-				u32 n, struct host_part *out, u64 *stamp_us, u64 give_up)
+/* An agent that was offered and failed: a FAIL, whichever engine asked. */
+static const char *lost(const char *bad)
 {
-	printf("HOST-EVIDENCE: windows %u %u %llu", a, b, span_us);
-	for (u32 i = 0; i < n; i++)
-		printf(" %llu:%llu", w[i].from_us, w[i].to_us);
-	printf("\n");
-	if (!read_answer(give_up))
-		return "the host's agent did not answer in time";
-	return answer_bad(host_evidence_parse_windows(line, n, out, stamp_us));
+	if (bad)
+		report(false, "the host's evidence was offered and could not be had: %s", bad);
+	return bad;
 }
 
-const char *host_evidence_windows(unsigned a, unsigned b, u64 span_us, const struct host_window *w,
-				  u32 n, struct host_part *out, u64 *stamp_us, u64 give_up)
+/* One line's worth of windows: k of them from q's window i, and the answer's figures. */
+struct windows_line {
+	u32 i, k;
+	struct host_part part[HOST_EVIDENCE_WINDOWS_PER_LINE];
+	u64 stamp_us;
+};
+
+static const char *ask_windows_line(const struct host_span *s, const struct host_ask *q,
+				    struct windows_line *l)
 {
 	const char *bad;
-	u64 stamp;
+	u64 from, to;
+
+	printf("HOST-EVIDENCE: windows %u %u %llu", s->a, s->a + 1, host_span_us(s, s->at_b));
+	for (u32 j = 0; j < l->k; j++) {
+		q->window(q->arg, l->i + j, &from, &to);
+		printf(" %llu:%llu", host_span_us(s, from), host_span_us(s, to));
+	}
+	printf("\n");
+	bad = read_answer();
+	return bad ? bad
+		   : answer_bad(host_evidence_parse_windows(line, l->k, l->part, &l->stamp_us));
+}
+
+/* The agent's marks run 0..HOST_EVIDENCE_MARK_MAX: a span past them cannot be asked about. */
+static const char *span_bad(const struct host_span *s)
+{
+	const char *absent = host_evidence_absent();
+
+	if (absent)
+		return absent;
+	if (s->a + 1 > HOST_EVIDENCE_MARK_MAX)
+		return lost("a span past the agent's last mark");
+	return NULL;
+}
+
+const char *host_span_windows(const struct host_span *s, const struct host_ask *q, u64 *stamp_us)
+{
+	struct windows_line l;
+	const char *bad = span_bad(s);
 
 	*stamp_us = 0;
-	for (u32 i = 0; i < n; i += HOST_EVIDENCE_WINDOWS_PER_LINE) {
-		u32 k = min(n - i, (u32)HOST_EVIDENCE_WINDOWS_PER_LINE);
-
-		bad = windows_line(a, b, span_us, &w[i], k, &out[i], &stamp, give_up);
+	if (bad)
+		return bad;
+	for (l.i = 0; l.i < q->n; l.i += l.k) {
+		l.k = min(q->n - l.i, (u32)HOST_EVIDENCE_WINDOWS_PER_LINE);
+		bad = ask_windows_line(s, q, &l);
 		if (bad)
-			return bad;
-		*stamp_us = max(*stamp_us, stamp);
+			return lost(bad);
+		for (u32 j = 0; j < l.k; j++)
+			q->answer(q->arg, l.i + j, &l.part[j]);
+		*stamp_us = max(*stamp_us, l.stamp_us);
 	}
 	return NULL;
 }
 
-const char *host_evidence_request(unsigned a, unsigned b, u32 nparts, struct host_evidence *out,
-				  u64 give_up)
+const char *host_span_parts(const struct host_span *s, u64 part_ms, struct host_evidence *out)
 {
-	if (!nparts || nparts > HOST_EVIDENCE_PARTS_MAX || a > HOST_EVIDENCE_MARK_MAX ||
-	    b > HOST_EVIDENCE_MARK_MAX)
-		return "a request out of the protocol's range";
-	printf("HOST-EVIDENCE: request %u %u %u\n", a, b, nparts);
-	if (!read_answer(give_up))
-		return "the host's agent did not answer in time";
-	return answer_bad(host_evidence_parse(line, nparts, out));
+	u64 span_ms = ticks_to_ns(s->at_b - s->at_a, s->hz) / NSEC_PER_MSEC;
+	u32 nparts =
+		(u32)min(max(span_ms / max(part_ms, 1ull), 1ull), (u64)HOST_EVIDENCE_PARTS_MAX);
+	const char *bad = span_bad(s);
+
+	if (bad)
+		return bad;
+	printf("HOST-EVIDENCE: request %u %u %u\n", s->a, s->a + 1, nparts);
+	bad = read_answer();
+	return lost(bad ? bad : answer_bad(host_evidence_parse(line, nparts, out)));
 }

@@ -42,36 +42,82 @@ struct host_evidence {
 };
 
 /*
+ * How long the guest waits for each answer line from its request's line
+ * out, in its own counter's ms; the one wait of both engines. The agent
+ * answers within a fraction of a second (a whole timer-tick run with both
+ * its questions takes 0.4 s here under TCG), and when it has no sample
+ * after the second mark it waits SAMPLE_WAIT_S (5 s, scripts/
+ * host_evidence.py) for one before answering HOST-EVIDENCE-ERROR: 20 s
+ * covers that wait four times over where the counter keeps the host's
+ * time (KVM, TCG without -icount), and a lost answer still ends inside
+ * the timer entries' and rtc-periodic's timeouts (30 s, 90 s) as a FAIL
+ * that says so, not as a TIMEOUT. Under the timer entries' -icount
+ * shift=7,sleep=off the counter follows the guest's instructions, about
+ * 6x faster than the host's clock while it polls: 20 s of it were 3.4 s
+ * of the host's, still far beyond an answer's usual time.
+ */
+#define HOST_EVIDENCE_ANSWER_MS 20000
+
+/*
  * Whether the runner's agent answers here: QEMU was started by
  * scripts/host_evidence.py, which says so through fw_cfg
  * (opt/vmtick/host-evidence) on x86. By hand nobody answers.
  */
 bool host_evidence_offered(void);
-/* Print mark k; returns the counter read once its line was out. */
-u64 host_evidence_mark(unsigned k);
-/*
- * Ask for the host's evidence between marks a and b in nparts parts;
- * waits until the counter reaches give_up. NULL, or why there is none
- * (no answer, an error line, a malformed answer).
- */
-const char *host_evidence_request(unsigned a, unsigned b, u32 nparts, struct host_evidence *out,
-				  u64 give_up);
-/* Parse an answer line to a request for nparts parts: NULL, or what was wrong. */
-const char *host_evidence_parse(const char *line, u32 nparts, struct host_evidence *out);
+/* NULL when the agent answers here; else why a guest judges without the host's evidence. */
+const char *host_evidence_absent(void);
 
-/* A window, in us after mark A in the guest's time. */
-struct host_window {
-	u64 from_us, to_us;
+/*
+ * The client both engines use (the timer-tick engine's run, rtc_test's
+ * windows of interrupts): a stretch of the guest's run between two marks,
+ * a and a + 1, timed by the engine's own clock (read() once each mark's
+ * line was out, at hz). Each begin takes the next two marks from 0, so
+ * that every stretch of one kernel has its own.
+ */
+struct host_span {
+	unsigned a;
+	u64 (*read)(void);
+	u64 hz;
+	u64 at_a, at_b;
+};
+
+/* Print the stretch's first mark and read the clock. */
+void host_span_begin(struct host_span *s, u64 (*read)(void), u64 hz);
+/* Print its second mark and read the clock. */
+void host_span_end(struct host_span *s);
+/* A reading t of the span's clock as us after its first mark (0 before it). */
+u64 host_span_us(const struct host_span *s, u64 t);
+
+/*
+ * The host's evidence over the whole span in parts of about part_ms each
+ * (1 to HOST_EVIDENCE_PARTS_MAX of them), into out. NULL, or why there is
+ * none: host_evidence_absent()'s by hand, else the agent's failure, which
+ * is also reported as a FAIL ("the host's evidence was offered and could
+ * not be had: why").
+ */
+const char *host_span_parts(const struct host_span *s, u64 part_ms, struct host_evidence *out);
+
+/*
+ * An engine's own part of a windows question: how many, where each lies
+ * on the span's clock, and what it does with what the host did over each.
+ */
+struct host_ask {
+	u32 n;
+	void (*window)(void *arg, u32 i, u64 *from, u64 *to);
+	void (*answer)(void *arg, u32 i, const struct host_part *p);
+	void *arg;
 };
 
 /*
- * What the host did over each of n windows between marks a and b
- * (span_us apart in the guest's time), into out[0..n-1]; *stamp_us the
- * widest slack of the answers. Asked HOST_EVIDENCE_WINDOWS_PER_LINE at a
- * time. NULL, or why there is none.
+ * What the host did over each of q's windows, handed to q->answer window
+ * by window; *stamp_us the widest slack of the answers. Asked
+ * HOST_EVIDENCE_WINDOWS_PER_LINE at a time. NULL, or why there is none,
+ * as host_span_parts().
  */
-const char *host_evidence_windows(unsigned a, unsigned b, u64 span_us, const struct host_window *w,
-				  u32 n, struct host_part *out, u64 *stamp_us, u64 give_up);
+const char *host_span_windows(const struct host_span *s, const struct host_ask *q, u64 *stamp_us);
+
+/* Parse an answer line to a request for nparts parts: NULL, or what was wrong. */
+const char *host_evidence_parse(const char *line, u32 nparts, struct host_evidence *out);
 /* Parse an answer to a windows request of n windows (pure). */
 const char *host_evidence_parse_windows(const char *line, u32 n, struct host_part *out,
 					u64 *stamp_us);

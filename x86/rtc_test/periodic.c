@@ -201,9 +201,6 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->window_ns = m.span;
 	find_gaps(f, nominal_ns, &run);
 	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, ask, nominal_ns);
-	if (f->no_host && host_evidence_offered())
-		report(false, "the host's evidence was offered and could not be had: %s",
-		       f->no_host);
 	busy = busy_host(f);
 	if (!run.period && !busy) {
 		snprintf(f->unusable, sizeof(f->unusable), "%s",
