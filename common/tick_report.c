@@ -167,15 +167,23 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 			    "host's evidence (no vmtick runner) a host delay the guest cannot see looks "
 			    "like a lost interrupt; the rate's shortfall leaves them out too",
 			    v->unexplained, v->owed);
-	else
+	else {
+		/* the allowance's derivation apart: the check's line says what and by how much */
+		report_info("lost ticks allowed: %d for the last tick, across a slot's edge as the run "
+			    "ends, and %llu that chance explains: of %llu gap(s) closed late, those "
+			    "expected to close within the normal latency %llu us (%llu us with a "
+			    "period's uncertainty) of the %llu us period, plus twice that count's "
+			    "standard deviation",
+			    TICK_UNEXPLAINED_LOST_MAX, v->chance, v->gaps_late, normal, on_time,
+			    us_of(r, v->period));
 		/* judged: lost_ok is exactly unexplained <= allowed here (tick_judge) */
 		tick_bounded(r->source, "lost_unexplained", "ticks", v->unexplained, v->allowed,
-			     "ticks lost that nothing explains: %llu of %llu, at most %llu (%d, the last "
-			     "tick across a slot's edge, + %llu: of %llu gap(s) closed late, those "
-			     "expected to close within the normal latency %llu us (%llu us with a "
-			     "period's uncertainty) of the %llu us period by chance, +2 sigma)",
+			     "ticks lost that nothing explains: %llu of %llu, at most %llu (%d for the "
+			     "run's end, %llu for late gaps by chance)%s",
 			     v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
-			     v->gaps_late, normal, on_time, us_of(r, v->period));
+			     v->unexplained > v->allowed ? ": never delivered, or held back where the "
+							   "host's evidence saw nothing" : "");
+	}
 	tick_result(r->source, "slots_passed", "ticks", v->owed);
 	tick_result(r->source, "lost", "ticks", v->lost);
 	tick_result(r->source, "steal_lost", "ticks", v->lost_steal);
