@@ -9,25 +9,30 @@
  * alarm that fires early, late, or forever, is the hypervisor's bug.
  *
  * What it checks (phases=):
- *  1. tod (only with host_time=): RTCDR against the host's time of day
- *     when QEMU started: later by the boot time and earlier by up to 1 s
- *     (whole seconds), so -1 s to +threshold s.
+ *  1. tod (only with host_time=): RTCDR against the host's time of day H
+ *     when QEMU started, by lib/tod.h's one rule: the figure is RTCDR - H
+ *     - e, e the time since this test started (the counter), that is
+ *     QEMU's start-up less what RTCDR lost; RTCDR counts whole seconds (it
+ *     truncates), so the figure may be 1 s below 0, and up to threshold
+ *     above (+1 s for a host time without a fraction); each end 1000 ppm
+ *     of e wider for the counter's drift.
  *  2. match: with the interrupt unmasked, RTCMR = RTCDR + 2 raises its
  *     SPI once, not before RTCDR reaches RTCMR and not a second after;
  *     in the handler RTCRIS and RTCMIS are set, and clearing (RTCICR)
  *     drops RTCRIS.
  *  3. mask: with the interrupt masked, a match sets RTCRIS but not
  *     RTCMIS, and no interrupt is taken.
- * RESULT lines: pl031.tod_offset_s, pl031.match_late_s.
+ * RESULT lines: pl031.tod_offset_s (RTCDR - H - e, s to the ns), pl031.match_late_s.
  *
  * Arguments, key=value:
- *   host_time=S   the host's time of day when QEMU started ({host_time});
- *                 absent: no step 1
- *   threshold=S   step 1's upper bound, seconds (default 5)
+ *   host_time=S   the host's time of day when QEMU started ({host_time}),
+ *                 optionally with up to 9 fraction digits; absent: no step 1
+ *   threshold=S   step 1's allowance for QEMU's start-up, seconds (default 5)
  *   phases=LIST   which of tod, match, mask to run (default all)
  *   fault=NAME    test-only: unmasked (step 3 leaves the interrupt
  *                 unmasked), noclear (the handler masks but does not
- *                 clear), early (RTCMR set 2 s nearer than step 2 expects)
+ *                 clear), early (RTCMR set 2 s nearer than step 2 expects),
+ *                 tod_stale2s (RTCDR taken 2 s behind in step 1)
  * Anything else is a failure. SKIP without a PL031.
  */
 #include "libc.h"
@@ -39,6 +44,8 @@
 #include "arm64/pl031.h"
 #include "report.h"
 #include "arm64/sysreg.h"
+#include "tod.h"
+#include "stats.h"
 #include "units.h"
 #include "wait.h"
 
@@ -48,10 +55,12 @@
 
 enum phase { PHASE_TOD = 1 << 0, PHASE_MATCH = 1 << 1, PHASE_MASK = 1 << 2, PHASE_ALL = (1 << 3) - 1 };
 static const char *const phase_names[] = { "tod", "match", "mask" };
-enum fault { FAULT_NONE, FAULT_UNMASKED, FAULT_NOCLEAR, FAULT_EARLY };
-static const char *const fault_names[] = { "none", "unmasked", "noclear", "early" };
+enum fault { FAULT_NONE, FAULT_UNMASKED, FAULT_NOCLEAR, FAULT_EARLY, FAULT_TOD_STALE2S };
+static const char *const fault_names[] = { "none", "unmasked", "noclear", "early", "tod_stale2s" };
 /* fault=early: RTCMR set this much nearer than the check expects, as an alarm firing early would look */
 #define FAULT_EARLY_S		2
+/* fault=tod_stale2s: RTCDR taken this much behind, as a clock set from a stale time would read */
+#define FAULT_TOD_STALE_S	2
 /*
  * Step 3 reads the device between spins of this long: every read is an
  * exit that takes the VMM's device lock, and QEMU's main loop, which runs
@@ -65,6 +74,7 @@ static const char *const fault_names[] = { "none", "unmasked", "noclear", "early
 
 static struct {
 	u64 host_ns;
+	bool host_has_fraction;
 	u64 threshold_ns;
 	unsigned phases;
 	unsigned fault;		/* enum fault */
@@ -112,15 +122,26 @@ static bool wait_irq(void)
 	return wait_cond_ticks(irq_seen, NULL, MATCH_WAIT_S * arch_counter_hz());
 }
 
+/* arch_counter() when main() began: the start of what step 1 counts as elapsed */
+static u64 start_counter;
+
 static void check_tod(void)
 {
-	s64 offset_s = (s64)pl031_seconds() - (s64)(opt.host_ns / NSEC_PER_SEC);
+	static const struct tod_clock pl031 = { .name = "PL031", .figure = "pl031.tod_offset_s",
+						.unit = TOD_UNIT_S, .resolution_ns = NSEC_PER_SEC };
+	struct tod_reading r = {
+		.clock_ns = pl031_seconds() * NSEC_PER_SEC,
+		.host_ns = opt.host_ns,
+		.host_time = opt.host_has_fraction ? TOD_HOST_FRACTION : TOD_HOST_WHOLE_SECONDS,
+		.elapsed_ns = ticks_to_ns(arch_counter() - start_counter, arch_counter_hz()),
+		.threshold_ns = opt.threshold_ns,
+	};
 
-	report_bounded(&(struct bounded){.name = "pl031.tod_offset_s", .unit = "s",
-					 .value = offset_s, .nbands = 1,
-					 .band = {{-1, (s64)(opt.threshold_ns / NSEC_PER_SEC)}}},
-	       "tod: PL031's time of day is the host's plus %lld s (allowed -1 to +%llu s)", offset_s,
-	       opt.threshold_ns / NSEC_PER_SEC);
+	if (opt.fault == FAULT_TOD_STALE2S)
+		r.clock_ns -= FAULT_TOD_STALE_S * NSEC_PER_SEC;
+	report_prefix_push("tod");
+	tod_check(&pl031, &r);
+	report_prefix_pop();
 }
 
 static void check_match(void)
@@ -176,8 +197,9 @@ static void check_mask(void)
 }
 
 static const struct arg args[] = {
-	ARG_SECONDS("host_time", &opt.host_ns, 1, UINT64_MAX, NULL,
-		    "the host's time of day when QEMU started; absent: no time of day check"),
+	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &opt.host_ns, .lo = 1,
+	  .hi = UINT64_MAX, .fraction = &opt.host_has_fraction,
+	  .help = "the host's time of day when QEMU started; absent: no time of day check" },
 	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "5",
 		    "the time of day check's allowance for start-up and boot"),
 	ARG_LIST("phases", &opt.phases, phase_names, "tod,match,mask", "steps to run"),
@@ -190,6 +212,7 @@ int main(int argc, char **argv)
 	const char *why;
 	unsigned irq;
 
+	start_counter = arch_counter();
 	args_parse_or_abort(&arg_table, argc, argv);
 	why = pl031_find();
 	if (why) {

@@ -32,12 +32,14 @@
  *     1 s apart +- (the delays' difference + the reference's 1000 ppm).
  *  2. tod (with host_time=): the date and time read in the first update
  *     interrupt against the host's time of day H taken before QEMU
- *     started. QEMU's RTC runs a fraction f < 1 s behind the host's time,
- *     so at an edge RTC - H = d - f, d the time since H. The guest knows
- *     the part of d since this test started, e (TSC); the rest, QEMU's
- *     start-up and the firmware, is under threshold (default 4 s: SeaBIOS
- *     boots in 3.3 s here, qboot in 0.3 s). Allowed: (e - 1 s, e +
- *     threshold]. A clock 2 s behind fails whenever start-up and boot take
+ *     started, by lib/tod.h's one rule: the figure is RTC - H - e, e the
+ *     time since this test started (TSC), that is QEMU's start-up and the
+ *     firmware less what the RTC lost. QEMU's RTC runs a fraction f < 1 s
+ *     behind the host's time (its 1 s resolution: it was set by
+ *     truncating it), so the figure may be 1 s below 0; above, threshold
+ *     (default 4 s: SeaBIOS boots in 3.3 s here, qboot in 0.3 s), +1 s for
+ *     a host time without a fraction; each end 1000 ppm of e wider for the
+ *     TSC's drift. A clock 2 s behind fails whenever start-up and boot take
  *     under 1 s (qboot, the runner's default). The RTC's time is taken as
  *     UTC (QEMU's default), its century from the FADT's register.
  *  3. periodic: for each of rates= (default 256 and 64 Hz), PIE set and RS
@@ -74,14 +76,14 @@
  *     default: under kvm-pvm a handler (three exits to QEMU) does not
  *     always finish within the period and interrupts are lost (on an
  *     earlier, slower machine 22-35% of them at 1024 Hz; docs/clocks.md).
- * RESULT lines: rtc.tod_offset_ms, rtc.update.interval_ms,
+ * RESULT lines: rtc.tod_offset_ms (RTC - H - e, ms to the ns), rtc.update.interval_ms,
  * rtc.periodic.<hz>hz.{err_ppm,bound_ppm,long_intervals,missed,
  * max_interval_us,steal_us} (long: 1.5 periods or more, a tick lost or
  * late; missed: periods between the marks without an interrupt).
  *
  * Arguments, key=value:
- *   host_time=S   the host's time of day when QEMU started ({host_time});
- *                 absent: no step 2
+ *   host_time=S   the host's time of day when QEMU started ({host_time}),
+ *                 optionally with up to 9 fraction digits; absent: no step 2
  *   threshold=S   step 2's allowance for start-up and boot, seconds (default 4)
  *   phases=LIST   which of update,tod,periodic to run (default all)
  *   rates=LIST    step 3's rates in Hz, powers of two 2..8192 (default 256,64),
@@ -143,8 +145,9 @@ static const char *parse_ref(const char *v)
 }
 
 static const struct arg args[] = {
-	ARG_SECONDS("host_time", &opt.host_ns, 1, UINT64_MAX, NULL,
-		    "the host's time of day when QEMU started; absent: no step 2"),
+	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &opt.host_ns, .lo = 1,
+	  .hi = UINT64_MAX, .fraction = &opt.host_has_fraction,
+	  .help = "the host's time of day when QEMU started; absent: no step 2" },
 	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "4",
 		    "step 2's allowance for start-up and boot"),
 	ARG_LIST("phases", &opt.phases, phase_names, "update,tod,periodic", "steps to run"),

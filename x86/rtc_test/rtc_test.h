@@ -34,6 +34,7 @@ enum fault {
 
 struct rtc_test_options {
 	u64 host_ns, threshold_ns, window_ms;
+	bool host_has_fraction; /* host_time= had a dot */
 	unsigned phases;
 	unsigned rates[MAX_RATES], n_rates;
 	const char *rates_arg;

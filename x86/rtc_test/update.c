@@ -5,6 +5,7 @@
 #include "fixed.h"
 #include "report.h"
 #include "stats.h"
+#include "tod.h"
 #include "units.h"
 
 /* fault=tod_stale2s */
@@ -14,8 +15,14 @@
 
 static void tod_test(const struct update_event *u)
 {
-	s64 offset_ms, e_ms = (s64)((u->tsc - start_tsc) / (arch_counter_hz() / MSEC_PER_SEC));
-	s64 low = e_ms - (s64)MSEC_PER_SEC, high = e_ms + (s64)(opt.threshold_ns / NSEC_PER_MSEC);
+	static const struct tod_clock rtc = { .name = "the RTC", .figure = "rtc.tod_offset_ms",
+					      .unit = TOD_UNIT_MS, .resolution_ns = NSEC_PER_SEC };
+	struct tod_reading r = {
+		.host_ns = opt.host_ns,
+		.host_time = opt.host_has_fraction ? TOD_HOST_FRACTION : TOD_HOST_WHOLE_SECONDS,
+		.elapsed_ns = ticks_to_ns(u->tsc - start_tsc, arch_counter_hz()),
+		.threshold_ns = opt.threshold_ns,
+	};
 
 	report_prefix_push("tod");
 	if (u->why) {
@@ -23,18 +30,14 @@ static void tod_test(const struct update_event *u)
 		report_prefix_pop();
 		return;
 	}
-	offset_ms = ((s64)rtc_datetime_epoch(&u->dt) * (s64)MSEC_PER_SEC - (s64)(opt.host_ns / NSEC_PER_MSEC));
+	r.clock_ns = rtc_datetime_epoch(&u->dt) * NSEC_PER_SEC;
 	if (opt.fault == FAULT_TOD_STALE2S)
-		offset_ms -= FAULT_TOD_STALE_S * (s64)MSEC_PER_SEC;
-	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %lld ms after this test "
+		r.clock_ns -= FAULT_TOD_STALE_S * NSEC_PER_SEC;
+	report_info("RTC %04u-%02u-%02u %02u:%02u:%02u UTC at its edge, %llu ms after this test "
 		    "started",
-		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec, e_ms);
-	report_bounded(&(struct bounded){.name = "rtc.tod_offset_ms", .unit = "ms",
-					 .value = offset_ms, .nbands = 1, .band = {{low + 1, high}}},
-	       "the RTC's time of day at an update is the host's %+lld ms (allowed above %+lld ms, "
-	       "up "
-	       "to %+lld ms)",
-	       offset_ms, low, high);
+		    u->dt.year, u->dt.month, u->dt.day, u->dt.hour, u->dt.min, u->dt.sec,
+		    r.elapsed_ns / NSEC_PER_MSEC);
+	tod_check(&rtc, &r);
 	report_prefix_pop();
 }
 
