@@ -71,10 +71,12 @@ ASFLAGS += $(ARCHFLAGS)
 # --- sources: found by wildcard, never listed -------------------------------
 rel = $(patsubst $(S)/%,%,$(1))
 # lib/test_name.c is built once per kernel (below), not into the library.
-# common/ holds the test engines (their arch-neutral halves, and under common/x86/ or
-# common/arm64/ their arch halves); they go into the library too.
-COMMONARCH := common/$(notdir $(LIBARCH))
-LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c $(S)/common/*.c $(S)/$(COMMONARCH)/*.c)))
+# common/ holds the test engines, a folder each (common/tick/, common/lifecycle/, ...): its
+# arch-neutral half, and under ENGINE/x86/ or ENGINE/arm64/ its arch half; they go into the
+# library too.
+ENGINES := $(patsubst %/,%,$(wildcard $(S)/common/*/))
+LIB_C := $(filter-out lib/test_name.c,$(call rel,$(wildcard $(S)/lib/*.c $(S)/$(LIBARCH)/*.c \
+	$(addsuffix /*.c,$(ENGINES)) $(addsuffix /$(notdir $(LIBARCH))/*.c,$(ENGINES)))))
 ifeq ($(TESTDIR),x86)
 LIB_S := $(call rel,$(wildcard $(S)/$(LIBARCH)/*_$(BITS).S) $(filter-out %_32.S %_64.S,$(wildcard $(S)/$(LIBARCH)/*.S)))
 else
@@ -104,10 +106,10 @@ silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
 quiet = $(if $(V),,@$(if $(silent),,printf '  %-7s %s\n' $(1) $@;))
 
 # lib/ is the floor every kernel stands on and knows no test: it sees only its own headers.
-# common/ (the test engines) and the tests see lib/ and common/.
+# The engines and the tests see lib/ and every engine's folder ("x86/tick.h": an arch half's).
 DIR_CFLAGS_lib :=
-DIR_CFLAGS_common := -I$(S)/common
-DIR_CFLAGS_$(TESTDIR) := -I$(S)/common
+DIR_CFLAGS_common := $(addprefix -I,$(ENGINES))
+DIR_CFLAGS_$(TESTDIR) := $(addprefix -I,$(ENGINES))
 
 # Pattern rules name their directory: a slash-free '%.o' would match the
 # file part only and look for sources in the wrong place out of tree.
@@ -151,7 +153,7 @@ $(foreach d,$(TEST_DIRS),$(eval $(call dir_kernel,$(d))))
 .SECONDARY:
 
 clean:
-	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*.o common/*/*.o common/*.d common/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*/*.o $(TESTDIR)/*/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
+	rm -f lib/*.o lib/*/*.o lib/*.d lib/*/*.d common/*/*.o common/*/*/*.o common/*/*.d common/*/*/*.d lib/libvmtick.a $(TESTDIR)/*.o $(TESTDIR)/*.d $(TESTDIR)/*/*.o $(TESTDIR)/*/*.d $(TESTDIR)/*.elf $(TESTDIR)/*.flat
 
 include $(S)/scripts/standalone.mk
 

@@ -11,7 +11,7 @@
  * restart on every vCPU, the restarted one included, as the system
  * counter lives outside the PEs. No other test ever restarts a vCPU.
  *
- * How (common/cpu_cycle.c), on the last vCPU, each cycle:
+ * How (common/cpu_cycle/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading
  *     CNTVCT through shared memory, 64 turns each (HANDOFF_ROUNDS); every
  *     read must be at least the one just before it, made by the other

@@ -4,12 +4,12 @@
  * across host events - pause, save/restore, live migration - that the
  * runner performs when the guest asks (docs/lifecycle.md).
  *
- * What it checks, for each event, on every vCPU (common/lifecycle.c):
+ * What it checks, for each event, on every vCPU (common/lifecycle/lifecycle_engine.c):
  *  - CNTVCT and CNTPCT never go backwards, and their largest step over
  *    the event is no more than the time QEMU says the guest was stopped
  *    plus what the window before the event saw;
  *  - each counter does what QEMU does to it while the guest is stopped,
- *    as measured here (the table in common/arm64/lifecycle.c, the arch half): under TCG both follow QEMU's
+ *    as measured here (the table in common/lifecycle/arm64/lifecycle_arm64.c, the arch half): under TCG both follow QEMU's
  *    virtual clock, which stands still while the VM is stopped and is
  *    carried across save/restore and migration;
  *  - the timers: each vCPU has both, one armed as a one-shot (by CVAL)

@@ -2,7 +2,7 @@
 /*
  * selftest: checks the arm64 platform code from inside the guest.
  *
- * What it checks (the common half in common/selftest.c): the arguments
+ * What it checks (the common half in common/selftest/selftest_engine.c): the arguments
  * arrived as argv (argv[0] is "selftest"); the vCPU count equals smp=N and
  * every CPU has its own MPIDR; on_cpu() and on_cpus() run on every CPU; on
  * every CPU a data abort from an unmapped address, an undefined instruction

@@ -2,8 +2,8 @@
 /*
  * timer-tick: one timer source interrupting at a fixed rate while the
  * guest sleeps in WFI between ticks - the load a tickful idle guest puts
- * on its host - on the arm64 generic timer. The engine is common/timer_tick.c
- * (shared with x86/timer-tick.c); common/arm64/tick.c is the arm64 half.
+ * on its host - on the arm64 generic timer. The engine is common/tick/timer_tick.c
+ * (shared with x86/timer-tick.c); common/tick/arm64/tick_arm64.c is the arm64 half.
  *
  * What it checks: the source can be set up; at most one tick is lost and
  * none is late by more than 19 ms (TCG has no steal time: the entries run

@@ -25,8 +25,8 @@
  *     the future (6b) must withdraw it (a level, not a latched edge), and
  *     unmasking then must take no interrupt.
  * Then, all vCPUs at once:
- *  7. counter: the warp check of common/warp.c: the vCPUs take strict
- *     turns (common/arm64/warp.c) and each read
+ *  7. counter: the warp check of common/warp/warp.c: the vCPUs take strict
+ *     turns (common/warp/arm64/warp_arm64.c) and each read
  *     of CNTVCT (then CNTPCT) must not be earlier than the previous one,
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
  *     quickest hand-off, below which an offset between vCPUs cannot show.
@@ -522,7 +522,7 @@ static const struct warp_report warp_results = {
 	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), NULL, 0,
 };
 
-/* The warp check of common/warp.c, in strict turns (common/arm64/warp.c); fault=warp: the last vCPU's reads D early. */
+/* The warp check of common/warp/warp.c, in strict turns (common/warp/arm64/warp_arm64.c); fault=warp: the last vCPU's reads D early. */
 static void check_counter(enum timer_kind k)
 {
 	struct warp_check check = {

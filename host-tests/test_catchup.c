@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/catchup_judge.c, the tick catch-up judgment (x86/catchup), on
+ * common/catchup/catchup_judge.c, the tick catch-up judgment (x86/catchup), on
  * records made here as each setting's source delivers them at 64 Hz:
  * masked for 250 ms, a 1 s pause with the guest's counter standing still
  * (TCG) or running on (KVM), a save past the RTC's 60 s re-base. A record
@@ -10,7 +10,7 @@
  * what. The host's own losses after a disturbance are reported apart, not
  * judged.
  */
-/* LIBSRC: common/catchup_judge.c lib/string.c lib/printf.c */
+/* LIBSRC: common/catchup/catchup_judge.c lib/string.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "host_shim.h"
-#include "../common/catchup.h"
+#include "../common/catchup/catchup.h"
 
 #define HZ	     64
 #define PERIOD_NS    (1000000000ull / HZ)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/cpu_cycle_check.c, the cpu-off-on engine's judgments, on the host,
+ * common/cpu_cycle/cpu_cycle_check.c, the cpu-off-on engine's judgments, on the host,
  * with the real lib/handoff.c and lib/report.c under it.
  * What: what a hand-off shows of each vCPU (its first and last reads, its
  * offset to the boot vCPU's counter); a hand-off read that went back,
@@ -23,7 +23,7 @@
  * physical count); a counter at 2 GHz (fake_checks_arch.h: 2 ticks a ns);
  * outcome lines captured (console_capture.h).
  */
-/* LIBSRC: common/cpu_cycle_check.c lib/handoff.c lib/wait.c lib/stats.c */
+/* LIBSRC: common/cpu_cycle/cpu_cycle_check.c lib/handoff.c lib/wait.c lib/stats.c */
 /* LIBSRC: lib/report.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/cpu_cycle_check.h"
+#include "../common/cpu_cycle/cpu_cycle_check.h"
 #include "../lib/report.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/cpu_cycle_args.c, the cpu-off-on test's arguments, on the host,
+ * common/cpu_cycle/cpu_cycle_args.c, the cpu-off-on test's arguments, on the host,
  * with the real lib/argv.c and lib/report.c under it.
  * What: cycles= takes 1..1000 (default 3) and fault= its five names, in
  * any order; a bad word (a number out of range or not a number, an
@@ -12,7 +12,7 @@
  * (setup_args) and parsed into a struct filled with garbage first; a
  * refusal ends the process, so it runs in a child (child_capture.h).
  */
-/* LIBSRC: common/cpu_cycle_args.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: common/cpu_cycle/cpu_cycle_args.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +21,7 @@
 #include "console_capture.h"
 #include "child_capture.h"
 #include "host_shim.h"
-#include "../common/cpu_cycle_check.h"
+#include "../common/cpu_cycle/cpu_cycle_check.h"
 #include "../lib/report.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -137,7 +137,7 @@ static void test_short_buffer(void **state)
 }
 
 /*
- * How ppb was printed as ppm before lib/fixed.c (common/tick_ref.c): the
+ * How ppb was printed as ppm before lib/fixed.c (common/tick/tick_ref.c): the
  * whole part with its sign, then the magnitude's thousandths. Kept here
  * to show what the table's first case catches.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_agree.c's check of every vCPU's clocks against the boot
+ * common/lifecycle/lifecycle_agree.c's check of every vCPU's clocks against the boot
  * vCPU's across an event, on the host (lib/handoff.c's brackets are
  * test_handoff.c's).
  * What: lc_check_agree() passes an offset whose brackets before and after
@@ -12,7 +12,7 @@
  * How: a 2 GHz counter; two vCPUs; offsets in counter ticks; the check's
  * PASS/FAIL/RESULT lines read back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle_agree.c common/lifecycle_proto.c common/lifecycle_figure.c lib/handoff.c lib/report.c */
+/* LIBSRC: common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/handoff.c lib/report.c */
 /* LIBSRC: lib/fixed.c lib/printf.c lib/string.c lib/stats.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define NCPUS 2
 #include "fake_checks_arch.h"

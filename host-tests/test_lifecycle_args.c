@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_args.c, the lifecycle test's arguments, on the host,
+ * common/lifecycle/lifecycle_args.c, the lifecycle test's arguments, on the host,
  * with the real lib/argv.c and lib/report.c under it.
  * What: events= takes KIND, KIND*N and migrate=N (a run, N 2..16) in a comma list, in order, up to
  * the 64 lc.events holds, and refuses an unknown kind, N of 0 or not a
@@ -14,7 +14,7 @@
  * How: each case's argument line is parsed into a fresh lc; what the
  * parser prints (the reason a line is refused) is captured.
  */
-/* LIBSRC: common/lifecycle_args.c common/lifecycle_proto.c */
+/* LIBSRC: common/lifecycle/lifecycle_args.c common/lifecycle/lifecycle_proto.c */
 /* LIBSRC: lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +23,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define MAX_WORDS 8
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_check.c, the lifecycle test's checks of one event, on
+ * common/lifecycle/lifecycle_check.c, the lifecycle test's checks of one event, on
  * the host, with the real lib/report.c and lib/stats.c under it.
- * What: the state the sampling half (common/lifecycle.c) leaves in `lc` -
+ * What: the state the sampling half (common/lifecycle/lifecycle_engine.c) leaves in `lc` -
  * every vCPU's largest clock steps per phase, its timers' ticks and stamps,
  * its stopped-flag sightings, the runner's answer - is set by hand for a
  * pause, a save or a migration, and the checks' PASS/FAIL/INFO/RESULT lines
@@ -21,7 +21,7 @@
  * the expected lines follow from docs/lifecycle.md's bounds, worked out
  * next to each table. The arch hooks the sources call are played here.
  */
-/* LIBSRC: common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +30,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define NCPUS		2

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_derived.c, the lifecycle test's derived clock (kvmclock)
+ * common/lifecycle/lifecycle_derived.c, the lifecycle test's derived clock (kvmclock)
  * against its counter (the TSC), on the host with the real lib/report.c.
  * What: each vCPU's parameter changes are fed through lc_follow_derived()
  * by phase, as the sampling half does, with a fake arch whose changed()
@@ -15,7 +15,7 @@
  * to the vCPU and phase it happens in; the PASS/FAIL/INFO lines are read
  * back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle_derived.c common/lifecycle_proto.c common/lifecycle_figure.c lib/report.c lib/fixed.c */
+/* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +24,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 #include "../lib/units.h"
 
 #define NCPUS	      2

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_proto.c, the guest's parser of the runner's answer to an
+ * common/lifecycle/lifecycle_proto.c, the guest's parser of the runner's answer to an
  * event request ("LIFECYCLE-DONE KIND SEQ key=value ...", docs/lifecycle.md):
  * the line scripts/lifecycle.py writes is read back field by field; every
  * malformed line - another first word, an unknown kind, a zero or
@@ -8,14 +8,14 @@
  * not a decimal or overflows 64 bits, too many or too long words - is
  * refused rather than half read.
  */
-/* LIBSRC: common/lifecycle_proto.c lib/string.c */
+/* LIBSRC: common/lifecycle/lifecycle_proto.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
-#include "../common/lifecycle.h"
+#include "../common/lifecycle/lifecycle.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define FACTS " duration_ns=1001216000 qmp_downtime_ns=0 total_ns=1002114000 overhead_ns=4000 " \

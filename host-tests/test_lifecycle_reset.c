@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_reset.c, the lifecycle test's reset event, on the
- * host, with the real answer parser (common/lifecycle_proto.c) and
+ * common/lifecycle/lifecycle_reset.c, the lifecycle test's reset event, on the
+ * host, with the real answer parser (common/lifecycle/lifecycle_proto.c) and
  * lib/report.c under it.
  * What: the boot handshake of a new life - "reset 0" starts at event 1
  * with nothing checked; an answer that is no answer, one for an event
@@ -15,12 +15,12 @@
  * Why: the reset check runs once per life on a real host, where it
  * passes; each bound is hit here from both sides.
  * How: the counter ticks in ns (fake_counter.h) and reads what each case sets;
- * lc_read_answer() (common/lifecycle.c, the console) is played here and
+ * lc_read_answer() (common/lifecycle/lifecycle_engine.c, the console) is played here and
  * hands back the case's line; each case runs in a child
  * (child_capture.h), as an abort ends the life. The bounds below are
  * worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle_reset.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_reset.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +32,7 @@
 #include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 #include "../lib/report.h"
 
 #define MS NSEC_PER_MSEC

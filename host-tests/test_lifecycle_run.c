@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_run_check.c, the checks of a run of migrations back to
+ * common/lifecycle/lifecycle_run_check.c, the checks of a run of migrations back to
  * back (events=migrate=N), on the host, with the real lib/report.c under it.
  * What: the record the sampling leaves for a run of three migrations (each
  * migration's stretch from its request to the next, the runner's facts of
@@ -19,7 +19,7 @@
  * migration stopped 3 ms; the one-shots due 100 ms after each request and
  * answered 300 ms after it. Bounds worked out next to the table.
  */
-/* LIBSRC: common/lifecycle_run_check.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_run_check.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,7 +28,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define NCPUS	    2
 #include "fake_checks_arch.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle.c and lifecycle_sample.c, the lifecycle test's events
+ * common/lifecycle/lifecycle_engine.c and lifecycle_sample.c, the lifecycle test's events
  * and sampling, on the host:
  * reading the runner's answer and stamping the timers' interrupts, with
  * the engine built unchanged.
@@ -17,12 +17,12 @@
  * How: the console is a script of characters (-1: nothing yet), the
  * counter moves STEP at every read (fake_counter.h); lc is set by hand.
  */
-/* LIBSRC: common/lifecycle.c common/lifecycle_sample.c common/lifecycle_args.c */
-/* LIBSRC: common/lifecycle_reset.c lib/busy.c lib/period.c */
-/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c */
+/* LIBSRC: common/lifecycle/lifecycle_engine.c common/lifecycle/lifecycle_sample.c common/lifecycle/lifecycle_args.c */
+/* LIBSRC: common/lifecycle/lifecycle_reset.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
-/* LIBSRC: lib/strto.c common/lifecycle_derived.c common/lifecycle_agree.c common/lifecycle_counter.c */
-/* LIBSRC: lib/handoff.c common/lifecycle_run.c common/lifecycle_run_check.c lib/console_input.c */
+/* LIBSRC: lib/strto.c common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_counter.c */
+/* LIBSRC: lib/handoff.c common/lifecycle/lifecycle_run.c common/lifecycle/lifecycle_run_check.c lib/console_input.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +31,7 @@
 #include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define STEP	10
 #define NOTHING (-1)

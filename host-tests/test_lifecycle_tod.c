@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/lifecycle_tod.c, the lifecycle test's time-of-day checks, on the
+ * common/lifecycle/lifecycle_tod.c, the lifecycle test's time-of-day checks, on the
  * host, with lib/report.c under them.
  * What: lc_check_tod() passes a time of day whose offset to the host's
  * moved by no more than LC_TOD_SLACK_NS plus the host's stamp waits, and
@@ -18,7 +18,7 @@
  * clock is played here (its tick changes once the counter passes the
  * edge). Figures in the expected lines are worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle_tod.c common/lifecycle_check.c common/lifecycle_proto.c common/lifecycle_figure.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +29,7 @@
 #include "fake_counter.h"
 #include "host_shim.h"
 #include "../lib/units.h"
-#include "../common/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_state.h"
 
 #define MS NSEC_PER_MSEC
 /* the counter's move at each read while an edge is searched for */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/selftest.c, the selftest's arch-neutral half, on the host, with
+ * common/selftest/selftest_engine.c, the selftest's arch-neutral half, on the host, with
  * the real lib/argv.c and lib/report.c under it.
  * What: selftest_begin() parses smp=, mem=, mode= and the arch's own
  * arguments, refuses a bad one and more arch arguments than it has room
@@ -15,7 +15,7 @@
  * (child_capture.h), since a mode and an abort end the guest's life, and
  * its lines and exit status are checked.
  */
-/* LIBSRC: common/selftest.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: common/selftest/selftest_engine.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #include "console_capture.h"
 #include "child_capture.h"
 #include "host_shim.h"
-#include "../common/selftest.h"
+#include "../common/selftest/selftest.h"
 #include "../lib/report.h"
 
 #define MIB    (1ull << 20)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/tick_judge.c and common/tick_record.c on the host: the judgment
+ * common/tick/tick_judge.c and common/tick/tick_record.c on the host: the judgment
  * of a run from its record alone. Literal records (1 kHz at a 2 GHz
  * counter, so a tick is never a ns by accident) for each way a lost tick
  * is explained or not, a one-shot's backlog, the record's text round
@@ -8,7 +8,7 @@
  * and TCG in real time, idle and beside busy loops, with and without a
  * fault), each judged again here and held to the verdict it must have.
  */
-/* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_math.c lib/stats.c lib/printf.c */
+/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
@@ -21,8 +21,8 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/tick_judge.h"
-#include "../common/tick_record.h"
+#include "../common/tick/tick_judge.h"
+#include "../common/tick/tick_record.h"
 
 #define HZ     2000000000ull
 #define PERIOD (HZ / 1000)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/tick_math.c, the timer-tick engine's 32.32 fixed point, checked on
+ * common/tick/tick_math.c, the timer-tick engine's 32.32 fixed point, checked on
  * the host against unsigned __int128: the 64x64-bit product built from
  * 32-bit halves (i386 has no 128-bit type), counts to ticks rounded down
  * (a slot is never later than the source's expiry), ticks to counts
@@ -10,7 +10,7 @@
  * near 2^64) are crossed with edge operands, then pseudo-random operands of
  * every bit length.
  */
-/* LIBSRC: common/tick_math.c lib/mul64.c */
+/* LIBSRC: common/tick/tick_math.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include "host_shim.h"
 #include "../lib/units.h"
-#include "../common/tick_math.h"
+#include "../common/tick/tick_math.h"
 
 #define ARRAY_LEN(a)  (sizeof(a) / sizeof((a)[0]))
 #define RANDOM_ROUNDS 1000000

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/tick_ref.c, the timer-tick engine's check of the counter's
+ * common/tick/tick_ref.c, the timer-tick engine's check of the counter's
  * frequency and the schedule's rate against a reference clock, with the
  * real lib/refclock.c, lib/report.c and lib/fixed.c under it and fake
  * clocks in place of the arch's. Checks:
@@ -16,9 +16,9 @@
  * Output is read back from stdout, where lib/report.c writes its lines
  * (host-tests/console_capture.h).
  */
-/* LIBSRC: common/tick_ref.c lib/refclock.c lib/wait.c lib/report.c lib/stats.c lib/fixed.c */
+/* LIBSRC: common/tick/tick_ref.c lib/refclock.c lib/wait.c lib/report.c lib/stats.c lib/fixed.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/printf.c lib/string.c common/tick_judge.c common/tick_math.c lib/mul64.c */
+/* LIBSRC: lib/printf.c lib/string.c common/tick/tick_judge.c common/tick/tick_math.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +27,7 @@
 #include "console_capture.h"
 #include "host_shim.h"
 #include "../lib/units.h"
-#include "../common/tick_ref.h"
+#include "../common/tick/tick_ref.h"
 
 #define COUNTER_HZ  NSEC_PER_SEC /* the counter ticks in ns: a tick off is a ppb off */
 #define FAST_REF_HZ HZ_PER_MHZ

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/tick_report.c on the host: the tick judgment's checks as the guest
+ * common/tick/tick_report.c on the host: the tick judgment's checks as the guest
  * prints them. What: the lost-tick and late-tick checks are bounded checks
  * (lib/report.h report_bounded): a BOUND line with the figure and its band,
  * then the PASS/FAIL line, the outcome the band's; where a check is not
@@ -11,7 +11,7 @@
  * by tick_judge, then tick_report_checks with its output captured; and a
  * source that stopped, inside and past the grace (tick_report_stopped).
  */
-/* LIBSRC: common/tick_report.c common/tick_judge.c common/tick_record.c common/tick_math.c */
+/* LIBSRC: common/tick/tick_report.c common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/fixed.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
@@ -24,9 +24,9 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/tick_engine.h"
-#include "../common/tick_judge.h"
-#include "../common/tick_record.h"
+#include "../common/tick/tick_engine.h"
+#include "../common/tick/tick_judge.h"
+#include "../common/tick/tick_record.h"
 #include "../lib/report.h"
 
 #define HZ     2000000000ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/timer_tick.c's planning and arguments, on the host, the engine built unchanged.
+ * common/tick/timer_tick.c's planning and arguments, on the host, the engine built unchanged.
  * What: tick_calibrate measures a source at half the counter's rate as 2 counter ticks per
  * count, within the error it states; it waits the window out and keeps a sample's narrowest
  * bracket, so a read the host delayed does not widen the error. tick_slot: slot i is the
@@ -15,10 +15,10 @@
  * arch's init(), which prints what the parse left in tick_run and ends the child; a refused
  * line ends it in report_abort(). The rest of the engine is linked but not run.
  */
-/* LIBSRC: common/timer_tick.c common/timer_tick_args.c common/tick_host.c common/tick_math.c */
-/* LIBSRC: common/tick_judge.c common/tick_record.c */
+/* LIBSRC: common/tick/timer_tick.c common/tick/timer_tick_args.c common/tick/tick_host.c common/tick/tick_math.c */
+/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: common/tick_report.c common/tick_ref.c lib/host_evidence.c lib/console_input.c lib/refclock.c */
+/* LIBSRC: common/tick/tick_report.c common/tick/tick_ref.c lib/host_evidence.c lib/console_input.c lib/refclock.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c lib/mul64.c */
 #include <setjmp.h>
@@ -32,7 +32,7 @@
 #include "host_shim.h"
 #include "../lib/report.h"
 #include "../lib/units.h"
-#include "../common/tick_engine.h"
+#include "../common/tick/tick_engine.h"
 
 #define STEP	  2
 #define MAX_WORDS 8

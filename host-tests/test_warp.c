@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/warp.c, the cross-vCPU warp check, on the host, with the real
+ * common/warp/warp.c, the cross-vCPU warp check, on the host, with the real
  * lib/report.c under it.
  * What: the counting of every read against the one before it (a warp, a
  * stall, progress, a hand-off from another vCPU), the largest step back,
@@ -16,7 +16,7 @@
  * reads; the turns are the engine's, the fake arch's take and give only
  * count themselves.
  */
-/* LIBSRC: common/warp.c lib/report.c lib/fixed.c lib/printf.c lib/string.c */
+/* LIBSRC: common/warp/warp.c lib/report.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #include <cmocka.h>
 #include "console_capture.h"
 #include "host_shim.h"
-#include "../common/warp.h"
+#include "../common/warp/warp.h"
 
 #define MAX_READS 16
 #define MASK_24	  ((1ull << 24) - 1)

@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Judge recorded timer-tick runs again on the host, with the guest's own
- * judgment (common/tick_judge.c) and reports (common/tick_report.c): each
+ * judgment (common/tick/tick_judge.c) and reports (common/tick/tick_report.c): each
  * LOG holds a run's TICK-RECORD lines (timer-tick.flat prints them when a
  * check fails, or always with record=always). Prints the same check lines
  * the guest printed, then one SUMMARY per log. Exit: 0 all passed, 1 a
  * check failed, 2 a log could not be read or holds no whole record.
  * Run through scripts/tick-judge, which builds it.
  */
-/* LIBSRC: common/tick_judge.c common/tick_record.c common/tick_report.c common/tick_math.c */
+/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_report.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "host_shim.h"
-#include "../common/tick_engine.h"
-#include "../common/tick_record.h"
+#include "../common/tick/tick_engine.h"
+#include "../common/tick/tick_record.h"
 #include "report.h"
 
 #define TOOL_BAD_INPUT 2

@@ -15,7 +15,7 @@
  * whole periods between them; the marks' measured spread (how much later
  * the third least delayed of each mark's run came) is how far the span
  * can be off. Used by rtc_test's periodic rate (x86/rtc_test/periodic.c)
- * and the lifecycle test's period across an event (common/lifecycle_check.c).
+ * and the lifecycle test's period across an event (common/lifecycle/lifecycle_check.c).
  */
 struct period_marks {
 	unsigned first, last; /* indices into t */
@@ -71,8 +71,8 @@ struct period_change period_change(const struct period_marks *before, u64 period
  * caller's tolerance explain: waiting loses ticks), over by up to
  * over_allowed (nothing but a faster source adds any). A count exactly
  * right is short by 0. Used by the tick engine's count at the end
- * (common/tick_judge.c) and the lifecycle's windows' rates
- * (common/lifecycle_check.c).
+ * (common/tick/tick_judge.c) and the lifecycle's windows' rates
+ * (common/lifecycle/lifecycle_check.c).
  */
 struct period_count {
 	bool is_short; /* got <= want */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The lifecycle guest's event protocol: the cfg's events list, the guest's request lines, the runner's answers.
 
-What and why: a lifecycle kernel (common/lifecycle_proto.c is its side)
+What and why: a lifecycle kernel (common/lifecycle/lifecycle_proto.c is its side)
 asks for each host event on its console and reads the facts of it back on
 its serial input; the helper must hold the guest to the cfg's list and
 answer in the shape it parses. This file is only that text: no QEMU, no
@@ -24,7 +24,7 @@ WINDOW_RE = re.compile(r'^window ([0-9]{1,4})$')
 RESET_CARRIED = ('counter', 'tests', 'failures', 'skipped')
 PINGPONG_MAX = 100
 # migrate=N: one event, a run of N migrations back to back, asked for one by one
-# with run=K (the guest's LC_RUN_MAX bounds N: common/lifecycle_state.h)
+# with run=K (the guest's LC_RUN_MAX bounds N: common/lifecycle/lifecycle_state.h)
 RUN = 'run'
 RUN_MIN, RUN_MAX = 2, 16
 SHOWN_CHARS = 60

@@ -68,7 +68,7 @@ STRACE_NOT_JUDGED = "FAIL"
 # The guest's own verdicts of vmtick_host.guest_status; any other status is a CRASH.
 GUEST_VERDICTS = ("PASS", "FAIL", "SKIP")
 TOP_SYSCALLS = 3
-# The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick_report.c)
+# The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick/tick_report.c)
 RESULT_PREFIX = "timer_tick."
 VCPUS = 1
 # the chart's size in pixels (OUT/timer-overhead.png)
@@ -316,7 +316,7 @@ def config_arch(d):
         return None
 
 
-# What the guest takes (x86/timer-tick.c, common/timer_tick.c): hz=1..10000, seconds=1..600.
+# What the guest takes (x86/timer-tick.c, common/tick/timer_tick.c): hz=1..10000, seconds=1..600.
 HZ_RANGE = (1, 10000)
 SECONDS_RANGE = (1, 600)
 # configure's names for the arches

@@ -9,7 +9,7 @@
  * vCPU, on a vCPU reset: docs/real-bugs.md) makes the restarted vCPU's
  * TSC, or the others', jump; no other test ever restarts a vCPU.
  *
- * How (common/cpu_cycle.c), on the last vCPU, each cycle:
+ * How (common/cpu_cycle/cpu_cycle.c), on the last vCPU, each cycle:
  *  1. hand-offs: the boot vCPU and each other vCPU take turns reading the
  *     TSC through shared memory, 64 turns each (HANDOFF_ROUNDS); every
  *     read must be at least the one just before it, made by the other vCPU;

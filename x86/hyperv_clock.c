@@ -21,7 +21,7 @@
  *     difference by 1 (host-tests/test_hv_tsc.c checks this bound against
  *     kvmclock's arithmetic). A page 1 ms off misses by 10,000 units; a
  *     descheduled vCPU only widens a bracket.
- *  2. warps: the warp check of common/warp.c, the vCPUs taking turns
+ *  2. warps: the warp check of common/warp/warp.c, the vCPUs taking turns
  *     under a fair lock reading TIME_REF_COUNT, then the page:
  *     reference time is partition-wide, so any step back fails.
  *  3. rate: TIME_REF_COUNT and the page count 10 MHz against refs=

@@ -381,7 +381,7 @@ static void rate_test(const struct options *o)
 
 /* ---- 4, 5, 6. warps -------------------------------------------------------- */
 
-/* The vCPUs take loops turns each reading read() (common/warp.c); returns the total warps. */
+/* The vCPUs take loops turns each reading read() (common/warp/warp.c); returns the total warps. */
 static u64 warp_run_quiet(u64 (*read)(void), u64 loops, struct warp_findings *total)
 {
 	struct warp_check check = { .arch = &warp_arch_x86, .read = read, .mask = WARP_MASK_64, .loops = loops };

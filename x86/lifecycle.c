@@ -5,7 +5,7 @@
  * when the guest asks (docs/lifecycle.md).
  *
  * Which clocks depends on the accelerator, and so does what QEMU does to
- * each while the VM is stopped (the tables in common/x86/lifecycle.c, the arch half, measured here):
+ * each while the VM is stopped (the tables in common/lifecycle/x86/lifecycle_x86.c, the arch half, measured here):
  *  - KVM: the TSC and this vCPU's kvmclock; the TSC runs on through a
  *    pause and a save/restore, kvmclock stands still. The one-shot is the
  *    LAPIC timer in TSC-deadline mode; the time of day is kvmclock plus
@@ -26,7 +26,7 @@
  * KVM run does not touch. KVM without kvmclock, or another hypervisor,
  * SKIPs: the semantics are measured for these two only.
  *
- * What it checks, for each event, on every vCPU (common/lifecycle.c):
+ * What it checks, for each event, on every vCPU (common/lifecycle/lifecycle_engine.c):
  *  - every clock never goes backwards, and its largest step over the
  *    event is no more than the time QEMU says the guest was stopped plus
  *    what the window before the event saw;
@@ -85,7 +85,7 @@
  *                (the RTC read after the event less the stop, as a time
  *                base left behind would read; the few ms of a live
  *                migration's stop stay within the bound)
- *                (common/lifecycle.c)
+ *                (common/lifecycle/lifecycle_engine.c)
  */
 #include "x86/lifecycle_arch.h"
 

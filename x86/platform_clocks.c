@@ -13,7 +13,7 @@
  *
  * What it checks, in order (phases=), for each counter the machine has
  * (SKIP with the reason where there is none):
- *  1. warps: the warp check of common/warp.c (as x86/tsc_test.c runs it
+ *  1. warps: the warp check of common/warp/warp.c (as x86/tsc_test.c runs it
  *     for the TSC): the vCPUs take turns under a fair lock; each read is compared with the
  *     one before it, made by whichever vCPU held the lock last. The
  *     counters wrap (HPET: reads of the main counter's low 32 bits, 42.9 s

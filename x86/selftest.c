@@ -2,7 +2,7 @@
 /*
  * selftest: checks the vmtick library from inside the guest.
  *
- * What it checks (the common half in common/selftest.c): the arguments
+ * What it checks (the common half in common/selftest/selftest_engine.c): the arguments
  * arrived as argv; the vCPU count equals smp=N; on_cpu() and on_cpus() run
  * on every CPU; every CPU has its own APIC ID; a #DE, a #GP from an MSR
  * that does not exist and a #PF from the unmapped NULL page are caught by

@@ -15,7 +15,7 @@
  *  1. cpuid: the invariant-TSC bit (CPUID 0x80000007 EDX[8]) and the
  *     RDTSCP and RDPID bits read the same on every vCPU (a guest reads
  *     them once, on its boot CPU, and applies them to all).
- *  2. warps: the warp check of common/warp.c - the vCPUs take turns
+ *  2. warps: the warp check of common/warp/warp.c - the vCPUs take turns
  *     under a fair lock; each read is compared with the one before it,
  *     made by whichever vCPU had the lock last. Earlier is a warp, equal a
  *     stall. Once with
@@ -104,7 +104,7 @@ struct options {
 
 static struct options opt;
 
-/* What one vCPU found, alone on its cache line (the warps: common/warp.c). */
+/* What one vCPU found, alone on its cache line (the warps: common/warp/warp.c). */
 struct vcpu_result {
 	u32 features;		/* step 1: TSC_FEATURE_* bits */
 	u32 aux_rdtscp, aux_rdpid, aux_msr;

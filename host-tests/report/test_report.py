@@ -186,7 +186,7 @@ class Parsers(Fixture):
         self.assertEqual(before, after)
 
 
-# A lifecycle log's bounded checks (common/lifecycle_check.c and its kin), two events.
+# A lifecycle log's bounded checks (common/lifecycle/lifecycle_check.c and its kin), two events.
 LIFECYCLE_LOG = """BOUND: e1.pause.TSC.step 25.182482 ms 0.000000..1044.320953
 PASS: event 1 pause: TSC: largest step over the event 25182 us (vCPU 1) <= stopped 1002439 us + 2 x 9240 us (largest step before) + 10000 us + 13400 us a vCPU waited for a host CPU
 BOUND: e1.pause.TSC.step 25.182482 ms 0.000000..102.845373

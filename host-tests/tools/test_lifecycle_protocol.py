@@ -3,7 +3,7 @@
 
 What: parse_events() on good and bad lists (pingpong=N as N migrations,
 seconds kept), check_request() on every way a request can break the
-protocol, and the answer lines the guest parses (common/lifecycle_proto.c).
+protocol, and the answer lines the guest parses (common/lifecycle/lifecycle_proto.c).
 Why: a request that slips past the cfg's list would run an event the
 entry never asked for; an answer the guest cannot parse fails it. How:
 the module is imported from scripts/ and called with literal text.

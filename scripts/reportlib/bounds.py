@@ -10,7 +10,7 @@ RATE_RE = re.compile(r"^(?P<clock>.+)\.rate\.vcpu(?P<cpu>\d+)\.(?P<ref>[^.]+)\.e
 VCPU_WARP_RE = re.compile(r"^(?P<clock>.+?)(?:\.warps)?\.vcpu(?P<cpu>\d+)\.(?P<what>warps|stalls)$")
 # totals where no per-vCPU figures exist: kvmclock.raw.warps
 TOTAL_WARP_RE = re.compile(r"^(?P<clock>.+)\.(?P<what>warps|stalls)$")
-# timer_tick.SOURCE.late_log2_ns.K (common/tick_report.c)
+# timer_tick.SOURCE.late_log2_ns.K (common/tick/tick_report.c)
 BUCKET_RE = re.compile(r"^timer_tick\.(?P<src>[^.]+)\.late_log2_ns\.(?P<k>\d+)$")
 TICK_RE = re.compile(r"^timer_tick\.(?P<src>[^.]+)\.ticks_expected$")
 # lib/bench rows: exit.ROW with exit.ROW.iterations (docs/bench.md)
@@ -41,7 +41,7 @@ WALLCLOCK = ("kvmclock.wallclock.startup_delay_ms", "rtc.tod_offset_ms", "pl031.
 
 def lifecycle(test):
     """[(event label, Bound, what)] of a lifecycle log's bounded checks: figures named
-    e<seq>.<event>.<what> (common/lifecycle_figure.c)."""
+    e<seq>.<event>.<what> (common/lifecycle/lifecycle_figure.c)."""
     out = []
     for b in test.bounds:
         seq, _, rest = b.name.partition(".")

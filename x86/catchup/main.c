@@ -20,7 +20,7 @@
  * as the lifecycle kernels ask, docs/lifecycle.md, and its answer says how
  * long QEMU had the guest stopped), then observe_ms of ticks. The record of
  * the ticks from the last one before it on is judged by
- * common/catchup_judge.c: how many periods the source's clock (the host's
+ * common/catchup/catchup_judge.c: how many periods the source's clock (the host's
  * or the VM's, as the model declares) counted while the guest could not
  * take them, how many came later and how fast, how long until the count
  * agreed with the elapsed time again, and how many were dropped for good,
@@ -36,7 +36,7 @@
  * periods the count was behind T ms after the disturbance's end.
  *
  * Arguments, key=value:
- *   model=NAME     the setting's model (common/catchup_judge.c), required
+ *   model=NAME     the setting's model (common/catchup/catchup_judge.c), required
  *   hz=N           the tick rate (default 64, Windows' default clock
  *                  interrupt; the RTC's rates are powers of two)
  *   disturb=LIST   of cli,pause,save (default cli); the cfg's events must
@@ -87,7 +87,7 @@ static const char *check_model(const char *v)
 
 	if (cu_model_find(v))
 		return NULL;
-	len = (size_t)snprintf(must, sizeof(must), "one of common/catchup_judge.c's models:");
+	len = (size_t)snprintf(must, sizeof(must), "one of common/catchup/catchup_judge.c's models:");
 	for (unsigned i = 0; (m = cu_model_at(i)) && len < sizeof(must); i++)
 		len += (size_t)snprintf(must + len, sizeof(must) - len, "%s %s", i ? "," : "",
 					m->name);

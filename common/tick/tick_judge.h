@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The timer-tick engine's judgment: a pure function of a record of one run, so the host can replay
+ * it. */
+#ifndef VMTICK_TICK_JUDGE_H
+#define VMTICK_TICK_JUDGE_H
+
+#include "libc.h"
+#include "host_evidence.h"
+#include "tick_math.h"
+
+/* Which kinds of source the judgment knows (struct tick_source's kind, common/tick/timer_tick.h). */
+enum tick_record_kind {
+	TICK_REC_PERIODIC,
+	TICK_REC_ONESHOT,
+};
+
+/* The host's evidence over one stretch of the run (a gap), asked for it alone. */
+struct tick_window {
+	u64 a, b; /* counter ticks after the anchor */
+	struct host_part ev;
+};
+
+/*
+ * A tick that has not come this long after its slot is counted lost: the
+ * run ends then, even for a periodic source that still owes ticks (the
+ * judgment tells a run ended that way by it: common/tick/tick_judge.c).
+ */
+#define TICK_GRACE_MS 50
+
+/*
+ * The host's evidence over the run, cut into equal parts between two
+ * marks (what share of each part the host took), and over the stretches
+ * the judgment asked about (tick_judge_asks()).
+ */
+struct tick_host {
+	/* NULL: the parts below hold the host's evidence; else why there is none */
+	const char *why_none;
+	/* the marks, in counter ticks after the anchor (the first may be before it: wrapped) */
+	u64 from, to;
+	/* how late the host may have stamped either mark, us */
+	u64 stamp_us;
+	u32 nparts;
+	const struct host_part *part; /* lib/host_evidence.h */
+	u32 nwin;
+	const struct tick_window *win; /* in the order tick_judge_asks() gave them */
+};
+
+/* One run as it happened: the plan, every tick that came, the guest's steal time, the host's
+ * evidence. */
+struct tick_record {
+	const char *source;
+	enum tick_record_kind kind;
+	u64 counter_hz, want_hz;
+	u64 expected;	     /* slots in the schedule */
+	u64 period_counts;   /* the source's period in its own counts... */
+	struct tick_cal cal; /* ...and its clock against the counter */
+	u64 end_at;	     /* counter ticks after the anchor at which the run ended */
+	u64 n;		     /* ticks received */
+	const u64 *at;	     /* when each came, counter ticks after the anchor, in order */
+	/* steal time since the start at each tick and at the end, ns; NULL: none here */
+	const u64 *steal_ns;
+	u64 steal_end_ns;
+	struct tick_host host;
+};
+
+/*
+ * Lost ticks beyond what the evidence explains that a sound run may still
+ * show: the last tick, late across a slot's edge as the run ends.
+ */
+#define TICK_UNEXPLAINED_LOST_MAX 1
+/*
+ * Lateness no evidence explains, per tick. The bound is set by what must
+ * fail: a tick held 20 ms by the guest or the emulation (fault=hold20);
+ * the handler's own time puts such a tick above 19 ms (docs/timers.md).
+ */
+#define TICK_UNEXPLAINED_LATE_MS 19
+/* A part of the run the host took more than this share of is not judged. */
+#define TICK_HOST_SWAMPED_PCT 50
+/*
+ * A run more than this share of whose parts the host swamped is not
+ * judged at all (a SKIP): the ticks lost or late in the rest are too few
+ * to tell a fault from the load. Beside a host's hypervisor that stole
+ * 2670 ms, 14 of 20 parts of a fault=drop10 run were swamped, and the
+ * 6 left showed none of its losses: a PASS by what was never looked at.
+ */
+#define TICK_JUDGED_MIN_PCT 50
+/*
+ * The run's normal delivery latency is this percentile of the lateness
+ * of the ticks that closed no gap (a gap: slots passed without a tick).
+ */
+#define TICK_NORMAL_LATE_PCTILE 90
+
+/* What the judgment found: every figure a check or a report needs, and each check's verdict. */
+struct tick_verdict {
+	u64 period; /* counter ticks */
+	u64 owed;   /* slots passed by the end, at least the schedule's */
+	u64 lost;   /* owed - n */
+	/* lost ticks explained: by steal time, by the host's evidence, by a late delivery */
+	u64 lost_steal, lost_host, lost_late;
+	u64 lost_pool;	   /* by the host's hypervisor's steal over the part (10 ms grain) */
+	u64 lost_unjudged; /* in parts of the run the host swamped */
+	u64 unexplained;
+	u64 gaps_late;	 /* gaps closed late (the chance allowance's base) */
+	u64 normal_late; /* counter ticks: the run's normal delivery latency */
+	/* counter ticks: a gap's closing tick up to this late is on time (the latency and a period's uncertainty) */
+	u64 on_time;
+	u64 chance;	 /* gaps closed within it by chance, allowed */
+	u64 allowed;	 /* TICK_UNEXPLAINED_LOST_MAX + chance */
+	/*
+	 * How far the calibrated schedule may have drifted from the source by
+	 * the end (its error over the run); beyond half a period a tick's slot
+	 * is unsure, and lost ticks cannot be counted by the schedule.
+	 */
+	u64 schedule_drift;
+	bool schedule_unsure;
+	/* not judged without the host's evidence (by hand) or a sure schedule: true, said as a SKIP
+	 */
+	bool lost_ok;
+	/* lateness beyond the evidence */
+	u64 over_late, worst_unexplained, worst_unexplained_tick;
+	bool late_ok;
+	/* early */
+	u64 early, worst_early, ahead;
+	bool early_ok;
+	/* the arrival rate over the run's real length, thousandths of a tick / of a Hz */
+	u64 rate_mhz, sched_mhz, off_milli, bound_milli;
+	bool rate_short, rate_ok;
+	/* one-shot: ticks still owed at the end, and whether the run ended catching up */
+	u64 backlog, catchup_us;
+	bool ended_catching_up;
+	/* the host's evidence */
+	bool host;
+	u64 host_us, parts_swamped;
+	bool too_little_judged; /* more than TICK_JUDGED_MIN_PCT of the parts swamped: a SKIP */
+};
+
+/* Counter value (after the anchor) of slot i of the schedule. */
+u64 tick_rec_slot(const struct tick_record *r, u64 i);
+/* The period, in counter ticks (at least 1). */
+u64 tick_rec_period(const struct tick_record *r);
+/* What a planned period may be off by: a whole count, and the calibration's error (ppb). */
+u64 tick_rec_slack_ppb(const struct tick_record *r);
+
+/*
+ * The judgment's workspace, n entries each (the caller's: the guest has
+ * no room to spare on its stack). Afterwards late[] holds each tick's
+ * lateness against its slot (counter ticks), for the statistics.
+ */
+struct tick_work {
+	u64 *late, *own, *lost, *early, *scratch;
+	u64 ahead, passed;
+};
+
+/*
+ * The stretches of the run the judgment needs the host's evidence over,
+ * in order: gaps whose lost ticks the guest's steal time does not explain,
+ * and ticks later than the bound beyond it. Fills w[0..max-1] (.ev left
+ * zero); returns how many there are (more than max: the rest are not
+ * asked, and a gap not asked about is explained by no host evidence).
+ */
+u64 tick_judge_asks(const struct tick_record *r, struct tick_window *out, u64 max,
+		    struct tick_work *w);
+
+/* Judge a run. */
+void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w);
+
+#endif

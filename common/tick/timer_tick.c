@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The arch-neutral timer-tick engine: calibration, the schedule, the interrupts, the run and its judgment (arguments: timer_tick_args.c; the host's evidence: tick_host.c). */
+#include "timer_tick.h"
+#include "alloc.h"
+#include "arch.h"
+#include "irq.h"
+#include "report.h"
+#include "stats.h"
+#include "tick_engine.h"
+#include "tick_ref.h"
+#include "tick_record.h"
+#include "units.h"
+#include "wait.h"
+#include "host_evidence.h"
+
+/* 16 MiB of lateness samples at most */
+#define TICK_MAX_SAMPLES (1u << 21)
+/* Test-only faults (fault=NAME): what hold20 and hold50 hold, after how many ticks stop100 stops.
+ */
+#define TICK_FAULT_HOLD20_MS  20
+#define TICK_FAULT_HOLD50_MS  50
+#define TICK_FAULT_STOP_AFTER 100
+#define TICK_FAULT_DROP_EVERY 10
+/* freq1 and freq5: the counter's frequency taken this many thousandths of itself */
+#define TICK_FAULT_FREQ1_PERMILLE 1010
+#define TICK_FAULT_FREQ5_PERMILLE 1050
+/* Best bracket of this many reads at each end of a calibration. */
+#define CAL_TRIES 16
+/*
+ * The calibration lasts a tenth of the run, at least 200 ms: the schedule
+ * of a periodic source then drifts from the source by at most ten bracket
+ * widths (a few tens of microseconds here) by the end of any run.
+ */
+#define CAL_WINDOW_MIN_MS 200
+#define CAL_RUN_SHARE	  10
+
+struct tick_run tick_run;
+
+struct cal_sample {
+	u64 before, after, count;
+};
+
+/* The read whose counter bracket was narrowest: its count was taken inside [before, after]. */
+static void cal_sample(u64 (*read)(void), struct cal_sample *best)
+{
+	for (unsigned i = 0; i < CAL_TRIES; i++) {
+		u64 a = arch_counter(), c = read(), b = arch_counter();
+
+		if (i == 0 || b - a < best->after - best->before) {
+			best->before = a;
+			best->after = b;
+			best->count = c;
+		}
+	}
+}
+
+struct source_read {
+	u64 (*read)(void);
+};
+
+static bool read_source(void *arg, u64 now)
+{
+	((struct source_read *)arg)->read();
+	return false;
+}
+
+/*
+ * ratio = counter ticks between the two brackets' midpoints over the
+ * counts between them. Each count was read somewhere in its bracket (half
+ * its width either way) and a count is only known to the whole count: the
+ * uncertainty is the half-widths plus one count, over the interval.
+ */
+bool tick_calibrate(u64 (*read)(void), struct tick_cal *cal)
+{
+	u64 window = tick_run.cal_window;
+	struct cal_sample s1, s2;
+	u64 mid1, mid2, dt, dc, slack;
+
+	cal_sample(read, &s1);
+	/* the source read again and again through the window */
+	work_until(read_source, &(struct source_read){read}, s1.after + window);
+	cal_sample(read, &s2);
+	mid1 = s1.before + (s1.after - s1.before) / 2;
+	mid2 = s2.before + (s2.after - s2.before) / 2;
+	dt = mid2 - mid1;
+	dc = s2.count - s1.count;
+	slack = (s1.after - s1.before) / 2 + (s2.after - s2.before) / 2;
+	return tick_cal_from(cal, dt, dc, slack);
+}
+
+u64 tick_slot(u64 i)
+{
+	return tick_run.anchor +
+	       tick_counts_to_ticks(&tick_run.plan.cal, (i + 1) * tick_run.plan.period_counts);
+}
+
+/* How early a periodic tick due at due may look: the calibration's error over the run so far. */
+static u64 early_tolerance(u64 due)
+{
+	return mul_u64_u64_shr32(due - tick_run.anchor, tick_run.err_fx) + 1;
+}
+
+/* Periodic: count the slots the counter has passed by now (within the calibration's error). */
+static void pass_slots(u64 now)
+{
+	while (now + early_tolerance(tick_slot(tick_run.next_slot)) >=
+	       tick_slot(tick_run.next_slot))
+		tick_run.next_slot++;
+}
+
+/* The record of a tick: when it came, and the steal time so far (common/tick/tick_judge.c judges them). */
+static void record(u64 now)
+{
+	tick_run.at[tick_run.received] = now;
+	if (tick_run.has_steal)
+		tick_run.steal[tick_run.received] = steal_ns() - tick_run.steal_start;
+}
+
+static bool rearm_now(u64 i)
+{
+	return tick_run.src->kind == TICK_ONESHOT &&
+	       !(tick_run.fault == FAULT_STOP100 && i + 1 == TICK_FAULT_STOP_AFTER);
+}
+
+/*
+ * fault=miss: the source muted from now until its next expiry is half a
+ * period past, so that expiry's interrupt never reaches the CPU (no
+ * handler runs for it), the source ticking on at its phase: a lost
+ * interrupt as a device or an interrupt controller loses one.
+ */
+static void miss_next_expiry(void)
+{
+	u64 span = max(tick_run.src->mute_span, 1u),
+	    gone = tick_slot(tick_run.next_slot + span - 1) + tick_run.period / 2;
+
+	tick_run.src->mute(true);
+	spin_until(gone);
+	tick_run.src->mute(false);
+	tick_run.missed++;
+}
+
+/* The run is over: the schedule's last slot passed, every tick it owes came, or the grace ran out. */
+static bool run_over(u64 i, u64 now)
+{
+	u64 passed = tick_run.src->kind == TICK_PERIODIC ? tick_run.next_slot : i + 1;
+
+	return passed >= tick_run.expected ||
+	       tick_run.received >= tick_run.expected || now >= tick_run.stop_at;
+}
+
+void tick_interrupt(void)
+{
+	u64 now, i = tick_run.interrupts;
+
+	if (!tick_run.running || tick_run.done) {
+		tick_run.stray++;
+		return;
+	}
+	/* fault=hold20, hold50: the interrupt kept waiting, as a guest or emulation bug would */
+	if (tick_run.fault == FAULT_HOLD20 && i == tick_run.expected / 2)
+		spin_ns(TICK_FAULT_HOLD20_MS * NSEC_PER_MSEC);
+	if (tick_run.fault == FAULT_HOLD50 && i == tick_run.expected / 2)
+		spin_ns(TICK_FAULT_HOLD50_MS * NSEC_PER_MSEC);
+	now = arch_counter();
+	tick_run.interrupts = i + 1;
+	if (tick_run.src->kind == TICK_PERIODIC)
+		pass_slots(now);
+	if (!(tick_run.fault == FAULT_DROP10 &&
+	      i % TICK_FAULT_DROP_EVERY == TICK_FAULT_DROP_EVERY - 1)) {
+		record(now);
+		tick_run.received++;
+		tick_run.last_at = now;
+	}
+	if (run_over(i, now)) {
+		tick_run.done = true;
+		return;
+	}
+	/* slots miss_every - 1, 2 * miss_every - 1, ...: one expiry in miss_every */
+	if (tick_run.fault == FAULT_MISS && (tick_run.next_slot + 1) % tick_run.miss_every == 0)
+		miss_next_expiry();
+	if (rearm_now(i))
+		tick_run.src->arm_at(tick_slot(i + 1), now);
+}
+
+u64 tick_counter_hz(void)
+{
+	return tick_run.counter_hz;
+}
+
+/*
+ * Arm the timer that ends a run whose source stopped: the wake-up timer
+ * when the source is another one, else the arch's second timer.
+ */
+static void arm_guard(u64 when)
+{
+	if (tick_run.src->wake_use == TICK_OWN_TIMER)
+		tick_run.guard = tick_run.arch->wake_at(when) ? GUARD_WAKE : GUARD_NONE;
+	else
+		tick_run.guard = tick_run.arch->guard_at(when) ? GUARD_OTHER : GUARD_NONE;
+}
+
+static void cancel_guard(void)
+{
+	if (tick_run.guard == GUARD_WAKE)
+		tick_run.arch->wake_cancel();
+	else if (tick_run.guard == GUARD_OTHER)
+		tick_run.arch->guard_cancel();
+}
+
+void tick_wake(void)
+{
+	/* the guard is armed before the start, from an estimate: hold it to the real end */
+	if (tick_run.running && arch_counter() < tick_run.stop_at) {
+		arm_guard(tick_run.stop_at);
+		return;
+	}
+	tick_run.woke_at = arch_counter();
+	tick_run.done = true;
+}
+
+/* The run's end, else a sleep until the next interrupt, counted in *(u64 *)woken. */
+static bool done_else_wait(void *woken)
+{
+	if (tick_run.done)
+		return true;
+	tick_run.arch->wait();
+	++*(u64 *)woken;
+	return false;
+}
+
+static void wait_done(void)
+{
+	u64 woken = 0;
+
+	wait_cond(done_else_wait, &woken);
+}
+
+/* The record of the run that ended: times after the anchor. */
+static void make_record(struct tick_record *r, u64 want_hz)
+{
+	for (u64 j = 0; j < tick_run.received; j++)
+		tick_run.at[j] -= tick_run.anchor;
+	*r = (struct tick_record){
+		.source = tick_run.src->name,
+		.kind = tick_run.src->kind == TICK_PERIODIC ? TICK_REC_PERIODIC : TICK_REC_ONESHOT,
+		.counter_hz = tick_run.counter_hz,
+		.want_hz = want_hz,
+		.expected = tick_run.expected,
+		.period_counts = tick_run.plan.period_counts,
+		.cal = tick_run.plan.cal,
+		.end_at = tick_run.end_at - tick_run.anchor,
+		.n = tick_run.received,
+		.at = tick_run.at,
+		.steal_ns = tick_run.has_steal ? tick_run.steal : NULL,
+		.steal_end_ns = tick_run.has_steal ? steal_ns() - tick_run.steal_start : 0,
+	};
+}
+
+/*
+ * A source that stops ticking altogether still ends the run, as a FAIL:
+ * the guard is armed before the start (setting it up can take tens of
+ * milliseconds of device exits, which would make the first tick late),
+ * then armed again, cheaply, for the end of a schedule starting now;
+ * tick_wake() holds it to the real end.
+ */
+static void tick_until_done(const struct tick_source *src, u64 hz)
+{
+	u64 span = tick_counts_to_ticks(&tick_run.plan.cal,
+					tick_run.expected * tick_run.plan.period_counts) +
+		   hz * TICK_GRACE_MS / MSEC_PER_SEC;
+
+	arm_guard(arch_counter() + span);
+	if (tick_run.guard != GUARD_NONE)
+		arm_guard(arch_counter() + span);
+	tick_run.running = true;
+	tick_run.anchor = src->start();
+	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
+	if (src->kind == TICK_ONESHOT)
+		src->arm_at(tick_slot(0), tick_run.anchor);
+	wait_done();
+	tick_run.end_at = arch_counter();
+	tick_run.running = false;
+	src->stop();
+	cancel_guard();
+}
+
+static void judge_and_report(const struct tick_record *r, const struct tick_ref *ref, u64 hz)
+{
+	struct tick_work *w = tick_work(r->n);
+	struct tick_verdict v;
+
+	tick_judge(r, &v, w);
+	/* thousands of numbers through the serial port: seconds under a slow KVM, so on demand */
+	if (tick_run.record == RECORD_ALWAYS ||
+	    (tick_run.record == RECORD_ON_FAIL &&
+	     !(v.lost_ok && v.late_ok && v.early_ok && v.rate_ok)))
+		tick_record_print(r);
+	tick_report_counts(r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
+			   r->end_at, hz);
+	tick_report_lateness(r, w->late);
+	tick_report_host(r, &v);
+	tick_report_stopped(r, tick_run.interrupts);
+	if (tick_run.missed)
+		report_info("fault=miss muted %llu expiries", tick_run.missed);
+	if (tick_run.stray)
+		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
+	tick_report_checks(r, &v);
+	tick_check_rates(r, ref);
+}
+
+static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
+{
+	const char *why = src->setup(want_hz, &tick_run.plan);
+	struct tick_record r;
+	struct tick_ref ref;
+	struct host_span span;
+
+	if (why) {
+		report(false, "set-up: %s", why);
+		return;
+	}
+	tick_run.err_fx = tick_ppb_to_fx(tick_run.plan.cal.err_ppb);
+	tick_run.expected = want_hz * seconds;
+	tick_run.at = calloc(tick_run.expected, sizeof(*tick_run.at));
+	tick_run.steal = calloc(tick_run.expected, sizeof(*tick_run.steal));
+	tick_run.period =
+		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
+	/* the device under test may be a reference too (the HPET): not that one */
+	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
+	host_span_begin(&span, arch_counter, tick_run.counter_hz);
+	/* an interrupt latched while its pin was masked lands here, not in the run */
+	tick_run.arch->flush();
+	report_info("phase start");
+	if (tick_run.has_steal)
+		tick_run.steal_start = steal_ns();
+	tick_until_done(src, hz);
+	report_info("phase end");
+	host_span_end(&span);
+	if (tick_run.guard == GUARD_NONE)
+		report_info("no second timer to end the run had %s stopped: the runner's timeout "
+			    "would have",
+			    src->what);
+	tick_ref_end(&ref, hz);
+	make_record(&r, want_hz);
+	tick_report_plan(&r);
+	tick_ask_host(&r, &span);
+	judge_and_report(&r, &ref, hz);
+}
+
+/* Interrupts an idle run may take: the wake-up, and a spurious one or two. */
+#define TICK_IDLE_MAX_INTERRUPTS 3
+
+/* No timer: one wake-up at the end, so the guest sleeps the whole time. */
+static void run_idle(u64 seconds, u64 hz)
+{
+	u64 end, interrupts = 0;
+
+	report_info("phase start");
+	tick_run.anchor = arch_counter();
+	end = tick_run.anchor + seconds * hz;
+	if (!tick_run.arch->wake_at(end)) {
+		report_info("phase end");
+		report_skip("no timer to end the idle run with");
+		return;
+	}
+	wait_cond(done_else_wait, &interrupts);
+	report_info("phase end");
+	tick_report_counts("none", 0, 0, end - tick_run.anchor,
+			   tick_run.woke_at - tick_run.anchor, hz);
+	report(tick_run.woke_at >= end, "woke once %llu s had passed, not before (%llu ns late)",
+	       seconds, tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+	/*
+	 * A baseline that takes interrupts is no baseline: a timer the
+	 * firmware left running (the PIT at 18.2 Hz) would show up here.
+	 */
+	report(interrupts <= TICK_IDLE_MAX_INTERRUPTS,
+	       "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
+	       interrupts, TICK_IDLE_MAX_INTERRUPTS);
+	tick_result("none", "wake_late", "ns",
+		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+}
+
+const struct tick_source tick_source_none = {
+	.name = "none",
+	.what = "no timer (the idle baseline)",
+	.kind = TICK_NONE,
+	.wake_use = TICK_SHARES_WAKE_TIMER,
+};
+
+/* The counter's frequency and how it was found, with fault=freq5 applied. */
+static u64 counter_hz(const char **how)
+{
+	u64 hz = tick_run.arch->counter_hz(how);
+
+	u64 permille = tick_run.fault == FAULT_FREQ1   ? TICK_FAULT_FREQ1_PERMILLE
+		       : tick_run.fault == FAULT_FREQ5 ? TICK_FAULT_FREQ5_PERMILLE
+						       : 0;
+
+	if (!permille)
+		return hz;
+	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", tick_fault_name(),
+		    permille, hz);
+	return hz * permille / MILLI_PER_UNIT;
+}
+
+static void start_host_accounting(void)
+{
+	const char *why = steal_init();
+
+	tick_run.has_steal = !why;
+	if (why)
+		report_info("lateness and lost ticks judged without steal time: %s", why);
+	else
+		report_info("steal time (KVM) read at every tick: lateness and lost ticks it "
+			    "explains are the host's");
+}
+
+int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct tick_source *const *srcs,
+	      size_t n)
+{
+	struct tick_args a;
+	const struct tick_source *src = tick_parse_args(argc, argv, srcs, n, &a);
+	u64 want_hz = a.hz, seconds = a.seconds, hz;
+	const char *why, *how;
+
+	if (want_hz * seconds > TICK_MAX_SAMPLES)
+		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
+			     want_hz * seconds, TICK_MAX_SAMPLES);
+	report_prefix_push(src->name);
+	tick_run.arch = arch;
+	tick_run.src = src;
+	hz = arch_counter_hz();
+	if (!hz)
+		report_abort("the counter's frequency is unknown");
+	/* sized from the rough figure; the arch measures a better one */
+	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MSEC_PER_SEC, hz * seconds / CAL_RUN_SHARE);
+	tick_run.arch->init();
+	irq_disable();
+	hz = tick_run.counter_hz = counter_hz(&how);
+	why = src->probe ? src->probe() : NULL;
+	if (why) {
+		report_skip("%s: %s", src->what, why);
+		return report_summary();
+	}
+	report_info("%s: %llu Hz for %llu s", src->what, want_hz, seconds);
+	report_info("counter at %llu Hz (%s)", hz, how);
+	if (tick_run.fault == FAULT_STOP100 && src->kind != TICK_ONESHOT)
+		report_abort("fault=stop100 needs a one-shot source; %s is not one", src->name);
+	if (tick_run.fault == FAULT_MISS && !src->mute)
+		report_abort("fault=miss needs a periodic source; %s is not one (a re-armed "
+			     "one-shot that misses an interrupt stops ticking: fault=stop100)",
+			     src->name);
+	if (tick_run.fault == FAULT_MISS)
+		report_info("fault=miss: one expiry in %llu never delivered (%s muted over %u "
+			    "expir%s)",
+			    tick_run.miss_every, src->name, max(src->mute_span, 1u),
+			    src->mute_span > 1 ? "ies: one stays pending under KVM" : "y");
+	if (tick_run.fault)
+		report_info("fault=%s injected on purpose: this run should FAIL", tick_fault_name());
+	if (src->kind == TICK_NONE) {
+		run_idle(seconds, hz);
+	} else {
+		start_host_accounting();
+		run_ticks(src, want_hz, seconds, hz);
+	}
+	return report_summary();
+}
