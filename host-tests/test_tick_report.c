@@ -36,8 +36,8 @@
 /* late beyond the 20 us every tick has by exactly the 19 ms bound */
 #define LATE_AT_BOUND (19 * MS - PERIOD / 50)
 
-static u64 at[N], late[N], own[N], lost[N], early[N], scratch[N];
-static struct tick_work work = { late, own, lost, early, scratch, 0, 0 };
+static u64 at[N], late[N], own[N], lost[N], early[N], scratch[N], sim_at[N], sim_steal[N];
+static struct tick_work work = { late, own, lost, early, scratch, 0, 0, sim_at, sim_steal };
 static struct host_part parts[100];
 
 void cpu_relax(void)
@@ -73,31 +73,43 @@ struct report_case {
 	unsigned drop;	    /* ticks never delivered, spread over the run */
 	u64 late_ticks;	    /* from tick 300 on, every tick this many counter ticks (0.5 ns) later */
 	bool by_hand;	    /* no host's evidence */
+	u64 needs_one_in;   /* resolution= the entry declares (0: none) */
 	const char *lines[4];
 	const char *absent; /* a line start that must not appear */
 };
 
 static const struct report_case cases[] = {
-	{ "clean: every tick 20 us late", 0, 0, false,
+	{ "clean: every tick 20 us late", 0, 0, false, 0,
 	  { "BOUND: timer_tick.fake.lost_unexplained 0 ticks 0..1",
+	    /* 1 in 1000 takes out the last tick only (the run's end allows it); 1 in 500 two */
+	    "PASS: ticks lost that nothing explains: 0 of 1000, at most 1 (1 for the run's end, 0 "
+	    "for late gaps by chance); resolution: it would have caught 1 in 500",
+	    "RESULT: timer_tick.fake.catches_one_in 500 ticks",
 	    "BOUND: timer_tick.fake.late_unexplained_max 20000 ns 0..19000000" } },
-	{ "one never delivered: within the one allowed", 1, 0, false,
+	{ "one never delivered: within the one allowed", 1, 0, false, 0,
 	  { "BOUND: timer_tick.fake.lost_unexplained 1 ticks 0..1" } },
-	{ "two never delivered: beyond it", 2, 0, false,
+	{ "two never delivered: beyond it", 2, 0, false, 0,
 	  { "BOUND: timer_tick.fake.lost_unexplained 2 ticks 0..1",
 	    "FAIL: ticks lost that nothing explains: 2 of 1000, at most 1" } },
-	{ "late 19 ms with the 20 us: at the bound", 0, LATE_AT_BOUND, false,
+	{ "late 19 ms with the 20 us: at the bound", 0, LATE_AT_BOUND, false, 0,
 	  { "BOUND: timer_tick.fake.late_unexplained_max 19000000 ns 0..19000000",
 	    "PASS: no tick late by more than 19 ms beyond the evidence (steal time, the host's): 0 "
 	    "were" } },
-	{ "2 ns more: beyond", 0, LATE_AT_BOUND + 4, false,
+	{ "2 ns more: beyond", 0, LATE_AT_BOUND + 4, false, 0,
 	  { "BOUND: timer_tick.fake.late_unexplained_max 19000002 ns 0..19000000",
 	    "FAIL: no tick late by more than 19 ms beyond the evidence" } },
-	{ "late 25 ms by hand: not judged, the figure alone", 0, 25 * MS, true,
+	{ "late 25 ms by hand: not judged, the figure alone", 0, 25 * MS, true, 0,
 	  { "RESULT: timer_tick.fake.late_unexplained_max 25020000 ns",
 	    "SKIP: no tick late by more than 19 ms beyond the evidence (steal time): 1 were" },
 	  "BOUND: timer_tick.fake.late_unexplained_max" },
-	{ "two lost by hand: not judged, the figure alone", 2, 0, true,
+	{ "clean, the entry needs 1 in 1000: more than this run can tell", 0, 0, false, 1000,
+	  { "SKIP: ticks lost that nothing explains: 0 of 1000, at most 1, not judged: with this "
+	    "run's noise the check would have caught 1 in 500 never-delivered interrupts, the entry "
+	    "needs 1 in 1000 (resolution=)" },
+	  "BOUND: timer_tick.fake.lost_unexplained" },
+	{ "clean, the entry needs 1 in 500: what it has", 0, 0, false, 500,
+	  { "PASS: ticks lost that nothing explains: 0 of 1000" } },
+	{ "two lost by hand: not judged, the figure alone", 2, 0, true, 0,
 	  { "RESULT: timer_tick.fake.lost_unexplained 2 ticks",
 	    "SKIP: ticks lost that nothing explains: 2 of 1000, not judged" },
 	  "BOUND: timer_tick.fake.lost_unexplained" },
@@ -123,6 +135,7 @@ static void run_case(const void *arg)
 	if (c->by_hand)
 		r.host = (struct tick_host){ .why_none = "by hand" };
 	tick_judge(&r, &v, &work);
+	tick_take_resolution(&r, &v, &work, c->needs_one_in);
 	tick_report_checks(&r, &v);
 }
 

@@ -72,7 +72,11 @@ static bool judge_log(const char *path)
 	w = (struct tick_work){calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
 			       calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
 			       calloc(t.rec.n + 1, sizeof(u64))};
+	w.sim_at = calloc(t.rec.n + 1, sizeof(u64));
+	w.sim_steal = calloc(t.rec.n + 1, sizeof(u64));
 	tick_judge(&t.rec, &v, &w);
+	/* as the guest: the lost-tick check's resolution where it passed */
+	tick_take_resolution(&t.rec, &v, &w, 0);
 	report_prefix_push(t.rec.source);
 	tick_report_host(&t.rec, &v);
 	tick_report_checks(&t.rec, &v);
@@ -82,6 +86,8 @@ static bool judge_log(const char *path)
 	free(w.lost);
 	free(w.early);
 	free(w.scratch);
+	free(w.sim_at);
+	free(w.sim_steal);
 	tick_record_free(&t);
 	return true;
 }

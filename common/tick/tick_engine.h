@@ -44,6 +44,7 @@ struct tick_run {
 	u64 interrupts; /* taken during the run, counted or not (drop10) */
 	u64 end_at;	/* counter value the run ended at */
 	u64 miss_every; /* fault=miss: one expiry in this many muted */
+	u64 needs_one_in; /* resolution=: the rarest loss the lost-tick check must catch (0: any) */
 	u64 missed;	/* expiries fault=miss muted */
 	u64 last_at;	/* counter value of the last tick counted */
 	u64 period;	/* counter ticks */
@@ -77,7 +78,7 @@ extern const struct tick_source tick_source_none;
 struct tick_args {
 	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
 	unsigned source, fault, record;
-	u64 hz, seconds, miss_every;
+	u64 hz, seconds, miss_every, resolution;
 };
 
 /* The source a run ticks with, one of srcs or tick_source_none; tick_run's fault, record, miss_every set. */
@@ -109,6 +110,9 @@ void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
 void tick_report_stopped(const struct tick_record *r, u64 interrupts);
 /* Lost, late and early ticks against their bounds; the rate of those that came. */
 void tick_report_checks(const struct tick_record *r, const struct tick_verdict *v);
+/* The lost-tick check's resolution on this run where it passed (tick_resolution), into v. */
+void tick_take_resolution(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
+			  u64 needs_one_in);
 /* RESULT: timer_tick.SOURCE.NAME value unit */
 void tick_result(const char *source, const char *name, const char *unit, u64 value);
 

@@ -33,6 +33,8 @@ struct tick_work *tick_work(u64 n)
 		w.lost = calloc(n, sizeof(u64));
 		w.early = calloc(n, sizeof(u64));
 		w.scratch = calloc(n, sizeof(u64));
+		w.sim_at = calloc(n, sizeof(u64));
+		w.sim_steal = calloc(n, sizeof(u64));
 	}
 	return &w;
 }

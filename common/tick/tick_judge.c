@@ -257,6 +257,12 @@ static struct host_over host_over(const struct tick_record *r, u64 a, u64 b, enu
 					    (what == COUNT_WAITS_AND_STEAL ? w->ev.steal_us : 0)) *
 					      NSEC_PER_USEC,
 				      r->counter_hz);
+	else if (r->host.nwin && r->host.unasked_by_parts)
+		for (u32 p = first; p <= last; p++)
+			o.ticks += ns_to_ticks((u64)max(r->host.part[p].vcpu_us,
+							r->host.part[p].other_us) *
+						       NSEC_PER_USEC,
+					       r->counter_hz);
 	return o;
 }
 
@@ -659,6 +665,47 @@ static void clamp_explained(struct tick_verdict *v)
 	v->lost_unjudged = min(v->lost_unjudged, left);
 	left -= v->lost_unjudged;
 	v->unexplained = min(v->unexplained, left);
+}
+
+/* r with every k-th tick taken out (its interrupt never delivered), into w's copy. */
+static struct tick_record without_every(const struct tick_record *r, u64 k, struct tick_work *w)
+{
+	struct tick_record s = *r;
+	u64 n = 0;
+
+	for (u64 i = 0; i < r->n; i++) {
+		if ((i + 1) % k == 0)
+			continue;
+		w->sim_at[n] = r->at[i];
+		if (r->steal_ns)
+			w->sim_steal[n] = r->steal_ns[i];
+		n++;
+	}
+	s.n = n;
+	s.at = w->sim_at;
+	s.steal_ns = r->steal_ns ? w->sim_steal : NULL;
+	s.host.unasked_by_parts = true;
+	return s;
+}
+
+u64 tick_resolution(const struct tick_record *r, struct tick_work *w)
+{
+	static const u64 ladder[] = { TICK_RESOLUTION_LADDER };
+	struct tick_verdict v;
+
+	if (r->kind != TICK_REC_PERIODIC || !w->sim_at || (r->steal_ns && !w->sim_steal))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(ladder); i++) {
+		struct tick_record s;
+
+		if (ladder[i] > r->n)
+			continue;
+		s = without_every(r, ladder[i], w);
+		tick_judge(&s, &v, w);
+		if (!v.lost_ok)
+			return ladder[i];
+	}
+	return 0;
 }
 
 void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w)

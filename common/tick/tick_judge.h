@@ -43,6 +43,13 @@ struct tick_host {
 	const struct host_part *part; /* lib/host_evidence.h */
 	u32 nwin;
 	const struct tick_window *win; /* in the order tick_judge_asks() gave them */
+	/*
+	 * A stretch no window was asked about is explained by the waits of the
+	 * parts it overlaps (as far as they are not spent), not by nothing:
+	 * set for tick_resolution's runs, whose new gaps the guest never asked
+	 * about, and that a real loss there would have had asked.
+	 */
+	bool unasked_by_parts;
 };
 
 /* One run as it happened: the plan, every tick that came, the guest's steal time, the host's
@@ -132,6 +139,14 @@ struct tick_verdict {
 	bool host;
 	u64 host_us, parts_swamped;
 	bool too_little_judged; /* more than TICK_JUDGED_MIN_PCT of the parts swamped: a SKIP */
+	/*
+	 * Set by the caller after the judgment, not by it: the lost-tick
+	 * check's resolution on this run (tick_resolution: catches 1 in K,
+	 * 0 none; taken where the check passed), and the resolution the entry
+	 * declares it needs (resolution=N; 0: none declared).
+	 */
+	u64 catches_one_in, needs_one_in;
+	bool resolution_taken;
 };
 
 /* Counter value (after the anchor) of slot i of the schedule. */
@@ -149,6 +164,8 @@ u64 tick_rec_slack_ppb(const struct tick_record *r);
 struct tick_work {
 	u64 *late, *own, *lost, *early, *scratch;
 	u64 ahead, passed;
+	/* tick_resolution's copy of the record's ticks and steal (n each; NULL: none taken) */
+	u64 *sim_at, *sim_steal;
 };
 
 /*
@@ -163,5 +180,20 @@ u64 tick_judge_asks(const struct tick_record *r, struct tick_window *out, u64 ma
 
 /* Judge a run. */
 void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w);
+
+/*
+ * The lost-tick check's resolution on this run: the rarest rate of
+ * never-delivered interrupts it would still have caught, as K of "1 in K"
+ * (TICK_RESOLUTION_LADDER, the rates scripts/tick-miss-sweep tries); 0
+ * when not even the most often is caught, or the check is not judged here
+ * (a one-shot source: one lost stops it, a check of its own). Each rate is
+ * the run again with every K-th of its ticks taken out (as fault=miss
+ * mutes the source), judged by the same judgment: the run's own noise and
+ * the host's waits, a stretch not asked about explained by its parts'
+ * waits (struct tick_host's unasked_by_parts: a real loss would have been
+ * asked about). Uses w->sim_at and w->sim_steal (n each).
+ */
+#define TICK_RESOLUTION_LADDER 2000, 1000, 500, 200, 100, 50, 20, 12, 10, 5, 2
+u64 tick_resolution(const struct tick_record *r, struct tick_work *w);
 
 #endif

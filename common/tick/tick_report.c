@@ -141,10 +141,36 @@ void tick_report_host(const struct tick_record *r, const struct tick_verdict *v)
 	tick_result(r->source, "host_parts_swamped", "parts", v->parts_swamped);
 }
 
+/*
+ * Where the lost-tick check passed, judged: its resolution on this run
+ * (tick_resolution), into v, with the resolution the entry needs.
+ */
+void tick_take_resolution(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
+			  u64 needs_one_in)
+{
+	v->needs_one_in = needs_one_in;
+	if (!v->lost_ok || !v->host || v->schedule_unsure || v->too_little_judged ||
+	    r->kind != TICK_REC_PERIODIC)
+		return;
+	v->catches_one_in = tick_resolution(r, w);
+	v->resolution_taken = true;
+}
+
+/* "1 in K", or what is true when not even 1 in 2 is caught. */
+static const char *one_in(char *buf, size_t size, u64 k)
+{
+	if (k)
+		snprintf(buf, size, "1 in %llu", k);
+	else
+		snprintf(buf, size, "not even 1 in 2");
+	return buf;
+}
+
 /* The lost ticks' check, with where each explanation came from. */
 static void report_lost(const struct tick_record *r, const struct tick_verdict *v)
 {
 	u64 normal = us_of(r, v->normal_late), on_time = us_of(r, v->on_time);
+	char res[32];
 
 	report_info("ticks counted from time: %llu slot(s) passed by the run's end (by the "
 		    "counter), %llu tick(s) came; lost %llu: %llu explained by steal time, %llu by "
@@ -167,6 +193,13 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 			    "host's evidence (no vmtick runner) a host delay the guest cannot see looks "
 			    "like a lost interrupt; the rate's shortfall leaves them out too",
 			    v->unexplained, v->owed);
+	else if (v->resolution_taken && v->needs_one_in &&
+		 (!v->catches_one_in || v->catches_one_in < v->needs_one_in))
+		report_skip("ticks lost that nothing explains: %llu of %llu, at most %llu, not judged: "
+			    "with this run's noise the check would have caught %s never-delivered "
+			    "interrupts, the entry needs 1 in %llu (resolution=)",
+			    v->unexplained, v->owed, v->allowed,
+			    one_in(res, sizeof(res), v->catches_one_in), v->needs_one_in);
 	else {
 		/* the allowance's derivation apart: the check's line says what and by how much */
 		report_info("lost ticks allowed: %d for the last tick, across a slot's edge as the run "
@@ -179,11 +212,15 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 		/* judged: lost_ok is exactly unexplained <= allowed here (tick_judge) */
 		tick_bounded(r->source, "lost_unexplained", "ticks", v->unexplained, v->allowed,
 			     "ticks lost that nothing explains: %llu of %llu, at most %llu (%d for the "
-			     "run's end, %llu for late gaps by chance)%s",
+			     "run's end, %llu for late gaps by chance)%s%s%s",
 			     v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
 			     v->unexplained > v->allowed ? ": never delivered, or held back where the "
-							   "host's evidence saw nothing" : "");
+							   "host's evidence saw nothing" : "",
+			     v->resolution_taken ? "; resolution: it would have caught " : "",
+			     v->resolution_taken ? one_in(res, sizeof(res), v->catches_one_in) : "");
 	}
+	if (v->resolution_taken)
+		tick_result(r->source, "catches_one_in", "ticks", v->catches_one_in);
 	tick_result(r->source, "slots_passed", "ticks", v->owed);
 	tick_result(r->source, "lost", "ticks", v->lost);
 	tick_result(r->source, "steal_lost", "ticks", v->lost_steal);

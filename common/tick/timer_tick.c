@@ -298,6 +298,8 @@ static void judge_and_report(const struct tick_record *r, const struct tick_ref 
 	tick_report_counts(r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
 			   r->end_at, hz);
 	tick_report_lateness(r, w->late);
+	/* after the lateness: the resolution's runs reuse the judgment's work arrays */
+	tick_take_resolution(r, &v, w, tick_run.needs_one_in);
 	tick_report_host(r, &v);
 	tick_report_stopped(r, tick_run.interrupts);
 	if (tick_run.missed)

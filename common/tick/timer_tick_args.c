@@ -7,6 +7,8 @@
 
 #define TICK_HZ_MAX	 10000
 #define TICK_SECONDS_MAX 600
+/* resolution=: at most the rarest rate tick_resolution tries (TICK_RESOLUTION_LADDER's first) */
+#define TICK_RESOLUTION_MAX 2000
 /* fault=miss: one expiry in this many muted, unless miss_every= says otherwise (2 %) */
 #define TICK_FAULT_MISS_EVERY	  50
 #define TICK_FAULT_MISS_EVERY_MIN 2
@@ -43,6 +45,9 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 			   "test-only: the check to make fail"),
 		ARG_UINT("miss_every", &a->miss_every, 0, TICK_FAULT_MISS_EVERY_MAX, "0",
 			 "fault=miss: one expiry in this many never delivered (0: 50)"),
+		ARG_UINT("resolution", &a->resolution, 0, TICK_RESOLUTION_MAX, "0",
+			 "the lost-tick check must catch 1 never-delivered interrupt in this many, "
+			 "else it is a SKIP saying so (0: report it, need none)"),
 		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
 			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
 	};
@@ -63,5 +68,6 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 		report_abort("miss_every=%llu would mute every expiry: at least %d", a->miss_every,
 			     TICK_FAULT_MISS_EVERY_MIN);
 	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
+	tick_run.needs_one_in = a->resolution;
 	return a->source < n ? srcs[a->source] : &tick_source_none;
 }

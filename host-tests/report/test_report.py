@@ -40,6 +40,7 @@ RESULT: timer_tick.pit.late_log2_ns.14 39 ticks
 RESULT: timer_tick.pit.late_log2_ns.15 1 ticks
 BOUND: timer_tick.pit.lost_unexplained 0 ticks 0..1
 PASS: pit: ticks lost that nothing explains: 0 of 100, at most 1
+RESULT: timer_tick.pit.catches_one_in 50 ticks
 BOUND: timer_tick.pit.late_unexplained_max 40000 ns 0..19000000
 PASS: pit: no tick late by more than 19 ms beyond the evidence (steal time, the host's): 0 were
 BOUND: timer_tick.pit.counter_err 51.206 ppm -1001.734..1001.734

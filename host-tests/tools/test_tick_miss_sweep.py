@@ -96,9 +96,11 @@ class Reading(unittest.TestCase):
     def test_lost_line_passing(self):
         got = self.read("BOUND: timer_tick.hpet.lost_unexplained 0 ticks 0..4\n"
                         "PASS: hpet: ticks lost that nothing explains: 0 of 2000, at most 4 (1, ...)\n"
+                        "RESULT: timer_tick.hpet.catches_one_in 50 ticks\n"
                         "RESULT: timer_tick.hpet.slots_passed 2000 ticks\n")
         self.assertEqual(got[:4], ("PASS", 0, 2000, 4))
         self.assertIsNone(got[4])
+        self.assertEqual(got[5], 50, "the check's own resolution")
 
     def test_skip_and_none(self):
         self.assertEqual(self.read("SKIP: rtc: no such source\n")[0], "SKIP")

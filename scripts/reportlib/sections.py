@@ -249,7 +249,9 @@ def tick_counts(t, src):
                        ("lost", "lost"), ("steal_lost", "explained by steal time"),
                        ("lost_host", "by the host's evidence"), ("lost_late", "by a late delivery"),
                        ("lost_unjudged", "not judged"), ("steal", "steal time (us)"),
-                       ("host_us", "host's waits (us)")):
+                       ("host_us", "host's waits (us)"),
+                       # the lost-tick check's resolution on the run, where it passed: 1 in K caught
+                       ("catches_one_in", "never-delivered caught at 1 in")):
         f = t.fig(p + name)
         if f:
             parts.append(f'{what} <span class="fig" data-fig="{esc(ref(t, p + name))}">'
