@@ -53,7 +53,7 @@ make_build() { # dir arch
 	printf 'ARCH := %s\n' "$2" >"$d/config.mak"
 	printf '%s\n' 'out PASS: one' 'out INFO: a # sign' args 'out RESULT: fake.figure 42 ns' \
 		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/$sub/pass.flat"
-	printf '%s\n' 'out PASS: one' 'out FAIL: two <&> "]]>" #2' \
+	printf '%s\n' 'out PASS: one' 'out BOUND: fake.two 7.5 ms 0.0..5.0' 'out FAIL: two <&> "]]>" #2' \
 		'out SUMMARY: 2 tests, 1 unexpected failures, 0 skipped' 'exit 1' >"$d/$sub/fail.flat"
 	printf '%s\n' 'out SKIP: no widget here' 'out SUMMARY: 1 tests, 0 unexpected failures, 1 skipped' \
 		'exit 77' >"$d/$sub/skip.flat"
@@ -126,6 +126,8 @@ CFG
 	ok "fake: JUnit counts (guest checks plus the runs that ended badly)" \
 		has_match junit.xml '<testsuites name="vmtick.x86_64" tests="9" failures="1" errors="5" skipped="1"'
 	ok "fake: JUnit log as system-out, ]]> split" has_match junit.xml 'FAIL: two <&> "]]]]><!\[CDATA\[>"'
+	ok "fake: JUnit a bound property per BOUND line, no testcase of its own" \
+		has_line junit.xml '      <property name="bound" value="fake.two 7.5 ms 0.0..5.0"/>'
 	junit_dashboard junit.xml
 
 	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build -t -j 2 >tap.txt 2>tap-err.txt
