@@ -74,13 +74,19 @@ struct report_case {
 	u64 late_ticks;	    /* from tick 300 on, every tick this many counter ticks (0.5 ns) later */
 	bool by_hand;	    /* no host's evidence */
 	u64 needs_one_in;   /* resolution= the entry declares (0: none) */
-	const char *lines[4];
+	const char *lines[6];
 	const char *absent; /* a line start that must not appear */
+	u64 early_ticks;    /* tick 500 this many counter ticks before its slot (0: none) */
 };
 
 static const struct report_case cases[] = {
+	{ "one tick 1 us before its deadline: early", 0, 0, false, 0,
+	  { "BOUND: timer_tick.fake.early 1 ticks 0..0",
+	    "FAIL: no tick before its deadline: 1 early, the worst by 1000 ns" },
+	  NULL, 40000 + 2000 },
 	{ "clean: every tick 20 us late", 0, 0, false, 0,
-	  { "BOUND: timer_tick.fake.lost_unexplained 0 ticks 0..1",
+	  { "BOUND: timer_tick.fake.early 0 ticks 0..0",
+	    "BOUND: timer_tick.fake.lost_unexplained 0 ticks 0..1",
 	    /* 1 in 1000 takes out the last tick only (the run's end allows it); 1 in 500 two */
 	    "PASS: ticks lost that nothing explains: 0 of 1000, at most 1 (1 for the run's end, 0 "
 	    "for late gaps by chance); resolution: it would have caught 1 in 500",
@@ -131,6 +137,7 @@ static void run_case(const void *arg)
 	}
 	for (u64 j = 300; c->late_ticks && j < r.n; j++)
 		at[j] += c->late_ticks;
+	at[500] -= c->early_ticks;
 	r.end_at = at[r.n - 1];
 	if (c->by_hand)
 		r.host = (struct tick_host){ .why_none = "by hand" };

@@ -236,19 +236,20 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 
 static void report_early(const struct tick_record *r, const struct tick_verdict *v)
 {
+	/* early_ok is exactly no tick early: a count bounded by 0 */
 	if (r->cal.err_ppb)
-		report(v->early_ok,
-		       "no tick early beyond the calibration's error (%llu ppb of the distance it "
-		       "was scheduled over): %llu early, the worst by %llu ns",
-		       r->cal.err_ppb, v->early, ticks_to_ns(v->worst_early, r->counter_hz));
+		tick_bounded(r->source, "early", "ticks", v->early, 0,
+			     "no tick early beyond the calibration's error (%llu ppb of the distance "
+			     "it was scheduled over): %llu early, the worst by %llu ns",
+			     r->cal.err_ppb, v->early, ticks_to_ns(v->worst_early, r->counter_hz));
 	else
-		report(v->early_ok, "no tick before its deadline: %llu early, the worst by %llu ns",
-		       v->early, ticks_to_ns(v->worst_early, r->counter_hz));
+		tick_bounded(r->source, "early", "ticks", v->early, 0,
+			     "no tick before its deadline: %llu early, the worst by %llu ns", v->early,
+			     ticks_to_ns(v->worst_early, r->counter_hz));
 	if (v->ahead)
 		report_info("%llu tick(s) before their slot in the calibrated schedule, within its "
 			    "error",
 			    v->ahead);
-	tick_result(r->source, "early", "ticks", v->early);
 }
 
 static void report_rate(const struct tick_record *r, const struct tick_verdict *v)
