@@ -23,37 +23,17 @@
 #include "host_shim.h"
 #include "../common/tick/tick_judge.h"
 #include "../common/tick/tick_record.h"
+#include "tick_fixture.h"
 
-#define HZ     2000000000ull
-#define PERIOD (HZ / 1000)
-#define N      1000
 
 static u64 at[N], steal[N], late[N], own[N], lost[N], early[N], scratch[N];
 static struct tick_work work = {late, own, lost, early, scratch, 0, 0};
-static struct host_part parts[100];
+static struct host_part parts[NPARTS];
 
-/* 1000 slots at 1 kHz, every tick 20 us after its slot; ratio 1: a count is a counter tick. */
+/* the clean run (host-tests/tick_fixture.h) over this test's arrays */
 static struct tick_record clean_run(void)
 {
-	struct tick_record r = {
-		.source = "fake",
-		.kind = TICK_REC_PERIODIC,
-		.counter_hz = HZ,
-		.want_hz = 1000,
-		.expected = N,
-		.period_counts = PERIOD,
-		.cal = {.ratio_fx = TICK_FX_ONE, .err_ppb = 0},
-		.n = N,
-		.at = at,
-		/* the host's evidence: it did nothing */
-		.host = {.from = 0, .to = N * PERIOD, .nparts = 100, .part = parts},
-	};
-
-	memset(parts, 0, sizeof(parts));
-	for (u64 j = 0; j < N; j++)
-		at[j] = (j + 1) * PERIOD + PERIOD / 50;
-	r.end_at = at[N - 1];
-	return r;
+	return tick_clean_run(at, parts);
 }
 
 /* Drop tick j: its expiry never delivered, the next one on time. */

@@ -11,7 +11,7 @@
  * by tick_judge, then tick_report_checks with its output captured; and a
  * source that stopped, inside and past the grace (tick_report_stopped).
  */
-/* LIBSRC: common/tick/tick_report.c common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c */
+/* LIBSRC: common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/fixed.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
@@ -27,44 +27,25 @@
 #include "../common/tick/tick_engine.h"
 #include "../common/tick/tick_judge.h"
 #include "../common/tick/tick_record.h"
+#include "tick_fixture.h"
 #include "../lib/report.h"
 
-#define HZ     2000000000ull
-#define PERIOD (HZ / 1000)
-#define N      1000
 #define MS     (HZ / 1000)
 /* late beyond the 20 us every tick has by exactly the 19 ms bound */
 #define LATE_AT_BOUND (19 * MS - PERIOD / 50)
 
 static u64 at[N], late[N], own[N], lost[N], early[N], scratch[N], sim_at[N], sim_steal[N];
 static struct tick_work work = { late, own, lost, early, scratch, 0, 0, sim_at, sim_steal };
-static struct host_part parts[100];
+static struct host_part parts[NPARTS];
 
 void cpu_relax(void)
 {
 }
 
-/* 1000 slots at 1 kHz, every tick 20 us after its slot, the host's evidence that it did nothing. */
+/* the clean run (host-tests/tick_fixture.h) over this test's arrays */
 static struct tick_record clean_run(void)
 {
-	struct tick_record r = {
-		.source = "fake",
-		.kind = TICK_REC_PERIODIC,
-		.counter_hz = HZ,
-		.want_hz = 1000,
-		.expected = N,
-		.period_counts = PERIOD,
-		.cal = { .ratio_fx = TICK_FX_ONE, .err_ppb = 0 },
-		.n = N,
-		.at = at,
-		.host = { .from = 0, .to = N * PERIOD, .nparts = 100, .part = parts },
-	};
-
-	memset(parts, 0, sizeof(parts));
-	for (u64 j = 0; j < N; j++)
-		at[j] = (j + 1) * PERIOD + PERIOD / 50;
-	r.end_at = at[N - 1];
-	return r;
+	return tick_clean_run(at, parts);
 }
 
 /* A case: what is done to the clean run, and lines its checks must print. */

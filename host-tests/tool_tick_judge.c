@@ -8,7 +8,7 @@
  * check failed, 2 a log could not be read or holds no whole record.
  * Run through scripts/tick-judge, which builds it.
  */
-/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_report.c common/tick/tick_math.c */
+/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
 #include <stdio.h>

@@ -162,14 +162,13 @@ bool bounded_holds(const struct bounded *b)
 	return false;
 }
 
-/* An end of a band, or the value: fixed point, or -inf/inf for an open end. */
-static const char *bound_text(char *buf, size_t size, s64 v, unsigned scale)
+const char *bound_text(char *buf, size_t size, s64 v, unsigned scale, enum fixed_sign sign)
 {
 	if (v == BOUND_OPEN_LO)
 		return "-inf";
 	if (v == BOUND_OPEN_HI)
 		return "inf";
-	return fmt_fixed(buf, size, v, scale, scale, FIXED_SIGN_MINUS);
+	return fmt_fixed(buf, size, v, scale, scale, sign);
 }
 
 bool report_bounded(const struct bounded *b, const char *fmt, ...)
@@ -191,11 +190,11 @@ bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap)
 
 	assert(b->nbands >= 1 && b->nbands <= BOUND_BANDS_MAX);
 	len = snprintf(line, sizeof(line), "BOUND: %s %s %s", b->name,
-		       bound_text(lo, sizeof(lo), b->value, b->scale), b->unit);
+		       bound_text(lo, sizeof(lo), b->value, b->scale, FIXED_SIGN_MINUS), b->unit);
 	for (unsigned i = 0; i < b->nbands && len < sizeof(line); i++)
 		len += snprintf(line + len, sizeof(line) - len, " %s..%s",
-				bound_text(lo, sizeof(lo), b->band[i].lo, b->scale),
-				bound_text(hi, sizeof(hi), b->band[i].hi, b->scale));
+				bound_text(lo, sizeof(lo), b->band[i].lo, b->scale, FIXED_SIGN_MINUS),
+				bound_text(hi, sizeof(hi), b->band[i].hi, b->scale, FIXED_SIGN_MINUS));
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	atomic_inc(&n_tests);
 	if (!pass)

@@ -4,6 +4,7 @@
 #define VMTICK_REPORT_H
 
 #include "libc.h"
+#include "fixed.h"
 
 /*
  * Exit codes a kernel hands to arch_exit(); the runner reads them back as
@@ -83,6 +84,8 @@ bool report_bounded(const struct bounded *b, const char *fmt, ...) __printf(2, 3
 bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap);
 /* Whether b's value lies in one of its bands. */
 bool bounded_holds(const struct bounded *b);
+/* A band's end or a value in 10^-scale units as text, an open end -inf or inf (as BOUND lines). */
+const char *bound_text(char *buf, size_t size, s64 v, unsigned scale, enum fixed_sign sign);
 void report_prefix_push(const char *prefix);
 void report_prefix_pushf(const char *fmt, ...) __printf(1, 2);
 void report_prefix_pop(void);

@@ -74,16 +74,6 @@ static const char *fmt_duration(char *buf, size_t size, u64 ns)
 	return buf;
 }
 
-/* An offset or an end in the figure's unit to the ns, signed; an open end -inf/inf. */
-static const char *fmt_end(char *buf, size_t size, s64 ns, unsigned scale)
-{
-	if (ns == BOUND_OPEN_LO)
-		return "-inf";
-	if (ns == BOUND_OPEN_HI)
-		return "inf";
-	return fmt_fixed(buf, size, ns, scale, scale, FIXED_SIGN_PLUS);
-}
-
 bool tod_check(const struct tod_clock *c, const struct tod_reading *r)
 {
 	struct tod_band b = tod_band(c, r);
@@ -101,11 +91,11 @@ bool tod_check(const struct tod_clock *c, const struct tod_reading *r)
 		"%s reads the host's time of day + %s elapsed %s %s, allowed %s %s (resolution %s, "
 		"rounding %s, drift %s) to %s %s (threshold %s%s, drift %s)",
 		c->name, fmt_duration(el, sizeof(el), r->elapsed_ns),
-		fmt_end(off, sizeof(off), tod_offset_ns(r), scale), unit,
-		fmt_end(lo, sizeof(lo), b.lo, scale), unit,
+		bound_text(off, sizeof(off), tod_offset_ns(r), scale, FIXED_SIGN_PLUS), unit,
+		bound_text(lo, sizeof(lo), b.lo, scale, FIXED_SIGN_PLUS), unit,
 		fmt_duration(res, sizeof(res), c->resolution_ns),
 		fmt_duration(rnd, sizeof(rnd), c->rounding_ns),
-		dr, fmt_end(hi, sizeof(hi), b.hi, scale), unit,
+		dr, bound_text(hi, sizeof(hi), b.hi, scale, FIXED_SIGN_PLUS), unit,
 		fmt_duration(thr, sizeof(thr), r->threshold_ns),
 		r->host_time == TOD_HOST_WHOLE_SECONDS ? ", +1 s: a whole-second host time" : "", dr);
 }

@@ -16,7 +16,7 @@ void lc_result_ms(const char *what, const char *figure, s64 ns)
 		      fmt_fixed(ms, sizeof(ms), ns / (s64)NSEC_PER_USEC, 3, 3, FIXED_SIGN_MINUS));
 }
 
-static bool lc_vbounded(const char *what, const char *figure, struct bounded *b, const char *fmt,
+bool lc_vbounded(const char *what, const char *figure, struct bounded *b, const char *fmt,
 			va_list ap)
 {
 	char name[64];

@@ -50,14 +50,15 @@ static bool bounded_run(int cpu, unsigned slot, const char *figure, const char *
 			const char *fmt, ...)
 {
 	struct bounded b = {.unit = unit, .value = (s64)v, .nbands = 1, .band = {{0, (s64)hi}}};
-	char what[48], msg[512];
+	char what[48];
 	va_list ap;
+	bool pass;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	snprintf(what, sizeof(what), "%s.cpu%d", lc.arch->name_of_slot[slot], cpu);
-	return lc_bounded(what, figure, &b, "%s", msg);
+	va_start(ap, fmt);
+	pass = lc_vbounded(what, figure, &b, fmt, ap);
+	va_end(ap);
+	return pass;
 }
 
 /* The periods of migration k's stretch no tick came for, and what its stop and the host's waits

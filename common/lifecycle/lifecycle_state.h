@@ -375,6 +375,8 @@ void lc_result_ms(const char *what, const char *figure, s64 ns);
  */
 bool lc_bounded(const char *what, const char *figure, struct bounded *b, const char *fmt, ...)
 	__printf(4, 5);
+bool lc_vbounded(const char *what, const char *figure, struct bounded *b, const char *fmt,
+		 va_list ap);
 /* The same for a figure in ns, printed in ms with 6 decimals (exactly as checked). */
 bool lc_bounded_ms(const char *what, const char *figure, s64 ns, s64 lo_ns, s64 hi_ns,
 		   const char *fmt, ...) __printf(6, 7);

@@ -114,6 +114,5 @@ void tick_report_checks(const struct tick_record *r, const struct tick_verdict *
 void tick_take_resolution(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
 			  u64 needs_one_in);
 /* RESULT: timer_tick.SOURCE.NAME value unit */
-void tick_result(const char *source, const char *name, const char *unit, u64 value);
 
 #endif

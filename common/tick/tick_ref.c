@@ -2,6 +2,7 @@
 /* The timer-tick engine's cross-check of the counter's frequency and of the tick rate against a
  * reference clock. */
 #include "tick_ref.h"
+#include "tick_figure.h"
 #include "arch.h"
 #include "tick_judge.h"
 #include "fixed.h"
@@ -66,27 +67,6 @@ void tick_ref_end(struct tick_ref *r, u64 counter_hz)
 	mark(r, &r->m1, counter_hz);
 }
 
-/* A bounded check of timer_tick.SOURCE.NAME, ppb shown as ppm with 3 decimals, within +-bound_ppb. */
-static bool bounded_ppm(const char *source, const char *name, s64 ppb, u64 bound_ppb,
-			const char *fmt, ...) __printf(5, 6);
-static bool bounded_ppm(const char *source, const char *name, s64 ppb, u64 bound_ppb,
-			const char *fmt, ...)
-{
-	char full[96];
-	struct bounded b = {
-		.name = full, .unit = "ppm", .scale = PPM_SCALE, .value = ppb,
-		.nbands = 1, .band = {{-(s64)bound_ppb, (s64)bound_ppb}},
-	};
-	va_list ap;
-	bool pass;
-
-	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	va_start(ap, fmt);
-	pass = report_vbounded(&b, fmt, ap);
-	va_end(ap);
-	return pass;
-}
-
 /* How far span differs from slots periods at want_hz of a counter at counter_hz, in ppb. */
 static s64 plan_ppb(const struct tick_ref_plan *p)
 {
@@ -126,7 +106,8 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 		       r->m0.count, r->m1.count);
 		return;
 	}
-	bounded_ppm(p->source, "counter_err", rate.err_ppb, rate.bound_ppb,
+	tick_bounded(p->source, "counter_err", "ppm", PPM_SCALE, rate.err_ppb, -(s64)rate.bound_ppb,
+		     (s64)rate.bound_ppb,
 	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
 	       "(bound +-%llu ppm)",
 	       p->counter_hz, r->ref->what, rate.window_ns / NSEC_PER_MSEC,
@@ -138,7 +119,8 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	sched_err = rate.err_ppb - plan_ppb(p);
 	sched_bound = rate.bound_ppb + p->slack_ppb;
 	fmt_milli(buf, sizeof(buf), ref_ticks_per_s_milli(p, rate.err_ppb));
-	bounded_ppm(p->source, "schedule_err", sched_err, sched_bound,
+	tick_bounded(p->source, "schedule_err", "ppm", PPM_SCALE, sched_err, -(s64)sched_bound,
+		     (s64)sched_bound,
 	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
 	       "%s ticks per second in its time",
 	       p->want_hz, r->ref->what, sched_err / (s64)PPB_PER_PPM, sched_bound / PPB_PER_PPM,

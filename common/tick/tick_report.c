@@ -2,39 +2,11 @@
 /* The timer-tick engine's reports: counts, lateness, host accounting, checks against their bounds,
  * RESULT lines. */
 #include "tick_engine.h"
+#include "tick_figure.h"
 #include "report.h"
 #include "stats.h"
 #include "fixed.h"
 #include "units.h"
-
-/* RESULT: timer_tick.SOURCE.NAME value unit */
-void tick_result(const char *source, const char *name, const char *unit, u64 value)
-{
-	char full[96];
-
-	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	report_result(full, unit, "%llu", value);
-}
-
-/* A bounded check of timer_tick.SOURCE.NAME: value in 0..hi (lib/report.h report_bounded). */
-static bool tick_bounded(const char *source, const char *name, const char *unit, u64 value, u64 hi,
-			 const char *fmt, ...) __printf(6, 7);
-static bool tick_bounded(const char *source, const char *name, const char *unit, u64 value, u64 hi,
-			 const char *fmt, ...)
-{
-	char full[96];
-	struct bounded b = {
-		.name = full, .unit = unit, .value = (s64)value, .nbands = 1, .band = {{0, (s64)hi}},
-	};
-	va_list ap;
-	bool pass;
-
-	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	va_start(ap, fmt);
-	pass = report_vbounded(&b, fmt, ap);
-	va_end(ap);
-	return pass;
-}
 
 static void result_milli(const char *source, const char *name, const char *unit, u64 thousandths)
 {
@@ -210,7 +182,7 @@ static void report_lost(const struct tick_record *r, const struct tick_verdict *
 			    TICK_UNEXPLAINED_LOST_MAX, v->chance, v->gaps_late, normal, on_time,
 			    us_of(r, v->period));
 		/* judged: lost_ok is exactly unexplained <= allowed here (tick_judge) */
-		tick_bounded(r->source, "lost_unexplained", "ticks", v->unexplained, v->allowed,
+		tick_bounded(r->source, "lost_unexplained", "ticks", 0, (s64)v->unexplained, 0, (s64)v->allowed,
 			     "ticks lost that nothing explains: %llu of %llu, at most %llu (%d for the "
 			     "run's end, %llu for late gaps by chance)%s%s%s",
 			     v->unexplained, v->owed, v->allowed, TICK_UNEXPLAINED_LOST_MAX, v->chance,
@@ -238,12 +210,12 @@ static void report_early(const struct tick_record *r, const struct tick_verdict 
 {
 	/* early_ok is exactly no tick early: a count bounded by 0 */
 	if (r->cal.err_ppb)
-		tick_bounded(r->source, "early", "ticks", v->early, 0,
+		tick_bounded(r->source, "early", "ticks", 0, (s64)v->early, 0, 0,
 			     "no tick early beyond the calibration's error (%llu ppb of the distance "
 			     "it was scheduled over): %llu early, the worst by %llu ns",
 			     r->cal.err_ppb, v->early, ticks_to_ns(v->worst_early, r->counter_hz));
 	else
-		tick_bounded(r->source, "early", "ticks", v->early, 0,
+		tick_bounded(r->source, "early", "ticks", 0, (s64)v->early, 0, 0,
 			     "no tick before its deadline: %llu early, the worst by %llu ns", v->early,
 			     ticks_to_ns(v->worst_early, r->counter_hz));
 	if (v->ahead)
@@ -294,8 +266,8 @@ void tick_report_checks(const struct tick_record *r, const struct tick_verdict *
 			    us_of(r, v->worst_unexplained));
 	else
 		/* judged: late_ok is exactly the worst tick's ns within the bound here (tick_judge) */
-		tick_bounded(r->source, "late_unexplained_max", "ns",
-			     ticks_to_ns(v->worst_unexplained, r->counter_hz),
+		tick_bounded(r->source, "late_unexplained_max", "ns", 0,
+			     (s64)ticks_to_ns(v->worst_unexplained, r->counter_hz), 0,
 			     TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC,
 			     "no tick late by more than %u ms beyond the evidence (steal time, the "
 			     "host's): %llu were, the worst tick %llu by %llu us",

@@ -7,6 +7,7 @@
 #include "report.h"
 #include "stats.h"
 #include "tick_engine.h"
+#include "tick_figure.h"
 #include "tick_ref.h"
 #include "tick_record.h"
 #include "units.h"
