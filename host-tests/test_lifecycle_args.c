@@ -5,8 +5,8 @@
  * What: events= takes KIND, KIND*N and migrate=N (a run, N 2..16) in a comma list, in order, up to
  * the 64 lc.events holds, and refuses an unknown kind, N of 0 or not a
  * number, an empty item, an over-long word and a list past 64; events= is
- * required; fault= and host= set lc.fault and lc.host_kind, catchup=
- * lc.catchup_max (default LC_CATCHUP_MAX). The seconds clock is taken when
+ * required; fault= and host= set lc.rec.fault and lc.host_kind, catchup=
+ * lc.rec.catchup_max (default LC_CATCHUP_MAX). The seconds clock is taken when
  * the arch has one that is there, else an INFO says why not; a fault= with
  * nothing here to break is a SKIP, another an INFO.
  * Why: the runner writes these arguments from unittests.cfg; a guest
@@ -14,7 +14,7 @@
  * How: each case's argument line is parsed into a fresh lc; what the
  * parser prints (the reason a line is refused) is captured.
  */
-/* LIBSRC: common/lifecycle/lifecycle_args.c common/lifecycle/lifecycle_proto.c */
+/* LIBSRC: common/lifecycle/lifecycle_args.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_record.c */
 /* LIBSRC: lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,10 +116,10 @@ static void check_parsed(const struct args_case *c, const char *out)
 		kinds[i] = lc.run_len[i] ? 'M' : kind_letter(lc.events[i]);
 	if (strcmp(kinds, c->events))
 		fail_msg("'%s': events %s, want %s", c->line, kinds, c->events);
-	if (lc.fault != c->fault || strcmp(lc.host_kind, c->host_kind) ||
-	    lc.catchup_max != c->catchup)
-		fail_msg("'%s': fault %d host %s catchup %llu, want %d %s %llu", c->line, lc.fault,
-			 lc.host_kind, lc.catchup_max, c->fault, c->host_kind, c->catchup);
+	if (lc.rec.fault != c->fault || strcmp(lc.host_kind, c->host_kind) ||
+	    lc.rec.catchup_max != c->catchup)
+		fail_msg("'%s': fault %d host %s catchup %llu, want %d %s %llu", c->line, lc.rec.fault,
+			 lc.host_kind, lc.rec.catchup_max, c->fault, c->host_kind, c->catchup);
 	assert_string_equal(out, "");
 }
 
@@ -193,14 +193,14 @@ static void test_find_rtc(void **state)
 
 	capture(find, &bare, out, sizeof(out));
 	EXACTLY(out, "INFO: no seconds clock of the host's time of day checked: none here");
-	assert_null(lc.rtc);
+	assert_null(lc.rec.rtc);
 	capture(find, &with_absent, out, sizeof(out));
 	EXACTLY(out, "INFO: no seconds clock of the host's time of day checked: no CMOS RTC in the "
 		     "ACPI tables");
-	assert_null(lc.rtc);
+	assert_null(lc.rec.rtc);
 	capture(find, &full, out, sizeof(out));
 	assert_string_equal(out, "");
-	assert_ptr_equal(lc.rtc, &present);
+	assert_ptr_equal(lc.rec.rtc, &present);
 }
 
 struct fault_case {
@@ -242,10 +242,10 @@ static void announce(const void *arg)
 	const struct fault_case *c = arg;
 
 	memset(&lc, 0, sizeof(lc));
-	lc.fault = c->fault;
-	lc.arch = c->arch;
-	lc.counter_set = c->counter_set;
-	lc.rtc = c->arch->rtc && !c->arch->rtc->find() ? c->arch->rtc : NULL;
+	lc.rec.fault = c->fault;
+	lc.rec.arch = c->arch;
+	lc.rec.counter_set = c->counter_set;
+	lc.rec.rtc = c->arch->rtc && !c->arch->rtc->find() ? c->arch->rtc : NULL;
 	lc_announce_fault(c->arch);
 }
 

@@ -94,16 +94,18 @@ static u64 ns_to_clock(unsigned clock, u64 ns)
 static void reset_event(enum lc_event kind, u64 stopped_ns)
 {
 	memset(&lc, 0, sizeof(lc));
-	lc.arch = &reload_arch;
-	lc.seq = 1;
-	lc.catchup_max = LC_CATCHUP_MAX;
-	lc.done = (struct lc_done){ .kind = kind, .seq = 1, .duration_ns = stopped_ns };
+	lc.rec.arch = &reload_arch;
+	lc.rec.ncpus = NCPUS;
+	lc.rec.counter_hz = COUNTER_HZ;
+	lc.rec.seq = 1;
+	lc.rec.catchup_max = LC_CATCHUP_MAX;
+	lc.rec.done = (struct lc_done){ .kind = kind, .seq = 1, .duration_ns = stopped_ns };
 	if (kind == LC_PAUSE)
-		lc.done.overhead_ns = PAUSE_QEMU_NS;
-	lc.phase_start[LC_BEFORE] = PHASE0;
-	lc.phase_start[LC_DURING] = PHASE0 + ns_to_counter(LC_WINDOW_NS);
-	lc.phase_start[LC_AFTER] = lc.phase_start[LC_DURING] + ns_to_counter(DURING_NS);
-	lc.phase_start[LC_FINISHED] = lc.phase_start[LC_AFTER] + ns_to_counter(LC_WINDOW_NS);
+		lc.rec.done.overhead_ns = PAUSE_QEMU_NS;
+	lc.rec.phase_start[LC_BEFORE] = PHASE0;
+	lc.rec.phase_start[LC_DURING] = PHASE0 + ns_to_counter(LC_WINDOW_NS);
+	lc.rec.phase_start[LC_AFTER] = lc.rec.phase_start[LC_DURING] + ns_to_counter(DURING_NS);
+	lc.rec.phase_start[LC_FINISHED] = lc.rec.phase_start[LC_AFTER] + ns_to_counter(LC_WINDOW_NS);
 	lc.phase = LC_FINISHED;
 }
 
@@ -310,7 +312,7 @@ static const struct clock_case clock_cases[] = {
 
 static void set_steps(int cpu, unsigned clock, u64 div, const struct clock_case *c)
 {
-	struct lc_cpu *v = &lc.cpu[cpu];
+	struct lc_cpu *v = &lc.rec.cpu[cpu];
 
 	v->step[LC_BEFORE][clock] = ns_to_clock(clock, c->before_ns) / div;
 	v->step[LC_DURING][clock] = ns_to_clock(clock, c->during_ns) / div;
@@ -322,13 +324,14 @@ static void run_clock(const void *arg)
 	const struct clock_case *c = arg;
 
 	reset_event(c->kind, c->stopped_ns);
-	lc.done.vcpu_wait_ns = c->wait_ns;
-	lc.fault = c->fault;
+	lc.rec.done.vcpu_wait_ns = c->wait_ns;
+	lc.rec.fault = c->fault;
 	set_steps(c->cpu, c->clock, 1, c);
 	set_steps(!c->cpu, c->clock, 2, c);
-	lc.cpu[c->cpu].backwards[c->clock] = c->back;
-	lc.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
-	lc_check_clock(c->clock, c->kind);
+	lc.rec.cpu[c->cpu].backwards[c->clock] = c->back;
+	lc.rec.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
+	lc.rec.done.kind = c->kind;
+	lc_check_clock(&lc.rec, c->clock);
 }
 
 static void test_clock_table(void **state)
@@ -395,24 +398,25 @@ static const struct oneshot_case oneshot_cases[] = {
 
 static u64 oneshot_deadline(void)
 {
-	return lc.phase_start[LC_DURING] + ns_to_counter(LC_ONESHOT_NS);
+	return lc.rec.phase_start[LC_DURING] + ns_to_counter(LC_ONESHOT_NS);
 }
 
 static void run_oneshot(const void *arg)
 {
 	const struct oneshot_case *c = arg;
-	struct lc_timer *t = &lc.cpu[0].t[SLOT_ONESHOT];
+	struct lc_timer *t = &lc.rec.cpu[0].t[SLOT_ONESHOT];
 	u64 deadline;
 
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
-	lc.done.after_wait_ns = c->after_wait_ns;
+	lc.rec.done.after_wait_ns = c->after_wait_ns;
 	deadline = oneshot_deadline();
 	t->role = LC_ROLE_ONESHOT;
 	t->deadline = deadline;
 	if (c->fired)
 		t->fired_at = c->late_us >= 0 ? deadline + ns_to_counter((u64)c->late_us * US)
 					      : deadline - ns_to_counter((u64)-c->late_us * US);
-	lc_check_timers(deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS));
+	lc.rec.answer.answered = deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS);
+	lc_check_timers(&lc.rec);
 }
 
 static void test_oneshot_table(void **state)
@@ -438,13 +442,14 @@ static void run_oneshot_both(const void *arg)
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
 	deadline = oneshot_deadline();
 	for (int cpu = 0; cpu < NCPUS; cpu++) {
-		struct lc_timer *t = &lc.cpu[cpu].t[SLOT_ONESHOT];
+		struct lc_timer *t = &lc.rec.cpu[cpu].t[SLOT_ONESHOT];
 
 		t->role = LC_ROLE_ONESHOT;
 		t->deadline = deadline;
 		t->fired_at = deadline + ns_to_counter((u64)(cpu + 1) * MS);
 	}
-	lc_check_timers(deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS));
+	lc.rec.answer.answered = deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS);
+	lc_check_timers(&lc.rec);
 }
 
 static void test_oneshot_every_cpu(void **state)
@@ -553,7 +558,7 @@ static const struct periodic_case periodic_cases[] = {
 
 static void set_periodic(int cpu, const u32 *ticks, const u32 *early)
 {
-	struct lc_timer *t = &lc.cpu[cpu].t[SLOT_PERIODIC];
+	struct lc_timer *t = &lc.rec.cpu[cpu].t[SLOT_PERIODIC];
 
 	t->role = LC_ROLE_PERIODIC;
 	t->period = ns_to_counter(LC_PERIOD_NS);
@@ -566,13 +571,14 @@ static void run_periodic(const void *arg)
 	const struct periodic_case *c = arg;
 
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
-	lc.arch = c->arch;
-	lc.done.before_wait_ns = c->wait_ns[LC_BEFORE];
-	lc.done.vcpu_wait_ns = c->wait_ns[LC_DURING];
-	lc.done.after_wait_ns = c->wait_ns[LC_AFTER];
+	lc.rec.arch = c->arch;
+	lc.rec.done.before_wait_ns = c->wait_ns[LC_BEFORE];
+	lc.rec.done.vcpu_wait_ns = c->wait_ns[LC_DURING];
+	lc.rec.done.after_wait_ns = c->wait_ns[LC_AFTER];
 	set_periodic(0, c->ticks, c->early);
-	lc.cpu[0].step[LC_DURING][CLOCK_COUNTER] = ns_to_counter(c->gap_ns);
-	lc_check_timers(lc.phase_start[LC_AFTER]);
+	lc.rec.cpu[0].step[LC_DURING][CLOCK_COUNTER] = ns_to_counter(c->gap_ns);
+	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
+	lc_check_timers(&lc.rec);
 }
 
 static void test_periodic_table(void **state)
@@ -607,21 +613,22 @@ static void run_device_slot(const void *arg)
 	struct lc_timer *t;
 
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
-	lc.arch = &device_arch;
+	lc.rec.arch = &device_arch;
 	for (int cpu = 0; cpu < 2; cpu++) {
-		t = &lc.cpu[cpu].t[0];
+		t = &lc.rec.cpu[cpu].t[0];
 		t->role = LC_ROLE_PERIODIC;
 		t->period = ns_to_counter(LC_PERIOD_NS);
 		memcpy(t->ticks, ticks, sizeof(t->ticks));
 		memcpy(t->early, early, sizeof(t->early));
 	}
 	/* the RTC's 64 Hz on the boot vCPU: 32 ticks in a half-second window */
-	t = &lc.cpu[0].t[1];
+	t = &lc.rec.cpu[0].t[1];
 	t->role = LC_ROLE_PERIODIC;
 	t->period = COUNTER_HZ / 64;
 	t->ticks[LC_BEFORE] = 32;
 	t->ticks[LC_AFTER] = 16;
-	lc_check_timers(lc.phase_start[LC_AFTER]);
+	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
+	lc_check_timers(&lc.rec);
 }
 
 static void test_device_slot(void **state)
@@ -712,18 +719,19 @@ static void run_period(const void *arg)
 {
 	static const u32 ticks[LC_NR_PHASES] = { 50, 120, 50 }, early[LC_NR_PHASES];
 	const struct period_case *c = arg;
-	struct lc_timer *t = &lc.cpu[0].t[SLOT_PERIODIC];
+	struct lc_timer *t = &lc.rec.cpu[0].t[SLOT_PERIODIC];
 
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
-	lc.has_steal = true;
+	lc.rec.has_steal = true;
 	set_periodic(0, ticks, early);
-	stamp_window(t, 0, lc.phase_start[LC_BEFORE], PERIOD_TICKS, c->n[0], 0);
-	stamp_window(t, 1, lc.phase_start[LC_AFTER], PERIOD_TICKS + c->after_off, c->n[1], c->lost);
+	stamp_window(t, 0, lc.rec.phase_start[LC_BEFORE], PERIOD_TICKS, c->n[0], 0);
+	stamp_window(t, 1, lc.rec.phase_start[LC_AFTER], PERIOD_TICKS + c->after_off, c->n[1], c->lost);
 	for (unsigned w = 0; w < 2; w++) {
 		t->steal_first[w] = 7 * MS;
 		t->steal_last[w] = 7 * MS + c->steal_ns[w];
 	}
-	lc_check_timers(lc.phase_start[LC_AFTER]);
+	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
+	lc_check_timers(&lc.rec);
 }
 
 static void test_period_table(void **state)
@@ -789,8 +797,8 @@ static void run_flag(const void *arg)
 
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
 	for (int cpu = 0; cpu < NCPUS; cpu++)
-		memcpy(lc.cpu[cpu].stopped_seen, c->seen[cpu], sizeof(c->seen[cpu]));
-	lc_check_stopped_flag();
+		memcpy(lc.rec.cpu[cpu].stopped_seen, c->seen[cpu], sizeof(c->seen[cpu]));
+	lc_check_stopped_flag(&lc.rec);
 }
 
 static void test_flag_table(void **state)
@@ -812,9 +820,9 @@ static void test_flag_table(void **state)
 static void run_result_ms(const void *arg)
 {
 	reset_event(LC_MIGRATE, MIGRATE_STOP_NS);
-	lc.seq = 12;
-	lc_result_ms("host", "stopped", 1234567);
-	lc_result_ms("host", "total", 999);
+	lc.rec.seq = 12;
+	lc_result_ms(&lc.rec, "host", "stopped", 1234567);
+	lc_result_ms(&lc.rec, "host", "total", 999);
 }
 
 /* eSEQ.KIND.WHAT.FIGURE, the figure in ms to the us (truncated). */

@@ -15,7 +15,7 @@
  * to the vCPU and phase it happens in; the PASS/FAIL/INFO lines are read
  * back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/fixed.c */
+/* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -94,19 +94,21 @@ static void play(const void *arg)
 	const struct derived_case *c = arg;
 
 	memset(&lc, 0, sizeof(lc));
-	lc.arch = &arch;
-	lc.seq = 1;
-	lc.fault = c->fault;
-	lc.done = (struct lc_done){ .kind = LC_PAUSE, .seq = 1, .duration_ns = PAUSE_STOP_NS,
+	lc.rec.arch = &arch;
+	lc.rec.ncpus = NCPUS;
+	lc.rec.counter_hz = COUNTER_HZ;
+	lc.rec.seq = 1;
+	lc.rec.fault = c->fault;
+	lc.rec.done = (struct lc_done){ .kind = LC_PAUSE, .seq = 1, .duration_ns = PAUSE_STOP_NS,
 				    .overhead_ns = PAUSE_QEMU_NS };
 	for (unsigned i = 0; i < c->nmoves; i++) {
 		current_cpu = c->moves[i].cpu;
 		next_move = c->moves[i].ns;
 		has_move = true;
-		lc_follow_derived(&lc.cpu[current_cpu], c->moves[i].ph);
+		lc_follow_derived(&lc.rec.cpu[current_cpu], c->moves[i].ph);
 	}
 	current_cpu = 0;
-	lc_check_derived(LC_PAUSE);
+	lc_check_derived(&lc.rec);
 }
 
 /*

@@ -169,8 +169,8 @@ static const struct boot_case boot_cases[] = {
 static void setup_life(const struct boot_case *c)
 {
 	memset(&lc, 0, sizeof(lc));
-	lc.arch = c->arch;
-	lc.fault = c->fault;
+	lc.rec.arch = c->arch;
+	lc.rec.fault = c->fault;
 	lc.host_kind = "none";
 	lc.events[0] = LC_RESET;
 	lc.events[1] = LC_PAUSE;

@@ -61,30 +61,32 @@ static u64 c(u64 ns)
 static void clean_run(void)
 {
 	memset(&lc, 0, sizeof(lc));
-	lc.arch = &arch;
-	lc.seq = 1;
-	lc.done = (struct lc_done){.kind = LC_MIGRATE, .seq = 1};
-	lc.run.n = RUN;
+	lc.rec.arch = &arch;
+	lc.rec.ncpus = NCPUS;
+	lc.rec.counter_hz = COUNTER_HZ;
+	lc.rec.seq = 1;
+	lc.rec.done = (struct lc_done){.kind = LC_MIGRATE, .seq = 1};
+	lc.rec.run.n = RUN;
 	for (unsigned k = 1; k <= RUN; k++) {
 		u64 req = c(START + (k - 1) * STRETCH_NS);
 
-		lc.run.req_at[k] = req;
-		lc.run.deadlines[k] = req + c(DEADLINE_NS);
-		lc.run.answered[k] = req + c(ANSWER_NS);
-		lc.run.done[k] = (struct lc_done){
+		lc.rec.run.req_at[k] = req;
+		lc.rec.run.deadlines[k] = req + c(DEADLINE_NS);
+		lc.rec.run.answered[k] = req + c(ANSWER_NS);
+		lc.rec.run.done[k] = (struct lc_done){
 			.kind = LC_MIGRATE, .seq = 1, .run = k, .duration_ns = STOP_NS};
 	}
-	lc.phase_start[LC_AFTER] = c(START + RUN * STRETCH_NS);
+	lc.rec.phase_start[LC_AFTER] = c(START + RUN * STRETCH_NS);
 	for (int cpu = 0; cpu < NCPUS; cpu++) {
-		struct lc_timer *o = &lc.cpu[cpu].t[SLOT_ONESHOT],
-				*p = &lc.cpu[cpu].t[SLOT_PERIODIC];
+		struct lc_timer *o = &lc.rec.cpu[cpu].t[SLOT_ONESHOT],
+				*p = &lc.rec.cpu[cpu].t[SLOT_PERIODIC];
 
 		o->role = LC_ROLE_ONESHOT;
 		p->role = LC_ROLE_PERIODIC;
 		p->period = c(PERIOD_NS);
 		for (unsigned k = 1; k <= RUN; k++) {
 			o->run_fires[k] = 1;
-			o->run_fired_at[k] = lc.run.deadlines[k] + c(FIRED_NS);
+			o->run_fired_at[k] = lc.rec.run.deadlines[k] + c(FIRED_NS);
 			p->run_ticks[k] = STRETCH_NS / PERIOD_NS;
 			p->run_gap[k] = c(PERIOD_NS);
 		}
@@ -156,21 +158,21 @@ static const struct run_case cases[] = {
 static void run_case(const void *arg)
 {
 	const struct run_case *rc = arg;
-	struct lc_timer *o = &lc.cpu[1].t[SLOT_ONESHOT], *p = &lc.cpu[1].t[SLOT_PERIODIC];
+	struct lc_timer *o = &lc.rec.cpu[1].t[SLOT_ONESHOT], *p = &lc.rec.cpu[1].t[SLOT_PERIODIC];
 
 	clean_run();
 	if (rc->ticks)
 		p->run_ticks[2] = rc->ticks;
 	if (rc->gap_ns)
 		p->run_gap[2] = c(rc->gap_ns);
-	lc.run.done[3].before_wait_ns = rc->wait_ns;
+	lc.rec.run.done[3].before_wait_ns = rc->wait_ns;
 	if (rc->fires != KEEP_FIRES)
 		o->run_fires[2] = rc->fires;
 	if (rc->fired_ns > 0)
-		o->run_fired_at[2] = lc.run.answered[2] + c((u64)rc->fired_ns);
+		o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)rc->fired_ns);
 	else if (rc->fired_ns < 0)
-		o->run_fired_at[2] = lc.run.answered[2] - c((u64)-rc->fired_ns);
-	lc_check_run();
+		o->run_fired_at[2] = lc.rec.run.answered[2] - c((u64)-rc->fired_ns);
+	lc_check_run(&lc.rec);
 }
 
 static void test_run_table(void **state)

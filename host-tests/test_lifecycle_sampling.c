@@ -23,6 +23,8 @@
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_counter.c */
 /* LIBSRC: lib/handoff.c common/lifecycle/lifecycle_run.c common/lifecycle/lifecycle_run_check.c lib/console_input.c */
+/* LIBSRC: common/lifecycle/lifecycle_judge.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_counter_check.c */
+/* LIBSRC: common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_record.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,10 +154,10 @@ static void test_read_gives_up(void **state)
 static struct lc_timer *timer(enum lc_role role)
 {
 	memset(&lc, 0, sizeof(lc));
-	lc.cpu[0].t[SLOT].role = role;
-	lc.cpu[0].t[SLOT].period = PERIOD;
-	lc.has_steal = true;
-	return &lc.cpu[0].t[SLOT];
+	lc.rec.cpu[0].t[SLOT].role = role;
+	lc.rec.cpu[0].t[SLOT].period = PERIOD;
+	lc.rec.has_steal = true;
+	return &lc.rec.cpu[0].t[SLOT];
 }
 
 static void test_oneshot(void **state)

@@ -18,7 +18,7 @@
  * clock is played here (its tick changes once the counter passes the
  * edge). Figures in the expected lines are worked out beside the cases.
  */
-/* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -74,9 +74,11 @@ static const struct lc_rtc rtc = {
 static void reset_event(void)
 {
 	memset(&lc, 0, sizeof(lc));
-	lc.rtc = &rtc;
-	lc.seq = 1;
-	lc.done = (struct lc_done){.kind = LC_PAUSE,
+	lc.rec.rtc = &rtc;
+	lc.rec.ncpus = 1;
+	lc.rec.counter_hz = FAKE_COUNTER_HZ;
+	lc.rec.seq = 1;
+	lc.rec.done = (struct lc_done){.kind = LC_PAUSE,
 				   .seq = 1,
 				   .duration_ns = NSEC_PER_SEC,
 				   .host_req_ns = HOST_REQ,
@@ -135,10 +137,11 @@ static void check_tod(const void *arg)
 	const struct tod_case *c = arg;
 
 	reset_event();
-	lc.done.stamp_wait_ns = c->stamp_wait_ms / 2 * MS;
-	lc.done.after_stamp_wait_ns = (c->stamp_wait_ms - c->stamp_wait_ms / 2) * MS;
-	lc_check_tod(HOST_REQ + (u64)(c->before_us * (s64)NSEC_PER_USEC),
-		     HOST_DONE + (u64)(c->after_us * (s64)NSEC_PER_USEC));
+	lc.rec.done.stamp_wait_ns = c->stamp_wait_ms / 2 * MS;
+	lc.rec.done.after_stamp_wait_ns = (c->stamp_wait_ms - c->stamp_wait_ms / 2) * MS;
+	lc.rec.answer.tod_req = HOST_REQ + (u64)(c->before_us * (s64)NSEC_PER_USEC);
+	lc.rec.answer.tod_done = HOST_DONE + (u64)(c->after_us * (s64)NSEC_PER_USEC);
+	lc_check_tod(&lc.rec);
 }
 
 static void test_tod_table(void **state)
@@ -349,10 +352,11 @@ static void check_rtc(const void *arg)
 	};
 
 	reset_event();
-	lc.fault = c->fault;
-	lc.done.host_req_ns = HOST_REQ - (u64)(c->before_us * (s64)NSEC_PER_USEC);
-	lc.done.host_ns = HOST_DONE - (u64)(c->after_us * (s64)NSEC_PER_USEC);
-	lc_check_rtc(&a);
+	lc.rec.fault = c->fault;
+	lc.rec.done.host_req_ns = HOST_REQ - (u64)(c->before_us * (s64)NSEC_PER_USEC);
+	lc.rec.done.host_ns = HOST_DONE - (u64)(c->after_us * (s64)NSEC_PER_USEC);
+	lc.rec.answer = a;
+	lc_check_rtc(&lc.rec);
 }
 
 static void test_rtc_table(void **state)

@@ -12,12 +12,12 @@ static s64 signed_ns(s64 ticks, u64 hz)
 	return ticks < 0 ? -(s64)ticks_to_ns(-(u64)ticks, hz) : (s64)ticks_to_ns((u64)ticks, hz);
 }
 
-static void result_moved(const struct lc_clock *c, int cpu, s64 ns)
+static void result_moved(const struct lc_record *r, const struct lc_clock *c, int cpu, s64 ns)
 {
 	char name[80];
 
-	snprintf(name, sizeof(name), "e%u.%s.%s.offset_moved.cpu%d", lc.seq,
-		 lc_event_name(lc.done.kind), c->name, cpu);
+	snprintf(name, sizeof(name), "e%u.%s.%s.offset_moved.cpu%d", r->seq,
+		 lc_event_name(r->done.kind), c->name, cpu);
 	report_result(name, "ns", "%lld", ns);
 }
 
@@ -27,18 +27,18 @@ static void result_moved(const struct lc_clock *c, int cpu, s64 ns)
  * a host that restores the vCPUs' clocks at different moments moves it,
  * and a task moved between them sees time go back or leap.
  */
-static void check_one(unsigned i, int cpu)
+static void check_one(const struct lc_record *r, unsigned i, int cpu)
 {
-	const struct lc_clock *c = &lc.arch->clocks[i];
-	struct bracket b = lc.cpu[cpu].agree[0][i], a = lc.cpu[cpu].agree[1][i];
+	const struct lc_clock *c = &r->arch->clocks[i];
+	struct bracket b = r->cpu[cpu].agree[0][i], a = r->cpu[cpu].agree[1][i];
 	s64 gap = bracket_gap(a, b), moved = (a.lo + a.hi) / 2 - (b.lo + b.hi) / 2;
-	u64 hz = clock_hz(c);
+	u64 hz = lc_clock_hz(r, c);
 	char figure[32];
 
-	result_moved(c, cpu, signed_ns(moved, hz));
+	result_moved(r, c, cpu, signed_ns(moved, hz));
 	snprintf(figure, sizeof(figure), "offset_gap.cpu%d", cpu);
 	/* the brackets' gap in the clock's own ticks, exactly as checked (negative: they overlap) */
-	lc_bounded(c->name, figure,
+	lc_bounded(r, c->name, figure,
 		   &(struct bounded){.unit = "ticks", .value = gap, .nbands = 1,
 				     .band = {{BOUND_OPEN_LO, LC_AGREE_GRAIN_TICKS}}},
 	       "vCPU %d's %s against vCPU 0's kept its offset over the event: %lld..%lld ns "
@@ -48,9 +48,9 @@ static void check_one(unsigned i, int cpu)
 	       signed_ns(a.hi, hz), signed_ns(moved, hz), LC_AGREE_GRAIN_TICKS);
 }
 
-void lc_check_agree(void)
+void lc_check_agree(const struct lc_record *r)
 {
-	for (unsigned i = 0; i < lc.arch->nclocks; i++)
-		for (int cpu = 1; cpu < cpu_count(); cpu++)
-			check_one(i, cpu);
+	for (unsigned i = 0; i < r->arch->nclocks; i++)
+		for (int cpu = 1; cpu < (int)r->ncpus; cpu++)
+			check_one(r, i, cpu);
 }

@@ -2,6 +2,7 @@
 /* The lifecycle test's arguments (events=, catchup=, fault=, host=, counter_set=, rtc_set=) and what they turn on: apart
  * from the sampling, so the host tests build them. */
 #include "lifecycle_state.h"
+#include "lifecycle_record.h"
 #include "argv.h"
 #include "report.h"
 
@@ -88,7 +89,7 @@ static const char *const host_kinds[] = {"none", "tcg", "kvm-pvm"};
 bool lc_parse_args(int argc, char **argv)
 {
 	static const char *events;
-	static unsigned fault, host;
+	static unsigned fault, host, record;
 	static const struct arg args[] = {
 		{.key = "events",
 		 .kind = ARG_KIND_TEXT,
@@ -96,16 +97,19 @@ bool lc_parse_args(int argc, char **argv)
 		 .check = parse_events,
 		 .required = true,
 		 .help = "the host events to ask for, in order"},
-		ARG_UINT("catchup", &lc.catchup_max, 0, UINT64_MAX, ARG_DEFAULT(LC_CATCHUP_MAX),
+		ARG_UINT("catchup", &lc.rec.catchup_max, 0, UINT64_MAX, ARG_DEFAULT(LC_CATCHUP_MAX),
 			 "catch-up ticks allowed beyond those explained"),
 		ARG_ONE_OF("fault", &fault, fault_names, "none",
 			   "test-only: the check to make fail"),
 		ARG_ONE_OF("host", &host, host_kinds, "none",
 			   "the host kind whose known defects apply"),
-		ARG_UINT("counter_set", &lc.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
+		ARG_UINT("counter_set", &lc.rec.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
 			 "each vCPU writes its counter this many ticks ahead first (x86: "
 			 "IA32_TSC; arm64: CNTVOFF_EL2, entered at EL2); 0: not"),
-		ARG_UINT("rtc_set", &lc.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
+		ARG_ONE_OF("record", &record, lc_record_when_names, "fail",
+			   "print each event's record (LC-RECORD lines, for scripts/lifecycle-judge): "
+			   "when a check of it failed, always, or never"),
+		ARG_UINT("rtc_set", &lc.rec.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
 			 "set the seconds clock to this time of day (s since 1970, UTC) first; "
 			 "0: leave the host's"),
 	};
@@ -117,18 +121,19 @@ bool lc_parse_args(int argc, char **argv)
 
 	if (why)
 		printf("%s\n", why);
-	lc.fault = (enum lc_fault)fault;
+	lc.rec.fault = (enum lc_fault)fault;
+	lc.record = (enum lc_record_when)record;
 	report_known_defects(host_kinds[host]);
 	lc.host_kind = host_kinds[host];
 	return !why;
 }
 
-/* The arch's seconds clock, when it is there: lc.rtc, else an INFO saying why not. */
+/* The arch's seconds clock, when it is there: lc.rec.rtc, else an INFO saying why not. */
 void lc_find_rtc(const struct lc_arch *arch)
 {
 	const char *why = arch->rtc ? arch->rtc->find() : "none here";
 
-	lc.rtc = why ? NULL : arch->rtc;
+	lc.rec.rtc = why ? NULL : arch->rtc;
 	if (why)
 		report_info("no seconds clock of the host's time of day checked: %s", why);
 }
@@ -140,50 +145,50 @@ void lc_find_rtc(const struct lc_arch *arch)
 void lc_set_rtc(void)
 {
 	u64 secs = 0;
-	const char *why = !lc.rtc ? "no seconds clock here" : !lc.rtc->set ? "it cannot be set here"
-							       : lc.rtc->set(lc.rtc_set);
+	const char *why = !lc.rec.rtc ? "no seconds clock here" : !lc.rec.rtc->set ? "it cannot be set here"
+							       : lc.rec.rtc->set(lc.rec.rtc_set);
 
 	if (!why)
-		why = lc.rtc->epoch(&secs);
-	report(!why && secs >= lc.rtc_set && secs <= lc.rtc_set + LC_RTC_SET_READ_S,
+		why = lc.rec.rtc->epoch(&secs);
+	report(!why && secs >= lc.rec.rtc_set && secs <= lc.rec.rtc_set + LC_RTC_SET_READ_S,
 	       "the seconds clock reads the time of day the guest set: %llu s since 1970 (set %llu: "
 	       "%s)",
-	       secs, lc.rtc_set, why ? why : "read back within a second or two");
+	       secs, lc.rec.rtc_set, why ? why : "read back within a second or two");
 	if (why)
-		lc.rtc = NULL;
+		lc.rec.rtc = NULL;
 }
 
 /* fault=counter_*: nothing to break without a counter the guest wrote, or, for counter_stale, without the counters' view of its register. */
 static bool counter_fault_skipped(void)
 {
-	if (lc.fault < LC_FAULT_COUNTER_RESET || lc.fault > LC_FAULT_COUNTER_STALE)
+	if (lc.rec.fault < LC_FAULT_COUNTER_RESET || lc.rec.fault > LC_FAULT_COUNTER_STALE)
 		return false;
-	return !lc.counter_set ||
-	       (lc.fault == LC_FAULT_COUNTER_STALE && !lc.arch->counter_write->view);
+	return !lc.rec.counter_set ||
+	       (lc.rec.fault == LC_FAULT_COUNTER_STALE && !lc.rec.arch->counter_write->view);
 }
 
 /* A fault with nothing here to break is a SKIP (the check it shows is not made). */
 void lc_announce_fault(const struct lc_arch *arch)
 {
-	if (lc.fault == LC_FAULT_TOD && !arch->tod_ns)
+	if (lc.rec.fault == LC_FAULT_TOD && !arch->tod_ns)
 		report_skip("fault=tod: no time of day here to put ahead");
-	else if ((lc.fault == LC_FAULT_STOPPED_FLAG || lc.fault == LC_FAULT_STOPPED_RESET) &&
+	else if ((lc.rec.fault == LC_FAULT_STOPPED_FLAG || lc.rec.fault == LC_FAULT_STOPPED_RESET) &&
 		 !arch->take_stopped_flag)
-		report_skip("fault=%s: no stopped flag here", fault_names[lc.fault]);
-	else if (lc.fault == LC_FAULT_RTC_BEHIND && !lc.rtc)
+		report_skip("fault=%s: no stopped flag here", fault_names[lc.rec.fault]);
+	else if (lc.rec.fault == LC_FAULT_RTC_BEHIND && !lc.rec.rtc)
 		report_skip("fault=rtc_behind: no seconds clock here to put behind");
 	else if (counter_fault_skipped())
 		report_skip("fault=%s: no counter the guest wrote (counter_set=) here, or "
 			    "nothing that shows it beside its register",
-			    fault_names[lc.fault]);
-	else if (lc.fault == LC_FAULT_RTC_REBASED && (!lc.rtc || !lc.rtc_set))
+			    fault_names[lc.rec.fault]);
+	else if (lc.rec.fault == LC_FAULT_RTC_REBASED && (!lc.rec.rtc || !lc.rec.rtc_set))
 		report_skip("fault=rtc_rebased: no seconds clock the guest set (rtc_set=) here");
-	else if ((lc.fault == LC_FAULT_RUN_LOST || lc.fault == LC_FAULT_RUN_TWICE) && !lc_has_run())
+	else if ((lc.rec.fault == LC_FAULT_RUN_LOST || lc.rec.fault == LC_FAULT_RUN_TWICE) && !lc_has_run())
 		report_skip("fault=%s: no run of migrations (events=migrate=N) here",
-			    fault_names[lc.fault]);
-	else if (lc.fault == LC_FAULT_SKEW && cpu_count() < 2)
+			    fault_names[lc.rec.fault]);
+	else if (lc.rec.fault == LC_FAULT_SKEW && cpu_count() < 2)
 		report_skip("fault=skew: one vCPU, none to skew against (smp 2 or more)");
-	else if (lc.fault != LC_FAULT_NONE)
+	else if (lc.rec.fault != LC_FAULT_NONE)
 		report_info("test-only fault '%s' injected: checks are expected to fail",
-			    fault_names[lc.fault]);
+			    fault_names[lc.rec.fault]);
 }

@@ -5,21 +5,12 @@
 #include "fixed.h"
 #include "report.h"
 
-static void result_count(const char *what, const char *figure, u64 n, const char *unit)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "e%u.%s.%s.%s", lc.seq, lc_event_name(lc.done.kind), what,
-		 figure);
-	report_result(name, unit, "%llu", n);
-}
-
-static u64 worst(const u64 *per_cpu_value, size_t stride, int *which)
+static u64 worst(const struct lc_record *r, const u64 *per_cpu_value, size_t stride, int *which)
 {
 	u64 w = 0;
 
 	*which = 0;
-	for (int cpu = 0; cpu < cpu_count(); cpu++) {
+	for (int cpu = 0; cpu < (int)r->ncpus; cpu++) {
 		u64 v = *(const u64 *)((const char *)per_cpu_value + (size_t)cpu * stride);
 
 		if (v > w) {
@@ -30,20 +21,21 @@ static u64 worst(const u64 *per_cpu_value, size_t stride, int *which)
 	return w;
 }
 
-void lc_check_clock(unsigned i, enum lc_event kind)
+void lc_check_clock(const struct lc_record *r, unsigned i)
 {
-	const struct lc_done *d = &lc.done;
-	const struct lc_clock *c = &lc.arch->clocks[i];
-	u64 hz = clock_hz(c), base_ns, step_ns, allow_ns, frozen_ns;
+	enum lc_event kind = r->done.kind;
+	const struct lc_done *d = &r->done;
+	const struct lc_clock *c = &r->arch->clocks[i];
+	u64 hz = lc_clock_hz(r, c), base_ns, step_ns, allow_ns, frozen_ns;
 	enum lc_semantics sem = c->during[kind];
 	int cpu_back, cpu_base, cpu_step;
-	u64 back = worst(&lc.cpu[0].backwards[i], sizeof(struct lc_cpu), &cpu_back);
-	u64 base = worst(&lc.cpu[0].step[LC_BEFORE][i], sizeof(struct lc_cpu), &cpu_base);
-	u64 during = worst(&lc.cpu[0].step[LC_DURING][i], sizeof(struct lc_cpu), &cpu_step);
+	u64 back = worst(r, &r->cpu[0].backwards[i], sizeof(struct lc_cpu), &cpu_back);
+	u64 base = worst(r, &r->cpu[0].step[LC_BEFORE][i], sizeof(struct lc_cpu), &cpu_base);
+	u64 during = worst(r, &r->cpu[0].step[LC_DURING][i], sizeof(struct lc_cpu), &cpu_step);
 	int cpu_after;
-	u64 after = worst(&lc.cpu[0].step[LC_AFTER][i], sizeof(struct lc_cpu), &cpu_after);
+	u64 after = worst(r, &r->cpu[0].step[LC_AFTER][i], sizeof(struct lc_cpu), &cpu_after);
 	/* a step is one stop's: a run of migrations is judged by its longest stop and wait */
-	u64 stop_ns = lc_one_stop_ns(), wait_ns = lc_one_stop_wait_ns();
+	u64 stop_ns = lc_one_stop_ns(r), wait_ns = lc_one_stop_wait_ns(r);
 
 	if (after > during)
 		during = after, cpu_step = cpu_after;
@@ -58,36 +50,36 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	allow_ns = stop_ns + 2 * base_ns + LC_STAMP_SLACK_NS + wait_ns;
 	report(!back,
 	       "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
-	       c->name, cpu_back, back, ticks_to_ns(lc.cpu[cpu_back].worst_back[i], hz));
-	lc_bounded_ms(c->name, "step", step_ns, 0, allow_ns,
+	       c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
+	lc_bounded_ms(r, c->name, "step", step_ns, 0, allow_ns,
 		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
 		      "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
 		      c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC,
 		      base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
-	if (lc.fault == LC_FAULT_FLIP)
+	if (r->fault == LC_FAULT_FLIP)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
 	/*
 	 * A frozen clock resumes with the guest; a vCPU the host then keeps
 	 * from running (the runner measures it) reads it that much later.
 	 */
 	frozen_ns = 2 * base_ns + LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS + d->overhead_ns + wait_ns;
-	if (lc.arch->derived && i == lc.arch->derived->clock) {
+	if (r->arch->derived && i == r->arch->derived->clock) {
 		/* exact, where a read's delay beside the stop made this check flaky under load */
 		report_info("%s: whether it ran or stood still over the stop is judged by its "
 			    "parameters against the %s (below)",
-			    c->name, lc.arch->clocks[lc.arch->derived->counter].name);
+			    c->name, r->arch->clocks[r->arch->derived->counter].name);
 	} else if (stop_ns < 2 * frozen_ns) {
 		report_info("%s: a stop of %llu ms is too short to tell a running clock from a "
 			    "frozen one (which may move by %llu ms)",
 			    c->name, stop_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
 	} else if (sem == LC_RUNS) {
-		lc_bounded_ms(c->name, "step", step_ns, (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
+		lc_bounded_ms(r, c->name, "step", step_ns, (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
 			      "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
 			      "- %llu us",
 			      c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC,
 			      LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 	} else {
-		lc_bounded_ms(c->name, "step", step_ns, 0, frozen_ns,
+		lc_bounded_ms(r, c->name, "step", step_ns, 0, frozen_ns,
 			      "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
 			      "%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us a "
 			      "vCPU waited for a host CPU",
@@ -97,49 +89,50 @@ void lc_check_clock(unsigned i, enum lc_event kind)
 	}
 }
 
-unsigned lc_every_cpu_slots(void)
+unsigned lc_every_cpu_slots(const struct lc_arch *arch)
 {
 	unsigned n = 0;
 
-	for (unsigned s = 0; s < lc.arch->nslots; s++)
-		n += lc.arch->slot_use[s] == LC_SLOT_EVERY_CPU;
+	for (unsigned s = 0; s < arch->nslots; s++)
+		n += arch->slot_use[s] == LC_SLOT_EVERY_CPU;
 	return n;
 }
 
 /* A one-shot armed before the event fires once its deadline has passed, at the latest a window after the answer. */
-static void check_oneshot(int cpu, unsigned slot, u64 answered)
+static void check_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 {
-	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
-	const char *name = lc.arch->name_of_slot[slot];
+	const struct lc_timer *t = &r->cpu[cpu].t[slot];
+	const char *name = r->arch->name_of_slot[slot];
 	/* a vCPU the host kept from running after the answer takes its interrupt that much later */
-	u64 grace = ns_to_ticks(LC_WINDOW_NS + lc.done.after_wait_ns, arch_counter_hz());
+	u64 answered = r->answer.answered;
+	u64 grace = lc_ticks(r, LC_WINDOW_NS + r->done.after_wait_ns);
 
 	if (!t->fired_at) {
 		report(false,
 		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
 		       "the answer)",
-		       cpu, name, (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
+		       cpu, name, (LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
 		return;
 	}
 	char figure[32];
-	s64 late_ns = t->fired_at >= t->deadline ? (s64)counter_ns(t->fired_at - t->deadline)
-						 : -(s64)counter_ns(t->deadline - t->fired_at);
+	s64 late_ns = t->fired_at >= t->deadline ? (s64)lc_ns(r, t->fired_at - t->deadline)
+						 : -(s64)lc_ns(r, t->deadline - t->fired_at);
 	/* the latest it may fire: the answer and its grace, after the deadline */
-	s64 latest_ns = answered + grace >= t->deadline ? (s64)counter_ns(answered + grace - t->deadline)
-							: -(s64)counter_ns(t->deadline - answered - grace);
+	s64 latest_ns = answered + grace >= t->deadline ? (s64)lc_ns(r, answered + grace - t->deadline)
+							: -(s64)lc_ns(r, t->deadline - answered - grace);
 
 	snprintf(figure, sizeof(figure), "cpu%d.oneshot_late", cpu);
-	lc_bounded_ms(name, figure, late_ns, 0, latest_ns,
+	lc_bounded_ms(r, name, figure, late_ns, 0, latest_ns,
 		      "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
 		      "and within %llu ms of the answer",
 		      cpu, name, late_ns / (s64)NSEC_PER_USEC,
-		      (LC_WINDOW_NS + lc.done.after_wait_ns) / NSEC_PER_MSEC);
+		      (LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
 }
 
 /* Ticks per 1000 periods over a window of the given phase. */
-static u64 rate_ppt(const struct lc_timer *t, enum lc_phase ph)
+static u64 rate_ppt(const struct lc_record *r, const struct lc_timer *t, enum lc_phase ph)
 {
-	u64 len = lc.phase_start[ph + 1] - lc.phase_start[ph];
+	u64 len = r->phase_start[ph + 1] - r->phase_start[ph];
 
 	return len ? (u64)t->ticks[ph] * t->period * MILLI_PER_UNIT / len : 0;
 }
@@ -149,34 +142,34 @@ static u64 rate_ppt(const struct lc_timer *t, enum lc_phase ph)
  * them over the longer windows since, and with a re-armed schedule one per
  * period of the largest gap in the vCPU's own counter reads.
  */
-static u64 explained_catchup(int cpu, const struct lc_timer *t)
+static u64 explained_catchup(const struct lc_record *r, int cpu, const struct lc_timer *t)
 {
-	const struct lc_cpu *c = &lc.cpu[cpu];
-	u64 before = lc.phase_start[LC_DURING] - lc.phase_start[LC_BEFORE];
-	u64 since = lc.phase_start[LC_FINISHED] - lc.phase_start[LC_DURING];
+	const struct lc_cpu *c = &r->cpu[cpu];
+	u64 before = r->phase_start[LC_DURING] - r->phase_start[LC_BEFORE];
+	u64 since = r->phase_start[LC_FINISHED] - r->phase_start[LC_DURING];
 	u64 n = before ? ((u64)t->early[LC_BEFORE] * since + before - 1) / before : 0;
 
-	if (lc.arch->periodic_kind == LC_PERIODIC_REARMED)
+	if (r->arch->periodic_kind == LC_PERIODIC_REARMED)
 		n += max(c->step[LC_DURING][0], c->step[LC_AFTER][0]) / t->period;
 	return n;
 }
 
 /* Periods a vCPU the host kept from running for wait_ns can have missed, or taken late at once. */
-static u64 waited_periods(const struct lc_timer *t, u64 wait_ns)
+static u64 waited_periods(const struct lc_record *r, const struct lc_timer *t, u64 wait_ns)
 {
-	return ns_to_ticks(wait_ns, arch_counter_hz()) / max(t->period, 1ull);
+	return lc_ticks(r, wait_ns) / max(t->period, 1ull);
 }
 
 /* Phase ph's window, ns. */
-static u64 phase_ns(enum lc_phase ph)
+static u64 phase_ns(const struct lc_record *r, enum lc_phase ph)
 {
-	return counter_ns(lc.phase_start[ph + 1] - lc.phase_start[ph]);
+	return lc_ns(r, r->phase_start[ph + 1] - r->phase_start[ph]);
 }
 
 /* The part of phase ph's window a vCPU waited for the host (wait_ns), in parts per thousand. */
-static u64 wait_ppt(enum lc_phase ph, u64 wait_ns)
+static u64 wait_ppt(const struct lc_record *r, enum lc_phase ph, u64 wait_ns)
 {
-	u64 len = phase_ns(ph);
+	u64 len = phase_ns(r, ph);
 
 	return len ? min(wait_ns * MILLI_PER_UNIT / len, MILLI_PER_UNIT) : MILLI_PER_UNIT;
 }
@@ -212,7 +205,8 @@ struct lc_window_period {
  * steal time or a vCPU's wait over 5% of the window), with too few ticks,
  * or with a tick lost or late by half a period.
  */
-static struct lc_window_period window_period(const struct lc_timer *t, unsigned w)
+static struct lc_window_period window_period(const struct lc_record *r, const struct lc_timer *t,
+					     unsigned w)
 {
 	struct lc_window_period p = {0};
 	const u64 *s = t->stamps[w];
@@ -230,10 +224,10 @@ static struct lc_window_period window_period(const struct lc_timer *t, unsigned 
 	 */
 	p.why_not = period_busy(&(struct period_host){
 		.by = PERIOD_BY_STEAL,
-		.window_ns = counter_ns(s[n - 1] - s[0]),
+		.window_ns = lc_ns(r, s[n - 1] - s[0]),
 		.delay_ns = t->steal_last[w] - t->steal_first[w],
-		.wait_ns = w ? lc.done.after_wait_ns : lc.done.before_wait_ns,
-		.wait_window_ns = phase_ns(w ? LC_AFTER : LC_BEFORE),
+		.wait_ns = w ? r->done.after_wait_ns : r->done.before_wait_ns,
+		.wait_window_ns = phase_ns(r, w ? LC_AFTER : LC_BEFORE),
 	});
 	if (p.why_not)
 		return p;
@@ -253,15 +247,15 @@ static struct lc_window_period window_period(const struct lc_timer *t, unsigned 
  * their spans (period_change). A window that cannot be timed leaves the
  * counts' check (10%) alone to judge, said in an INFO line.
  */
-static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
+static void check_period(const struct lc_record *r, int cpu, unsigned slot, const struct lc_timer *t)
 {
-	const char *name = lc.arch->name_of_slot[slot];
-	struct lc_window_period b = window_period(t, 0), a = window_period(t, 1);
+	const char *name = r->arch->name_of_slot[slot];
+	struct lc_window_period b = window_period(r, t, 0), a = window_period(r, t, 1);
 	struct period_change c;
 	char figure[32];
 
 	/* without steal time lc_main said so once: a busy host cannot be told */
-	if (!lc.has_steal)
+	if (!r->has_steal)
 		return;
 	if (b.why_not || a.why_not) {
 		report_info("vCPU %d %s period after the event not timed (%s window: %s)", cpu,
@@ -271,7 +265,7 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
 	}
 	c = period_change(&b.m, b.periods, &a.m, a.periods);
 	snprintf(figure, sizeof(figure), "cpu%d.period_ppm", cpu);
-	lc_bounded(name, figure,
+	lc_bounded(r, name, figure,
 		   &(struct bounded){.unit = "ppm", .value = c.err_ppm, .nbands = 1,
 				     .band = {{-(s64)c.bound_ppm, (s64)c.bound_ppm}}},
 		   "vCPU %d %s period after the event %lld ppm off the period before, timed by "
@@ -285,12 +279,12 @@ static void check_period(int cpu, unsigned slot, const struct lc_timer *t)
  * with the periods a vCPU waited through in it added back, when that was
  * little enough to judge by (LC_JUDGE_WAIT_PCT).
  */
-static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
+static void check_rate(const struct lc_record *r, int cpu, unsigned slot, const struct lc_timer *t)
 {
-	const char *name = lc.arch->name_of_slot[slot];
-	u64 wait_b = wait_ppt(LC_BEFORE, lc.done.before_wait_ns);
-	u64 wait_a = wait_ppt(LC_AFTER, lc.done.after_wait_ns);
-	u64 before = rate_ppt(t, LC_BEFORE), after = rate_ppt(t, LC_AFTER);
+	const char *name = r->arch->name_of_slot[slot];
+	u64 wait_b = wait_ppt(r, LC_BEFORE, r->done.before_wait_ns);
+	u64 wait_a = wait_ppt(r, LC_AFTER, r->done.after_wait_ns);
+	u64 before = rate_ppt(r, t, LC_BEFORE), after = rate_ppt(r, t, LC_AFTER);
 	char after_pct[FIXED_BUF_SIZE], before_pct[FIXED_BUF_SIZE];
 	char wait_a_pct[FIXED_BUF_SIZE], wait_b_pct[FIXED_BUF_SIZE], figure[32];
 
@@ -298,8 +292,8 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 		report_info("vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
 			    "over the window before the event, %llu ms over the one after (more "
 			    "than %u%% of one)",
-			    cpu, name, lc.done.before_wait_ns / NSEC_PER_MSEC,
-			    lc.done.after_wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT);
+			    cpu, name, r->done.before_wait_ns / NSEC_PER_MSEC,
+			    r->done.after_wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT);
 		return;
 	}
 	/* rates are in per mille of nominal, shown in percent with one decimal */
@@ -313,7 +307,7 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 		return;
 	}
 	snprintf(figure, sizeof(figure), "cpu%d.rate_pct", cpu);
-	lc_bounded(name, figure,
+	lc_bounded(r, name, figure,
 		   &(struct bounded){.unit = "%", .scale = 4, .value = (s64)(after * MILLI_PER_UNIT),
 				     .nbands = 2,
 				     .band = {rate_band(wait_a, MILLI_PER_UNIT),
@@ -324,56 +318,56 @@ static void check_rate(int cpu, unsigned slot, const struct lc_timer *t)
 		   cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
 }
 
-static void check_periodic(int cpu, unsigned slot)
+static void check_periodic(const struct lc_record *r, int cpu, unsigned slot)
 {
-	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
-	const char *name = lc.arch->name_of_slot[slot];
+	const struct lc_timer *t = &r->cpu[cpu].t[slot];
+	const char *name = r->arch->name_of_slot[slot];
 	u64 catchup = t->early[LC_DURING] + t->early[LC_AFTER];
-	u64 explained = explained_catchup(cpu, t);
-	u64 waited = waited_periods(t, lc.done.vcpu_wait_ns + lc.done.after_wait_ns);
-	u64 allowed = lc.catchup_max + explained + waited;
+	u64 explained = explained_catchup(r, cpu, t);
+	u64 waited = waited_periods(r, t, r->done.vcpu_wait_ns + r->done.after_wait_ns);
+	u64 allowed = r->catchup_max + explained + waited;
 	char what[32];
 
-	check_rate(cpu, slot, t);
-	check_period(cpu, slot, t);
+	check_rate(r, cpu, slot, t);
+	check_period(r, cpu, slot, t);
 	snprintf(what, sizeof(what), "%s.cpu%d", name, cpu);
-	lc_bounded(what, "catchup",
+	lc_bounded(r, what, "catchup",
 		   &(struct bounded){.unit = "ticks", .value = (s64)catchup, .nbands = 1,
 				     .band = {{0, (s64)allowed}}},
 		   "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
 		   "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
 		   "host CPU)",
-		   cpu, name, catchup, allowed, lc.catchup_max, explained, waited);
-	if (!cpu || lc_every_cpu_slots() == 1)
-		result_count(what, "ticks_during", t->ticks[LC_DURING], "ticks");
+		   cpu, name, catchup, allowed, r->catchup_max, explained, waited);
+	if (!cpu || lc_every_cpu_slots(r->arch) == 1)
+		lc_result_count(r, what, "ticks_during", t->ticks[LC_DURING], "ticks");
 }
 
-void lc_check_timers(u64 answered)
+void lc_check_timers(const struct lc_record *r)
 {
-	for (int cpu = 0; cpu < cpu_count(); cpu++)
-		for (unsigned s = 0; s < lc.arch->nslots; s++)
-			if (lc.cpu[cpu].t[s].role == LC_ROLE_ONESHOT && !lc.run.n)
-				check_oneshot(cpu, s, answered);
-			else if (lc.cpu[cpu].t[s].role == LC_ROLE_PERIODIC)
-				check_periodic(cpu, s);
+	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
+		for (unsigned s = 0; s < r->arch->nslots; s++)
+			if (r->cpu[cpu].t[s].role == LC_ROLE_ONESHOT && !r->run.n)
+				check_oneshot(r, cpu, s);
+			else if (r->cpu[cpu].t[s].role == LC_ROLE_PERIODIC)
+				check_periodic(r, cpu, s);
 }
 
 /* One vCPU's stopped flag: set once after the request, never before it, never again after. */
-static void check_stopped_cpu(int cpu)
+static void check_stopped_cpu(const struct lc_record *r, int cpu)
 {
-	const u32 *seen = lc.cpu[cpu].stopped_seen;
-	const char *flag = lc.arch->stopped_flag_name;
+	const u32 *seen = r->cpu[cpu].stopped_seen;
+	const char *flag = r->arch->stopped_flag_name;
 	u32 after = seen[LC_DURING] + seen[LC_AFTER];
 
 	report(after && !seen[LC_BEFORE],
 	       "vCPU %d: the host set %s in this vCPU's own area for the event (found set %u "
 	       "times after the request, %u before it)",
 	       cpu, flag, after, seen[LC_BEFORE]);
-	/* once per stop: a run of migrations stops the guest lc_stops() times */
-	report(after <= lc_stops(),
+	/* once per stop: a run of migrations stops the guest lc_stops(r) times */
+	report(after <= lc_stops(r),
 	       "vCPU %d: %s stayed clear once the guest cleared it (set again %u times by the end "
 	       "of the window after)",
-	       cpu, flag, after > lc_stops() ? after - lc_stops() : 0);
+	       cpu, flag, after > lc_stops(r) ? after - lc_stops(r) : 0);
 }
 
 /*
@@ -381,13 +375,13 @@ static void check_stopped_cpu(int cpu)
  * stop, for the guest's watchdogs to excuse the time it did not run;
  * the guest clears it as it reads it (common/lifecycle/lifecycle_sample.c).
  */
-void lc_check_stopped_flag(void)
+void lc_check_stopped_flag(const struct lc_record *r)
 {
 	u64 vcpus = 0;
 
-	for (int cpu = 0; cpu < cpu_count(); cpu++)
-		vcpus += lc.cpu[cpu].stopped_seen[LC_DURING] + lc.cpu[cpu].stopped_seen[LC_AFTER] > 0;
-	result_count("stopped_flag", "vcpus_set", vcpus, "vcpus");
-	for (int cpu = 0; cpu < cpu_count(); cpu++)
-		check_stopped_cpu(cpu);
+	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
+		vcpus += r->cpu[cpu].stopped_seen[LC_DURING] + r->cpu[cpu].stopped_seen[LC_AFTER] > 0;
+	lc_result_count(r, "stopped_flag", "vcpus_set", vcpus, "vcpus");
+	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
+		check_stopped_cpu(r, cpu);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The common half of the lifecycle test: the events asked for one by one, the windows, the handshake with the runner, the hand-offs (the sampling: lifecycle_sample.c). */
 #include "lifecycle_state.h"
+#include "lifecycle_record.h"
 #include "console_input.h"
 #include "arch.h"
 #include "argv.h"
@@ -14,7 +15,7 @@ struct lc_state lc;
 
 static void set_phase(enum lc_phase ph)
 {
-	lc.phase_start[ph] = arch_counter();
+	lc.rec.phase_start[ph] = arch_counter();
 	smp_mb();
 	lc.phase = ph;
 }
@@ -26,11 +27,11 @@ static unsigned handoff_clock;
 /* A hand-off's read: the clock as the sampling reads it, fault=skew included. */
 static u64 handoff_read(void)
 {
-	const struct lc_clock *c = &lc.arch->clocks[handoff_clock];
+	const struct lc_clock *c = &lc.rec.arch->clocks[handoff_clock];
 	u64 v = c->read();
 
-	if (lc_skewed(&lc.cpu[smp_id()], handoff_clock))
-		v += ns_to_ticks(LC_FAULT_SKEW_NS, clock_hz(c));
+	if (lc_skewed(&lc.rec.cpu[smp_id()], handoff_clock))
+		v += ns_to_ticks(LC_FAULT_SKEW_NS, lc_clock_hz(&lc.rec, c));
 	return v;
 }
 
@@ -43,10 +44,10 @@ static void handoffs(unsigned w)
 	static struct handoff ho;
 
 	ho.read = handoff_read;
-	for (handoff_clock = 0; handoff_clock < lc.arch->nclocks; handoff_clock++) {
+	for (handoff_clock = 0; handoff_clock < lc.rec.arch->nclocks; handoff_clock++) {
 		for (int cpu = 1; cpu < cpu_count(); cpu++) {
 			handoff_run(&ho, cpu);
-			lc.cpu[cpu].agree[w][handoff_clock] = handoff_offset(&ho);
+			lc.rec.cpu[cpu].agree[w][handoff_clock] = handoff_offset(&ho);
 		}
 	}
 }
@@ -87,11 +88,11 @@ bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 	 * the guest at once: the time of day is read before the newline goes
 	 * out, never after it (a read after it can land after a pause).
 	 */
-	printf(LC_REQUEST "%s %u", lc_event_name(kind), lc.seq);
-	if (lc.run.k)
-		printf(" run=%u", lc.run.k);
-	if (lc.arch->tod_ns)
-		a->tod_req = lc.arch->tod_ns();
+	printf(LC_REQUEST "%s %u", lc_event_name(kind), lc.rec.seq);
+	if (lc.rec.run.k)
+		printf(" run=%u", lc.rec.run.k);
+	if (lc.rec.arch->tod_ns)
+		a->tod_req = lc.rec.arch->tod_ns();
 	a->nl_at = arch_counter();
 	putchar('\n');
 	return lc_read_answer(me, a, give_up);
@@ -125,10 +126,10 @@ bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up)
 
 static void reset_cpus(void)
 {
-	memset(lc.cpu, 0, sizeof(lc.cpu));
-	memset(&lc.run, 0, sizeof(lc.run));
-	lc.run.n = lc.run_len[lc.seq - 1];
-	memset(lc.phase_start, 0, sizeof(lc.phase_start));
+	memset(lc.rec.cpu, 0, sizeof(lc.rec.cpu));
+	memset(&lc.rec.run, 0, sizeof(lc.rec.run));
+	lc.rec.run.n = lc.run_len[lc.rec.seq - 1];
+	memset(lc.rec.phase_start, 0, sizeof(lc.rec.phase_start));
 	lc.phase = LC_BEFORE;
 	smp_mb();
 }
@@ -142,11 +143,11 @@ static void take_answer(enum lc_event kind, struct lc_answer *a)
 	 * read one polled character at a time: the time of day is taken back
 	 * to its first character.
 	 */
-	if (lc.arch->tod_ns)
-		a->tod_done = lc.arch->tod_ns() - counter_ns(arch_counter() - a->first_at) +
-			      (lc.fault == LC_FAULT_TOD ? LC_FAULT_TOD_NS : 0);
-	if (!lc_parse_done(a->line, &lc.done) || lc.done.kind != kind || lc.done.seq != lc.seq)
-		report_abort("the runner's answer to event %u (%s) is not one: '%s'", lc.seq,
+	if (lc.rec.arch->tod_ns)
+		a->tod_done = lc.rec.arch->tod_ns() - counter_ns(arch_counter() - a->first_at) +
+			      (lc.rec.fault == LC_FAULT_TOD ? LC_FAULT_TOD_NS : 0);
+	if (!lc_parse_done(a->line, &lc.rec.done) || lc.rec.done.kind != kind || lc.rec.done.seq != lc.rec.seq)
+		report_abort("the runner's answer to event %u (%s) is not one: '%s'", lc.rec.seq,
 			     lc_event_name(kind), a->line);
 }
 
@@ -179,7 +180,7 @@ static void ask_window(unsigned seq, struct lc_done *out)
 /* Ask for the event (a run: each of its migrations in turn) and sample until the answer is in. */
 static bool ask(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 {
-	if (lc.run.n)
+	if (lc.rec.run.n)
 		return lc_run_requests(me, kind, a);
 	lc_arm_oneshots(me, lc_oneshot_deadline());
 	return lc_request(me, kind, a);
@@ -192,13 +193,13 @@ static bool ask(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
  */
 static void sample_event(enum lc_event kind, struct lc_answer *a)
 {
-	struct lc_cpu *me = &lc.cpu[0];
+	struct lc_cpu *me = &lc.rec.cpu[0];
 	struct lc_done w;
 
 	reset_cpus();
-	if (lc.rtc)
+	if (lc.rec.rtc)
 		lc_rtc_edge(&a->rtc_before);
-	ask_window(lc.seq - 1, &w);
+	ask_window(lc.rec.seq - 1, &w);
 	/* QEMU's main loop runs the RTC's updates: any thread's wait, not only a vCPU's */
 	a->rtc_before.wait_ns = w.after_stamp_wait_ns;
 	handoffs(0);
@@ -209,10 +210,10 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	boot_window(me, LC_BEFORE, LC_WINDOW_NS);
 	set_phase(LC_DURING);
 	if (!ask(me, kind, a))
-		report_abort("no answer from the runner to event %u in %llu s", lc.seq,
+		report_abort("no answer from the runner to event %u in %llu s", lc.rec.seq,
 			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
 	take_answer(kind, a);
-	if (lc.run.n)
+	if (lc.rec.run.n)
 		lc_run_done(me);
 	set_phase(LC_AFTER);
 	boot_window(me, LC_AFTER, LC_WINDOW_NS);
@@ -221,60 +222,66 @@ static void sample_event(enum lc_event kind, struct lc_answer *a)
 	for (int cpu = 1; cpu < cpu_count(); cpu++)
 		on_cpu_wait(cpu);
 	handoffs(1);
-	ask_window(lc.seq, &w);
-	lc.done.after_wait_ns = w.after_wait_ns;
-	lc.done.after_stamp_wait_ns = w.after_stamp_wait_ns;
-	if (lc.rtc) {
+	ask_window(lc.rec.seq, &w);
+	lc.rec.done.after_wait_ns = w.after_wait_ns;
+	lc.rec.done.after_stamp_wait_ns = w.after_stamp_wait_ns;
+	if (lc.rec.rtc) {
 		lc_rtc_edge(&a->rtc_after);
-		ask_window(lc.seq, &w);
+		ask_window(lc.rec.seq, &w);
 		a->rtc_after.wait_ns = w.after_stamp_wait_ns;
 	}
 }
 
+/*
+ * The record's inputs that come from the events before: with rtc_set, the
+ * seconds clock's offset at the first event's edge before is the one every
+ * later event must keep.
+ */
+static void carry_rtc_ref(struct lc_record *r)
+{
+	if (!r->rtc || !r->rtc_set || lc.rtc_ref_taken || r->answer.rtc_before.why_not)
+		return;
+	r->rtc_ref_ns = lc_rtc_offset_before(r);
+	lc.rtc_ref_taken = true;
+}
+
 static void run_event(enum lc_event kind)
 {
-	static struct lc_answer a;
+	struct lc_record *r = &lc.rec;
+	unsigned failed;
 
 	if (kind == LC_RESET)
 		lc_request_reset();
-	memset(&a, 0, sizeof(a));
-	report_prefix_pushf("event %u %s", lc.seq, lc_event_name(kind));
-	sample_event(kind, &a);
-	lc_result_ms("host", "stopped", lc.done.duration_ns);
-	lc_result_ms("host", "qmp_downtime", lc.done.qmp_downtime_ns);
-	lc_result_ms("host", "total", lc.done.total_ns);
-	lc_result_ms("host", "vcpu_wait", lc.done.vcpu_wait_ns);
-	for (unsigned i = 0; i < lc.arch->nclocks; i++)
-		lc_check_clock(i, kind);
-	if (lc.arch->derived)
-		lc_check_derived(kind);
-	lc_check_agree();
-	if (lc.counter_set)
-		lc_check_counter_kept();
-	lc_check_timers(a.answered);
-	if (lc.run.n)
-		lc_check_run();
-	if (lc.arch->tod_ns)
-		lc_check_tod(a.tod_req, a.tod_done);
-	if (lc.rtc)
-		lc_check_rtc(&a);
-	if (lc.arch->take_stopped_flag)
-		lc_check_stopped_flag();
+	memset(&r->answer, 0, sizeof(r->answer));
+	report_prefix_pushf("event %u %s", r->seq, lc_event_name(kind));
+	sample_event(kind, &r->answer);
 	report_prefix_pop();
+	if (r->counter_set)
+		lc_counter_read_all();
+	carry_rtc_ref(r);
+	failed = report_failures();
+	lc_judge(r);
+	if (lc.record == LC_RECORD_ALWAYS ||
+	    (lc.record == LC_RECORD_FAIL && report_failures() > failed))
+		lc_record_print(r);
 }
 
 /* ---- arguments -------------------------------------------------------------- */
 
 static void init_on(void *arg)
 {
-	lc.arch->init_cpu();
+	lc.rec.arch->init_cpu();
 }
 
 int lc_main(int argc, char **argv, const struct lc_arch *arch)
 {
 	const char *why;
 
-	lc.arch = arch;
+	lc.rec.arch = arch;
+	lc.rec.ncpus = cpu_count();
+	lc.rec.counter_hz = arch_counter_hz();
+	lc.rec.has_tod = arch->tod_ns != NULL;
+	lc.rec.has_flag = arch->take_stopped_flag != NULL;
 	if (!report(lc_parse_args(argc, argv), "arguments are valid"))
 		return report_summary();
 	if (cpu_count() > LC_MAX_CPUS) {
@@ -287,17 +294,17 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 		return report_summary();
 	}
 	why = steal_init();
-	lc.has_steal = !why;
+	lc.rec.has_steal = !why;
 	if (why)
 		report_info("periodic rates judged by their tick counts only: %s", why);
 	lc_find_rtc(arch);
-	if (lc.rtc_set)
+	if (lc.rec.rtc_set)
 		lc_set_rtc();
-	if (lc.counter_set)
+	if (lc.rec.counter_set)
 		lc_counter_set();
 	lc_announce_fault(arch);
 	on_cpus(init_on, NULL);
-	for (lc.seq = lc_has_reset() ? lc_boot_handshake() : 1; lc.seq <= lc.nevents; lc.seq++)
-		run_event(lc.events[lc.seq - 1]);
+	for (lc.rec.seq = lc_has_reset() ? lc_boot_handshake() : 1; lc.rec.seq <= lc.nevents; lc.rec.seq++)
+		run_event(lc.events[lc.rec.seq - 1]);
 	return report_summary();
 }

@@ -44,10 +44,10 @@ void lc_request_reset(void)
 
 	spin_until(ns_to_ticks(LC_RESET_MIN_LIFE_NS, arch_counter_hz()));
 	report_counts(&tests, &failures, &skipped);
-	printf(LC_REQUEST "reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.seq,
+	printf(LC_REQUEST "reset %u counter=%llu tests=%u failures=%u skipped=%u\n", lc.rec.seq,
 	       arch_counter(), tests, failures, skipped);
 	spin_ns(LC_ANSWER_WAIT_NS);
-	report_abort("event %u reset: still running %llu s after asking for it", lc.seq,
+	report_abort("event %u reset: still running %llu s after asking for it", lc.rec.seq,
 		     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
 }
 
@@ -66,22 +66,22 @@ static u64 bound_ns(u64 host_ns)
  */
 static void check_restarted(u64 at_boot)
 {
-	u64 value = at_boot + (lc.fault == LC_FAULT_RESET_COUNTER ? lc.done.counter : 0);
-	u64 ns = counter_ns(value), bound = bound_ns(lc.done.duration_ns);
+	u64 value = at_boot + (lc.rec.fault == LC_FAULT_RESET_COUNTER ? lc.rec.done.counter : 0);
+	u64 ns = counter_ns(value), bound = bound_ns(lc.rec.done.duration_ns);
 	char v[FIXED_BUF_SIZE], was[FIXED_BUF_SIZE], h[FIXED_BUF_SIZE], b[FIXED_BUF_SIZE];
 	char defect[32];
 
 	/* a known defect of the host kind the runner named, if it has one: tcg/ or kvm-pvm/ */
 	snprintf(defect, sizeof(defect), "%s/tsc-reset", lc.host_kind);
-	report_kfail(ns <= bound && value < lc.done.counter, defect,
+	report_kfail(ns <= bound && value < lc.rec.done.counter, defect,
 	       "the counter started again from zero at the reset: it read %s ms at the boot request "
 	       "(%s ms as the reset was asked for), the host saw %s ms from system_reset to it "
 	       "(bound %s ms)",
 	       fmt_milli(v, sizeof(v), ns / NSEC_PER_USEC),
-	       fmt_milli(was, sizeof(was), counter_ns(lc.done.counter) / NSEC_PER_USEC),
-	       fmt_milli(h, sizeof(h), lc.done.duration_ns / NSEC_PER_USEC),
+	       fmt_milli(was, sizeof(was), counter_ns(lc.rec.done.counter) / NSEC_PER_USEC),
+	       fmt_milli(h, sizeof(h), lc.rec.done.duration_ns / NSEC_PER_USEC),
 	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
-	lc_result_ms("counter", "at_boot", ns);
+	lc_result_ms(&lc.rec, "counter", "at_boot", ns);
 }
 
 /*
@@ -90,19 +90,19 @@ static void check_restarted(u64 at_boot)
  */
 static void check_went_on(u64 at_boot)
 {
-	u64 value = at_boot - (lc.fault == LC_FAULT_RESET_COUNTER ? min(at_boot, lc.done.counter) : 0);
-	u64 bound = bound_ns(lc.done.total_ns);
-	bool forward = value >= lc.done.counter;
-	u64 moved = counter_ns(forward ? value - lc.done.counter : lc.done.counter - value);
+	u64 value = at_boot - (lc.rec.fault == LC_FAULT_RESET_COUNTER ? min(at_boot, lc.rec.done.counter) : 0);
+	u64 bound = bound_ns(lc.rec.done.total_ns);
+	bool forward = value >= lc.rec.done.counter;
+	u64 moved = counter_ns(forward ? value - lc.rec.done.counter : lc.rec.done.counter - value);
 	char m[FIXED_BUF_SIZE], h[FIXED_BUF_SIZE], b[FIXED_BUF_SIZE];
 
 	report(forward && moved <= bound,
 	       "the counter went on across the reset: %s%s ms from the reset request to the boot "
 	       "request, the host saw %s ms (bound 0 to %s ms)",
 	       forward ? "+" : "-", fmt_milli(m, sizeof(m), moved / NSEC_PER_USEC),
-	       fmt_milli(h, sizeof(h), lc.done.total_ns / NSEC_PER_USEC),
+	       fmt_milli(h, sizeof(h), lc.rec.done.total_ns / NSEC_PER_USEC),
 	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
-	lc_result_ms("counter", "moved", forward ? moved : 0);
+	lc_result_ms(&lc.rec, "counter", "moved", forward ? moved : 0);
 }
 
 unsigned lc_boot_handshake(void)
@@ -117,22 +117,22 @@ unsigned lc_boot_handshake(void)
 	if (!lc_read_answer(NULL, &a, give_up))
 		report_abort("no answer from the runner to the boot request in %llu s",
 			     LC_ANSWER_WAIT_NS / NSEC_PER_SEC);
-	if (!lc_parse_done(a.line, &lc.done) || lc.done.kind != LC_RESET ||
-	    lc.done.seq > lc.nevents || (lc.done.seq && lc.events[lc.done.seq - 1] != LC_RESET))
+	if (!lc_parse_done(a.line, &lc.rec.done) || lc.rec.done.kind != LC_RESET ||
+	    lc.rec.done.seq > lc.nevents || (lc.rec.done.seq && lc.events[lc.rec.done.seq - 1] != LC_RESET))
 		report_abort("the runner's answer to the boot request is not one: '%s'", a.line);
-	if (!lc.done.seq)
+	if (!lc.rec.done.seq)
 		return 1;
-	lc.seq = lc.done.seq;
-	report_carry((unsigned)lc.done.tests, (unsigned)lc.done.failures, (unsigned)lc.done.skipped);
+	lc.rec.seq = lc.rec.done.seq;
+	report_carry((unsigned)lc.rec.done.tests, (unsigned)lc.rec.done.failures, (unsigned)lc.rec.done.skipped);
 	report_info("event %u reset: a new life; %llu checks, %llu failed, %llu skipped before it",
-		    lc.seq, lc.done.tests, lc.done.failures, lc.done.skipped);
-	report_prefix_pushf("event %u reset", lc.seq);
-	lc_result_ms("host", "down", lc.done.duration_ns);
-	lc_result_ms("host", "total", lc.done.total_ns);
-	if (lc.arch->counter_at_reset == LC_COUNTER_RESTARTS)
+		    lc.rec.seq, lc.rec.done.tests, lc.rec.done.failures, lc.rec.done.skipped);
+	report_prefix_pushf("event %u reset", lc.rec.seq);
+	lc_result_ms(&lc.rec, "host", "down", lc.rec.done.duration_ns);
+	lc_result_ms(&lc.rec, "host", "total", lc.rec.done.total_ns);
+	if (lc.rec.arch->counter_at_reset == LC_COUNTER_RESTARTS)
 		check_restarted(a.nl_at);
 	else
 		check_went_on(a.nl_at);
 	report_prefix_pop();
-	return lc.seq + 1;
+	return lc.rec.seq + 1;
 }

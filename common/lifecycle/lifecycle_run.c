@@ -25,18 +25,18 @@
 /* The migration the faults strike: the middle one. */
 static unsigned middle(void)
 {
-	return (lc.run.n + 1) / 2;
+	return (lc.rec.run.n + 1) / 2;
 }
 
 static void each_periodic(struct lc_cpu *me, bool start)
 {
-	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
 		if (me->t[s].role != LC_ROLE_PERIODIC)
 			continue;
 		if (start)
-			lc.arch->periodic(s, me->t[s].period);
+			lc.rec.arch->periodic(s, me->t[s].period);
 		else
-			lc.arch->stop(s);
+			lc.rec.arch->stop(s);
 	}
 }
 
@@ -49,8 +49,8 @@ static void fault_lost(struct lc_cpu *me)
 {
 	u64 now;
 
-	if (lc.fault != LC_FAULT_RUN_LOST || me != &lc.cpu[cpu_count() - 1] || me->run_faulted ||
-	    !lc.run.answered[middle()])
+	if (lc.rec.fault != LC_FAULT_RUN_LOST || me != &lc.rec.cpu[cpu_count() - 1] || me->run_faulted ||
+	    !lc.rec.run.answered[middle()])
 		return;
 	now = arch_counter();
 	if (!me->run_silent_since) {
@@ -67,14 +67,14 @@ static void fault_lost(struct lc_cpu *me)
  * delivers a restored one-shot twice. */
 static void fault_twice(struct lc_cpu *me)
 {
-	unsigned k = lc.run.k;
+	unsigned k = lc.rec.run.k;
 
-	if (lc.fault != LC_FAULT_RUN_TWICE || me != &lc.cpu[0] || me->run_faulted || k != middle())
+	if (lc.rec.fault != LC_FAULT_RUN_TWICE || me != &lc.rec.cpu[0] || me->run_faulted || k != middle())
 		return;
-	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
 		if (me->t[s].role != LC_ROLE_ONESHOT || me->t[s].run_fires[k] != 1)
 			continue;
-		lc.arch->oneshot_at(
+		lc.rec.arch->oneshot_at(
 			s, arch_counter() + ns_to_ticks(LC_FAULT_RUN_TWICE_NS, arch_counter_hz()));
 		me->run_faulted = true;
 	}
@@ -82,12 +82,12 @@ static void fault_twice(struct lc_cpu *me)
 
 void lc_run_step(struct lc_cpu *me)
 {
-	unsigned k = lc.run.k;
+	unsigned k = lc.rec.run.k;
 
 	if (k && me->run_armed != k) {
 		smp_mb(); /* the deadline was written before k */
 		me->run_armed = k;
-		lc_arm_oneshots(me, lc.run.deadline);
+		lc_arm_oneshots(me, lc.rec.run.deadline);
 	}
 	fault_lost(me);
 	fault_twice(me);
@@ -101,7 +101,7 @@ void lc_run_step(struct lc_cpu *me)
  */
 static void ask_next(unsigned k)
 {
-	struct lc_run *r = &lc.run;
+	struct lc_run *r = &lc.rec.run;
 	u64 span = k > 1 ? r->answered[k - 1] - r->req_at[k - 1]
 			 : ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
 
@@ -115,9 +115,9 @@ static void ask_next(unsigned k)
 static bool oneshots_fired(unsigned k)
 {
 	for (int cpu = 0; cpu < cpu_count(); cpu++)
-		for (unsigned s = 0; s < lc.arch->nslots; s++)
-			if (lc.cpu[cpu].t[s].role == LC_ROLE_ONESHOT &&
-			    !lc.cpu[cpu].t[s].run_fires[k])
+		for (unsigned s = 0; s < lc.rec.arch->nslots; s++)
+			if (lc.rec.cpu[cpu].t[s].role == LC_ROLE_ONESHOT &&
+			    !lc.rec.cpu[cpu].t[s].run_fires[k])
 				return false;
 	return true;
 }
@@ -143,7 +143,7 @@ static bool dwell_step(void *arg, u64 now)
 
 static void dwell(struct lc_cpu *me, unsigned k)
 {
-	u64 hz = arch_counter_hz(), from = max(lc.run.answered[k], lc.run.deadlines[k]);
+	u64 hz = arch_counter_hz(), from = max(lc.rec.run.answered[k], lc.rec.run.deadlines[k]);
 	u64 end = from + ns_to_ticks(LC_RUN_DWELL_NS, hz);
 
 	work_until(dwell_step, &(struct lc_dwell){me, k, end},
@@ -153,12 +153,12 @@ static void dwell(struct lc_cpu *me, unsigned k)
 /* Migration k's answer: its facts, or the test ends saying what came. */
 static void take_migration(unsigned k, const struct lc_answer *m)
 {
-	struct lc_done *d = &lc.run.done[k];
+	struct lc_done *d = &lc.rec.run.done[k];
 
-	if (!lc_parse_done(m->line, d) || d->kind != LC_MIGRATE || d->seq != lc.seq || d->run != k)
+	if (!lc_parse_done(m->line, d) || d->kind != LC_MIGRATE || d->seq != lc.rec.seq || d->run != k)
 		report_abort(
 			"the runner's answer to migration %u of event %u's run is not one: '%s'", k,
-			lc.seq, m->line);
+			lc.rec.seq, m->line);
 }
 
 bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
@@ -166,8 +166,8 @@ bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 	static struct lc_answer m;
 	u64 tod_req = 0, nl_at = 0;
 
-	for (unsigned k = 1; k <= lc.run.n; k++) {
-		struct lc_answer *x = k < lc.run.n ? &m : a;
+	for (unsigned k = 1; k <= lc.rec.run.n; k++) {
+		struct lc_answer *x = k < lc.rec.run.n ? &m : a;
 
 		memset(&m, 0, sizeof(m));
 		ask_next(k);
@@ -179,8 +179,8 @@ bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 			tod_req = x->tod_req;
 			nl_at = x->nl_at;
 		}
-		if (k < lc.run.n) {
-			lc.run.answered[k] = arch_counter();
+		if (k < lc.rec.run.n) {
+			lc.rec.run.answered[k] = arch_counter();
 			take_migration(k, x);
 			dwell(me, k);
 		}
@@ -192,16 +192,16 @@ bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a)
 
 void lc_run_done(struct lc_cpu *me)
 {
-	struct lc_run *r = &lc.run;
-	struct lc_done sum = lc.done;
+	struct lc_run *r = &lc.rec.run;
+	struct lc_done sum = lc.rec.done;
 
-	if (lc.done.run != r->n)
+	if (lc.rec.done.run != r->n)
 		report_abort("the runner's answer to the last migration of event %u's run says "
 			     "run=%llu, "
 			     "not %u",
-			     lc.seq, lc.done.run, r->n);
+			     lc.rec.seq, lc.rec.done.run, r->n);
 	r->answered[r->n] = arch_counter();
-	r->done[r->n] = lc.done;
+	r->done[r->n] = lc.rec.done;
 	sum.duration_ns = sum.qmp_downtime_ns = sum.overhead_ns = sum.vcpu_wait_ns = 0;
 	sum.stamp_wait_ns = 0;
 	for (unsigned k = 1; k <= r->n; k++) {
@@ -218,7 +218,7 @@ void lc_run_done(struct lc_cpu *me)
 	sum.before_wait_ns = r->done[1].before_wait_ns;
 	sum.host_req_ns = r->done[1].host_req_ns;
 	sum.total_ns = sum.host_ns - sum.host_req_ns;
-	lc.done = sum;
+	lc.rec.done = sum;
 	/* the last one-shots too are waited for before the window after */
 	dwell(me, r->n);
 }

@@ -10,53 +10,53 @@
  * migration itself, and the dwell after it. A tick lost or late over
  * migration k can fall in any of them.
  */
-static u64 wait_around(unsigned k)
+static u64 wait_around(const struct lc_record *r, unsigned k)
 {
-	const struct lc_run *r = &lc.run;
-	u64 after = k < r->n ? r->done[k + 1].before_wait_ns : lc.done.after_wait_ns;
+	const struct lc_run *run = &r->run;
+	u64 after = k < run->n ? run->done[k + 1].before_wait_ns : r->done.after_wait_ns;
 
-	return r->done[k].before_wait_ns + r->done[k].vcpu_wait_ns + after;
+	return run->done[k].before_wait_ns + run->done[k].vcpu_wait_ns + after;
 }
 
 /* Whole periods in ns, rounded up. */
-static u64 periods_in(u64 ns, u64 period)
+static u64 periods_in(const struct lc_record *r, u64 ns, u64 period)
 {
-	return (ns_to_ticks(ns, arch_counter_hz()) + period - 1) / period;
+	return (lc_ticks(r, ns) + period - 1) / period;
 }
 
 /* Migration k's stretch of the run: from its request to the next one (the last: to the run's end).
  */
-static u64 stretch(unsigned k)
+static u64 stretch(const struct lc_record *r, unsigned k)
 {
-	const struct lc_run *r = &lc.run;
-	u64 end = k < r->n ? r->req_at[k + 1] : lc.phase_start[LC_AFTER];
+	const struct lc_run *run = &r->run;
+	u64 end = k < run->n ? run->req_at[k + 1] : r->phase_start[LC_AFTER];
 
-	return end - r->req_at[k];
+	return end - run->req_at[k];
 }
 
-static void result_run(int cpu, unsigned slot, const char *figure, u64 v, const char *unit)
+static void result_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure, u64 v,
+		       const char *unit)
 {
-	char name[80];
+	char what[48];
 
-	snprintf(name, sizeof(name), "e%u.%s.%s.cpu%d.%s", lc.seq, lc_event_name(lc.done.kind),
-		 lc.arch->name_of_slot[slot], cpu, figure);
-	report_result(name, unit, "%llu", v);
+	snprintf(what, sizeof(what), "%s.cpu%d", r->arch->name_of_slot[slot], cpu);
+	lc_result_count(r, what, figure, v, unit);
 }
 
 /* A bounded check of the worst migration's figure, e<seq>.<event>.<slot>.cpu<cpu>.<figure>: value in 0..hi. */
-static bool bounded_run(int cpu, unsigned slot, const char *figure, const char *unit, u64 v, u64 hi,
-			const char *fmt, ...) __printf(7, 8);
-static bool bounded_run(int cpu, unsigned slot, const char *figure, const char *unit, u64 v, u64 hi,
-			const char *fmt, ...)
+static bool bounded_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure,
+			const char *unit, u64 v, u64 hi, const char *fmt, ...) __printf(8, 9);
+static bool bounded_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure,
+			const char *unit, u64 v, u64 hi, const char *fmt, ...)
 {
 	struct bounded b = {.unit = unit, .value = (s64)v, .nbands = 1, .band = {{0, (s64)hi}}};
 	char what[48];
 	va_list ap;
 	bool pass;
 
-	snprintf(what, sizeof(what), "%s.cpu%d", lc.arch->name_of_slot[slot], cpu);
+	snprintf(what, sizeof(what), "%s.cpu%d", r->arch->name_of_slot[slot], cpu);
 	va_start(ap, fmt);
-	pass = lc_vbounded(what, figure, &b, fmt, ap);
+	pass = lc_vbounded(r, what, figure, &b, fmt, ap);
 	va_end(ap);
 	return pass;
 }
@@ -67,12 +67,12 @@ struct run_loss {
 	u64 lost, periods, stopped, waited;
 };
 
-static struct run_loss loss_of(const struct lc_timer *t, unsigned k)
+static struct run_loss loss_of(const struct lc_record *r, const struct lc_timer *t, unsigned k)
 {
 	struct run_loss l = {
-		.periods = stretch(k) / t->period,
-		.stopped = periods_in(lc.run.done[k].duration_ns, t->period),
-		.waited = periods_in(wait_around(k), t->period),
+		.periods = stretch(r, k) / t->period,
+		.stopped = periods_in(r, r->run.done[k].duration_ns, t->period),
+		.waited = periods_in(r, wait_around(r, k), t->period),
 	};
 
 	l.lost = l.periods > t->run_ticks[k] ? l.periods - t->run_ticks[k] : 0;
@@ -85,75 +85,75 @@ static struct run_loss loss_of(const struct lc_timer *t, unsigned k)
  * its stop (QEMU's STOP to RESUME: a counter that ran through the stop
  * may drop them) and those a vCPU waited for a host CPU around it.
  */
-static void check_run_lost(int cpu, unsigned slot)
+static void check_run_lost(const struct lc_record *r, int cpu, unsigned slot)
 {
-	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned over = 0, worst = 1;
 	s64 worst_margin = 0;
 	struct run_loss w;
 
-	for (unsigned k = 1; k <= lc.run.n; k++) {
-		struct run_loss l = loss_of(t, k);
+	for (unsigned k = 1; k <= r->run.n; k++) {
+		struct run_loss l = loss_of(r, t, k);
 		s64 margin = (s64)l.lost - (s64)(1 + l.stopped + l.waited);
 
 		over += margin > 0;
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
-	w = loss_of(t, worst);
-	bounded_run(cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
+	w = loss_of(r, t, worst);
+	bounded_run(r, cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
 		    "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
 		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
 		    "periods without a tick, allowed 1 + %llu periods stopped + %llu periods a vCPU "
 		    "waited for a host CPU)",
-		    cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst, w.lost, w.periods,
+		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst, w.lost, w.periods,
 		    w.stopped, w.waited);
 }
 
 /* The longest time between two ticks allowed in migration k's stretch, ns. */
-static u64 gap_allowed_ns(const struct lc_timer *t, unsigned k)
+static u64 gap_allowed_ns(const struct lc_record *r, const struct lc_timer *t, unsigned k)
 {
-	return counter_ns(t->period) + lc.run.done[k].duration_ns + wait_around(k) +
+	return lc_ns(r, t->period) + r->run.done[k].duration_ns + wait_around(r, k) +
 	       LC_STAMP_SLACK_NS;
 }
 
 /* Each migration's longest time between two ticks: a period, its stop and the host's waits. */
-static void check_run_late(int cpu, unsigned slot)
+static void check_run_late(const struct lc_record *r, int cpu, unsigned slot)
 {
-	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned over = 0, worst = 1;
 	s64 worst_margin = 0;
 
-	for (unsigned k = 1; k <= lc.run.n; k++) {
-		s64 margin = (s64)counter_ns(t->run_gap[k]) - (s64)gap_allowed_ns(t, k);
+	for (unsigned k = 1; k <= r->run.n; k++) {
+		s64 margin = (s64)lc_ns(r, t->run_gap[k]) - (s64)gap_allowed_ns(r, t, k);
 
 		over += margin > 0;
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
-	bounded_run(cpu, slot, "run_gap_worst_us", "us", counter_ns(t->run_gap[worst]) / NSEC_PER_USEC,
-		    gap_allowed_ns(t, worst) / NSEC_PER_USEC,
+	bounded_run(r, cpu, slot, "run_gap_worst_us", "us", lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC,
+		    gap_allowed_ns(r, t, worst) / NSEC_PER_USEC,
 		    "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
 		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu us after "
 		    "the tick before, allowed a period %llu us + stopped %llu us + %llu us a vCPU "
 		    "waited for a host CPU + %llu us)",
-		    cpu, lc.arch->name_of_slot[slot], lc.run.n, over, worst,
-		    counter_ns(t->run_gap[worst]) / NSEC_PER_USEC, counter_ns(t->period) / NSEC_PER_USEC,
-		    lc.run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC,
+		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst,
+		    lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC, lc_ns(r, t->period) / NSEC_PER_USEC,
+		    r->run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(r, worst) / NSEC_PER_USEC,
 		    LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 }
 
 /* Migration k's one-shot fired once, after its deadline, and within the dwell and the host's waits
  * of the deadline or the answer. */
-static bool oneshot_ok(const struct lc_timer *t, unsigned k, u64 *late_ns)
+static bool oneshot_ok(const struct lc_record *r, const struct lc_timer *t, unsigned k, u64 *late_ns)
 {
-	const struct lc_run *r = &lc.run;
-	u64 from = max(r->deadlines[k], r->answered[k]);
-	u64 grace = LC_RUN_DWELL_NS + wait_around(k);
+	const struct lc_run *run = &r->run;
+	u64 from = max(run->deadlines[k], run->answered[k]);
+	u64 grace = LC_RUN_DWELL_NS + wait_around(r, k);
 	u64 at = t->run_fired_at[k];
 
-	*late_ns = at > from ? counter_ns(at - from) : 0;
-	return t->run_fires[k] == 1 && at >= r->deadlines[k] && *late_ns <= grace;
+	*late_ns = at > from ? lc_ns(r, at - from) : 0;
+	return t->run_fires[k] == 1 && at >= run->deadlines[k] && *late_ns <= grace;
 }
 
 /*
@@ -163,15 +163,15 @@ static bool oneshot_ok(const struct lc_timer *t, unsigned k, u64 *late_ns)
  * deadline or the answer plus what the host kept a vCPU waiting. Those
  * still pending when the answer came were pending across the stop.
  */
-static void check_run_oneshot(int cpu, unsigned slot)
+static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 {
-	const struct lc_timer *t = &lc.cpu[cpu].t[slot];
+	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned bad = 0, pending = 0, first_bad = 1, latest = 1, worst;
 	u64 late_ns, latest_ns = 0;
 
-	for (unsigned k = 1; k <= lc.run.n; k++) {
-		pending += t->run_fired_at[k] > lc.run.answered[k];
-		if (!oneshot_ok(t, k, &late_ns)) {
+	for (unsigned k = 1; k <= r->run.n; k++) {
+		pending += t->run_fired_at[k] > r->run.answered[k];
+		if (!oneshot_ok(r, t, k, &late_ns)) {
 			if (!bad++)
 				first_bad = k;
 		} else if (late_ns >= latest_ns) {
@@ -180,39 +180,39 @@ static void check_run_oneshot(int cpu, unsigned slot)
 		}
 	}
 	worst = bad ? first_bad : latest;
-	oneshot_ok(t, worst, &late_ns);
-	bounded_run(cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
+	oneshot_ok(r, t, worst, &late_ns);
+	bounded_run(r, cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
 		    "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
 		    "after its deadline, within %llu ms + the host's waits of the deadline or the "
 		    "answer (%u not; %u of them still pending at the answer, across the stop; %s "
 		    "migration %u: fired %u times, %lld us from the deadline, %llu us late, a vCPU "
 		    "waited %llu us)",
-		    cpu, lc.arch->name_of_slot[slot], lc.run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
+		    cpu, r->arch->name_of_slot[slot], r->run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
 		    pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
-		    t->run_fired_at[worst] >= lc.run.deadlines[worst]
-			    ? (s64)(counter_ns(t->run_fired_at[worst] - lc.run.deadlines[worst]) /
+		    t->run_fired_at[worst] >= r->run.deadlines[worst]
+			    ? (s64)(lc_ns(r, t->run_fired_at[worst] - r->run.deadlines[worst]) /
 				    NSEC_PER_USEC)
-			    : -(s64)(counter_ns(lc.run.deadlines[worst] - t->run_fired_at[worst]) /
+			    : -(s64)(lc_ns(r, r->run.deadlines[worst] - t->run_fired_at[worst]) /
 				     NSEC_PER_USEC),
-		    late_ns / NSEC_PER_USEC, wait_around(worst) / NSEC_PER_USEC);
-	result_run(cpu, slot, "run_oneshot_pending", pending, "count");
+		    late_ns / NSEC_PER_USEC, wait_around(r, worst) / NSEC_PER_USEC);
+	result_run(r, cpu, slot, "run_oneshot_pending", pending, "count");
 }
 
-void lc_check_run(void)
+void lc_check_run(const struct lc_record *r)
 {
-	for (unsigned k = 1; k <= lc.run.n; k++) {
+	for (unsigned k = 1; k <= r->run.n; k++) {
 		char figure[32];
 
 		snprintf(figure, sizeof(figure), "m%u_stopped", k);
-		lc_result_ms("host", figure, (s64)lc.run.done[k].duration_ns);
+		lc_result_ms(r, "host", figure, (s64)r->run.done[k].duration_ns);
 	}
-	for (int cpu = 0; cpu < cpu_count(); cpu++) {
-		for (unsigned s = 0; s < lc.arch->nslots; s++) {
-			if (lc.cpu[cpu].t[s].role == LC_ROLE_PERIODIC) {
-				check_run_lost(cpu, s);
-				check_run_late(cpu, s);
-			} else if (lc.cpu[cpu].t[s].role == LC_ROLE_ONESHOT) {
-				check_run_oneshot(cpu, s);
+	for (int cpu = 0; cpu < (int)r->ncpus; cpu++) {
+		for (unsigned s = 0; s < r->arch->nslots; s++) {
+			if (r->cpu[cpu].t[s].role == LC_ROLE_PERIODIC) {
+				check_run_lost(r, cpu, s);
+				check_run_late(r, cpu, s);
+			} else if (r->cpu[cpu].t[s].role == LC_ROLE_ONESHOT) {
+				check_run_oneshot(r, cpu, s);
 			}
 		}
 	}

@@ -8,24 +8,24 @@
 
 static u64 faulty_read(const struct lc_cpu *me, unsigned i, enum lc_phase ph)
 {
-	const struct lc_clock *c = &lc.arch->clocks[i];
+	const struct lc_clock *c = &lc.rec.arch->clocks[i];
 	u64 v = c->read();
 
 	if (lc_skewed(me, i))
-		return v + ns_to_ticks(LC_FAULT_SKEW_NS, clock_hz(c));
+		return v + ns_to_ticks(LC_FAULT_SKEW_NS, lc_clock_hz(&lc.rec, c));
 	if (ph < LC_AFTER)
 		return v;
-	if (lc.fault == LC_FAULT_BACK)
-		return v - ns_to_ticks(LC_FAULT_BACK_NS, clock_hz(c));
-	if (lc.fault == LC_FAULT_JUMP)
-		return v + ns_to_ticks(LC_FAULT_JUMP_NS, clock_hz(c));
+	if (lc.rec.fault == LC_FAULT_BACK)
+		return v - ns_to_ticks(LC_FAULT_BACK_NS, lc_clock_hz(&lc.rec, c));
+	if (lc.rec.fault == LC_FAULT_JUMP)
+		return v + ns_to_ticks(LC_FAULT_JUMP_NS, lc_clock_hz(&lc.rec, c));
 	return v;
 }
 
 /* One read of every clock on this vCPU, against the read before it; ph is never LC_FINISHED. */
 static void sample(struct lc_cpu *me, enum lc_phase ph)
 {
-	for (unsigned i = 0; i < lc.arch->nclocks; i++) {
+	for (unsigned i = 0; i < lc.rec.arch->nclocks; i++) {
 		u64 v = faulty_read(me, i, ph);
 
 		if (me->reads[i] && v < me->last[i]) {
@@ -42,7 +42,7 @@ static void sample(struct lc_cpu *me, enum lc_phase ph)
 /* A periodic tick of the window before the event (w 0) or after it (w 1), for its period. */
 static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
 {
-	u64 steal = lc.has_steal ? steal_ns() : 0;
+	u64 steal = lc.rec.has_steal ? steal_ns() : 0;
 
 	if (t->nstamps[w] == LC_STAMPS)
 		return;
@@ -55,7 +55,7 @@ static void stamp_tick(struct lc_timer *t, unsigned w, u64 now)
 /* A tick in a run of migrations: counted for the migration asked for last, with the time since the tick before. */
 static void run_tick(struct lc_timer *t, u64 now)
 {
-	unsigned k = lc.run.k;
+	unsigned k = lc.rec.run.k;
 
 	if (!k || lc.phase != LC_DURING)
 		return;
@@ -66,9 +66,9 @@ static void run_tick(struct lc_timer *t, u64 now)
 
 enum lc_role lc_timer_fired(unsigned slot, u64 now)
 {
-	struct lc_timer *t = &lc.cpu[smp_id()].t[slot];
+	struct lc_timer *t = &lc.rec.cpu[smp_id()].t[slot];
 	enum lc_phase ph = min(lc.phase, LC_AFTER);
-	unsigned k = lc.run.k;
+	unsigned k = lc.rec.run.k;
 
 	if (t->role == LC_ROLE_ONESHOT) {
 		if (!t->fired_at)
@@ -93,42 +93,42 @@ enum lc_role lc_timer_fired(unsigned slot, u64 now)
  */
 static enum lc_role role_of(int cpu, unsigned slot)
 {
-	unsigned k = lc_every_cpu_slots() == 1 ? (unsigned)cpu : slot;
+	unsigned k = lc_every_cpu_slots(lc.rec.arch) == 1 ? (unsigned)cpu : slot;
 
-	switch (lc.arch->slot_use[slot]) {
+	switch (lc.rec.arch->slot_use[slot]) {
 	case LC_SLOT_BOOT_PERIODIC:
 		return cpu ? LC_ROLE_IDLE : LC_ROLE_PERIODIC;
 	case LC_SLOT_BOOT_ONESHOT:
 		return cpu ? LC_ROLE_IDLE : LC_ROLE_ONESHOT;
 	default:
-		return (k + lc.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
+		return (k + lc.rec.seq) % 2 ? LC_ROLE_ONESHOT : LC_ROLE_PERIODIC;
 	}
 }
 
 static void start_timers(struct lc_cpu *me)
 {
-	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
 		struct lc_timer *t = &me->t[s];
 
 		t->role = role_of(smp_id(), s);
 		t->period = ns_to_ticks(LC_PERIOD_NS, arch_counter_hz());
 		if (t->role == LC_ROLE_PERIODIC)
-			t->period = lc.arch->periodic(s, t->period);
+			t->period = lc.rec.arch->periodic(s, t->period);
 	}
 }
 
 /* As the request goes out: arm the one-shots for a deadline inside the event. */
 void lc_arm_oneshots(struct lc_cpu *me, u64 deadline)
 {
-	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
 		struct lc_timer *t = &me->t[s];
 
 		if (t->role != LC_ROLE_ONESHOT)
 			continue;
 		t->deadline = deadline;
-		lc.arch->oneshot_at(s, t->deadline);
-		if (lc.fault == LC_FAULT_REARM)
-			lc.arch->oneshot_at(
+		lc.rec.arch->oneshot_at(s, t->deadline);
+		if (lc.rec.fault == LC_FAULT_REARM)
+			lc.rec.arch->oneshot_at(
 				s, t->deadline + ns_to_ticks(LC_FAULT_REARM_NS, arch_counter_hz()));
 	}
 	me->oneshot_armed = true;
@@ -137,20 +137,20 @@ void lc_arm_oneshots(struct lc_cpu *me, u64 deadline)
 /* Once the answer is in: the test-only faults on the periodic timers. */
 static void periodic_faults(struct lc_cpu *me)
 {
-	for (unsigned s = 0; s < lc.arch->nslots; s++) {
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
 		struct lc_timer *t = &me->t[s];
 
 		if (t->role != LC_ROLE_PERIODIC || t->faulted)
 			continue;
 		t->faulted = true;
-		if (lc.fault == LC_FAULT_RATE)
-			lc.arch->periodic(s, t->period * 2);
-		if (lc.fault == LC_FAULT_RATE5)
-			lc.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / MILLI_PER_UNIT);
-		if (lc.fault == LC_FAULT_SILENT)
-			lc.arch->stop(s);
+		if (lc.rec.fault == LC_FAULT_RATE)
+			lc.rec.arch->periodic(s, t->period * 2);
+		if (lc.rec.fault == LC_FAULT_RATE5)
+			lc.rec.arch->periodic(s, t->period + t->period * LC_FAULT_RATE5_PPT / MILLI_PER_UNIT);
+		if (lc.rec.fault == LC_FAULT_SILENT)
+			lc.rec.arch->stop(s);
 		for (u64 n = 0;
-		     lc.fault == LC_FAULT_STORM && n < lc.done.duration_ns / LC_PERIOD_NS; n++)
+		     lc.rec.fault == LC_FAULT_STORM && n < lc.rec.done.duration_ns / LC_PERIOD_NS; n++)
 			lc_timer_fired(s, arch_counter());
 	}
 }
@@ -163,18 +163,18 @@ static void periodic_faults(struct lc_cpu *me)
  */
 static void watch_stopped_flag(struct lc_cpu *me, enum lc_phase ph)
 {
-	if (!lc.arch->take_stopped_flag)
+	if (!lc.rec.arch->take_stopped_flag)
 		return;
 	/* fault=stopped_reset: found and cleared after the event, then set again once */
-	if (lc.fault == LC_FAULT_STOPPED_RESET && ph == LC_AFTER && !me->stopped_reset &&
+	if (lc.rec.fault == LC_FAULT_STOPPED_RESET && ph == LC_AFTER && !me->stopped_reset &&
 	    me->stopped_seen[LC_DURING] + me->stopped_seen[LC_AFTER]) {
 		me->stopped_reset = true;
-		lc.arch->set_stopped_flag();
+		lc.rec.arch->set_stopped_flag();
 	}
-	if (!lc.arch->take_stopped_flag())
+	if (!lc.rec.arch->take_stopped_flag())
 		return;
 	/* fault=stopped_flag: cleared unseen from the request on, as if never set */
-	if (lc.fault == LC_FAULT_STOPPED_FLAG && ph >= LC_DURING)
+	if (lc.rec.fault == LC_FAULT_STOPPED_FLAG && ph >= LC_DURING)
 		return;
 	me->stopped_seen[ph]++;
 }
@@ -188,7 +188,7 @@ u64 lc_oneshot_deadline(void)
 /* One step of any vCPU's loop: arm or fault what the phase asks for, sample. */
 void lc_step(struct lc_cpu *me, enum lc_phase ph)
 {
-	if (lc.run.n)
+	if (lc.rec.run.n)
 		lc_run_step(me);
 	else if (ph >= LC_DURING && !me->oneshot_armed)
 		lc_arm_oneshots(me, lc_oneshot_deadline());
@@ -204,8 +204,8 @@ void lc_step(struct lc_cpu *me, enum lc_phase ph)
 /* A vCPU's timers started, its interrupts on, the derived clock followed afresh. */
 void lc_start_sampling(struct lc_cpu *me)
 {
-	if (lc.arch->derived)
-		lc.arch->derived->forget();
+	if (lc.rec.arch->derived)
+		lc.rec.arch->derived->forget();
 	start_timers(me);
 	irq_enable();
 }
@@ -213,9 +213,9 @@ void lc_start_sampling(struct lc_cpu *me)
 void lc_stop_sampling(const struct lc_cpu *me)
 {
 	irq_disable();
-	for (unsigned s = 0; s < lc.arch->nslots; s++)
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++)
 		if (me->t[s].role != LC_ROLE_IDLE)
-			lc.arch->stop(s);
+			lc.rec.arch->stop(s);
 }
 
 /* One sampling step in the boot vCPU's phase; true once it says the event is over. */
@@ -239,5 +239,5 @@ static void sampler(struct lc_cpu *me)
 
 void lc_ap_sampler(void *arg)
 {
-	sampler(&lc.cpu[smp_id()]);
+	sampler(&lc.rec.cpu[smp_id()]);
 }

@@ -189,21 +189,34 @@ struct lc_cpu {
 	bool run_faulted;
 } __attribute__((aligned(64)));
 
+static inline u64 lc_magnitude(s64 v)
+{
+	return v < 0 ? -(u64)v : (u64)v;
+}
+
+/*
+ * The derived clock's moves over the event: from the request to the end
+ * of the window after (a vCPU the host runs late after a resume takes its
+ * new parameters after the boot vCPU has read the answer: seen under
+ * kvm-pvm), and its parameters' changes then.
+ */
+static inline s64 lc_event_move(const struct lc_cpu *c)
+{
+	return c->moved_ns[LC_DURING] + c->moved_ns[LC_AFTER];
+}
+
+static inline u64 lc_event_changes(const struct lc_cpu *c)
+{
+	return (u64)c->param_changes[LC_DURING] + c->param_changes[LC_AFTER];
+}
+
 /* The derived clock's moves on this vCPU (struct lc_derived), in step(). */
 void lc_follow_derived(struct lc_cpu *me, enum lc_phase ph);
 /* fault=skew: whether clock i reads ahead on this vCPU now (the last vCPU's derived clock, once changed in the event). */
 bool lc_skewed(const struct lc_cpu *me, unsigned i);
-/* counter_set=: the guest's counter write before the first event, and after each (common/lifecycle/lifecycle_counter.c). */
+/* counter_set=: the guest's counter write before the first event (common/lifecycle/lifecycle_counter.c). */
 void lc_counter_set(void);
-void lc_check_counter_kept(void);
 void lc_counter_fault(struct lc_cpu *me);
-/* After an event: every vCPU's clocks against the boot vCPU's, before and after (common/lifecycle/lifecycle_agree.c). */
-void lc_check_agree(void);
-/* After an event: the derived clock against the counter, per vCPU and across them. */
-void lc_check_derived(enum lc_event kind);
-
-/* The slots every vCPU has (LC_SLOT_EVERY_CPU). */
-unsigned lc_every_cpu_slots(void);
 
 /* The boot vCPU's record of a run of migrations (events=migrate=N), one event. */
 struct lc_run {
@@ -217,41 +230,11 @@ struct lc_run {
 	u64 stop_max_ns, wait_max_ns;	/* the longest stop, the longest a vCPU waited in one */
 };
 
-struct lc_state {
-	const struct lc_arch *arch;
-	enum lc_fault fault;
-	const char *host_kind;	/* host=: whose known defects apply */
-	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
-	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
-	u64 rtc_set;		/* rtc_set=: the time of day the guest set it to (0: the host's) */
-	u64 counter_set;	/* counter_set=: how far each vCPU wrote its counter ahead (0: not) */
-	u64 counter_reg[LC_MAX_CPUS];	/* what the write left in the register it moved */
-	/* with rtc_set: its offset to the host's time of day at the first event's edge before */
-	s64 rtc_ref_ns;
-	bool rtc_ref_taken;
-	u64 catchup_max;
-	enum lc_event events[64];
-	unsigned run_len[64];	/* per event: N for migrate=N, 0 for an event alone */
-	unsigned nevents;
-	struct lc_run run;	/* the event's run of migrations, if it is one */
-	volatile enum lc_phase phase;
-	u64 phase_start[LC_FINISHED + 1];	/* counter */
-	unsigned seq;
-	struct lc_done done;
-	struct lc_cpu cpu[LC_MAX_CPUS];
+/* The register the guest's counter write moved, and the counters' own view of it (struct lc_counter_write), on one vCPU. */
+struct lc_counter_now {
+	u64 reg;
+	s64 view_lo, view_hi;
 };
-
-extern struct lc_state lc;
-
-static inline u64 clock_hz(const struct lc_clock *c)
-{
-	return c->hz ? c->hz : arch_counter_hz();
-}
-
-static inline u64 counter_ns(u64 ticks)
-{
-	return ticks_to_ns(ticks, arch_counter_hz());
-}
 
 /*
  * The seconds clock at one of its edges: its time of day then (seconds
@@ -280,6 +263,79 @@ struct lc_answer {
 	struct lc_edge rtc_before, rtc_after;
 };
 
+/*
+ * One event's record: everything its checks judge, and nothing else. The
+ * engine fills it as the event goes (common/lifecycle/lifecycle_engine.c,
+ * lifecycle_sample.c, lifecycle_run.c); the checks are functions of it,
+ * const (common/lifecycle/lifecycle_judge.c); LC-RECORD lines carry it to
+ * the host, where scripts/lifecycle-judge judges it again with the same code
+ * (common/lifecycle/lifecycle_record.c).
+ */
+struct lc_record {
+	/* the plan: the arch's clocks, timers and seconds clock, the arguments, the machine */
+	const struct lc_arch *arch;
+	const struct lc_rtc *rtc;	/* the arch's seconds clock, when it was found */
+	unsigned seq;
+	unsigned ncpus;
+	u64 counter_hz;
+	enum lc_fault fault;
+	bool has_steal;		/* the arch follows steal time (x86 under KVM) */
+	bool has_tod;		/* the arch has a time of day (lc_arch's tod_ns) */
+	bool has_flag;		/* ... and a stopped flag (take_stopped_flag) */
+	u64 catchup_max;
+	u64 counter_set;	/* counter_set=: how far each vCPU wrote its counter ahead (0: not) */
+	u64 rtc_set;		/* rtc_set=: the time of day the guest set it to (0: the host's) */
+	/* with rtc_set: its offset to the host's time of day at the first event's edge before */
+	s64 rtc_ref_ns;
+	/* the samples: each vCPU's clocks and timers per phase, the hand-offs, a run's migrations */
+	u64 phase_start[LC_FINISHED + 1];	/* counter */
+	struct lc_cpu cpu[LC_MAX_CPUS];
+	struct lc_run run;	/* the event's run of migrations, if it is one */
+	/* counter_set: what the write left in the register it moved, and the register after the event */
+	u64 counter_reg[LC_MAX_CPUS];
+	struct lc_counter_now counter_now[LC_MAX_CPUS];
+	/* the host's answers and evidence: the runner's facts, the request and answer as the guest saw them */
+	struct lc_done done;
+	struct lc_answer answer;
+};
+
+/* The engine's state: the record of the event under way, and what runs across events. */
+struct lc_state {
+	struct lc_record rec;
+	const char *host_kind;	/* host=: whose known defects apply */
+	bool rtc_ref_taken;
+	enum lc_event events[64];
+	unsigned run_len[64];	/* per event: N for migrate=N, 0 for an event alone */
+	unsigned nevents;
+	volatile enum lc_phase phase;
+	unsigned record;	/* when each event's record is printed: enum lc_record_when */
+};
+
+extern struct lc_state lc;
+
+/* A clock's ticks per second: its own, or the counter's. */
+static inline u64 lc_clock_hz(const struct lc_record *r, const struct lc_clock *c)
+{
+	return c->hz ? c->hz : r->counter_hz;
+}
+
+/* The record's counter ticks in ns, and back. */
+static inline u64 lc_ns(const struct lc_record *r, u64 ticks)
+{
+	return ticks_to_ns(ticks, r->counter_hz);
+}
+
+static inline u64 lc_ticks(const struct lc_record *r, u64 ns)
+{
+	return ns_to_ticks(ns, r->counter_hz);
+}
+
+/* The engine's own counter in ns (arch_counter_hz()). */
+static inline u64 counter_ns(u64 ticks)
+{
+	return ticks_to_ns(ticks, arch_counter_hz());
+}
+
 /* The checks of one event, once every vCPU has stopped sampling. */
 /*
  * Read the runner's answer line from the console, polled one character at
@@ -289,8 +345,8 @@ struct lc_answer {
 bool lc_read_answer(struct lc_cpu *me, struct lc_answer *a, u64 give_up);
 /*
  * The arguments (common/lifecycle/lifecycle_args.c): whether they are valid (what is
- * wrong printed if not), lc.events, lc.fault, lc.host_kind and
- * lc.catchup_max set; the arch's seconds clock found (lc.rtc, or an INFO
+ * wrong printed if not), lc.events, lc.rec.fault, lc.host_kind and
+ * lc.rec.catchup_max set; the arch's seconds clock found (lc.rec.rtc, or an INFO
  * why not); a fault= with nothing here to break a SKIP, another an INFO.
  */
 bool lc_parse_args(int argc, char **argv);
@@ -330,22 +386,35 @@ bool lc_has_run(void);
 void lc_run_step(struct lc_cpu *me);
 bool lc_run_requests(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a);
 void lc_run_done(struct lc_cpu *me);
-void lc_check_run(void);
+
+/* Wait for the seconds clock's next edge (lc.rec.rtc), on the boot vCPU. */
+void lc_rtc_edge(struct lc_edge *e);
+/* counter_set=: every vCPU's register the write moved, and the counters' view of it, now (into lc.rec.counter_now). */
+void lc_counter_read_all(void);
+
+/*
+ * ---- the judgment: functions of one event's const record -------------------
+ * (common/lifecycle/lifecycle_judge.c and the check files it calls; none of
+ * them reads the engine's state, a clock or a register)
+ */
+
+/* Every check of the event, in order, under the prefix "event SEQ KIND". */
+void lc_judge(const struct lc_record *r);
 
 /* The stops the event held (1, or a run's N), the longest of them and the longest a vCPU waited in one. */
-static inline unsigned lc_stops(void)
+static inline unsigned lc_stops(const struct lc_record *r)
 {
-	return lc.run.n ? lc.run.n : 1;
+	return r->run.n ? r->run.n : 1;
 }
 
-static inline u64 lc_one_stop_ns(void)
+static inline u64 lc_one_stop_ns(const struct lc_record *r)
 {
-	return lc.run.n ? lc.run.stop_max_ns : lc.done.duration_ns;
+	return r->run.n ? r->run.stop_max_ns : r->done.duration_ns;
 }
 
-static inline u64 lc_one_stop_wait_ns(void)
+static inline u64 lc_one_stop_wait_ns(const struct lc_record *r)
 {
-	return lc.run.n ? lc.run.wait_max_ns : lc.done.vcpu_wait_ns;
+	return r->run.n ? r->run.wait_max_ns : r->done.vcpu_wait_ns;
 }
 
 /*
@@ -354,31 +423,44 @@ static inline u64 lc_one_stop_wait_ns(void)
  * the runner's measure over the window before, the event and the window
  * after.
  */
-static inline u64 lc_stamp_wait_ns(void)
+static inline u64 lc_stamp_wait_ns(const struct lc_record *r)
 {
-	return lc.done.stamp_wait_ns + lc.done.after_stamp_wait_ns;
+	return r->done.stamp_wait_ns + r->done.after_stamp_wait_ns;
 }
 
-void lc_check_clock(unsigned i, enum lc_event kind);
-void lc_check_timers(u64 answered);
-void lc_check_tod(u64 tod_req, u64 tod_done);
-void lc_check_stopped_flag(void);
-/* Wait for the seconds clock's next edge (lc.arch->rtc), on the boot vCPU. */
-void lc_rtc_edge(struct lc_edge *e);
-void lc_check_rtc(const struct lc_answer *a);
+/* The slots every vCPU has (LC_SLOT_EVERY_CPU). */
+unsigned lc_every_cpu_slots(const struct lc_arch *arch);
+
+void lc_check_clock(const struct lc_record *r, unsigned i);
+void lc_check_timers(const struct lc_record *r);
+void lc_check_stopped_flag(const struct lc_record *r);
+void lc_check_run(const struct lc_record *r);
+void lc_check_tod(const struct lc_record *r);
+void lc_check_rtc(const struct lc_record *r);
+/* The seconds clock's offset to the host's time of day at the edge before the event (ns). */
+s64 lc_rtc_offset_before(const struct lc_record *r);
+void lc_check_derived(const struct lc_record *r);
+void lc_check_agree(const struct lc_record *r);
+void lc_check_counter_kept(const struct lc_record *r);
+/* Where the counters show the register the write moved themselves, they show what it reads. */
+void lc_check_counter_view(const struct lc_counter_write *w, int cpu, const struct lc_counter_now *n);
+
 /* RESULT eSEQ.EVENT.WHAT.FIGURE in ms with 3 decimals; ns may be negative (an early one-shot). */
-void lc_result_ms(const char *what, const char *figure, s64 ns);
+void lc_result_ms(const struct lc_record *r, const char *what, const char *figure, s64 ns);
+/* RESULT eSEQ.EVENT.WHAT.FIGURE, a count in unit. */
+void lc_result_count(const struct lc_record *r, const char *what, const char *figure, u64 n,
+		     const char *unit);
 /*
  * A bounded check of this event's figure e<seq>.<event>.<what>.<figure>
  * (report_bounded: its BOUND line is the figure's RESULT); b's name is
  * set here.
  */
-bool lc_bounded(const char *what, const char *figure, struct bounded *b, const char *fmt, ...)
-	__printf(4, 5);
-bool lc_vbounded(const char *what, const char *figure, struct bounded *b, const char *fmt,
-		 va_list ap);
+bool lc_bounded(const struct lc_record *r, const char *what, const char *figure, struct bounded *b,
+		const char *fmt, ...) __printf(5, 6);
+bool lc_vbounded(const struct lc_record *r, const char *what, const char *figure, struct bounded *b,
+		 const char *fmt, va_list ap);
 /* The same for a figure in ns, printed in ms with 6 decimals (exactly as checked). */
-bool lc_bounded_ms(const char *what, const char *figure, s64 ns, s64 lo_ns, s64 hi_ns,
-		   const char *fmt, ...) __printf(6, 7);
+bool lc_bounded_ms(const struct lc_record *r, const char *what, const char *figure, s64 ns,
+		   s64 lo_ns, s64 hi_ns, const char *fmt, ...) __printf(7, 8);
 
 #endif

@@ -2,77 +2,29 @@
 /* The lifecycle test's checks of the guest's time of day and seconds clock against the host's. */
 #include "lifecycle_state.h"
 #include "report.h"
-#include "wait.h"
 
 /* The time of day moved with the host's: its offset to the host's is the same after the event. */
-void lc_check_tod(u64 tod_req, u64 tod_done)
+void lc_check_tod(const struct lc_record *r)
 {
-	const struct lc_done *d = &lc.done;
-	s64 before = (s64)(tod_req - d->host_req_ns), after = (s64)(tod_done - d->host_ns);
-	s64 moved = after - before, slack = (s64)(LC_TOD_SLACK_NS + lc_stamp_wait_ns());
+	const struct lc_done *d = &r->done;
+	s64 before = (s64)(r->answer.tod_req - d->host_req_ns),
+	    after = (s64)(r->answer.tod_done - d->host_ns);
+	s64 moved = after - before, slack = (s64)(LC_TOD_SLACK_NS + lc_stamp_wait_ns(r));
 
-	lc_bounded_ms("tod", "moved", moved, -slack, slack,
+	lc_bounded_ms(r, "tod", "moved", moved, -slack, slack,
 		      "time of day follows the host's: offset to it %lld us before the event, %lld us "
 		      "after (moved by at most %llu ms: %llu and %llu the host's threads waited for a "
 		      "CPU, which can delay its time stamps)",
 		      before / (s64)NSEC_PER_USEC, after / (s64)NSEC_PER_USEC, (u64)slack / NSEC_PER_MSEC,
-		      LC_TOD_SLACK_NS / NSEC_PER_MSEC, lc_stamp_wait_ns() / NSEC_PER_MSEC);
+		      LC_TOD_SLACK_NS / NSEC_PER_MSEC, lc_stamp_wait_ns(r) / NSEC_PER_MSEC);
 }
 
 /* ---- the seconds clock ----------------------------------------------------- */
 
-/*
- * Poll the clock until its seconds change, each read timed by the
- * counter: the edge came after the start of the last read of the old
- * value and before the end of the first read of the new one. Polls are
- * spaced (LC_RTC_POLL_NS): each read takes the VMM's device lock, and
- * back-to-back reads starve its main loop, whose timer ends the update
- * (QEMU's CMOS RTC under TCG then reads update-in-progress for as long
- * as the polling lasts). The time of day is read once that has had time
- * to run (LC_RTC_SETTLE_NS): the second the edge began.
- */
-/* The edge came after old_at (the last read of the old seconds began) and by end. */
-struct edge_search {
-	u32 first; /* the seconds at the start */
-	u64 old_at, end;
-};
-
-/* One poll, the round's read (now) before it, a spaced one: true once the seconds changed. */
-static bool edge_poll(void *arg, u64 now)
-{
-	struct edge_search *s = arg;
-
-	if (lc.rtc->tick() != s->first) {
-		s->end = arch_counter();
-		return true;
-	}
-	s->old_at = now;
-	spin_ns(LC_RTC_POLL_NS);
-	return false;
-}
-
-void lc_rtc_edge(struct lc_edge *e)
-{
-	u64 give_up = arch_counter() + ns_to_ticks(LC_RTC_EDGE_WAIT_NS, arch_counter_hz());
-	struct edge_search s = {.old_at = arch_counter()};
-
-	s.first = lc.rtc->tick();
-	spin_ns(LC_RTC_POLL_NS);
-	if (work_until(edge_poll, &s, give_up)) {
-		e->at = s.old_at + (s.end - s.old_at) / 2;
-		e->half_width = (s.end - s.old_at + 1) / 2;
-		spin_ns(LC_RTC_SETTLE_NS);
-		e->why_not = lc.rtc->epoch(&e->secs);
-		return;
-	}
-	static_assert(LC_RTC_EDGE_WAIT_NS == 1500000000ull, "the message says 1.5 s");
-	e->why_not = "its seconds did not change in 1.5 s";
-}
-
 /* The host's time of day (ns) at counter value t, from its stamp host_ns taken at counter at. */
-static s64 host_at(u64 host_ns, u64 at, u64 t)
+static s64 host_at(const struct lc_record *r, u64 host_ns, u64 at, u64 t)
 {
-	return t >= at ? (s64)(host_ns + counter_ns(t - at)) : (s64)(host_ns - counter_ns(at - t));
+	return t >= at ? (s64)(host_ns + lc_ns(r, t - at)) : (s64)(host_ns - lc_ns(r, at - t));
 }
 
 /*
@@ -81,41 +33,43 @@ static s64 host_at(u64 host_ns, u64 at, u64 t)
  * which the host takes as the newline comes in; after it from the
  * answer's, which it takes as it sends the line.
  */
-static s64 offset_before(const struct lc_answer *a)
+s64 lc_rtc_offset_before(const struct lc_record *r)
 {
+	const struct lc_answer *a = &r->answer;
 	const struct lc_edge *e = &a->rtc_before;
 
-	return (s64)(e->secs * NSEC_PER_SEC) - host_at(lc.done.host_req_ns, a->nl_at, e->at);
+	return (s64)(e->secs * NSEC_PER_SEC) - host_at(r, r->done.host_req_ns, a->nl_at, e->at);
 }
 
-static s64 offset_after(const struct lc_answer *a)
+static s64 offset_after(const struct lc_record *r)
 {
+	const struct lc_answer *a = &r->answer;
 	const struct lc_edge *e = &a->rtc_after;
 	s64 secs_ns = (s64)(e->secs * NSEC_PER_SEC);
 
 	/* fault=rtc_behind: the clock as a time base left unmoved over the stop would read */
-	if (lc.fault == LC_FAULT_RTC_BEHIND)
-		secs_ns -= (s64)lc.done.duration_ns;
+	if (r->fault == LC_FAULT_RTC_BEHIND)
+		secs_ns -= (s64)r->done.duration_ns;
 	/* fault=rtc_rebased: the host's time of day again, what the guest set lost */
-	if (lc.fault == LC_FAULT_RTC_REBASED)
-		secs_ns -= lc.rtc_ref_ns / (s64)NSEC_PER_SEC * (s64)NSEC_PER_SEC;
-	return secs_ns - host_at(lc.done.host_ns, a->first_at, e->at);
+	if (r->fault == LC_FAULT_RTC_REBASED)
+		secs_ns -= r->rtc_ref_ns / (s64)NSEC_PER_SEC * (s64)NSEC_PER_SEC;
+	return secs_ns - host_at(r, r->done.host_ns, a->first_at, e->at);
 }
 
 /*
  * The time of day the guest set (rtc_set=) carried on: its offset to the
  * host's after this event is the one before the first, to the stamps.
  */
-static void check_set_kept(const char *name, s64 after, s64 slack)
+static void check_set_kept(const struct lc_record *r, s64 after, s64 slack)
 {
-	s64 off = after - lc.rtc_ref_ns;
+	s64 off = after - r->rtc_ref_ns;
 
-	lc_bounded_ms(lc.rtc->key, "tod_set_apart_ms", off, -slack, slack,
+	lc_bounded_ms(r, r->rtc->key, "tod_set_apart_ms", off, -slack, slack,
 		      "%s keeps the time of day the guest set: %+lld s %+lld ms from the host's after "
 		      "the event, %+lld s %+lld ms before the first (%+lld ms apart, at most +-%lld ms)",
-		      name, after / (s64)NSEC_PER_SEC, after % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC,
-		      lc.rtc_ref_ns / (s64)NSEC_PER_SEC,
-		      lc.rtc_ref_ns % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC, off / (s64)NSEC_PER_MSEC,
+		      r->rtc->name, after / (s64)NSEC_PER_SEC, after % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC,
+		      r->rtc_ref_ns / (s64)NSEC_PER_SEC,
+		      r->rtc_ref_ns % (s64)NSEC_PER_SEC / (s64)NSEC_PER_MSEC, off / (s64)NSEC_PER_MSEC,
 		      slack / (s64)NSEC_PER_MSEC);
 }
 
@@ -128,9 +82,10 @@ static void check_set_kept(const char *name, s64 after, s64 slack)
  * bound alone misses a clock a second behind half the time; the second
  * catches it, and anything larger, whatever the phase of its seconds.
  */
-void lc_check_rtc(const struct lc_answer *a)
+void lc_check_rtc(const struct lc_record *r)
 {
-	const char *name = lc.rtc->name;
+	const struct lc_answer *a = &r->answer;
+	const char *name = r->rtc->name;
 	const char *why = a->rtc_before.why_not ? a->rtc_before.why_not : a->rtc_after.why_not;
 	s64 before, after, moved, slack;
 
@@ -149,26 +104,22 @@ void lc_check_rtc(const struct lc_answer *a)
 			report(false, "%s: no edge of its seconds %s the event: %s", name, when, why);
 		return;
 	}
-	before = offset_before(a);
-	if (lc.rtc_set && !lc.rtc_ref_taken) {
-		lc.rtc_ref_ns = before;
-		lc.rtc_ref_taken = true;
-	}
-	after = offset_after(a), moved = after - before;
-	slack = (s64)(LC_RTC_SLACK_NS + lc_stamp_wait_ns() + counter_ns(a->rtc_after.half_width));
-	if (lc.rtc_set) {
-		check_set_kept(name, after, slack + (s64)counter_ns(a->rtc_before.half_width));
-		lc_result_ms(lc.rtc->key, "tod_offset_ms", after);
+	before = lc_rtc_offset_before(r);
+	after = offset_after(r), moved = after - before;
+	slack = (s64)(LC_RTC_SLACK_NS + lc_stamp_wait_ns(r) + lc_ns(r, a->rtc_after.half_width));
+	if (r->rtc_set) {
+		check_set_kept(r, after, slack + (s64)lc_ns(r, a->rtc_before.half_width));
+		lc_result_ms(r, r->rtc->key, "tod_offset_ms", after);
 	} else {
-		lc_bounded_ms(lc.rtc->key, "tod_offset_ms", after, -(s64)NSEC_PER_SEC - slack, slack,
+		lc_bounded_ms(r, r->rtc->key, "tod_offset_ms", after, -(s64)NSEC_PER_SEC - slack, slack,
 			      "%s reads the host's time of day after the event: %+lld ms from it at an "
 			      "edge of its seconds (allowed %lld to %+lld ms: whole seconds, behind by "
 			      "less than one)",
 			      name, after / (s64)NSEC_PER_MSEC,
 			      (-(s64)NSEC_PER_SEC - slack) / (s64)NSEC_PER_MSEC, slack / (s64)NSEC_PER_MSEC);
 	}
-	slack += (s64)counter_ns(a->rtc_before.half_width);
-	lc_bounded_ms(lc.rtc->key, "tod_moved_ms", moved, -slack, slack,
+	slack += (s64)lc_ns(r, a->rtc_before.half_width);
+	lc_bounded_ms(r, r->rtc->key, "tod_moved_ms", moved, -slack, slack,
 		      "%s's offset to the host's time of day %+lld ms before the event, %+lld ms after: "
 		      "moved by %+lld ms (at most +-%lld ms)",
 		      name, before / (s64)NSEC_PER_MSEC, after / (s64)NSEC_PER_MSEC,
