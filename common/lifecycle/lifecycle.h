@@ -95,7 +95,7 @@ struct lc_counter_write {
 	/*
 	 * NULL, or on the calling vCPU: the register's value as the counters
 	 * themselves show it, between two reads (arm64: CNTVCT - CNTPCT),
-	 * named by view_name.
+	 * named by view_name (NULL exactly when view is).
 	 */
 	void (*view)(s64 *lo, s64 *hi);
 	const char *view_name;

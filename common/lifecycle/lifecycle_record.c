@@ -464,7 +464,7 @@ static const char *build_arch(struct lc_record_text *t)
 	t->derived.counter = d->derived_counter;
 	a->derived = d->derived ? &t->derived : NULL;
 	t->counter_write.reg = t->counter_reg;
-	t->counter_write.view_name = t->counter_view;
+	t->counter_write.view_name = d->counter_view ? t->counter_view : NULL;
 	a->counter_write = d->counter_write ? &t->counter_write : NULL;
 	t->rtc.name = t->rtc_name;
 	t->rtc.key = t->rtc_key;

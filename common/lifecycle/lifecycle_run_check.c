@@ -5,17 +5,32 @@
 #include "report.h"
 
 /*
- * How long the host kept a vCPU from running around migration k, as the
- * runner measured it: from the answer before to request k (the dwell), the
- * migration itself, and the dwell after it. A tick lost or late over
- * migration k can fall in any of them.
+ * How long the host kept the timer's interrupt from being taken around
+ * migration k, as the runner measured it: from the answer before to
+ * request k (the dwell), the migration itself, and the dwell after it. A
+ * tick lost or late over migration k can fall in any of them. A vCPU's
+ * own timer waits for its vCPU thread; a device of the machine (the RTC,
+ * an HPET comparator) is raised from QEMU's main loop, so any of QEMU's
+ * threads' waits delay it (the stamp waits: over the dwell and the
+ * migration; the one after also covers the next migration, which it
+ * cannot tell apart). A one-shot of the HPET fired 306 ms after its
+ * deadline under TCG at rest, its vCPU waited 206 ms, QEMU's threads 674.
  */
-static u64 wait_around(const struct lc_record *r, unsigned k)
+/* Whose waits those are, for the messages. */
+static const char *waiter(const struct lc_record *r, unsigned slot)
+{
+	return r->arch->slot_use[slot] != LC_SLOT_EVERY_CPU ? "QEMU's threads" : "a vCPU";
+}
+
+static u64 wait_around(const struct lc_record *r, unsigned slot, unsigned k)
 {
 	const struct lc_run *run = &r->run;
-	u64 after = k < run->n ? run->done[k + 1].before_wait_ns : r->done.after_wait_ns;
 
-	return run->done[k].before_wait_ns + run->done[k].vcpu_wait_ns + after;
+	if (r->arch->slot_use[slot] != LC_SLOT_EVERY_CPU)
+		return run->done[k].stamp_wait_ns +
+		       (k < run->n ? run->done[k + 1].stamp_wait_ns : r->done.after_stamp_wait_ns);
+	return run->done[k].before_wait_ns + run->done[k].vcpu_wait_ns +
+	       (k < run->n ? run->done[k + 1].before_wait_ns : r->done.after_wait_ns);
 }
 
 /* Whole periods in ns, rounded up. */
@@ -67,12 +82,13 @@ struct run_loss {
 	u64 lost, periods, stopped, waited;
 };
 
-static struct run_loss loss_of(const struct lc_record *r, const struct lc_timer *t, unsigned k)
+static struct run_loss loss_of(const struct lc_record *r, unsigned slot, const struct lc_timer *t,
+			       unsigned k)
 {
 	struct run_loss l = {
 		.periods = stretch(r, k) / t->period,
 		.stopped = periods_in(r, r->run.done[k].duration_ns, t->period),
-		.waited = periods_in(r, wait_around(r, k), t->period),
+		.waited = periods_in(r, wait_around(r, slot, k), t->period),
 	};
 
 	l.lost = l.periods > t->run_ticks[k] ? l.periods - t->run_ticks[k] : 0;
@@ -93,27 +109,28 @@ static void check_run_lost(const struct lc_record *r, int cpu, unsigned slot)
 	struct run_loss w;
 
 	for (unsigned k = 1; k <= r->run.n; k++) {
-		struct run_loss l = loss_of(r, t, k);
+		struct run_loss l = loss_of(r, slot, t, k);
 		s64 margin = (s64)l.lost - (s64)(1 + l.stopped + l.waited);
 
 		over += margin > 0;
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
-	w = loss_of(r, t, worst);
+	w = loss_of(r, slot, t, worst);
 	bounded_run(r, cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
 		    "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
 		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
-		    "periods without a tick, allowed 1 + %llu periods stopped + %llu periods a vCPU "
+		    "periods without a tick, allowed 1 + %llu periods stopped + %llu periods %s "
 		    "waited for a host CPU)",
 		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst, w.lost, w.periods,
-		    w.stopped, w.waited);
+		    w.stopped, w.waited, waiter(r, slot));
 }
 
 /* The longest time between two ticks allowed in migration k's stretch, ns. */
-static u64 gap_allowed_ns(const struct lc_record *r, const struct lc_timer *t, unsigned k)
+static u64 gap_allowed_ns(const struct lc_record *r, unsigned slot, const struct lc_timer *t,
+			  unsigned k)
 {
-	return lc_ns(r, t->period) + r->run.done[k].duration_ns + wait_around(r, k) +
+	return lc_ns(r, t->period) + r->run.done[k].duration_ns + wait_around(r, slot, k) +
 	       LC_STAMP_SLACK_NS;
 }
 
@@ -125,31 +142,32 @@ static void check_run_late(const struct lc_record *r, int cpu, unsigned slot)
 	s64 worst_margin = 0;
 
 	for (unsigned k = 1; k <= r->run.n; k++) {
-		s64 margin = (s64)lc_ns(r, t->run_gap[k]) - (s64)gap_allowed_ns(r, t, k);
+		s64 margin = (s64)lc_ns(r, t->run_gap[k]) - (s64)gap_allowed_ns(r, slot, t, k);
 
 		over += margin > 0;
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
 	bounded_run(r, cpu, slot, "run_gap_worst_us", "us", lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC,
-		    gap_allowed_ns(r, t, worst) / NSEC_PER_USEC,
+		    gap_allowed_ns(r, slot, t, worst) / NSEC_PER_USEC,
 		    "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
 		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu us after "
-		    "the tick before, allowed a period %llu us + stopped %llu us + %llu us a vCPU "
+		    "the tick before, allowed a period %llu us + stopped %llu us + %llu us %s "
 		    "waited for a host CPU + %llu us)",
 		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst,
 		    lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC, lc_ns(r, t->period) / NSEC_PER_USEC,
-		    r->run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(r, worst) / NSEC_PER_USEC,
-		    LC_STAMP_SLACK_NS / NSEC_PER_USEC);
+		    r->run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(r, slot, worst) / NSEC_PER_USEC,
+		    waiter(r, slot), LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 }
 
 /* Migration k's one-shot fired once, after its deadline, and within the dwell and the host's waits
  * of the deadline or the answer. */
-static bool oneshot_ok(const struct lc_record *r, const struct lc_timer *t, unsigned k, u64 *late_ns)
+static bool oneshot_ok(const struct lc_record *r, unsigned slot, const struct lc_timer *t, unsigned k,
+		       u64 *late_ns)
 {
 	const struct lc_run *run = &r->run;
 	u64 from = max(run->deadlines[k], run->answered[k]);
-	u64 grace = LC_RUN_DWELL_NS + wait_around(r, k);
+	u64 grace = LC_RUN_DWELL_NS + wait_around(r, slot, k);
 	u64 at = t->run_fired_at[k];
 
 	*late_ns = at > from ? lc_ns(r, at - from) : 0;
@@ -171,7 +189,7 @@ static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 
 	for (unsigned k = 1; k <= r->run.n; k++) {
 		pending += t->run_fired_at[k] > r->run.answered[k];
-		if (!oneshot_ok(r, t, k, &late_ns)) {
+		if (!oneshot_ok(r, slot, t, k, &late_ns)) {
 			if (!bad++)
 				first_bad = k;
 		} else if (late_ns >= latest_ns) {
@@ -180,12 +198,12 @@ static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 		}
 	}
 	worst = bad ? first_bad : latest;
-	oneshot_ok(r, t, worst, &late_ns);
+	oneshot_ok(r, slot, t, worst, &late_ns);
 	bounded_run(r, cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
 		    "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
 		    "after its deadline, within %llu ms + the host's waits of the deadline or the "
 		    "answer (%u not; %u of them still pending at the answer, across the stop; %s "
-		    "migration %u: fired %u times, %lld us from the deadline, %llu us late, a vCPU "
+		    "migration %u: fired %u times, %lld us from the deadline, %llu us late, %s "
 		    "waited %llu us)",
 		    cpu, r->arch->name_of_slot[slot], r->run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
 		    pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
@@ -194,7 +212,7 @@ static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 				    NSEC_PER_USEC)
 			    : -(s64)(lc_ns(r, r->run.deadlines[worst] - t->run_fired_at[worst]) /
 				     NSEC_PER_USEC),
-		    late_ns / NSEC_PER_USEC, wait_around(r, worst) / NSEC_PER_USEC);
+		    late_ns / NSEC_PER_USEC, waiter(r, slot), wait_around(r, slot, worst) / NSEC_PER_USEC);
 	result_run(r, cpu, slot, "run_oneshot_pending", pending, "count");
 }
 

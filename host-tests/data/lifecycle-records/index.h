@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The recorded lifecycle runs test_lifecycle_replay.c judges again, each
+ * event's record (LC-RECORD lines) beside the lines the guest printed for
+ * it: real runs of lifecycle.flat with record=always under
+ * scripts/lifecycle.py on a 2-CPU machine without KVM (TCG), QEMU 7.2
+ * ("tcg-") and 10.0.2 ("q10-"), 2026-12-05. "idle": nothing else
+ * running; "busy": beside two shell busy loops. No KVM run: this machine
+ * has no /dev/kvm. Made by the entries of unittests.cfg with record=always
+ * appended (UNITTESTS_CFG=... ./run_tests.sh -g lifecycle); the faults'
+ * entries add fault=.
+ */
+static const struct replay_fixture replays[] = {
+	/* x86 (TSC, HPET, PM timer; LAPIC, RTC, HPET comparator), at rest and beside busy loops */
+	{ "tcg-idle-x86-pause.log", REPLAY_SAME, 1 },
+	{ "tcg-idle-x86-save.log", REPLAY_SAME, 1 },
+	{ "tcg-idle-x86-migrate10.log", REPLAY_SAME, 1 },
+	{ "tcg-busy-x86-pause.log", REPLAY_SAME, 1 },
+	{ "tcg-busy-x86-save.log", REPLAY_SAME, 1 },
+	{ "tcg-busy-x86-migrate10.log", REPLAY_SAME, 1 },
+	{ "q10-idle-x86-migrate10.log", REPLAY_SAME, 1 },
+	/* faults: every clock 3 s ahead after a save (6 FAILs); the RTC reprogrammed slow (its
+	 * nearest rate: half) */
+	{ "tcg-idle-x86-save-fault-jump.log", REPLAY_SAME, 1 },
+	{ "q10-idle-x86-pause-fault-rate5.log", REPLAY_SAME, 1 },
+	/*
+	 * recorded before the run checks took QEMU's threads' waits for a device
+	 * of the machine: the HPET comparator's one-shot of migration 2 fired
+	 * 306 ms after its deadline, its vCPU had waited 206 ms, QEMU's threads
+	 * 675 ms; a FAIL then, every check passes now
+	 */
+	{ "tcg-idle-x86-migrate10-hpet-late.log", REPLAY_PASSES, 1 },
+	/* arm64 (CNTVCT, CNTPCT; the virtual and physical timers), at rest and beside busy loops */
+	{ "tcg-idle-arm-pause.log", REPLAY_SAME, 1 },
+	{ "tcg-idle-arm-save.log", REPLAY_SAME, 1 },
+	{ "tcg-idle-arm-migrate10.log", REPLAY_SAME, 1 },
+	{ "tcg-busy-arm-pause.log", REPLAY_SAME, 1 },
+	{ "tcg-busy-arm-migrate10.log", REPLAY_SAME, 1 },
+	/* QEMU 10: the virtual timer never fires with CNTVOFF_EL2 set (qemu-cntvoff-wrap), 2 FAILs */
+	{ "q10-idle-arm-pause.log", REPLAY_SAME, 1 },
+	{ "q10-idle-arm-migrate10.log", REPLAY_SAME, 1 },
+	/* a fault: the last vCPU's periodic timers silent 500 ms from the middle migration */
+	{ "tcg-idle-arm-migrate10-fault-run-lost.log", REPLAY_SAME, 1 },
+};
