@@ -24,7 +24,7 @@
 /* LIBSRC: lib/strto.c common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_counter.c */
 /* LIBSRC: lib/handoff.c common/lifecycle/lifecycle_run.c common/lifecycle/lifecycle_run_check.c lib/console_input.c */
 /* LIBSRC: common/lifecycle/lifecycle_judge.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_counter_check.c */
-/* LIBSRC: common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_record.c */
+/* LIBSRC: common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_record.c common/lifecycle/lifecycle_request.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -241,3 +241,76 @@ void lc_ap_sampler(void *arg)
 {
 	sampler(&lc.rec.cpu[smp_id()]);
 }
+
+/* ---- a run of migrations (events=migrate=N): each vCPU's part in its step ---- */
+
+/* The migration the faults strike: the middle one. */
+static unsigned middle(void)
+{
+	return (lc.rec.run.n + 1) / 2;
+}
+
+static void each_periodic(struct lc_cpu *me, bool start)
+{
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
+		if (me->t[s].role != LC_ROLE_PERIODIC)
+			continue;
+		if (start)
+			lc.rec.arch->periodic(s, me->t[s].period);
+		else
+			lc.rec.arch->stop(s);
+	}
+}
+
+/*
+ * fault=run_lost: from the middle migration's answer the last vCPU's
+ * periodic timers deliver nothing for LC_FAULT_RUN_LOST_NS (their
+ * handlers never run), as a host that restored them late.
+ */
+static void fault_lost(struct lc_cpu *me)
+{
+	u64 now;
+
+	if (lc.rec.fault != LC_FAULT_RUN_LOST || me != &lc.rec.cpu[cpu_count() - 1] || me->run_faulted ||
+	    !lc.rec.run.answered[middle()])
+		return;
+	now = arch_counter();
+	if (!me->run_silent_since) {
+		me->run_silent_since = now;
+		each_periodic(me, false);
+	} else if (now - me->run_silent_since >=
+		   ns_to_ticks(LC_FAULT_RUN_LOST_NS, arch_counter_hz())) {
+		each_periodic(me, true);
+		me->run_faulted = true;
+	}
+}
+
+/* fault=run_twice: the boot vCPU's one-shot of the middle migration fires again, as a host that
+ * delivers a restored one-shot twice. */
+static void fault_twice(struct lc_cpu *me)
+{
+	unsigned k = lc.rec.run.k;
+
+	if (lc.rec.fault != LC_FAULT_RUN_TWICE || me != &lc.rec.cpu[0] || me->run_faulted || k != middle())
+		return;
+	for (unsigned s = 0; s < lc.rec.arch->nslots; s++) {
+		if (me->t[s].role != LC_ROLE_ONESHOT || me->t[s].run_fires[k] != 1)
+			continue;
+		lc.rec.arch->oneshot_at(
+			s, arch_counter() + ns_to_ticks(LC_FAULT_RUN_TWICE_NS, arch_counter_hz()));
+		me->run_faulted = true;
+	}
+}
+
+void lc_run_step(struct lc_cpu *me)
+{
+	unsigned k = lc.rec.run.k;
+
+	if (k && me->run_armed != k) {
+		smp_mb(); /* the deadline was written before k */
+		me->run_armed = k;
+		lc_arm_oneshots(me, lc.rec.run.deadline);
+	}
+	fault_lost(me);
+	fault_twice(me);
+}
