@@ -65,6 +65,16 @@
  * Not on it: a reading is timed when the guest has it (the RTC's at its
  * update interrupt's handler), so what the delivery delay adds to E is
  * taken from S; QEMU's start-up (0.1 s and more) covers it.
+ *
+ * Not this rule, on purpose: the seconds clock after a lifecycle event
+ * (common/lifecycle/lifecycle_tod.c, "tod_offset_ms" and "tod_moved_ms").
+ * There the clock is read at one of its own edges, timed by the counter,
+ * against the host's time stamps of the request and the answer carried to
+ * that edge by the counter: no start-up S, no E from a start, no H without
+ * a fraction. Its band is the resolution alone (behind by less than a
+ * second, at an edge) widened by the stamps' and the edge's uncertainty on
+ * both sides; its second check, the offset moved over the event, has no
+ * start-up counterpart at all.
  */
 #define TOD_COUNTER_PPM 1000
 
