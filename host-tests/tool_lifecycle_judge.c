@@ -20,9 +20,8 @@
 #include "host_shim.h"
 #include "../common/lifecycle/lifecycle_record.h"
 #include "report.h"
+#include "judge_tool.h"
 #include "slurp.h"
-
-#define TOOL_BAD_INPUT 2
 
 /* lib/report.c's lock spins with it; the tool has one thread, so it never spins */
 void cpu_relax(void)
@@ -103,16 +102,5 @@ static bool judge_log(const char *path)
 
 int main(int argc, char **argv)
 {
-	int status = 0;
-
-	if (argc < 2) {
-		fprintf(stderr, "usage: lifecycle-judge LOG...\n");
-		return TOOL_BAD_INPUT;
-	}
-	for (int i = 1; i < argc; i++)
-		if (!judge_log(argv[i]))
-			status = TOOL_BAD_INPUT;
-	if (report_summary() && !status)
-		status = 1;
-	return status;
+	return judge_tool_main(argc, argv, "lifecycle-judge", judge_log);
 }

@@ -18,34 +18,12 @@
 #include "../common/tick/tick_engine.h"
 #include "../common/tick/tick_record.h"
 #include "report.h"
-
-#define TOOL_BAD_INPUT 2
+#include "judge_tool.h"
+#include "slurp.h"
 
 /* lib/report.c's lock spins with it; the tool has one thread, so it never spins */
 void cpu_relax(void)
 {
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
 }
 
 /* Judge one log's record; false when it has none whole. */
@@ -94,16 +72,5 @@ static bool judge_log(const char *path)
 
 int main(int argc, char **argv)
 {
-	int status = 0;
-
-	if (argc < 2) {
-		fprintf(stderr, "usage: tick-judge LOG...\n");
-		return TOOL_BAD_INPUT;
-	}
-	for (int i = 1; i < argc; i++)
-		if (!judge_log(argv[i]))
-			status = TOOL_BAD_INPUT;
-	if (report_summary() && !status)
-		status = 1;
-	return status;
+	return judge_tool_main(argc, argv, "tick-judge", judge_log);
 }
