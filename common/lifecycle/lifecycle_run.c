@@ -26,7 +26,8 @@
  * Migration k's one-shots are due half the migration before's request to
  * answer after the request (the first: LC_ONESHOT_NS), inside the
  * migration; every other one at one and a quarter, past its answer most
- * likely: pending across its stop.
+ * likely: pending across its stop. Never further than
+ * LC_RUN_DEADLINE_MAX_NS: every arch's one-shot can be armed that far.
  */
 static void ask_next(unsigned k)
 {
@@ -35,7 +36,8 @@ static void ask_next(unsigned k)
 			 : ns_to_ticks(LC_ONESHOT_NS, arch_counter_hz());
 
 	r->req_at[k] = arch_counter();
-	r->deadline = r->req_at[k] + (k % 2 ? span / 2 : span + span / 4);
+	r->deadline = r->req_at[k] + min(k % 2 ? span / 2 : span + span / 4,
+					 ns_to_ticks(LC_RUN_DEADLINE_MAX_NS, arch_counter_hz()));
 	r->deadlines[k] = r->deadline;
 	smp_mb();
 	r->k = k;
