@@ -14,6 +14,15 @@ const char *const lc_record_when_names[LC_NR_RECORD_WHEN + 1] = {
 	NULL,
 };
 
+/*
+ * The largest magnitude a recorded number may have: 2^60 ns is 36 years, 2^60
+ * ticks of a 3 GHz counter 12; the judgment's sums of a few such stay in
+ * 64 bits. A seconds clock's time of day reads at most 2^33 s (the year
+ * 2242), so that it is a number of ns in 64 bits.
+ */
+#define LC_RECORD_VALUE_MAX (1ull << 60)
+#define LC_RECORD_SECS_MAX (1ull << 33)
+
 /* A field: where in its part, how wide each element, signed or not, how many elements. */
 struct rec_field {
 	const char *name;
@@ -322,6 +331,8 @@ static const char *parse_values(void *base, const struct rec_field *f, const cha
 		v = f->is_signed ? (u64)strtoll(s, &after, 10) : strtoull(s, &after, 10);
 		if (after > end || (after < end && *after != ' '))
 			return "a value that is not a number";
+		if (f->is_signed ? lc_magnitude((s64)v) > LC_RECORD_VALUE_MAX : v > LC_RECORD_VALUE_MAX)
+			return "a value beyond any a run records";
 		put(base, f, i++, v);
 		s = after;
 	}
@@ -430,6 +441,20 @@ static const char *parse_name(struct lc_record_text *t, const struct rec_line *l
 	return NULL;
 }
 
+/* Every vCPU's timers: a role there is, a period when periodic, at most LC_STAMPS tick times per window. */
+static bool timers_in_range(const struct lc_record *r, unsigned nslots)
+{
+	for (unsigned cpu = 0; cpu < r->ncpus; cpu++)
+		for (unsigned s = 0; s < nslots; s++) {
+			const struct lc_timer *t = &r->cpu[cpu].t[s];
+
+			if (t->role > LC_ROLE_PERIODIC || t->nstamps[0] > LC_STAMPS ||
+			    t->nstamps[1] > LC_STAMPS || (t->role == LC_ROLE_PERIODIC && !t->period))
+				return false;
+		}
+	return true;
+}
+
 /* The arch the judgment reads, from the description and the names. */
 static const char *build_arch(struct lc_record_text *t)
 {
@@ -445,6 +470,13 @@ static const char *build_arch(struct lc_record_text *t)
 		return "an event, a periodic kind or a run out of range";
 	if (d->derived && (d->derived_clock >= d->nclocks || d->derived_counter >= d->nclocks))
 		return "a derived clock out of range";
+	if (t->rec.answer.rtc_before.secs > LC_RECORD_SECS_MAX ||
+	    t->rec.answer.rtc_after.secs > LC_RECORD_SECS_MAX)
+		return "a time of day beyond any a run records";
+	if (t->rec.counter_set && !d->counter_write)
+		return "a counter write judged on an arch without one";
+	if (!timers_in_range(&t->rec, d->nslots))
+		return "a timer's role, period or tick count out of range";
 	for (unsigned i = 0; i < d->nclocks; i++) {
 		t->clocks[i].name = t->clock_name[i];
 		t->clocks[i].hz = d->clock_hz[i];
