@@ -15,12 +15,13 @@ const char *const lc_record_when_names[LC_NR_RECORD_WHEN + 1] = {
 };
 
 /*
- * The largest magnitude a recorded number may have: 2^60 ns is 36 years, 2^60
- * ticks of a 3 GHz counter 12; the judgment's sums of a few such stay in
- * 64 bits. A seconds clock's time of day reads at most 2^33 s (the year
- * 2242), so that it is a number of ns in 64 bits.
+ * The largest magnitude a recorded number may have: 2^62 ns is the host's
+ * time of day until the year 2116, 2^62 ticks of a 3 GHz counter 48 years;
+ * the judgment's differences and sums of two such stay in 64 bits. A
+ * seconds clock's time of day reads at most 2^33 s (the year 2242), so
+ * that it is a number of ns in 64 bits.
  */
-#define LC_RECORD_VALUE_MAX (1ull << 60)
+#define LC_RECORD_VALUE_MAX (1ull << 62)
 #define LC_RECORD_SECS_MAX (1ull << 33)
 
 /* A field: where in its part, how wide each element, signed or not, how many elements. */
