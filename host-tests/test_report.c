@@ -224,10 +224,34 @@ static void test_bounded_prefix(void **state)
 	assert_int_equal(o.code, EXIT_PASS);
 }
 
+/* A count in one band of integers: warps within 0..0, a detector's within 1..inf. */
+static void bounded_counts(void)
+{
+	report_bounded_count("tsc.rdtsc.warps", "count", 0, 0, 0, "never backwards (%d warps)", 0);
+	report_bounded_count("hpet.warps", "count", 730, 0, 0, "never backwards (%d warps)", 730);
+	report_bounded_count("kvmclock.skew.raw.warps", "count", 50, 1, BOUND_OPEN_HI, "detected");
+}
+
+static void test_bounded_count(void **state)
+{
+	struct child_outcome o;
+
+	run_case(bounded_counts, &o);
+	has_line(o.out, "BOUND: tsc.rdtsc.warps 0 count 0..0");
+	has_line(o.out, "PASS: never backwards (0 warps)");
+	has_line(o.out, "BOUND: hpet.warps 730 count 0..0");
+	has_line(o.out, "FAIL: never backwards (730 warps)");
+	has_line(o.out, "BOUND: kvmclock.skew.raw.warps 50 count 1..inf");
+	has_line(o.out, "PASS: detected");
+	has_line(o.out, "SUMMARY: 3 tests, 1 unexpected failures, 0 skipped");
+	assert_int_equal(o.code, EXIT_FAIL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_is_kfail),
+		cmocka_unit_test(test_bounded_count),
 		cmocka_unit_test(test_other_host_fails),
 		cmocka_unit_test(test_kind_matching),
 		cmocka_unit_test(test_never_hides_a_failure),

@@ -182,6 +182,25 @@ bool report_bounded(const struct bounded *b, const char *fmt, ...)
 	return pass;
 }
 
+bool report_bounded_count(const char *name, const char *unit, s64 count, s64 lo, s64 hi,
+			  const char *fmt, ...)
+{
+	struct bounded b = {
+		.name = name,
+		.unit = unit,
+		.value = count,
+		.nbands = 1,
+		.band = {{lo, hi}},
+	};
+	va_list ap;
+	bool pass;
+
+	va_start(ap, fmt);
+	pass = report_vbounded(&b, fmt, ap);
+	va_end(ap);
+	return pass;
+}
+
 bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap)
 {
 	char line[256], msg[768], lo[FIXED_BUF_SIZE], hi[FIXED_BUF_SIZE];

@@ -82,6 +82,12 @@ struct bounded {
 };
 bool report_bounded(const struct bounded *b, const char *fmt, ...) __printf(2, 3);
 bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap);
+/*
+ * The common case: an integer figure (scale 0) in one band lo..hi, e.g.
+ * warps, a count bounded by 0..0.
+ */
+bool report_bounded_count(const char *name, const char *unit, s64 count, s64 lo, s64 hi,
+			  const char *fmt, ...) __printf(6, 7);
 /* Whether b's value lies in one of its bands. */
 bool bounded_holds(const struct bounded *b);
 /* A band's end or a value in 10^-scale units as text, an open end -inf or inf (as BOUND lines). */
