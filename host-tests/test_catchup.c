@@ -8,9 +8,13 @@
  * discard delivers it the other way round; a mask longer than the entry declares
  * and a catch-up of a stop the VM's clock never counted each fail, naming
  * what. The host's own losses after a disturbance are reported apart, not
- * judged.
+ * judged. What the guest prints (cu_report, captured): each check a BOUND
+ * line catchup.KIND.FIGURE with its band, then its PASS/FAIL line, and the
+ * figure it bounds no RESULT line of its own (results-to-json and the
+ * report read the figure and its band from the BOUND line alone).
  */
-/* LIBSRC: common/catchup/catchup_judge.c lib/string.c lib/printf.c */
+/* LIBSRC: common/catchup/catchup_judge.c common/catchup/catchup_report.c */
+/* LIBSRC: lib/report.c lib/fixed.c lib/string.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,8 +22,10 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
+#include "console_capture.h"
 #include "host_shim.h"
 #include "../common/catchup/catchup.h"
+#include "../lib/report.h"
 
 #define HZ	     64
 #define PERIOD_NS    (1000000000ull / HZ)
@@ -30,7 +36,14 @@
 #define POST_PERIODS 96
 
 static struct cu_record rec;
-static char line[512];
+static struct cu_verdict verdict;
+/* the verdict's sentences, one a line */
+static char line[CU_CHECKS_MAX * (CU_LINE_MAX + 1)];
+
+/* report.c's spin lock waits with it */
+void cpu_relax(void)
+{
+}
 
 static void add(u64 at)
 {
@@ -79,8 +92,16 @@ static bool judge(const char *model, struct cu_figures *f)
 	const struct cu_model *m = cu_model_find(model);
 
 	assert_non_null(m);
+	bool pass;
+
 	cu_figures(&rec, m, f);
-	return cu_judge(&rec, m, f, line, sizeof(line));
+	pass = cu_judge(&rec, m, f, &verdict);
+	line[0] = '\0';
+	for (unsigned i = 0; i < verdict.n; i++) {
+		strcat(line, verdict.check[i].line);
+		strcat(line, "\n");
+	}
+	return pass;
 }
 
 static void expect(bool pass, const char *model, const char *needle)
@@ -354,6 +375,86 @@ static void test_host_losses_after(void **state)
 	assert_int_equal(f.host_lost, 2);
 }
 
+/* --- cu_report: each check a BOUND line, its figure no RESULT of its own -------------- */
+
+static char out[CAPTURE_MAX];
+
+static void print_report(const void *arg)
+{
+	cu_report(&rec, arg, &verdict);
+}
+
+/* Judge the record under model and capture what the guest prints of it. */
+static void report_under(const char *model)
+{
+	struct cu_figures f;
+
+	judge(model, &f);
+	capture(print_report, &f, out, sizeof(out));
+}
+
+/* A caught-up mask: the mask's length and the fate bounded, the rest plain figures. */
+static void test_report_masked_slew(void **state)
+{
+	masked(15, 250 * MS);
+	report_under("rtc-slew");
+	EXACTLY(out, "RESULT: catchup.cli.made_up 16 ticks", "RESULT: catchup.cli.host_lost 0 ticks",
+		"RESULT: catchup.cli.peak 17 ticks", "RESULT: catchup.cli.agree_ms 0 ms",
+		"BOUND: catchup.cli.missed 16 ticks 0..17",
+		"PASS: cli: 16 periods missed where the entry's 250 ms and the host's 0 ms holding "
+		"the vCPU miss at most 17 (1 for the phase; by the host's clock over 250 ms)",
+		"BOUND: catchup.cli.dropped 0 ticks -1..1",
+		"PASS: cli: 16 periods missed by the host's clock over 250 ms, 16 made up (at most 17 "
+		"ticks in a period; 49 by its implementation), 0 dropped for good, the count agreed 0 "
+		"ms after: rtc-slew declares them caught up (documented: caught up)");
+}
+
+/* Each fate's figure beyond its band fails, the sentence saying by how much. */
+static void test_report_fates_fail(void **state)
+{
+	masked(0, 250 * MS);
+	report_under("rtc-slew");
+	has_line(out, "BOUND: catchup.cli.dropped 15 ticks -1..1");
+	HAS_LINE_WITH(out, "FAIL: cli: 16 periods missed by the host's clock over 250 ms, 1 made up",
+		      ": 15 periods dropped for good, where rtc-slew catches up to within 1");
+	has_line(out, "RESULT: catchup.cli.made_up 1 ticks");
+	masked(15, 250 * MS);
+	report_under("rtc-discard");
+	has_line(out, "BOUND: catchup.cli.made_up 16 ticks 0..2");
+	HAS_LINE_WITH(out, "FAIL: cli: 16 periods missed",
+		      ": 16 of 16 missed periods made up, where rtc-discard drops all but the one "
+		      "pending (+-1)");
+	has_line(out, "RESULT: catchup.cli.dropped 0 ticks");
+	lacks(out, "RESULT: catchup.cli.made_up");
+}
+
+/* fault=cli_long's record: the mask four times as long as declared fails on its own line. */
+static void test_report_mask_too_long(void **state)
+{
+	masked(0, 1000 * MS);
+	report_under("pit-tcg");
+	has_line(out, "BOUND: catchup.cli.missed 64 ticks 0..17");
+	has_line(out, "FAIL: cli: 64 periods missed where the entry's 250 ms and the host's 0 ms "
+		      "holding the vCPU miss at most 17 (1 for the phase; by the VM's clock over "
+		      "1000 ms)");
+	has_line(out, "BOUND: catchup.cli.made_up 1 ticks 0..2");
+	lacks(out, "RESULT: catchup.cli.missed");
+}
+
+/* A stop: the stop's periods a plain figure, the fate bounded; no tick after it, nothing else. */
+static void test_report_pause(void **state)
+{
+	paused(false, true, false);
+	report_under("rtc-slew");
+	has_line(out, "RESULT: catchup.pause.missed 64 ticks");
+	has_line(out, "BOUND: catchup.pause.dropped 0 ticks -1..1");
+	rec.n = 1 + PRE_PERIODS; /* the ticks up to the request, none after the answer */
+	report_under("rtc-slew");
+	has_line(out, "BOUND: catchup.pause.after 0 ticks 1..inf");
+	HAS_LINE_WITH(out, "FAIL: pause: 64 periods missed", ": no tick came after it");
+	lacks(out, "catchup.pause.dropped 0 ticks -1");
+}
+
 static void test_models(void **state)
 {
 	const struct cu_model *m;
@@ -382,6 +483,10 @@ int main(void)
 		cmocka_unit_test(test_save_vm_clock_measured),
 		cmocka_unit_test(test_save_past_rebase),
 		cmocka_unit_test(test_host_losses_after),
+		cmocka_unit_test(test_report_masked_slew),
+		cmocka_unit_test(test_report_fates_fail),
+		cmocka_unit_test(test_report_mask_too_long),
+		cmocka_unit_test(test_report_pause),
 		cmocka_unit_test(test_models),
 	};
 

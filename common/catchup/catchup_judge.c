@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Tick catch-up: the declared models of the clock settings, and the figures and verdict of one
- * disturbance's record. */
+/* Tick catch-up: the declared models of the clock settings, and the figures and bounded checks of
+ * one disturbance's record. */
 #include "catchup.h"
+#include "report.h"
 #include "units.h"
 
 /*
@@ -322,48 +323,11 @@ static const char *fate_name(enum cu_fate fate)
 	return fate == CU_CAUGHT_UP ? "caught up" : "dropped";
 }
 
-/* Where the record's figures fall from the model's fate: NULL, or what is wrong. */
-static const char *off_model(const struct cu_record *r, const struct cu_model *m,
-			     const struct cu_figures *f, char *why, size_t size)
+/* What the record shows against the model's fate: every check's sentence starts with it. */
+static size_t summary(const struct cu_record *r, const struct cu_model *m,
+		      const struct cu_figures *f, char *buf, size_t size)
 {
-	s64 phase = CU_PHASE_PERIODS;
-
-	if (!f->after)
-		return "no tick came after it";
-	if (r->declared_ns &&
-	    f->missed > (r->declared_ns + r->held_ns) / r->period_ns + CU_PHASE_PERIODS) {
-		snprintf(why, size,
-			 "%u periods missed where the entry's %llu ms and the host's %llu ms "
-			 "holding the vCPU miss at most %llu",
-			 f->missed, r->declared_ns / NSEC_PER_MSEC, r->held_ns / NSEC_PER_MSEC,
-			 (r->declared_ns + r->held_ns) / r->period_ns + CU_PHASE_PERIODS);
-		return why;
-	}
-	if (declared_fate(r, m) == CU_CAUGHT_UP) {
-		if (f->dropped > phase || f->dropped < -phase) {
-			snprintf(why, size,
-				 "%lld periods %s for good, where %s catches up to within %lld",
-				 f->dropped < 0 ? -f->dropped : f->dropped,
-				 f->dropped < 0 ? "too many came" : "dropped", m->name, phase);
-			return why;
-		}
-		return NULL;
-	}
-	if (f->made_up > 1 + phase) {
-		snprintf(why, size,
-			 "%lld of %u missed periods made up, where %s drops all but the one "
-			 "pending (+-%lld)",
-			 f->made_up, f->missed, m->name, phase);
-		return why;
-	}
-	return NULL;
-}
-
-bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,
-	      char *buf, size_t size)
-{
-	char why[160], agree[32], peak[48] = "";
-	const char *off = off_model(r, m, f, why, sizeof(why));
+	char agree[32], peak[48] = "";
 
 	if (f->agree_ns == CU_NEVER)
 		snprintf(agree, sizeof(agree), "never");
@@ -371,17 +335,107 @@ bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct 
 		snprintf(agree, sizeof(agree), "%llu ms after", f->agree_ns / NSEC_PER_MSEC);
 	if (m->peak_per_period)
 		snprintf(peak, sizeof(peak), "; %u by its implementation", m->peak_per_period);
-	snprintf(buf, size,
-		 "%s: %u periods missed by the %s's clock over %llu ms, %lld made up (at most %u "
-		 "ticks in a period%s), "
-		 "%lld dropped for good%s, the count agreed %s: %s declares them %s (documented: "
-		 "%s)%s%s",
-		 cu_kind_name(r->kind), f->missed, m->follows == CU_FOLLOWS_HOST ? "host" : "VM",
-		 f->span_ns / NSEC_PER_MSEC, f->made_up, f->peak, peak, f->dropped,
-		 f->dropped > (s64)f->missed
-			 ? " (beyond the missed: lost to the host's delays while it ran)"
-			 : "",
-		 agree, m->name, fate_name(declared_fate(r, m)), fate_name(m->doc_fate[r->kind]),
-		 off ? ": " : "", off ? off : "");
-	return !off;
+	return (size_t)snprintf(
+		buf, size,
+		"%s: %u periods missed by the %s's clock over %llu ms, %lld made up (at most %u "
+		"ticks in a period%s), %lld dropped for good%s, the count agreed %s: %s declares "
+		"them %s (documented: %s)",
+		cu_kind_name(r->kind), f->missed, m->follows == CU_FOLLOWS_HOST ? "host" : "VM",
+		f->span_ns / NSEC_PER_MSEC, f->made_up, f->peak, peak, f->dropped,
+		f->dropped > (s64)f->missed
+			? " (beyond the missed: lost to the host's delays while it ran)"
+			: "",
+		agree, m->name, fate_name(declared_fate(r, m)), fate_name(m->doc_fate[r->kind]));
+}
+
+bool cu_check_holds(const struct cu_check *c)
+{
+	return c->value >= c->lo && c->value <= c->hi;
+}
+
+static struct cu_check *add_check(struct cu_verdict *v, const char *figure, s64 value, s64 lo,
+				  s64 hi)
+{
+	struct cu_check *c = &v->check[v->n++];
+
+	*c = (struct cu_check){.figure = figure, .value = value, .lo = lo, .hi = hi};
+	return c;
+}
+
+/* A tick after the disturbance: without one nothing else can be judged. */
+static void check_after(const struct cu_record *r, const struct cu_model *m,
+			const struct cu_figures *f, struct cu_verdict *v)
+{
+	struct cu_check *c = add_check(v, "after", f->after, 1, BOUND_OPEN_HI);
+	size_t len = summary(r, m, f, c->line, sizeof(c->line));
+
+	if (len < sizeof(c->line))
+		snprintf(c->line + len, sizeof(c->line) - len, ": no tick came after it");
+}
+
+/*
+ * The mask as long as the entry declares: the periods due over it, at
+ * most those of the declared stretch and of what the host held the vCPU
+ * meanwhile (it lengthens the mask), and the phase.
+ */
+static void check_missed(const struct cu_record *r, const struct cu_model *m,
+			 const struct cu_figures *f, struct cu_verdict *v)
+{
+	u64 most = (r->declared_ns + r->held_ns) / r->period_ns + CU_PHASE_PERIODS;
+	struct cu_check *c = add_check(v, "missed", f->missed, 0, (s64)most);
+
+	snprintf(c->line, sizeof(c->line),
+		 "%s: %u periods missed where the entry's %llu ms and the host's %llu ms holding "
+		 "the vCPU miss at most %llu (%d for the phase; by the %s's clock over %llu ms)",
+		 cu_kind_name(r->kind), f->missed, r->declared_ns / NSEC_PER_MSEC,
+		 r->held_ns / NSEC_PER_MSEC, most, CU_PHASE_PERIODS,
+		 m->follows == CU_FOLLOWS_HOST ? "host" : "VM", f->span_ns / NSEC_PER_MSEC);
+}
+
+/*
+ * The model's fate: caught up, the count no more than the phase behind
+ * (or ahead) after it; dropped, no more made up than the one pending in
+ * the interrupt controller and the phase.
+ */
+static void check_fate(const struct cu_record *r, const struct cu_model *m,
+		       const struct cu_figures *f, struct cu_verdict *v)
+{
+	s64 phase = CU_PHASE_PERIODS;
+	bool caught_up = declared_fate(r, m) == CU_CAUGHT_UP;
+	struct cu_check *c = caught_up ? add_check(v, "dropped", f->dropped, -phase, phase)
+				       : add_check(v, "made_up", f->made_up, 0, 1 + phase);
+	size_t len = summary(r, m, f, c->line, sizeof(c->line)), left;
+	char *end = c->line + len;
+
+	if (cu_check_holds(c) || len >= sizeof(c->line))
+		return;
+	left = sizeof(c->line) - len;
+	if (caught_up)
+		snprintf(end, left,
+			 ": %lld periods %s for good, where %s catches up to within %lld",
+			 f->dropped < 0 ? -f->dropped : f->dropped,
+			 f->dropped < 0 ? "too many came" : "dropped", m->name, phase);
+	else
+		snprintf(end, left,
+			 ": %lld of %u missed periods made up, where %s drops all but the one "
+			 "pending (+-%lld)",
+			 f->made_up, f->missed, m->name, phase);
+}
+
+bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,
+	      struct cu_verdict *v)
+{
+	bool pass = true;
+
+	v->n = 0;
+	if (!f->after) {
+		check_after(r, m, f, v);
+	} else {
+		if (r->declared_ns)
+			check_missed(r, m, f, v);
+		check_fate(r, m, f, v);
+	}
+	for (unsigned i = 0; i < v->n; i++)
+		pass &= cu_check_holds(&v->check[i]);
+	return pass;
 }

@@ -33,7 +33,12 @@
  * catch-up's burst), .dropped, .host_lost (periods), .peak (the most ticks
  * within one nominal period: the catch-up's rate against nominal),
  * .agree_ms (-1: never), and the catch-up over time: .behind_at_ms.T, the
- * periods the count was behind T ms after the disturbance's end.
+ * periods the count was behind T ms after the disturbance's end. The
+ * figures a check bounds are BOUND lines instead (common/catchup/catchup.h,
+ * struct cu_verdict): catchup.KIND.missed where the entry declares the
+ * mask's length (cli), .dropped where the model's fate is caught up,
+ * .made_up where it is dropped, and .after (ticks after it, at least 1)
+ * where none came.
  *
  * Arguments, key=value:
  *   model=NAME     the setting's model (common/catchup/catchup_judge.c), required
@@ -271,27 +276,10 @@ static void print_curve(const struct cu_figures *f, enum cu_kind kind)
 	}
 }
 
-static void print_figures(const struct cu_figures *f, enum cu_kind kind)
-{
-	char name[48];
-	const char *k = cu_kind_name(kind);
-
-#define CU_RESULT(key, unit, ...) \
-	(snprintf(name, sizeof(name), "catchup.%s." key, k), report_result(name, unit, __VA_ARGS__))
-	CU_RESULT("missed", "ticks", "%u", f->missed);
-	CU_RESULT("made_up", "ticks", "%lld", f->made_up);
-	CU_RESULT("dropped", "ticks", "%lld", f->dropped);
-	CU_RESULT("host_lost", "ticks", "%lld", f->host_lost);
-	CU_RESULT("peak", "ticks", "%u", f->peak);
-	CU_RESULT("agree_ms", "ms", "%lld",
-		  f->agree_ns == CU_NEVER ? -1ll : (s64)(f->agree_ns / NSEC_PER_MSEC));
-#undef CU_RESULT
-}
-
 /* One disturbance: steady ticks, the disturbance, the observation, the verdict. */
 static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *seq)
 {
-	static char line[512];
+	static struct cu_verdict verdict;
 	struct cu_figures f;
 	u64 t0, t1, stop_ns = 0, held_ns = 0;
 	s64 vm_extra_ns = 0;
@@ -325,9 +313,9 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 			    "end: ticks the host's "
 			    "delays lost after it, not the setting's (not judged)",
 			    cu_kind_name(kind), f.host_lost);
-	print_figures(&f, kind);
 	print_curve(&f, kind);
-	report(cu_judge(&rec, m, &f, line, sizeof(line)), "%s", line);
+	cu_judge(&rec, m, &f, &verdict);
+	cu_report(&rec, &f, &verdict);
 }
 
 int main(int argc, char **argv)
