@@ -76,10 +76,15 @@
  *     default: under kvm-pvm a handler (three exits to QEMU) does not
  *     always finish within the period and interrupts are lost (on an
  *     earlier, slower machine 22-35% of them at 1024 Hz; docs/clocks.md).
- * RESULT lines: rtc.tod_offset_ms (RTC - H - e, ms to the ns), rtc.update.interval_ms,
- * rtc.periodic.<hz>hz.{err_ppm,bound_ppm,long_intervals,missed,
- * max_interval_us,steal_us} (long: 1.5 periods or more, a tick lost or
- * late; missed: periods between the marks without an interrupt).
+ * RESULT lines: rtc.update.interval_ms, rtc.periodic.<hz>hz.{bound_ppm,
+ * long_intervals,missed,max_interval_us,steal_us} (long: 1.5 periods or
+ * more, a tick lost or late; missed: periods between the marks without an
+ * interrupt). BOUND lines (a figure and the band its check judged it by):
+ * rtc.tod_offset_ms (RTC - H - e, ms to the ns), rtc.periodic.<hz>hz.
+ * err_ppm (+-bound_ppm; a RESULT where the rate is not judged),
+ * .flagless_unexplained (0, or 1 in 16 interrupts on a busy host) and,
+ * where no window was usable, .run_period_ns (the longest run's period:
+ * nominal +- its uncertainty and the reference's tolerance).
  *
  * Arguments, key=value:
  *   host_time=S   the host's time of day when QEMU started ({host_time}),

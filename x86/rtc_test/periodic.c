@@ -246,17 +246,72 @@ static void periodic_result(const char *prefix, const char *what, const char *un
 	report_result(name, unit, "%s", v);
 }
 
-static void periodic_report(unsigned hz, const struct periodic_figures *f)
+/*
+ * Register C's flags: the interrupts without PF and IRQF more than half a
+ * period after the one before, bounded by what a busy host explains
+ * (flagless_allowed): BOUND rtc.periodic.<hz>hz.flagless_unexplained.
+ */
+static void flags_report(const char *prefix, const struct periodic_figures *f)
 {
-	char name[48], digits[24], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[256];
-	char window_ms[FIXED_BUF_SIZE];
+	char name[64];
+
+	snprintf(name, sizeof(name), "%sflagless_unexplained", prefix);
+	report_bounded_count(
+		name, "count", f->flagless_unexplained, 0, flagless_allowed(f),
+		"register C has PF and IRQF set in every periodic interrupt but those right after "
+		"another (%u without: %u of them more than half a period after the one before, "
+		"allowed %u%s)",
+		f->flagless, f->flagless_unexplained, flagless_allowed(f),
+		f->coarse[0] ? " on a busy host" : "");
+}
+
+/*
+ * The rate: err_ppm within +-bound_ppm, BOUND rtc.periodic.<hz>hz.err_ppm;
+ * a bound too wide to tell fault=periodic_slow's rate from the load with
+ * the rate within it is a SKIP, the figure a RESULT alone.
+ */
+static void rate_report(unsigned hz, const char *prefix, const struct periodic_figures *f)
+{
+	char name[64], err[FIXED_BUF_SIZE], bound[FIXED_BUF_SIZE], how[256],
+		window_ms[FIXED_BUF_SIZE];
 	u64 mag = f->err_ppb < 0 ? -(u64)f->err_ppb : (u64)f->err_ppb;
+	struct bounded b = {
+		.name = name,
+		.unit = "ppm",
+		.scale = PPM_SCALE,
+		.value = f->err_ppb,
+		.nbands = 1,
+		.band = {{-(s64)f->bound_ppb, (s64)f->bound_ppb}},
+	};
 
 	fmt_fixed(err, sizeof(err), f->err_ppb, PPM_SCALE, PPM_SCALE, FIXED_SIGN_PLUS);
 	fmt_ufixed(bound, sizeof(bound), f->bound_ppb, PPM_SCALE, PPM_SCALE);
 	fmt_ufixed(window_ms, sizeof(window_ms), f->window_ns, NS_AS_MS_SCALE, NS_AS_MS_DECIMALS);
+	snprintf(name, sizeof(name), "%serr_ppm", prefix);
+	coarse_how(f, how, sizeof(how));
+	if (f->rate_untold && mag <= f->bound_ppb) {
+		report_result(name, "ppm", "%s", err);
+		report_skip(
+			"%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+			"one): %s ppm off %u Hz, within +-%s ppm (%s), too wide to tell a rate "
+			"%llu ppm off (fault=periodic_slow) from the load: not judged",
+			f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+			how, PERIODIC_FINE_PPB / PPB_PER_PPM);
+		return;
+	}
+	report_bounded(&b,
+		       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
+		       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
+		       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
+		       how);
+}
+
+static void periodic_report(unsigned hz, const struct periodic_figures *f)
+{
+	char name[48], digits[24], bound[FIXED_BUF_SIZE];
+
+	fmt_ufixed(bound, sizeof(bound), f->bound_ppb, PPM_SCALE, PPM_SCALE);
 	snprintf(name, sizeof(name), "rtc.periodic.%uhz.", hz);
-	periodic_result(name, "err_ppm", "ppm", err);
 	periodic_result(name, "bound_ppm", "ppm", bound);
 	snprintf(digits, sizeof(digits), "%llu", f->long_intervals);
 	periodic_result(name, "long_intervals", "count", digits);
@@ -266,26 +321,8 @@ static void periodic_report(unsigned hz, const struct periodic_figures *f)
 	periodic_result(name, "max_interval_us", "us", digits);
 	snprintf(digits, sizeof(digits), "%llu", f->steal_ns / NSEC_PER_USEC);
 	periodic_result(name, "steal_us", "us", digits);
-	report(f->flagless_unexplained <= flagless_allowed(f),
-	       "register C has PF and IRQF set in every periodic interrupt but those right after "
-	       "another (%u without: %u of them more than half a period after the one before, "
-	       "allowed %u%s)",
-	       f->flagless, f->flagless_unexplained, flagless_allowed(f),
-	       f->coarse[0] ? " on a busy host" : "");
-	coarse_how(f, how, sizeof(how));
-	if (f->rate_untold && mag <= f->bound_ppb)
-		report_skip(
-			"%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
-			"one): %s ppm off %u Hz, within +-%s ppm (%s), too wide to tell a rate "
-			"%llu ppm off (fault=periodic_slow) from the load: not judged",
-			f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
-			how, PERIODIC_FINE_PPB / PPB_PER_PPM);
-	else
-		report(mag <= f->bound_ppb,
-		       "%llu periods in %s ms (interrupts %u to %u of %u, %llu periods without "
-		       "one): %s ppm off %u Hz (bound +-%s ppm, %s)",
-		       f->periods, window_ms, f->first, f->last, f->n, f->missed, err, hz, bound,
-		       how);
+	flags_report(name, f);
+	rate_report(hz, name, f);
 }
 
 /* A window's rank: usable; unusable (a fault's sign: it fails); untold (the host's load hid it). */
@@ -342,12 +379,14 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 /*
  * An unusable window's rate by the longest run's own period, when that
  * alone is off nominal beyond its uncertainty and the reference's
- * tolerance (a rate select one step off): true after the FAIL is reported.
+ * tolerance (a rate select one step off): true after the FAIL is reported,
+ * BOUND rtc.periodic.<hz>hz.run_period_ns with the band it left.
  */
 static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 {
 	u64 nominal_ns = NSEC_PER_SEC / hz, off, allowed;
 	s64 err_ppb;
+	char name[64];
 
 	if (!f->period_ns)
 		return false;
@@ -356,10 +395,13 @@ static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 	if (off <= allowed)
 		return false;
 	err_ppb = ((s64)nominal_ns - (s64)f->period_ns) * (s64)NSEC_PER_SEC / (s64)f->period_ns;
-	report(false,
-	       "the interrupts' period %llu ns +- %llu ns (the longest run of them) is %lld ppm "
-	       "off %u Hz, beyond that and the reference's tolerance (the window itself: %s)",
-	       f->period_ns, f->per_period_ns, err_ppb / (s64)PPB_PER_PPM, hz, f->unusable);
+	snprintf(name, sizeof(name), "rtc.periodic.%uhz.run_period_ns", hz);
+	report_bounded_count(
+		name, "ns", (s64)f->period_ns, (s64)(nominal_ns - allowed),
+		(s64)(nominal_ns + allowed),
+		"the interrupts' period %llu ns +- %llu ns (the longest run of them) is %lld ppm "
+		"off %u Hz, beyond that and the reference's tolerance (the window itself: %s)",
+		f->period_ns, f->per_period_ns, err_ppb / (s64)PPB_PER_PPM, hz, f->unusable);
 	return true;
 }
 
