@@ -29,7 +29,8 @@
  *     turns (common/warp/arm64/warp_arm64.c) and each read
  *     of CNTVCT (then CNTPCT) must not be earlier than the previous one,
  *     whichever vCPU made it. RESULT lines give per-vCPU warps and the
- *     quickest hand-off, below which an offset between vCPUs cannot show.
+ *     quickest hand-off, below which an offset between vCPUs cannot show;
+ *     the total, timer.counter.<kind>.warps, is the check's BOUND line (0..0).
  * And against the PL031 RTC (lib/arm64/pl031.c; SKIP without one):
  *  8. freq: CNTVCT's rate on vCPU 0 against the PL031's seconds over
  *     window_s (lib/ratecheck.c: the bound is the marks' brackets plus
@@ -540,8 +541,10 @@ static void check_counter(enum timer_kind k)
 	snprintf(lead, sizeof(lead), "%s: ", kind_names[k]);
 	warp_report_vcpus(&warp_results, prefix);
 	warp_report_handoff(&t, lead, "ticks");
-	report(!t.warps, "counter %s never goes backwards across %d vCPUs (%llu warps in %llu reads each, %llu from "
-	       "another vCPU's)", kind_names[k], cpu_count(), t.warps, opt.loops, t.handoffs);
+	warp_report_check(prefix, &t,
+			  "counter %s never goes backwards across %d vCPUs (%llu warps in %llu "
+			  "reads each, %llu from another vCPU's)",
+			  kind_names[k], cpu_count(), t.warps, opt.loops, t.handoffs);
 }
 
 /* ---- 8. against the PL031 --------------------------------------------- */

@@ -5,8 +5,8 @@
  * What: the counting of every read against the one before it (a warp, a
  * stall, progress, a hand-off from another vCPU), the largest step back,
  * the quickest hand-off, the clock's width (a wrap of a 24-bit counter is
- * progress, not a warp), fault_skew on the last vCPU only, and the RESULT
- * and INFO lines a test's table asks for.
+ * progress, not a warp), fault_skew on the last vCPU only, the RESULT
+ * and INFO lines a test's table asks for, and the check's BOUND line.
  * Why: on a host the check runs on, the vCPUs' clocks agree, so a guest
  * run shows the counting only through fault=warp; here each figure is hit
  * with reads chosen for it.
@@ -262,6 +262,27 @@ static void test_report_no_handoff(void **state)
 	lacks(out, "quickest hand-off");
 }
 
+static void check_warp_case(const void *arg)
+{
+	struct warp_findings t;
+
+	run_case(arg, &t);
+	warp_report_check("t.", &t, "clk never goes backwards (%llu warps)",
+			  (unsigned long long)t.warps);
+}
+
+/* The check: the total warps a BOUND line within 0..0, the outcome the band's. */
+static void test_check_bound(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	capture(check_warp_case, &cases[0], out, sizeof(out));
+	EXACTLY(out, "BOUND: t.warps 0 count 0..0", "PASS: clk never goes backwards (0 warps)");
+	/* fault_skew's warp, as fault=warp makes one */
+	capture(check_warp_case, &cases[5], out, sizeof(out));
+	EXACTLY(out, "BOUND: t.warps 1 count 0..0", "FAIL: clk never goes backwards (1 warps)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_per_vcpu),
 		cmocka_unit_test(test_report_lines),
 		cmocka_unit_test(test_report_no_handoff),
+		cmocka_unit_test(test_check_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,8 +74,11 @@
  * Lines other tools grep for are printed untagged as they always were:
  * "Total vcpus:", "Test loops:", "Total warps:", "Total stalls:",
  * "Worst warp:", "TSC cycles:", "Raw cycle is [not] stable". Every figure
- * is also a RESULT line. Not on KVM, or KVM without the clocksource
- * feature (-cpu ...,-kvmclock): SKIP with the reason.
+ * is also a RESULT line, or the BOUND line of the check that bounds it
+ * (kvmclock.{raw,monotonic}.warps and kvmclock.skew.clamped.warps 0..0,
+ * kvmclock.skew.raw.warps 1..inf, kvmclock.perf.<mode>.backsteps 0..0
+ * for the stable-aware and adjusted reads). Not on KVM, or KVM without
+ * the clocksource feature (-cpu ...,-kvmclock): SKIP with the reason.
  *
  * Arguments, positional in this order or key=value:
  *   loops=N       reads per vCPU in each of steps 4, 5 and 7 (default 1000)
@@ -390,9 +393,8 @@ static u64 warp_run_quiet(u64 (*read)(void), u64 loops, struct warp_findings *to
 	return warp_run(&check, total);
 }
 
-/* RESULT lines kvmclock.<name>.<figure> */
+/* RESULT lines kvmclock.<name>.<figure>; the warps a check's BOUND line, or a RESULT where none */
 static const struct warp_result warp_total_results[] = {
-	{ WARP_WARPS, "warps", "count" },
 	{ WARP_STALLS, "stalls", "count" },
 	{ WARP_WORST_STEP, "worst_warp_ns", "ns" },
 };
@@ -400,11 +402,14 @@ static const struct warp_report warp_results = {
 	NULL, 0, warp_total_results, ARRAY_SIZE(warp_total_results),
 };
 
-/* The warp check with read(), printing the classic lines, the breakdown and the RESULT lines. */
-static u64 warp_test(const char *name, u64 (*read)(void), u64 loops)
+/*
+ * The warp run with read(), printing the classic lines, the breakdown and
+ * the RESULT lines (kvmclock.<name>.*) into *t; the caller checks the
+ * warps (warp_report_check) or prints them.
+ */
+static u64 warp_test(const char *name, u64 (*read)(void), u64 loops, struct warp_findings *t)
 {
-	struct warp_findings t;
-	u64 warps = warp_run_quiet(read, loops, &t);
+	u64 warps = warp_run_quiet(read, loops, t);
 	char prefix[32];
 
 	for (int i = 0; i < cpu_count(); i++) {
@@ -414,32 +419,38 @@ static u64 warp_test(const char *name, u64 (*read)(void), u64 loops)
 			    -(s64)f->worst);
 	}
 	printf("Total vcpus: %d\nTest loops: %llu\n", cpu_count(), loops);
-	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", warps, t.stalls, -(s64)t.worst);
+	printf("Total warps: %llu\nTotal stalls: %llu\nWorst warp: %lld\n", warps, t->stalls,
+	       -(s64)t->worst);
 	snprintf(prefix, sizeof(prefix), "kvmclock.%s.", name);
-	warp_report_totals(&warp_results, prefix, &t);
+	warp_report_totals(&warp_results, prefix, t);
 	return warps;
 }
 
 static void raw_stability_test(u64 loops)
 {
 	bool promised = kvmclock_host_stable();
+	struct warp_findings t;
 	u64 warps;
 
 	report_prefix_push("raw");
 	printf("Check the stability of raw cycle ...\n");
-	warps = warp_test("raw", kvmclock_read_raw, loops);
+	warps = warp_test("raw", kvmclock_read_raw, loops, &t);
 	printf("Raw cycle is %s\n", warps ? "not stable" : "stable");
-	if (promised)
-		report(!warps, "raw cycles never go backwards, as the host's stable flag promises (%llu warps)",
-		       warps);
-	else
+	if (promised) {
+		warp_report_check("kvmclock.raw.", &t,
+				  "raw cycles never go backwards, as the host's stable flag "
+				  "promises (%llu warps)", warps);
+	} else {
+		report_result("kvmclock.raw.warps", "count", "%llu", warps);
 		report_info("raw cycles %s; the host does not promise stability, so this is not a failure",
 			    warps ? "went backwards" : "did not go backwards");
+	}
 	report_prefix_pop();
 }
 
 static void monotonic_test(u64 loops)
 {
+	struct warp_findings t;
 	u64 warps;
 
 	report_prefix_push("monotonic");
@@ -447,9 +458,10 @@ static void monotonic_test(u64 loops)
 	report_info("stable-aware reads %s", kvmclock_host_stable()
 			    ? "are raw: the host promises a stable clock"
 			    : "go through the clamp: the host does not promise a stable clock");
-	warps = warp_test("monotonic", kvmclock_read_stable_aware, loops);
-	report(!warps, "stable-aware reads never go backwards across %d vCPUs (%llu warps)", cpu_count(),
-	       warps);
+	warps = warp_test("monotonic", kvmclock_read_stable_aware, loops, &t);
+	warp_report_check("kvmclock.monotonic.", &t,
+			  "stable-aware reads never go backwards across %d vCPUs (%llu warps)",
+			  cpu_count(), warps);
 	report_prefix_pop();
 }
 
@@ -489,12 +501,14 @@ static void skew_test(void)
 	raw = warp_run_quiet(read_skewed, SKEW_LOOPS, &t);
 	pvclock_last_reset(&skew_last.value);
 	clamped = warp_run_quiet(read_skewed_clamped, SKEW_LOOPS, &t);
-	report_result("kvmclock.skew.raw.warps", "count", "%llu", raw);
-	report_result("kvmclock.skew.clamped.warps", "count", "%llu", clamped);
-	report(raw > 0, "raw reads skewed %llu ms on odd vCPUs go backwards (%llu warps): the detector works",
-	       SKEW_NS / NSEC_PER_MSEC, raw);
-	report(!clamped, "the same reads through the clamp never do (%llu warps): the correction works",
-	       clamped);
+	/* the detector: some warps; the correction: none */
+	report_bounded_count("kvmclock.skew.raw.warps", "count", (s64)raw, 1, BOUND_OPEN_HI,
+			     "raw reads skewed %llu ms on odd vCPUs go backwards (%llu warps): the "
+			     "detector works",
+			     SKEW_NS / NSEC_PER_MSEC, raw);
+	report_bounded_count("kvmclock.skew.clamped.warps", "count", (s64)clamped, 0, 0,
+			     "the same reads through the clamp never do (%llu warps): the "
+			     "correction works", clamped);
 	report_prefix_pop();
 }
 
@@ -578,10 +592,12 @@ static u64 perf_measure(const struct perf_mode *mode, u64 loops)
 	report_result(rname, "cycles", "%s", a);
 	snprintf(rname, sizeof(rname), "kvmclock.perf.%s.ns_per_read", mode->name);
 	report_result(rname, "ns", "%s", b);
-	if (mode->rule == BACKSTEP_FAILS)
-		report(!backsteps, "%s reads never went backwards on their own vCPU (%llu times)", mode->title,
-		       backsteps);
-	else if (backsteps)
+	if (mode->rule == BACKSTEP_FAILS) {
+		snprintf(rname, sizeof(rname), "kvmclock.perf.%s.backsteps", mode->name);
+		report_bounded_count(rname, "count", (s64)backsteps, 0, 0,
+				     "%s reads never went backwards on their own vCPU (%llu times)",
+				     mode->title, backsteps);
+	} else if (backsteps)
 		report_info("%s reads went backwards on their own vCPU %llu times", mode->title,
 			    backsteps);
 	return milli;

@@ -44,8 +44,9 @@
  *     disturbed: measured again, up to RATE_WINDOWS times. A counter
  *     0.5% off is more than twice the bound.
  * RESULT lines: <counter>.warps.vcpuN.{warps,stalls,worst_warp_counts,
- * handoffs,min_handoff_counts,max_step_counts}, <counter>.warps and
- * <counter>.hz, and lib/ratecheck.c's <counter>.rate.vcpuN.<ref>.{err,bound}_ppm.
+ * handoffs,min_handoff_counts,max_step_counts}, <counter>.hz, and
+ * lib/ratecheck.c's <counter>.rate.vcpuN.<ref>.{err,bound}_ppm; the total
+ * warps, <counter>.warps, is the check's BOUND line (0..0).
  *
  * Arguments, key=value:
  *   loops=N       reads per vCPU in each warp run (default 1000)
@@ -169,11 +170,9 @@ static const struct warp_result warp_vcpu_results[] = {
 	{ WARP_MAX_STEP, "max_step_counts", "counts" },
 	{ WARP_MIN_HANDOFF, "min_handoff_counts", "counts" },
 };
-static const struct warp_result warp_total_results[] = {
-	{ WARP_WARPS, "warps", "count" },
-};
+/* the total warps: the check's BOUND line <counter>.warps */
 static const struct warp_report warp_results = {
-	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), warp_total_results, ARRAY_SIZE(warp_total_results),
+	warp_vcpu_results, ARRAY_SIZE(warp_vcpu_results), NULL, 0,
 };
 
 static void warp_test(const struct counter *c)
@@ -192,7 +191,6 @@ static void warp_test(const struct counter *c)
 	snprintf(prefix, sizeof(prefix), "%s.warps.", c->name);
 	warp_report_vcpus(&warp_results, prefix);
 	snprintf(prefix, sizeof(prefix), "%s.", c->name);
-	warp_report_totals(&warp_results, prefix, &t);
 	warp_report_handoff(&t, "", "counts");
 	report_info(
 		"%llu reads on each of %d vCPUs, %u-bit counter: largest step %llu counts, a warp "
@@ -201,9 +199,10 @@ static void warp_test(const struct counter *c)
 	if (cpu_count() == 1)
 		report_info("one vCPU: the reads only check that the counter never goes backwards "
 			    "on it");
-	report(!t.warps,
-	       "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu counts back)",
-	       c->what, cpu_count(), t.warps, t.worst);
+	warp_report_check(prefix, &t,
+			  "the %s never goes backwards across %d vCPUs (%llu warps, worst %llu "
+			  "counts back)",
+			  c->what, cpu_count(), t.warps, t.worst);
 }
 
 /* ---- 2. rates --------------------------------------------------------------- */

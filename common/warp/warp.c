@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The warp check of common/warp/warp.h, on every arch: the turns, the counting and the RESULT lines. */
+/* The warp check of common/warp/warp.h, on every arch: the turns, the counting, the RESULT lines
+ * and the check. */
 #include "warp.h"
 #include "alloc.h"
 #include "arch.h"
@@ -155,4 +156,24 @@ void warp_report_handoff(const struct warp_findings *total, const char *lead, co
 	if (total->min_handoff != WARP_NO_HANDOFF)
 		report_info("%squickest hand-off %llu %s: smaller offsets between vCPUs cannot show", lead,
 			    total->min_handoff, unit);
+}
+
+bool warp_report_check(const char *prefix, const struct warp_findings *total, const char *fmt, ...)
+{
+	char name[RESULT_NAME_SIZE];
+	struct bounded b = {
+		.name = name,
+		.unit = "count",
+		.value = (s64)total->warps,
+		.nbands = 1,
+		.band = {{0, 0}},
+	};
+	va_list ap;
+	bool pass;
+
+	snprintf(name, sizeof(name), "%swarps", prefix);
+	va_start(ap, fmt);
+	pass = report_vbounded(&b, fmt, ap);
+	va_end(ap);
+	return pass;
 }

@@ -85,6 +85,14 @@ struct warp_report {
 void warp_report_vcpus(const struct warp_report *rep, const char *prefix);
 /* The report's RESULT lines for warp_run()'s totals: <prefix><suffix>. */
 void warp_report_totals(const struct warp_report *rep, const char *prefix, const struct warp_findings *total);
+/*
+ * The check that the clock never went backwards across the vCPUs: the
+ * total warps bounded by 0, BOUND <prefix>warps N count 0..0, then the
+ * sentence fmt. The BOUND line is the figure's RESULT: a test's total
+ * table leaves WARP_WARPS out where it makes this check.
+ */
+bool warp_report_check(const char *prefix, const struct warp_findings *total, const char *fmt, ...)
+	__printf(3, 4);
 /* "<lead>quickest hand-off N <unit>: smaller offsets between vCPUs cannot show", where there was one. */
 void warp_report_handoff(const struct warp_findings *total, const char *lead, const char *unit);
 
