@@ -70,3 +70,17 @@ guest_result() { # line
 	[[ $line == 'RESULT: '* ]] || return 1
 	GUEST_RESULT=${line#RESULT: }
 }
+
+# A band's end in a BOUND line: a number, or an open end (-inf, inf).
+GUEST_BOUND_END='-?([0-9]+(\.[0-9]*)?|\.[0-9]+|inf)'
+# Whether a line is a BOUND line ("BOUND: name value unit lo..hi[ lo..hi]",
+# lib/report.h report_bounded: a bounded check's figure, its RESULT too,
+# then the bands it had to lie in); if so GUEST_RESULT is its figure,
+# "name value unit", as vmtick_host.parse_bound reads it (the bands are
+# results-to-json's). No subshell, as guest_result.
+# shellcheck disable=SC2034 # GUEST_RESULT: read by report.bash
+guest_bound() { # line
+	local line=${1%$'\r'}
+	[[ $line =~ ^BOUND:\ ([^ ]+)\ ([^ ]+)\ ([^ ]+)(\ $GUEST_BOUND_END\.\.$GUEST_BOUND_END)+\ *$ ]] || return 1
+	GUEST_RESULT="${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}"
+}

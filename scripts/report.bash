@@ -71,14 +71,15 @@ report_line() { # test
 	printf '%s%-7s%s %s (%s s) %s\n' "$colour" "$R_OUTCOME" "$reset" "$1" "$R_SECS" "$R_MSG"
 }
 
-# RESULT lines of the guest (guest_result, scripts/guest.bash) -> logs/TEST.results
-# ("name value unit") and one line "test name value unit" in logs/results.txt.
+# The guest's figures, its RESULT lines and each BOUND line's figure (guest_result,
+# guest_bound, scripts/guest.bash) -> logs/TEST.results ("name value unit") and one
+# line "test name value unit" in logs/results.txt.
 report_results() { # test
 	local line r
 	r="$LOGDIR/$1.results"
 	: >"$r"
 	while IFS= read -r line; do
-		guest_result "$line" || continue
+		guest_result "$line" || guest_bound "$line" || continue
 		echo "$GUEST_RESULT" >>"$r"
 		echo "$1 $GUEST_RESULT" >>"$LOGDIR/results.txt"
 	done < <(tail -n +2 "$LOGDIR/$1.log")

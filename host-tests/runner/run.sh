@@ -120,6 +120,7 @@ CFG
 	ok "fake: log starts with the command line" has_match logs/pass.log "^$FAKE -machine pc .*-append '10000 [0-9]+\.[0-9]{9} s=[0-9]+ ns=[0-9]{19} cpus=[0-9]+'$"
 	ok "fake: log has QEMU's stderr" has_match logs/badopt.log 'invalid option'
 	ok "fake: RESULT lines collected" has_line logs/results.txt "pass fake.figure 42 ns"
+	ok "fake: a BOUND line's figure collected" has_line logs/results.txt "fail fake.two 7.5 ms"
 	ok "fake: no QEMU child left after a timeout" no_process "sleep $FAKE_QEMU_SLEEP"
 	ok "fake: JUnit is well-formed" xmllint --noout junit.xml
 	ok "fake: JUnit matches the CI schema" xsd_valid junit.xml

@@ -260,6 +260,20 @@ class HostVocab(unittest.TestCase):
         python = [" ".join(r) if r else "-" for r in map(vmtick_host.parse_result, lines)]
         self.assertEqual(bash, python)
 
+    def test_bound_figures_bash_and_python(self):
+        """A BOUND line's figure, as the runner collects it (guest_bound) and results-to-json
+        reads it (vmtick_host.parse_bound): the same lines taken, the same figure."""
+        lines = ["BOUND: catchup.cli.missed 64 ticks 0..17", "BOUND: a.b -4956.765 ppm -1031.967..1031.967\r",
+                 "BOUND: c.d 50 count 1..inf", "BOUND: e.f 74.1000 % 90.0000..110.0000 72.0000..88.0000",
+                 "BOUND: g.h -561 ticks -inf..1", "BOUND: x 1 ns", "BOUND: x 1 ns a..b", "BOUND: x 1 ns 0..",
+                 "RESULT: a.b 1.5 ns", "INFO: BOUND: a 1 ns 0..1", "BOUND:a 1 ns 0..1"]
+        script = ('. "$1/scripts/guest.bash"; shift; for l in "$@"; do '
+                  'if guest_bound "$l"; then echo "$GUEST_RESULT"; else echo -; fi; done')
+        bash = run(["bash", "-c", script, "_", TOP, *lines]).stdout.splitlines()
+        python = [" ".join(b[:3]) if b else "-" for b in map(vmtick_host.parse_bound, lines)]
+        self.assertEqual(bash, python)
+        self.assertEqual(bash[:2], ["catchup.cli.missed 64 ticks", "a.b -4956.765 ppm"])
+
 
 if __name__ == "__main__":
     unittest.main()
