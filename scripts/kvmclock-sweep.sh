@@ -6,7 +6,8 @@
 #   -n  largest vCPU count; the sweep doubles from 1 and ends with it (default 16)
 #   -l  reads per vCPU per mode (default 200; every read traps or worse under nested KVM)
 #   -o  where sweep.tsv, sweep.gp (the gnuplot script: edit and rerun it),
-#       the plot and each boot's log go (default ./kvmclock-sweep)
+#       the plot (drawn by scripts/gnuplot_chart.py) and each boot's log go
+#       (default ./kvmclock-sweep)
 #   -f  plot format: png or svg (default png)
 #   KERNEL  x86_64 kvmclock_test.flat (default: the in-tree build's, else build/x86_64-gcc's)
 # Environment: QEMU (qemu-system-x86_64), QEMU_CPU (default: the runner's
@@ -36,6 +37,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 SWEEP_ARCH=x86_64
 SWEEP_RESULT_PREFIX=kvmclock.perf. # the perf phase's RESULT names (x86/kvmclock_test.c)
+PLOT_SIZE=900x560                  # pixels
+chart=$top/scripts/gnuplot_chart.py
 max=16
 loops=200
 out=kvmclock-sweep
@@ -74,7 +77,7 @@ mkdir -p "$out" 2>/dev/null || die "-o $out: cannot create it"
 kvm_problem=$(arch_kvm_problem "$SWEEP_ARCH")
 arch_decide_accel kvm "" "$kvm_problem"
 [ -n "$ARCH_ACCEL" ] || die "$kvm_problem: kvmclock needs KVM"
-command -v gnuplot >/dev/null || die "gnuplot not installed (apt-get install gnuplot-nox)"
+why=$("$chart" --check 2>&1) || die "$why"
 
 counts=()
 for ((n = 1; n < max; n *= 2)); do counts+=("$n"); done
@@ -136,14 +139,11 @@ for n in "${counts[@]}"; do
 		"$([ "$n" -gt "$host_cpus" ] && echo "  (overcommitted)")"
 done
 
-# The plot's gnuplot script, kept so it can be edited and rerun (from $out).
-plot=kvmclock-sweep.$format
-terminal="pngcairo size 900,560"
-[ "$format" = svg ] && terminal="svg size 900,560"
-{
+# The plot's commands; scripts/gnuplot_chart.py, the one chart writer, puts
+# the terminal for -f's format before them, draws the plot and keeps the
+# whole script in sweep.gp so it can be edited and rerun (from $out).
+plot_commands() {
 	echo "# kvmclock-sweep.sh's plot: run 'gnuplot sweep.gp' in this directory to redraw it"
-	echo "set terminal $terminal"
-	echo "set output \"$plot\""
 	echo "set title \"kvmclock read cost vs vCPUs ($loops reads per vCPU per mode, $host_cpus host CPUs)\""
 	echo 'set xlabel "vCPUs"'
 	echo 'set ylabel "TSC cycles per read"'
@@ -165,14 +165,16 @@ plot "sweep.tsv" using 1:2 with linespoints title "bare rdtsc (floor)", \
      "" using 1:5 with linespoints title "forced-adjusted", \
      "" using 1:8 axes x1y2 with linespoints dashtype 2 title "adjusted/raw (right axis)"
 GNUPLOT
-} >"$out/sweep.gp"
+}
+
+plot=kvmclock-sweep.$format
 echo "table: $tsv"
-echo "gnuplot script: $out/sweep.gp"
 if [ "${#failed[@]}" -eq "${#counts[@]}" ]; then
 	echo "kvmclock-sweep: every boot failed: nothing to plot" >&2
 else
-	(cd "$out" && gnuplot sweep.gp) 2>"$out/gnuplot.err" ||
-		die "gnuplot failed: $(cat "$out/gnuplot.err")"
+	plot_commands | (cd "$out" && "$chart" --size "$PLOT_SIZE" --keep sweep.gp "$plot") ||
+		die "the plot failed (above)"
+	echo "gnuplot script: $out/sweep.gp"
 	echo "plot:  $out/$plot"
 fi
 if [ "${#failed[@]}" -gt 0 ]; then

@@ -6,9 +6,13 @@ the format asked for when the extension agrees or there is none; an
 unknown extension, or one that contradicts the format, is an error naming
 both; draw() writes a real PNG or SVG for the extension; without gnuplot on
 PATH, draw() and scripts/bench-plot say so and how to install it; a gnuplot
-that fails is reported with its own message and the image's name.
-Why: scripts/bench-plot and scripts/timer-overhead.py draw their charts
-through this module only; a wrong terminal writes PNG bytes into a .svg.
+that fails is reported with its own message and the image's name; the
+command line (scripts/kvmclock-sweep.sh's way) draws from stdin, keeps the
+whole script it ran where asked (gnuplot redraws the image from it) and
+refuses what it cannot draw.
+Why: scripts/bench-plot, scripts/timer-overhead.py and
+scripts/kvmclock-sweep.sh draw their charts through this module only; a
+wrong terminal writes PNG bytes into a .svg.
 How: images drawn into a temporary folder and their first bytes read;
 gnuplot hidden by a PATH of an empty folder.
 """
@@ -105,6 +109,43 @@ class Draw(unittest.TestCase):
                     call()
                 self.assertIn("gnuplot not found", str(cm.exception))
                 self.assertIn("gnuplot-nox", str(cm.exception), "no word on how to install it")
+
+    def cli(self, args, stdin="", path=None):
+        env = {**os.environ, "PATH": path} if path is not None else None
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "gnuplot_chart.py"), *args],
+                              input=stdin, capture_output=True, text=True, check=False, env=env,
+                              cwd=self.dir, timeout=60)
+
+    @unittest.skipUnless(shutil.which("gnuplot"), "no gnuplot (Debian: gnuplot-nox)")
+    def test_command_line_keeps_its_script(self):
+        """The shell tools' way (scripts/kvmclock-sweep.sh): commands on stdin, data relative
+        to where it runs, the whole script kept; gnuplot run on the kept script redraws it."""
+        with open(os.path.join(self.dir, "d.tsv"), "w", encoding="utf-8") as f:
+            f.write("1 2\n2 4\n")
+        r = self.cli(["--size", "300x200", "--keep", "c.gp", "c.svg"], 'plot "d.tsv" using 1:2\n')
+        self.assertEqual(r.returncode, 0, r.stderr)
+        svg, gp = os.path.join(self.dir, "c.svg"), os.path.join(self.dir, "c.gp")
+        self.assertIn('width="300"', self.head(svg, 400).decode("utf-8", "replace"))
+        with open(gp, encoding="utf-8") as f:
+            kept = f.read()
+        self.assertTrue(kept.startswith("set terminal svg size 300,200"), kept)
+        os.remove(svg)
+        subprocess.run(["gnuplot", gp], cwd=self.dir, check=True, timeout=60)
+        self.assertTrue(os.path.isfile(svg), "the kept script did not redraw the image")
+
+    def test_command_line_refusals(self):
+        r = self.cli(["--check"], path=self.dir)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("gnuplot_chart.py: gnuplot not found on PATH (Debian: gnuplot-nox)", r.stderr)
+        for args, words in ((["--size", "900", "c.png"], "no WIDTHxHEIGHT"),
+                            ([], "an OUTPUT image, or --check")):
+            with self.subTest(args=args):
+                r = self.cli(args)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(words, r.stderr)
+        r = self.cli(["c.gif"], "plot x\n")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("unknown image format 'gif'", r.stderr)
 
     def test_bench_plot_without_gnuplot(self):
         """bench-plot says gnuplot is missing (status 2), before it reads a row."""
