@@ -9,7 +9,7 @@
  * step slow leaves); the rate's error against nominal at a rate whose
  * period is no whole number of ns; the change of period across an event
  * with its bound; the busy-host rule by each witness; a count against the
- * count due, each side's bound its own. Why: both tests
+ * count due, each side's bound its own; the periods a delay explains. Why: both tests
  * judge a timer's rate by these; a miscounted period or a busy host taken
  * for a quiet one is a false verdict. How: table cases with figures worked
  * out by hand in their comments.
@@ -173,6 +173,60 @@ static void test_count(void **state)
 	}
 }
 
+/*
+ * The periods a delay explains, floor((delay + uncertainty) / period), at
+ * a period of 1000 with each caller's uncertainty and its edges: the tick
+ * judgment's normal latency (20), rtc_test's half period (500), the
+ * lifecycle's phase (999: a stop one tick long can cover a slot, one a
+ * whole period long no more than one), none (0). No delay explains
+ * nothing even where the uncertainty is a period or more (a one-shot's
+ * normal latency of 1889 us at 1 kHz); a delay near u64's end does not
+ * wrap.
+ */
+static void test_periods_explained(void **state)
+{
+	static const struct {
+		u64 delay, period, uncertainty, want;
+	} cases[] = {
+		/* the tick judgment: its normal latency */
+		{979, 1000, 20, 0},
+		{980, 1000, 20, 1},
+		{1979, 1000, 20, 1},
+		{1980, 1000, 20, 2},
+		/* rtc_test: half a period */
+		{499, 1000, 500, 0},
+		{500, 1000, 500, 1},
+		{1499, 1000, 500, 1},
+		{1500, 1000, 500, 2},
+		/* the lifecycle: a period less a tick */
+		{0, 1000, 999, 0},
+		{1, 1000, 999, 1},
+		{1000, 1000, 999, 1},
+		{1001, 1000, 999, 2},
+		/* none */
+		{999, 1000, 0, 0},
+		{1000, 1000, 0, 1},
+		/* an uncertainty over a period; no period; a delay near u64's end */
+		{0, 1000, 1889, 0},
+		{1, 1000, 1889, 1},
+		{112, 1000, 1889, 2},
+		{5000, 0, 20, 0},
+		{UINT64_MAX, 1000, 999, UINT64_MAX / 1000 + 1},
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		u64 got = periods_explained(cases[i].delay, cases[i].period, cases[i].uncertainty);
+
+		if (got != cases[i].want)
+			fail_msg("case %zu: a delay of %llu explains %llu periods of %llu with an "
+				 "uncertainty of %llu, want %llu",
+				 i, (unsigned long long)cases[i].delay, (unsigned long long)got,
+				 (unsigned long long)cases[i].period,
+				 (unsigned long long)cases[i].uncertainty,
+				 (unsigned long long)cases[i].want);
+	}
+}
+
 static void test_busy(void **state)
 {
 	static const struct {
@@ -211,7 +265,7 @@ int main(void)
 		cmocka_unit_test(test_marks),	    cmocka_unit_test(test_one_run),
 		cmocka_unit_test(test_longest_run), cmocka_unit_test(test_err),
 		cmocka_unit_test(test_change),	    cmocka_unit_test(test_busy),
-		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_count),	    cmocka_unit_test(test_periods_explained),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

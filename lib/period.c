@@ -76,6 +76,14 @@ struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_
 	return c;
 }
 
+u64 periods_explained(u64 delay, u64 period, u64 uncertainty)
+{
+	if (!delay || !period)
+		return 0;
+	/* floor((delay + uncertainty) / period), without the sum's overflow */
+	return delay / period + (delay % period + uncertainty) / period;
+}
+
 const char *period_busy(const struct period_host *h)
 {
 	const char *why = NULL;

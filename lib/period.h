@@ -83,6 +83,31 @@ struct period_count {
 struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_allowed);
 
 /*
+ * The periods of period a delay explains: how many expiries of a periodic
+ * source a stretch held back for delay can have lost, given that the
+ * stretch in which its expiries coalesce may reach uncertainty further
+ * against the source's grid than the delay measured. While whatever
+ * delivers the source is held back (a vCPU, the QEMU thread that fires
+ * the device's timer), the expiries due meanwhile come as one interrupt
+ * when it runs again (QEMU folds a periodic timer's missed expiries into
+ * one; an interrupt raised while the one before is pending is lost): a
+ * stretch of B holds at most ceil(B / P) expiries, one of them delivered,
+ * so at most floor(B / P) are lost, B = delay + uncertainty. The
+ * uncertainty is each caller's, and says where it comes from:
+ *   - the tick judgment (common/tick/tick_judge.c): the run's normal
+ *     latency, the handling of the tick before the delay, whose expiries
+ *     coalesce with those due during it;
+ *   - rtc_test's intervals (x86/rtc_test/periodic_count.c): half a period,
+ *     an interval's count being rounded to the nearest whole period;
+ *   - the lifecycle's run checks: one counter tick short of a period, the
+ *     stop's phase against the grid unknown (every slot it covers may be
+ *     dropped: ceil(delay / period)).
+ * No delay explains nothing, whatever the uncertainty; a period of 0
+ * explains nothing either. All three in one unit, the caller's.
+ */
+u64 periods_explained(u64 delay, u64 period, u64 uncertainty);
+
+/*
  * What is known of what the host did over a stretch of ticks, to tell
  * whether it was quiet enough to time a period by (lib/busy.h).
  */

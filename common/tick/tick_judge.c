@@ -10,7 +10,8 @@
  *   - the vCPU's steal time over the gap (KVM publishes it at its next
  *     entry, so the gap's and the next's): expiries during a delay d, and
  *     during the handling of the tick before it (the run's normal latency
- *     L), come as one interrupt: at most (d + L) / period are lost;
+ *     L), come as one interrupt: at most (d + L) / period are lost
+ *     (lib/period.h, periods_explained);
  *   - the host's evidence over the gap (the runner's agent: how long
  *     QEMU's threads waited for a CPU), counted the same way; a gap in a
  *     part the host swamped is not judged;
@@ -339,10 +340,14 @@ static u64 pool_draw(const struct tick_record *r, struct tick_verdict *v, struct
 
 /* ---- lost ticks ---- */
 
-/* Expiries a delay of d coalesces, with the handling of the tick before it. */
+/*
+ * Expiries a delay of d coalesces (lib/period.h, periods_explained): the
+ * uncertainty is the run's normal latency, the handling of the tick before
+ * the delay, whose expiries come with those due during it.
+ */
 static u64 coalesced(const struct tick_verdict *v, u64 d)
 {
-	return d ? (d + v->normal_late) / v->period : 0;
+	return periods_explained(d, v->period, v->normal_late);
 }
 
 /*

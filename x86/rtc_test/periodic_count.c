@@ -48,15 +48,24 @@ void find_gaps(const struct periodic_figures *f, u64 nominal_ns, const struct pe
 }
 
 /*
+ * The periods a delay of delay_ns explains against the nominal period
+ * (lib/period.h, periods_explained): the uncertainty is half a period, as
+ * an interval is counted to the nearest whole period, so its missed
+ * periods can be half a period more than the delay in it covers.
+ */
+static u64 delay_explains(u64 delay_ns, u64 nominal_ns)
+{
+	return periods_explained(delay_ns, nominal_ns, nominal_ns / 2);
+}
+
+/*
  * With the host's evidence: of the missed periods between the marks, those
- * the host's delays explain. A delay of d holds back one expiry and loses
- * the others in it, d / P at most (P the nominal period), and an interval
- * is rounded to whole periods half a period either way: a gap's delay
- * explains (d + P/2) / P of its missed periods at most, and all of them
- * together no more than the delay between the marks, D / P (the agent
- * widens each gap to its samples, 5 ms apart: summed, the gaps' delays
- * count a delay more than once). True when the window can tell a rate
- * select one step slow from the load (PERIODIC_TELL_PCT); else why not, in
+ * the host's delays explain: a gap's delay explains delay_explains() of
+ * its missed periods at most, and all of them together no more than the
+ * delay between the marks explains by the same rule (the agent widens
+ * each gap to its samples, 5 ms apart: summed, the gaps' delays count a
+ * delay more than once). True when the window can tell a rate select one
+ * step slow from the load (PERIODIC_TELL_PCT); else why not, in
  * f->unusable.
  */
 static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
@@ -69,9 +78,9 @@ static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
 		if (!gap[k])
 			continue;
 		gap_ns += f->host.before_ns[k];
-		explained += min(periods - 1, (f->host.before_ns[k] + nominal_ns / 2) / nominal_ns);
+		explained += min(periods - 1, delay_explains(f->host.before_ns[k], nominal_ns));
 	}
-	f->explained = min(min(explained, f->host.window_ns / nominal_ns), missed);
+	f->explained = min(min(explained, delay_explains(f->host.window_ns, nominal_ns)), missed);
 	left = missed - f->explained;
 	if (f->explained * 100 < f->periods * PERIODIC_TELL_PCT &&
 	    left * 100 < f->periods * PERIODIC_TELL_PCT)
