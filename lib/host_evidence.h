@@ -42,6 +42,40 @@ struct host_evidence {
 };
 
 /*
+ * The host's delay over a stretch, from the evidence's part for it: the
+ * one rule both engines count by (the timer-tick judgment,
+ * common/tick/tick_judge.c; rtc_test, x86/rtc_test/evidence.c). What
+ * can hold back a timer's interrupt: an emulated device's timer is fired
+ * by one thread (QEMU's main loop for the HPET, the RTC, the PIT under
+ * TCG and every timer under TCG; KVM's kvm-pit kthread for its PIT) and
+ * the interrupt taken by a vCPU thread, one after the other; a wait of
+ * either holds it back. The evidence gives each total over the stretch,
+ * not when within it: the two threads' waits may have overlapped (both
+ * queued at once) or followed each other (the main loop held, then the
+ * vCPU), so the most they held the interrupt back is their sum; the
+ * larger alone under-states the second case (a main loop held 3 ms and
+ * then a vCPU 3 ms hold an HPET tick 6 ms). The host's hypervisor's steal
+ * from a CPU stops whatever ran there without any wait growing: it adds.
+ * A timer the vCPU's own kernel fires (KVM's LAPIC timer) needs the vCPU
+ * alone: the other thread's wait over-states its delay, never
+ * under-states it. The guest's steal time (KVM) is the vCPU thread's
+ * wait seen from inside (KVM publishes that thread's run delay): where
+ * the engine has it over the stretch, it and the evidence's vcpu are one
+ * wait, the larger counted once (guest_steal_us; 0: none known).
+ * docs/design.md, "The host's delay over a stretch".
+ */
+static inline u64 host_waits_us(const struct host_part *p, u64 guest_steal_us)
+{
+	return max((u64)p->vcpu_us, guest_steal_us) + p->other_us;
+}
+
+/* The waits and the host's hypervisor's steal over the stretch. */
+static inline u64 host_held_us(const struct host_part *p, u64 guest_steal_us)
+{
+	return host_waits_us(p, guest_steal_us) + p->steal_us;
+}
+
+/*
  * How long the guest waits for each answer line from its request's line
  * out, in its own counter's ms; the one wait of both engines. The agent
  * answers within a fraction of a second (a whole timer-tick run with both

@@ -60,8 +60,8 @@ static const char *ask_windows(struct tick_record *r, const struct host_span *s)
 
 	if (n > TICK_HOST_WINDOWS_MAX)
 		report_info("%llu stretches to ask the host about: the first %d asked, the rest "
-			    "explained by no host evidence",
-			    n, TICK_HOST_WINDOWS_MAX);
+			    "explained by their %d ms parts' waits",
+			    n, TICK_HOST_WINDOWS_MAX, TICK_HOST_PART_MS);
 	q.n = (u32)min(n, (u64)TICK_HOST_WINDOWS_MAX);
 	why = host_span_windows(s, &q, &stamp_us);
 	if (why)

@@ -7,14 +7,17 @@
  * A gap is a stretch between two ticks across which slots of the schedule
  * passed without a tick: each such slot is a lost tick. A lost tick is
  * explained, in this order, by
- *   - the vCPU's steal time over the gap (KVM publishes it at its next
- *     entry, so the gap's and the next's): expiries during a delay d, and
- *     during the handling of the tick before it (the run's normal latency
- *     L), come as one interrupt: at most (d + L) / period are lost
- *     (lib/period.h, periods_explained);
- *   - the host's evidence over the gap (the runner's agent: how long
- *     QEMU's threads waited for a CPU), counted the same way; a gap in a
- *     part the host swamped is not judged;
+ *   - the host's delay over the gap, one delay seen by two witnesses: the
+ *     vCPU's steal time (KVM publishes it at its next entry, so the gap's
+ *     and the next's) and the runner's agent (how long QEMU's threads
+ *     waited for a CPU: the window asked about the gap, else the parts it
+ *     overlaps), the vCPU's wait, which both see, counted once and the
+ *     threads' waits added (lib/host_evidence.h); expiries during a delay
+ *     d, and during the handling of the tick before it (the run's normal
+ *     latency L), come as one interrupt: at most (d + L) / period are lost
+ *     (lib/period.h, periods_explained). The periods the steal time alone
+ *     explains are the steal's (lost_steal), the rest the host's
+ *     (lost_host); a gap in a part the host swamped is not judged;
  *   - a late delivery: the tick that closed the gap came later against its
  *     slot than the run's normal latency, so whatever delivers it was
  *     held (a device or a vCPU that is delayed fires once when it runs
@@ -162,9 +165,10 @@ static u64 steal_around(const struct tick_record *r, u64 j)
 	return b > a ? min(ns_to_ticks(b - a, r->counter_hz), to > from ? to - from : 0) : 0;
 }
 
+/* What the host took of a part: its whole delay (lib/host_evidence.h), no steal of the guest's. */
 static u64 part_us(const struct host_part *p)
 {
-	return max(p->vcpu_us, p->other_us) + p->steal_us;
+	return host_held_us(p, 0);
 }
 
 /* The parts [*first, *last] that overlap [a, b] (counter ticks after the anchor), widened by the
@@ -191,10 +195,16 @@ static bool swamped(const struct tick_host *h, u64 hz, const struct host_part *p
 	return part_us(p) * 100 > TICK_HOST_SWAMPED_PCT * max(part_len_us, 1ull);
 }
 
+/*
+ * What the host did over a stretch: its evidence (the window asked about
+ * it, else its parts' added up), the parts it overlaps, and whether one
+ * of them was swamped.
+ */
 struct host_over {
-	u64 ticks;	   /* what the host took over the stretch */
-	bool swamped;	   /* a part of it the host swamped */
-	u32 first, last;   /* the parts it overlaps (valid while parts is true) */
+	struct host_part ev;
+	bool window;	 /* ev is the window's */
+	bool swamped;	 /* a part of it the host swamped */
+	u32 first, last; /* the parts it overlaps (valid while parts is true) */
 	bool parts;
 };
 
@@ -220,23 +230,17 @@ static const struct tick_window *window_of(const struct tick_host *h, u64 a, u64
 }
 
 /*
- * What the host took over [a, b]: the window asked about it where the
- * host answered windows (the finest grain), else the parts it overlaps
- * (coarse: the whole of every part); whether a part of it was swamped.
+ * The host's evidence over [a, b]: the window asked about it (the
+ * finest grain), else the parts it overlaps, added up (coarse: the whole
+ * of every part; a stretch the guest did not ask about, as past
+ * TICK_HOST_WINDOWS_MAX or in tick_resolution's runs, or a run that asked
+ * nothing). Its waits, drawn from the parts' pools, explain lost ticks
+ * either way: what was one rule per grain (the window's waits, the parts'
+ * whole, the parts' waits for an unasked stretch, nothing) is one.
  */
-/*
- * What a window's answer counts: QEMU's threads' waits alone for lost
- * ticks (the steal over their part is pooled), the waits and the steal the
- * agent placed in the window (a clock tick short) for a tick's lateness.
- */
-enum host_count {
-	COUNT_WAITS,
-	COUNT_WAITS_AND_STEAL,
-};
-
-static struct host_over host_over(const struct tick_record *r, u64 a, u64 b, enum host_count what)
+static struct host_over host_over(const struct tick_record *r, u64 a, u64 b)
 {
-	struct host_over o = {0, false};
+	struct host_over o = {{0}};
 	const struct tick_window *w;
 	u32 first, last;
 
@@ -245,34 +249,62 @@ static struct host_over host_over(const struct tick_record *r, u64 a, u64 b, enu
 	o.first = first;
 	o.last = last;
 	o.parts = true;
-	for (u32 p = first; p <= last; p++) {
-		if (!r->host.nwin)
-			o.ticks += ns_to_ticks((u64)part_us(&r->host.part[p]) * NSEC_PER_USEC,
-					       r->counter_hz);
+	for (u32 p = first; p <= last; p++)
 		o.swamped |= swamped(&r->host, r->counter_hz, &r->host.part[p]);
+	w = window_of(&r->host, a, b);
+	if (w) {
+		o.ev = w->ev;
+		o.window = true;
+		return o;
 	}
-	w = r->host.nwin ? window_of(&r->host, a, b) : NULL;
-	/* a window's steal is too coarse to place (10 ms grain): it goes to the part's pool */
-	if (w)
-		o.ticks = ns_to_ticks((u64)(max(w->ev.vcpu_us, w->ev.other_us) +
-					    (what == COUNT_WAITS_AND_STEAL ? w->ev.steal_us : 0)) *
-					      NSEC_PER_USEC,
-				      r->counter_hz);
-	else if (r->host.nwin && r->host.unasked_by_parts)
-		for (u32 p = first; p <= last; p++)
-			o.ticks += ns_to_ticks((u64)max(r->host.part[p].vcpu_us,
-							r->host.part[p].other_us) *
-						       NSEC_PER_USEC,
-					       r->counter_hz);
+	for (u32 p = first; p <= last; p++) {
+		o.ev.vcpu_us += r->host.part[p].vcpu_us;
+		o.ev.other_us += r->host.part[p].other_us;
+		o.ev.steal_us += r->host.part[p].steal_us;
+	}
 	return o;
+}
+
+/* A figure of the host's in us as counter ticks. */
+static u64 us_ticks(const struct tick_record *r, u64 us)
+{
+	return ns_to_ticks(us * NSEC_PER_USEC, r->counter_hz);
+}
+
+/* Counter ticks as whole us. */
+static u64 ticks_us(const struct tick_record *r, u64 ticks)
+{
+	return ticks_to_ns(ticks, r->counter_hz) / NSEC_PER_USEC;
+}
+
+/*
+ * What the host's evidence adds over a stretch to the stolen counter
+ * ticks the guest's steal time already explains (lib/host_evidence.h: the
+ * vCPU's wait is that steal seen from outside, counted once): QEMU's
+ * threads' waits for lost ticks (the steal over their part is pooled,
+ * host_pool), with the steal the agent placed in a window (a clock tick
+ * short) for a tick's lateness. A tick's lateness takes a window's alone:
+ * its parts' waits, spent by no pool, would explain every tick in them.
+ */
+static u64 waits_beyond(const struct tick_record *r, const struct host_over *o, u64 stolen)
+{
+	u64 all = us_ticks(r, host_waits_us(&o->ev, ticks_us(r, stolen)));
+
+	return all > stolen ? all - stolen : 0;
+}
+
+static u64 held_beyond(const struct tick_record *r, const struct host_over *o, u64 stolen)
+{
+	u64 all = us_ticks(r, host_held_us(&o->ev, ticks_us(r, stolen)));
+
+	return all > stolen ? all - stolen : 0;
 }
 
 /*
  * What the host's evidence over each part can still explain, as pools
  * the lost ticks draw on. The steal: /proc/stat counts it in 10 ms steps,
  * too coarse to place within a part, so lost ticks nothing else explains
- * draw on their part's, a period of stolen time each (only where the host
- * answered windows: finer evidence for everything else). The waits: a
+ * draw on their part's, a period of stolen time each. The waits: a
  * window's answer is a thread's run_delay growth between the agent's
  * samples around it, and every window between the same two samples gets
  * the same growth; drawn from their part's measured waits, the same
@@ -284,22 +316,15 @@ static struct host_over host_over(const struct tick_record *r, u64 a, u64 b, enu
 struct host_pool {
 	u64 steal[HOST_EVIDENCE_PARTS_MAX]; /* counter ticks */
 	u64 waits[HOST_EVIDENCE_PARTS_MAX]; /* counter ticks */
-	bool steal_on;
 };
 
 static void pool_fill(const struct tick_record *r, struct host_pool *pool)
 {
 	const struct tick_host *h = &r->host;
-	u64 us;
 
-	pool->steal_on = !h->why_none && h->nparts && h->nwin;
 	for (u32 p = 0; !h->why_none && p < h->nparts; p++) {
-		pool->steal[p] = pool->steal_on ? ns_to_ticks((u64)h->part[p].steal_us * NSEC_PER_USEC,
-							      r->counter_hz)
-						: 0;
-		/* without windows a stretch's figure is its parts' whole, steal and all */
-		us = h->nwin ? max(h->part[p].vcpu_us, h->part[p].other_us) : part_us(&h->part[p]);
-		pool->waits[p] = ns_to_ticks(us * NSEC_PER_USEC, r->counter_hz);
+		pool->steal[p] = us_ticks(r, h->part[p].steal_us);
+		pool->waits[p] = us_ticks(r, host_waits_us(&h->part[p], 0));
 	}
 }
 
@@ -330,7 +355,7 @@ static u64 pool_draw(const struct tick_record *r, struct tick_verdict *v, struct
 	u32 first, last;
 	u64 e;
 
-	if (!rem || !pool->steal_on || !parts_over(&r->host, r->counter_hz, t, t, &first, &last))
+	if (!rem || r->host.why_none || !parts_over(&r->host, r->counter_hz, t, t, &first, &last))
 		return rem;
 	e = min(rem, pool->steal[last] / v->period);
 	pool->steal[last] -= e * v->period;
@@ -351,19 +376,21 @@ static u64 coalesced(const struct tick_verdict *v, u64 d)
 }
 
 /*
- * Explain rem lost ticks over [a, b]: steal (stolen ticks), then the host's
- * evidence, as far as its parts' measured waits are not spent (host_pool).
+ * Explain rem lost ticks over [a, b] by one delay: the guest's steal time
+ * there (stolen ticks), and what the host's evidence adds to it (its
+ * waits, as far as its parts' measured waits are not spent: host_pool),
+ * coalesced once. The periods the steal alone explains are the steal's.
  */
 static u64 explain_by_time(const struct tick_record *r, struct tick_verdict *v,
 			   struct host_pool *pool, u64 rem, u64 stolen, u64 a, u64 b)
 {
-	struct host_over o = host_over(r, a, b, COUNT_WAITS);
-	u64 e = min(rem, coalesced(v, stolen)), d;
+	struct host_over o = host_over(r, a, b);
+	u64 by_steal = coalesced(v, stolen), e = min(rem, by_steal), d;
 
 	v->lost_steal += e;
 	rem -= e;
-	d = waits_left(pool, &o, o.ticks);
-	e = min(rem, coalesced(v, d));
+	d = waits_left(pool, &o, waits_beyond(r, &o, stolen));
+	e = min(rem, coalesced(v, stolen + d) - by_steal);
 	waits_take(pool, &o, min(d, e * v->period));
 	v->lost_host += e;
 	rem -= e;
@@ -429,8 +456,8 @@ static u64 chance_allowance(u64 gaps_late, u64 normal, u64 period)
 static void judge_late(const struct tick_record *r, struct tick_verdict *v, u64 j, u64 own,
 		       u64 stolen)
 {
-	u64 a = j ? r->at[j - 1] : 0,
-	    explained = stolen + host_over(r, a, r->at[j], COUNT_WAITS_AND_STEAL).ticks,
+	struct host_over o = host_over(r, j ? r->at[j - 1] : 0, r->at[j]);
+	u64 explained = stolen + (o.window ? held_beyond(r, &o, stolen) : 0),
 	    unexplained = own > explained ? own - explained : 0;
 
 	if (unexplained > v->worst_unexplained) {
@@ -689,7 +716,6 @@ static struct tick_record without_every(const struct tick_record *r, u64 k, stru
 	s.n = n;
 	s.at = w->sim_at;
 	s.steal_ns = r->steal_ns ? w->sim_steal : NULL;
-	s.host.unasked_by_parts = true;
 	return s;
 }
 

@@ -42,14 +42,12 @@ struct tick_host {
 	u32 nparts;
 	const struct host_part *part; /* lib/host_evidence.h */
 	u32 nwin;
-	const struct tick_window *win; /* in the order tick_judge_asks() gave them */
 	/*
-	 * A stretch no window was asked about is explained by the waits of the
-	 * parts it overlaps (as far as they are not spent), not by nothing:
-	 * set for tick_resolution's runs, whose new gaps the guest never asked
-	 * about, and that a real loss there would have had asked.
+	 * In the order tick_judge_asks() gave them; a stretch no window was
+	 * asked about is explained by the waits of the parts it overlaps (as
+	 * far as they are not spent)
 	 */
-	bool unasked_by_parts;
+	const struct tick_window *win;
 };
 
 /* One run as it happened: the plan, every tick that came, the guest's steal time, the host's
@@ -173,7 +171,7 @@ struct tick_work {
  * in order: gaps whose lost ticks the guest's steal time does not explain,
  * and ticks later than the bound beyond it. Fills w[0..max-1] (.ev left
  * zero); returns how many there are (more than max: the rest are not
- * asked, and a gap not asked about is explained by no host evidence).
+ * asked, and a gap not asked about is explained by its parts' waits).
  */
 u64 tick_judge_asks(const struct tick_record *r, struct tick_window *out, u64 max,
 		    struct tick_work *w);
@@ -190,8 +188,8 @@ void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick
  * the run again with every K-th of its ticks taken out (as fault=miss
  * mutes the source), judged by the same judgment: the run's own noise and
  * the host's waits, a stretch not asked about explained by its parts'
- * waits (struct tick_host's unasked_by_parts: a real loss would have been
- * asked about). Uses w->sim_at and w->sim_steal (n each).
+ * waits (as every stretch without a window is: a real loss would have
+ * been asked about). Uses w->sim_at and w->sim_steal (n each).
  */
 #define TICK_RESOLUTION_LADDER 2000, 1000, 500, 200, 100, 50, 20, 12, 10, 5, 2
 u64 tick_resolution(const struct tick_record *r, struct tick_work *w);
