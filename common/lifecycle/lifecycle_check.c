@@ -157,7 +157,8 @@ static u64 explained_catchup(const struct lc_record *r, int cpu, const struct lc
 /* Periods a vCPU the host kept from running for wait_ns can have missed, or taken late at once. */
 static u64 waited_periods(const struct lc_record *r, const struct lc_timer *t, u64 wait_ns)
 {
-	return lc_ticks(r, wait_ns) / max(t->period, 1ull);
+	/* lib/period.h's rule; no uncertainty: the wait's own length, whole periods of it */
+	return periods_explained(lc_ticks(r, wait_ns), t->period, 0);
 }
 
 /* Phase ph's window, ns. */

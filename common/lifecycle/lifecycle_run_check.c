@@ -2,6 +2,7 @@
 /* The checks of a run of migrations (events=migrate=N), migration by migration: every periodic
  * timer's ticks lost and late, every one-shot fired once. */
 #include "lifecycle_state.h"
+#include "period.h"
 #include "report.h"
 
 /*
@@ -33,10 +34,15 @@ static u64 wait_around(const struct lc_record *r, unsigned slot, unsigned k)
 	       (k < run->n ? run->done[k + 1].before_wait_ns : r->done.after_wait_ns);
 }
 
-/* Whole periods in ns, rounded up. */
+/*
+ * The periods a delay of ns can have taken (lib/period.h's one rule): the
+ * stop's or the wait's phase against the grid is unknown, so the
+ * uncertainty is a period less one counter tick (every slot it covers may
+ * be dropped: ceil(delay / period)).
+ */
 static u64 periods_in(const struct lc_record *r, u64 ns, u64 period)
 {
-	return (lc_ticks(r, ns) + period - 1) / period;
+	return periods_explained(lc_ticks(r, ns), period, period - 1);
 }
 
 /* Migration k's stretch of the run: from its request to the next one (the last: to the run's end).
