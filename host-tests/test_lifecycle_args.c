@@ -24,6 +24,7 @@
 #include "console_capture.h"
 #include "host_shim.h"
 #include "../common/lifecycle/lifecycle_state.h"
+#include "../common/lifecycle/lifecycle_record.h"
 
 #define MAX_WORDS 8
 
@@ -121,6 +122,38 @@ static void check_parsed(const struct args_case *c, const char *out)
 		fail_msg("'%s': fault %d host %s catchup %llu, want %d %s %llu", c->line, lc.rec.fault,
 			 lc.host_kind, lc.rec.catchup_max, c->fault, c->host_kind, c->catchup);
 	assert_string_equal(out, "");
+}
+
+/* record=: when each event's record is printed; the default is on a failed check */
+static const struct {
+	const char *line;
+	bool valid;
+	enum lc_record_when when;
+} record_cases[] = {
+	{"events=pause", true, LC_RECORD_FAIL},
+	{"events=pause record=always", true, LC_RECORD_ALWAYS},
+	{"events=pause record=never", true, LC_RECORD_NEVER},
+	{"events=pause record=fail", true, LC_RECORD_FAIL},
+	{"events=pause record=sometimes", false, LC_RECORD_FAIL},
+};
+
+static void test_record_when(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	for (size_t i = 0; i < sizeof(record_cases) / sizeof(record_cases[0]); i++) {
+		capture(parse_case, &(struct args_case){.line = record_cases[i].line}, out, sizeof(out));
+		if (parsed != record_cases[i].valid)
+			fail_msg("'%s': %s, want %s:\n%s", record_cases[i].line,
+				 parsed ? "valid" : "invalid", record_cases[i].valid ? "valid" : "invalid", out);
+		if (!parsed) {
+			HAS_LINE_WITH(out, "bad argument 'record=sometimes'", "always", "never");
+			continue;
+		}
+		if (lc.record != record_cases[i].when)
+			fail_msg("'%s': record %u, want %u", record_cases[i].line, lc.record,
+				 record_cases[i].when);
+	}
 }
 
 static void test_args_table(void **state)
@@ -265,6 +298,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_args_table),
+		cmocka_unit_test(test_record_when),
 		cmocka_unit_test(test_find_rtc),
 		cmocka_unit_test(test_announce_fault),
 	};

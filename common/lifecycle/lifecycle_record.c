@@ -7,11 +7,10 @@
  */
 #include "lifecycle_record.h"
 
-const char *const lc_record_when_names[LC_NR_RECORD_WHEN + 1] = {
+const char *const lc_record_when_names[LC_NR_RECORD_WHEN] = {
 	[LC_RECORD_FAIL] = "fail",
 	[LC_RECORD_ALWAYS] = "always",
 	[LC_RECORD_NEVER] = "never",
-	NULL,
 };
 
 /*

@@ -27,7 +27,7 @@ enum lc_record_when {
 	LC_RECORD_NEVER,
 	LC_NR_RECORD_WHEN,
 };
-extern const char *const lc_record_when_names[LC_NR_RECORD_WHEN + 1];
+extern const char *const lc_record_when_names[LC_NR_RECORD_WHEN];
 
 /* Print r's record as LC-RECORD lines. */
 void lc_record_print(const struct lc_record *r);
