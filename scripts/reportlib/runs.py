@@ -11,8 +11,10 @@ from .bounds import Bound
 from vmtick_host import load_script  # noqa: E402  scripts/vmtick_host.py: the one loader (scripts/report puts scripts/ on the path)
 
 # The runner's last line of a log (docs/runner.md, "A busy host")
-DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (\d+) ms for a CPU in (\d+) ms, "
-                        r"the host's hypervisor stole (\d+) ms")
+# the runner's last line (scripts/runner.bash); "other processes ran N ms" since 2026-12-05's
+# runner, older logs without it
+DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (?P<waited>\d+) ms for a CPU in (?P<run>\d+) ms, "
+                        r"(?:other processes ran \d+ ms, )?the host's hypervisor stole (?P<stolen>\d+) ms")
 CHECK_RE = re.compile(r"^(PASS|FAIL|SKIP|KFAIL|INFO): (.*)$")
 NOT_STARTED = "not started: "
 # "N tests, F unexpected failures, S skipped[, K known failures]" (lib/report.c)
@@ -180,7 +182,7 @@ def parse_test(path, label):
             continue
         m = DISTURB_RE.match(line)
         if m:
-            test.disturb = tuple(int(g) for g in m.groups())
+            test.disturb = (int(m["waited"]), int(m["run"]), int(m["stolen"]))
     test.earlier = sorted(os.path.basename(p) for p in glob.glob(path + ".[0-9]*"))
     ended = test.disturb is not None
     if not ended and not test.log_not_started:
