@@ -99,9 +99,12 @@ struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_
  *     coalesce with those due during it;
  *   - rtc_test's intervals (x86/rtc_test/periodic_count.c): half a period,
  *     an interval's count being rounded to the nearest whole period;
- *   - the lifecycle's run checks: one counter tick short of a period, the
- *     stop's phase against the grid unknown (every slot it covers may be
- *     dropped: ceil(delay / period)).
+ *   - the lifecycle's run checks (common/lifecycle/lifecycle_run_check.c):
+ *     one counter tick short of a period, the stop's phase against the
+ *     grid unknown (every slot it covers may be dropped: ceil(delay /
+ *     period));
+ *   - the lifecycle window's waited periods
+ *     (common/lifecycle/lifecycle_check.c): none, the wait's whole periods.
  * No delay explains nothing, whatever the uncertainty; a period of 0
  * explains nothing either. All three in one unit, the caller's.
  */
