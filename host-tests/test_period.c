@@ -170,6 +170,9 @@ static void test_count(void **state)
 		assert_int_equal(c.off, cases[i].off);
 		assert_int_equal(c.bound, cases[i].bound);
 		assert_int_equal(c.ok, cases[i].ok);
+		/* the band, both ends whatever the side: what a BOUND line prints */
+		assert_int_equal(c.short_allowed, cases[i].short_allowed);
+		assert_int_equal(c.over_allowed, cases[i].over_allowed);
 	}
 }
 

@@ -3,7 +3,9 @@
  * common/tick/tick_report.c on the host: the tick judgment's checks as the guest
  * prints them. What: the lost-tick and late-tick checks are bounded checks
  * (lib/report.h report_bounded): a BOUND line with the figure and its band,
- * then the PASS/FAIL line, the outcome the band's; where a check is not
+ * then the PASS/FAIL line, the outcome the band's (the rate's count a band
+ * whose ends differ: short by the losses explained or allowed, over by
+ * rounding and calibration alone); where a check is not
  * judged (no host's evidence) a SKIP and the figure as a RESULT alone.
  * Why: the report and results-to-json read these figures and bands from the
  * BOUND lines only, never from the sentences. How: a literal record (1 kHz
@@ -58,6 +60,7 @@ struct report_case {
 	const char *lines[6];
 	const char *absent; /* a line start that must not appear */
 	u64 early_ticks;    /* tick 500 this many counter ticks before its slot (0: none) */
+	u64 period_plus;    /* counter ticks the record's period is longer: the source runs fast */
 };
 
 static const struct report_case cases[] = {
@@ -73,11 +76,23 @@ static const struct report_case cases[] = {
 	    "for late gaps by chance); resolution: it would have caught 1 in 500",
 	    "RESULT: timer_tick.fake.catches_one_in 500 ticks",
 	    "BOUND: timer_tick.fake.late_unexplained_max 20000 ns 0..19000000" } },
+	{ "clean: the count against the schedule's, its band short and over", 0, 0, false, 0,
+	  { "BOUND: timer_tick.fake.count_off -0.020 ticks -2.001..0.001",
+	    "PASS: the interrupts that came ran at 999.980 Hz over the run's 1000 ms against the "
+	    "schedule's 1000.000 Hz (hz=1000 by the counter): 0.020 tick(s) short (at most 2.001)" } },
+	{ "50 ppm fast: over by more than rounding and calibration allow", 0, 0, false, 0,
+	  { "BOUND: timer_tick.fake.count_off 0.030 ticks -2.001..0.001",
+	    "FAIL: the interrupts that came ran at 999.980 Hz over the run's 1000 ms against the "
+	    "schedule's 999.950 Hz (hz=1000 by the counter): 0.030 tick(s) over (at most 0.001)" },
+	  NULL, 0, 100 },
 	{ "one never delivered: within the one allowed", 1, 0, false, 0,
 	  { "BOUND: timer_tick.fake.lost_unexplained 1 ticks 0..1" } },
 	{ "two never delivered: beyond it", 2, 0, false, 0,
 	  { "BOUND: timer_tick.fake.lost_unexplained 2 ticks 0..1",
-	    "FAIL: ticks lost that nothing explains: 2 of 1000, at most 1" } },
+	    "FAIL: ticks lost that nothing explains: 2 of 1000, at most 1",
+	    "BOUND: timer_tick.fake.count_off -2.020 ticks -2.001..0.001",
+	    "FAIL: the interrupts that came ran at 997.980 Hz over the run's 1000 ms against the "
+	    "schedule's 1000.000 Hz (hz=1000 by the counter): 2.020 tick(s) short (at most 2.001)" } },
 	{ "late 19 ms with the 20 us: at the bound", 0, LATE_AT_BOUND, false, 0,
 	  { "BOUND: timer_tick.fake.late_unexplained_max 19000000 ns 0..19000000",
 	    "PASS: no tick late by more than 19 ms beyond the evidence (steal time, the host's): 0 "
@@ -120,6 +135,7 @@ static void run_case(const void *arg)
 		at[j] += c->late_ticks;
 	at[500] -= c->early_ticks;
 	r.end_at = at[r.n - 1];
+	r.period_counts += c->period_plus;
 	if (c->by_hand)
 		r.host = (struct tick_host){ .why_none = "by hand" };
 	tick_judge(&r, &v, &work);

@@ -68,7 +68,11 @@ struct period_change period_change(const struct period_marks *before, u64 period
 
 struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_allowed)
 {
-	struct period_count c = { .is_short = got <= want };
+	struct period_count c = {
+		.is_short = got <= want,
+		.short_allowed = short_allowed,
+		.over_allowed = over_allowed,
+	};
 
 	c.off = c.is_short ? want - got : got - want;
 	c.bound = c.is_short ? short_allowed : over_allowed;

@@ -79,6 +79,8 @@ struct period_count {
 	u64 off;       /* how far got is from want */
 	u64 bound;     /* short_allowed or over_allowed, by the side it is off */
 	bool ok;       /* off <= bound */
+	/* the band got - want had to lie in: -short_allowed..over_allowed */
+	u64 short_allowed, over_allowed;
 };
 struct period_count period_count(u64 got, u64 want, u64 short_allowed, u64 over_allowed);
 

@@ -660,6 +660,8 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 	v->rate_short = c.is_short;
 	v->off_milli = c.off;
 	v->bound_milli = c.bound;
+	v->short_milli = c.short_allowed;
+	v->over_milli = c.over_allowed;
 	v->rate_ok = c.ok;
 }
 

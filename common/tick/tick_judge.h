@@ -130,6 +130,8 @@ struct tick_verdict {
 	/* the arrival rate over the run's real length, thousandths of a tick / of a Hz */
 	u64 rate_mhz, sched_mhz, off_milli, bound_milli;
 	bool rate_short, rate_ok;
+	/* the band the count had to lie in, thousandths of a tick: short by up to, over by up to */
+	u64 short_milli, over_milli;
 	/* one-shot: ticks still owed at the end, and whether the run ended catching up */
 	u64 backlog, catchup_us;
 	bool ended_catching_up;

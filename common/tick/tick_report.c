@@ -238,11 +238,18 @@ static void report_rate(const struct tick_record *r, const struct tick_verdict *
 			    v->backlog, v->catchup_us, us_of(r, v->period),
 			    v->ended_catching_up ? "the run ended catching up, its backlog explained"
 						 : "the run ended on schedule");
-	report(v->rate_ok,
-	       "the interrupts that came ran at %s Hz over the run's %llu ms against the "
-	       "schedule's %s Hz (hz=%llu by the counter): %s tick(s) %s (at most %s)",
-	       got_hz, us_of(r, r->end_at) / USEC_PER_MSEC, sched_hz, r->want_hz, off,
-	       v->rate_short ? "short" : "over", bound);
+	/*
+	 * rate_ok is exactly the count's offset within its band here
+	 * (tick_judge): short by the lost ticks explained or allowed, over by
+	 * the rounding and calibration alone; so the band's ends differ
+	 */
+	tick_bounded(r->source, "count_off", "ticks", MILLI_SCALE,
+		     v->rate_short ? -(s64)v->off_milli : (s64)v->off_milli, -(s64)v->short_milli,
+		     (s64)v->over_milli,
+		     "the interrupts that came ran at %s Hz over the run's %llu ms against the "
+		     "schedule's %s Hz (hz=%llu by the counter): %s tick(s) %s (at most %s)",
+		     got_hz, us_of(r, r->end_at) / USEC_PER_MSEC, sched_hz, r->want_hz, off,
+		     v->rate_short ? "short" : "over", bound);
 	result_milli(r->source, "ticks_per_s_arrived", "Hz", v->rate_mhz);
 }
 
