@@ -152,6 +152,7 @@ static const struct clock_case clock_cases[] = {
 		"a clean pause: the counter runs through it",
 		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
 		.lines = {
+			"BOUND: e1.pause.counter.backwards 0 count 0..0",
 			NEVER_BACK("counter"),
 			"BOUND: e1.pause.counter.step 1001.000000 ms 0.000000..1012.000000",
 			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
@@ -176,6 +177,7 @@ static const struct clock_case clock_cases[] = {
 		CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 1001 * MS, 1 * MS,
 		3, 20 * MS,
 		.lines = {
+			"BOUND: e1.pause.counter.backwards 3 count 0..0",
 			"FAIL: counter never went backwards on any vCPU (worst vCPU 1: 3 times, by up "
 			"to 20000000 ns)",
 			STEP_BOUND_PASS("counter", "1001000", "1", "0"),
@@ -351,7 +353,7 @@ static void test_clock_clean_whole(void **state)
 	char out[CAPTURE_MAX];
 
 	capture(run_clock, &clock_cases[0], out, sizeof(out));
-	exactly(out, clock_cases[0].lines, 5);
+	exactly(out, clock_cases[0].lines, 6);
 }
 
 /* --- one-shot timers: lc_check_timers() ------------------------------------------------ */

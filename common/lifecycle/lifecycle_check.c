@@ -48,9 +48,11 @@ void lc_check_clock(const struct lc_record *r, unsigned i)
 	 * the host's CPUs) sees every clock step by that long
 	 */
 	allow_ns = stop_ns + 2 * base_ns + LC_STAMP_SLACK_NS + wait_ns;
-	report(!back,
-	       "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
-	       c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
+	lc_bounded(r, c->name, "backwards",
+		   &(struct bounded){.unit = "count", .value = (s64)back, .nbands = 1,
+				     .band = {{0, 0}}},
+		   "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
+		   c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
 	lc_bounded_ms(r, c->name, "step", step_ns, 0, allow_ns,
 		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
 		      "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
