@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* The lifecycle test's shared state and bounds, between its events and sampling (common/lifecycle/lifecycle_engine.c, lifecycle_sample.c) and its checks (common/lifecycle/lifecycle_check.c). */
+/* The lifecycle test's record of an event and its bounds, between the engine that fills it (common/lifecycle/lifecycle_engine.c, lifecycle_sample.c, lifecycle_run.c) and the judgment of it (common/lifecycle/lifecycle_judge.c and the checks it calls). */
 #ifndef VMTICK_LIFECYCLE_STATE_H
 #define VMTICK_LIFECYCLE_STATE_H
 
@@ -345,7 +345,6 @@ static inline u64 counter_ns(u64 ticks)
 	return ticks_to_ns(ticks, arch_counter_hz());
 }
 
-/* The checks of one event, once every vCPU has stopped sampling. */
 /*
  * Read the runner's answer line from the console, polled one character at
  * a time, until give_up (counter); me, when not NULL, samples its clocks
@@ -380,7 +379,7 @@ void lc_stop_sampling(const struct lc_cpu *me);
 u64 lc_oneshot_deadline(void);
 void lc_step(struct lc_cpu *me, enum lc_phase ph);
 void lc_arm_oneshots(struct lc_cpu *me, u64 deadline);
-/* The request and its answer (common/lifecycle/lifecycle_engine.c). */
+/* The request and its answer (common/lifecycle/lifecycle_request.c). */
 bool lc_request(struct lc_cpu *me, enum lc_event kind, struct lc_answer *a);
 /*
  * A run of migrations (events=migrate=N, common/lifecycle/lifecycle_run.c): whether
