@@ -207,6 +207,12 @@ static void test_recorded(void **state)
 		replay_fixture(&replays[i]);
 }
 
+/* The least record the parser takes: one clock, one timer slot, one vCPU, a counter. */
+#define MINIMAL                                                                                    \
+	LC_RECORD_PREFIX "begin 1\n" LC_RECORD_PREFIX "arch nclocks 1\n" LC_RECORD_PREFIX          \
+			 "arch nslots 1\n" LC_RECORD_PREFIX "rec ncpus 1\n" LC_RECORD_PREFIX          \
+			 "rec counter_hz 1000\n"
+
 /* A record's bad lines, each refused with what was wrong. */
 static const struct {
 	const char *text, *why;
@@ -220,7 +226,30 @@ static const struct {
 	{LC_RECORD_PREFIX "begin 1\n" LC_RECORD_PREFIX "rec phase_start 1 2 3 4 5\n",
 	 "more values than the field holds"},
 	{LC_RECORD_PREFIX "begin 1\n" LC_RECORD_PREFIX "end\n", "an arch with no clock"},
+	{LC_RECORD_PREFIX "begin 1\n" LC_RECORD_PREFIX "rec counter_hz 4611686018427387905\n",
+	 "a value beyond any a run records"},
+	/* the judgment's own reads: each of these crashed it under the fuzzer */
+	{MINIMAL LC_RECORD_PREFIX "rec counter_set 5\n" LC_RECORD_PREFIX "end\n",
+	 "a counter write judged on an arch without one"},
+	{MINIMAL LC_RECORD_PREFIX "cpu0.t0 role 2\n" LC_RECORD_PREFIX "end\n",
+	 "a timer's role, period or tick count out of range"},
+	{MINIMAL LC_RECORD_PREFIX "cpu0.t0 role 3\n" LC_RECORD_PREFIX "end\n",
+	 "a timer's role, period or tick count out of range"},
+	{MINIMAL LC_RECORD_PREFIX "cpu0.t0 nstamps 65\n" LC_RECORD_PREFIX "end\n",
+	 "a timer's role, period or tick count out of range"},
+	{MINIMAL LC_RECORD_PREFIX "edge1 secs 8589934593\n" LC_RECORD_PREFIX "end\n",
+	 "a time of day beyond any a run records"},
 };
+
+static void test_minimal_record(void **state)
+{
+	size_t pos = 0;
+	bool found;
+	const char *why = lc_record_parse(MINIMAL LC_RECORD_PREFIX "end\n", &pos, &parsed, &found);
+
+	if (why || !found)
+		fail_msg("the least record refused: %s", why ? why : "not found");
+}
 
 static void test_bad_records(void **state)
 {
@@ -240,6 +269,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_recorded, free_log),
 		cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_minimal_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

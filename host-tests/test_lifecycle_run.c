@@ -189,6 +189,65 @@ static void test_run_table(void **state)
 	}
 }
 
+/*
+ * A device of the machine (slot_use LC_SLOT_BOOT_*: the RTC, an HPET
+ * comparator) is raised from QEMU's main loop: its allowance is any of
+ * QEMU's threads' waits around the migration (the stamp waits), not a
+ * vCPU's. The one-shot of migration 2, 101 ms after the answer: 1 ms of
+ * stamp waits in the dwell after covers it, 1 ms more does not, and a
+ * vCPU's 1 ms alone does not either.
+ */
+static const struct lc_arch device_arch = {
+	.name_of_slot = {"hpet", "cntp"},
+	.slot_use = {LC_SLOT_BOOT_ONESHOT, LC_SLOT_EVERY_CPU},
+	.nslots = NSLOTS,
+	.periodic_kind = LC_PERIODIC_REARMED,
+};
+
+static const struct device_case {
+	const char *what;
+	s64 fired_ns;			/* after migration 2's answer */
+	u64 stamp_wait_ns, vcpu_wait_ns;	/* in the dwell after it (migration 3's) */
+	const char *start, *part;
+} device_cases[] = {
+	{"101 ms late, QEMU's threads waited 1 ms", 101 * (s64)MS, MS, 0,
+	 "PASS: vCPU 1 hpet one-shot armed with each of 3 migrations",
+	 "101000 us late, QEMU's threads waited 1000 us)"},
+	{"102 ms late, QEMU's threads waited 1 ms", 102 * (s64)MS, MS, 0,
+	 "FAIL: vCPU 1 hpet one-shot armed with each of 3 migrations",
+	 "102000 us late, QEMU's threads waited 1000 us)"},
+	{"101 ms late, a vCPU waited 1 ms", 101 * (s64)MS, 0, MS,
+	 "FAIL: vCPU 1 hpet one-shot armed with each of 3 migrations",
+	 "101000 us late, QEMU's threads waited 0 us)"},
+};
+
+static void device_case(const void *arg)
+{
+	const struct device_case *dc = arg;
+	struct lc_timer *o = &lc.rec.cpu[1].t[SLOT_ONESHOT];
+
+	clean_run();
+	lc.rec.arch = &device_arch;
+	lc.rec.run.done[3].stamp_wait_ns = dc->stamp_wait_ns;
+	lc.rec.run.done[3].before_wait_ns = dc->vcpu_wait_ns;
+	o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)dc->fired_ns);
+	lc_check_run(&lc.rec);
+}
+
+static void test_device_slot_waits(void **state)
+{
+	char out[CAPTURE_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(device_cases) / sizeof(device_cases[0]); i++) {
+		const struct device_case *dc = &device_cases[i];
+
+		capture(device_case, dc, out, sizeof(out));
+		printf("case: %s\n", dc->what);
+		has_line_with(out, dc->start, &dc->part, 1);
+	}
+}
+
 /* The host's stops per migration are RESULT lines, the worst migration's figures BOUND lines; a clean run fails nothing. */
 static void test_clean_run_results(void **state)
 {
@@ -209,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_table),
+		cmocka_unit_test(test_device_slot_waits),
 		cmocka_unit_test(test_clean_run_results),
 	};
 

@@ -32,39 +32,11 @@ void cpu_relax(void)
  * Linked in with the library the checks share with the engine (lib/handoff.c,
  * lib/wait.c); the judgment reads its record only, never a clock or a vCPU.
  */
-static void never(const char *what)
-{
-	fprintf(stderr, "lifecycle-judge: the judgment %s: a defect of the judgment\n", what);
-	abort();
-}
-
-int cpu_count(void)
-{
-	never("asked how many vCPUs the host has");
-	return 0;
-}
-
-u64 arch_counter_hz(void)
-{
-	never("read the host's counter frequency");
-	return 0;
-}
-
-u64 arch_counter(void)
-{
-	never("read the counter");
-	return 0;
-}
-
-void on_cpu_async(int cpu, void (*fn)(void *), void *arg)
-{
-	never("ran a hand-off");
-}
-
-void on_cpu_wait(int cpu)
-{
-	never("waited for a vCPU");
-}
+#define CHECKS_NEVER(what)                                                                         \
+	(fprintf(stderr, "lifecycle-judge: the judgment %s: a defect of the judgment\n", what),   \
+	 abort())
+#define CHECKS_NEVER_HOST
+#include "fake_checks_never.h"
 
 /* Judge every event's record in one log; false when it has none, or one is not whole. */
 static bool judge_log(const char *path)
