@@ -38,11 +38,11 @@
 #include "x86/apic_timer.h"
 
 /* 2^31 timer clocks: seconds at any timer rate, so the count cannot reach 0 before it is read. */
-#define INITIAL_COUNT		0x80000000u
+#define INITIAL_COUNT 0x80000000u
 
 enum fault { FAULT_NONE, FAULT_STALE };
-static const char *const fault_names[] = { "none", "stale" };
-static unsigned fault;		/* enum fault */
+static const char *const fault_names[] = {"none", "stale"};
+static unsigned fault; /* enum fault */
 
 static const struct arg args[] = {
 	ARG_ONE_OF("fault", &fault, fault_names, "none", "test-only: the check to make fail"),
@@ -75,9 +75,10 @@ int main(int argc, char **argv)
 
 	args_parse_or_abort(&arg_table, argc, argv);
 	report_info("local APIC in %s mode", apic_x2apic_mode() ? "x2APIC" : "xAPIC");
-	report_info("writing the LVT timer (%s), the divide configuration (%s), the initial count (%s)",
-		    where(w[0], WHERE_SIZE, APIC_LVTT), where(w[1], WHERE_SIZE, APIC_TDCR),
-		    where(w[2], WHERE_SIZE, APIC_TMICT));
+	report_info(
+		"writing the LVT timer (%s), the divide configuration (%s), the initial count (%s)",
+		where(w[0], WHERE_SIZE, APIC_LVTT), where(w[1], WHERE_SIZE, APIC_TDCR),
+		where(w[2], WHERE_SIZE, APIC_TMICT));
 	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT);
 	apic_timer_divide(APIC_TDCR_DIV_1);
 	apic_timer_count(INITIAL_COUNT);
