@@ -23,7 +23,7 @@ struct rtc_ask {
 void evidence_begin(void)
 {
 	if (host_evidence_offered())
-		host_span_begin(&span, ref->read, ref->hz());
+		host_span_begin(&span, rtc_ref->read, rtc_ref->hz());
 }
 
 void evidence_end(void)
@@ -43,13 +43,13 @@ static void rtc_window_at(void *arg, u32 i, u64 *from, u64 *to)
 	unsigned k;
 
 	if (i < EVIDENCE_FIXED_WINDOWS) {
-		*from = events[q->first].at;
-		*to = events[q->last].at;
+		*from = rtc_events[q->first].at;
+		*to = rtc_events[q->last].at;
 		return;
 	}
 	k = asked_k[i - EVIDENCE_FIXED_WINDOWS];
-	*to = events[k].at;
-	*from = k ? events[k - 1].at : (*to > q->period ? *to - q->period : 0);
+	*to = rtc_events[k].at;
+	*from = k ? rtc_events[k - 1].at : (*to > q->period ? *to - q->period : 0);
 }
 
 /*
@@ -76,7 +76,7 @@ static void rtc_window_answer(void *arg, u32 i, const struct host_part *p)
 const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsigned last,
 			 const bool *ask, u64 period_ns)
 {
-	struct rtc_ask a = {first, last, period_ns * ref->hz() / NSEC_PER_SEC, d};
+	struct rtc_ask a = {first, last, period_ns * rtc_ref->hz() / NSEC_PER_SEC, d};
 	struct host_ask q = {EVIDENCE_FIXED_WINDOWS, rtc_window_at, rtc_window_answer, &a};
 	u64 stamp_us;
 

@@ -15,13 +15,13 @@
 
 #define RTC_IRQ_VECTOR	     0x68
 
-const struct refclock *ref;
-bool has_steal;
-u64 steal_at_start; /* when the current wait began */
-struct event events[MAX_EVENTS];
-struct update_event updates[UPDATE_IRQS];
+const struct refclock *rtc_ref;
+bool rtc_has_steal;
+u64 rtc_steal_at_start; /* when the current wait began */
+struct event rtc_events[MAX_EVENTS];
+struct update_event rtc_updates[UPDATE_IRQS];
 static volatile unsigned n_events;
-bool read_time_in_handler;
+bool rtc_read_time_in_handler;
 
 /* ---- interrupts and the reference --------------------------------------------- */
 
@@ -31,10 +31,10 @@ static void rtc_irq(struct ex_regs *regs)
 	u8 c = opt.fault == FAULT_NOACK ? 0 : rtc_irq_ack();
 
 	if (n < MAX_EVENTS) {
-		events[n] = (struct event){ref->read(), has_steal ? steal_ns() : 0, c};
-		if (read_time_in_handler && n < UPDATE_IRQS) {
-			updates[n].tsc = arch_counter();
-			updates[n].why = rtc_read_datetime(&updates[n].dt);
+		rtc_events[n] = (struct event){rtc_ref->read(), rtc_has_steal ? steal_ns() : 0, c};
+		if (rtc_read_time_in_handler && n < UPDATE_IRQS) {
+			rtc_updates[n].tsc = arch_counter();
+			rtc_updates[n].why = rtc_read_datetime(&rtc_updates[n].dt);
 		}
 	}
 	n_events = n + 1;
@@ -43,14 +43,14 @@ static void rtc_irq(struct ex_regs *regs)
 
 u64 ref_ns(u64 counts)
 {
-	return counts * NSEC_PER_SEC / ref->hz();
+	return counts * NSEC_PER_SEC / rtc_ref->hz();
 }
 
 /* Steal time that can have delayed interrupt k: since the handler before it (the wait's start for
  * 0). */
 u64 steal_before(unsigned k)
 {
-	return events[k].steal - (k ? events[k - 1].steal : steal_at_start);
+	return rtc_events[k].steal - (k ? rtc_events[k - 1].steal : rtc_steal_at_start);
 }
 
 static bool collected(void *n)
@@ -63,7 +63,7 @@ static bool collected(void *n)
 unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns)
 {
 	n_events = 0;
-	steal_at_start = has_steal ? steal_ns() : 0;
+	rtc_steal_at_start = rtc_has_steal ? steal_ns() : 0;
 	rtc_irq_ack();
 	rtc_irq_enable(irq);
 	irq_enable();
@@ -77,7 +77,7 @@ unsigned collect(enum rtc_irq irq, unsigned n, u64 timeout_ns)
 bool flags_set(unsigned n, u8 want)
 {
 	for (unsigned i = 0; i < n; i++)
-		if ((events[i].reg_c & want) != want)
+		if ((rtc_events[i].reg_c & want) != want)
 			return false;
 	return true;
 }
@@ -96,7 +96,7 @@ void find_ref(void)
 			continue;
 		why = r->probe();
 		if (!why) {
-			ref = r;
+			rtc_ref = r;
 			report_info("timestamps by the %s (%llu Hz)", r->what, r->hz());
 			return;
 		}
@@ -110,7 +110,7 @@ void route_irq8(void)
 	struct ioapic_route route;
 	const char *why = steal_init();
 
-	has_steal = !why;
+	rtc_has_steal = !why;
 	if (why)
 		report_info("steal time not known (%s): the bounds allow none", why);
 	if (!ioapic_init())

@@ -21,7 +21,7 @@ u64 irq_ns[MAX_EVENTS];
 /* One count of the reference, ns, rounded up. */
 static u64 ref_tick_ns(void)
 {
-	return (NSEC_PER_SEC + ref->hz() - 1) / ref->hz();
+	return (NSEC_PER_SEC + rtc_ref->hz() - 1) / rtc_ref->hz();
 }
 
 /* The two marks' own resolution: each is a reference read, two counts of it each. */
@@ -34,7 +34,7 @@ static u64 marks_stamp_ns(void)
 static void interrupt_times(struct periodic_figures *f, u64 nominal_ns)
 {
 	for (unsigned k = 0; k < f->n; k++) {
-		irq_ns[k] = ref_ns(events[k].at - events[0].at);
+		irq_ns[k] = ref_ns(rtc_events[k].at - rtc_events[0].at);
 		if (opt.fault == FAULT_PERIODIC_SLOW)
 			irq_ns[k] += irq_ns[k] / PERIODIC_SLOW_DIV;
 	}
@@ -67,8 +67,8 @@ static void periodic_flags(struct periodic_figures *f, u64 nominal_ns)
 {
 	for (unsigned k = 0; k < f->n; k++) {
 		if (opt.fault == FAULT_PERIODIC_NOFLAG && k % PERIODIC_NOFLAG_EVERY == 1)
-			events[k].reg_c &= (u8)~RTC_C_PF;
-		if ((events[k].reg_c & (RTC_C_PF | RTC_C_IRQF)) == (RTC_C_PF | RTC_C_IRQF))
+			rtc_events[k].reg_c &= (u8)~RTC_C_PF;
+		if ((rtc_events[k].reg_c & (RTC_C_PF | RTC_C_IRQF)) == (RTC_C_PF | RTC_C_IRQF))
 			continue;
 		f->flagless++;
 		if (!k || irq_ns[k] - irq_ns[k - 1] > nominal_ns / 2)
@@ -111,7 +111,7 @@ static unsigned periodic_programmed(unsigned hz)
  */
 static bool busy_host(struct periodic_figures *f)
 {
-	struct period_host h = {.by = has_steal ? PERIOD_BY_STEAL : PERIOD_BY_NOTHING,
+	struct period_host h = {.by = rtc_has_steal ? PERIOD_BY_STEAL : PERIOD_BY_NOTHING,
 				.window_ns = irq_ns[f->n - 1],
 				.delay_ns = f->steal_ns};
 	const char *why;
@@ -150,7 +150,7 @@ static void coarse_bound(struct periodic_figures *f, const struct period_marks *
 
 	f->bound_ppb =
 		max(f->bound_ppb, (late_ns + 2 * ref_tick_ns()) * NSEC_PER_SEC / f->window_ns +
-					  ref->tolerance_ppb);
+					  rtc_ref->tolerance_ppb);
 	f->rate_untold = !f->no_host && f->bound_ppb >= PERIODIC_FINE_PPB;
 }
 
@@ -184,7 +184,7 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 		return;
 	interrupt_times(f, nominal_ns);
 	periodic_flags(f, nominal_ns);
-	f->steal_ns = events[f->n - 1].steal - steal_at_start;
+	f->steal_ns = rtc_events[f->n - 1].steal - rtc_steal_at_start;
 	/*
 	 * The longest run of interrupts each less than 1.5 nominal periods
 	 * after the one before counts its periods however late each came (a
@@ -200,7 +200,7 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->last = m.last;
 	f->window_ns = m.span;
 	find_gaps(f, nominal_ns, &run);
-	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, ask, nominal_ns);
+	f->no_host = evidence_ask(&f->host, f->n, m.first, m.last, periodic_ask, nominal_ns);
 	busy = busy_host(f);
 	if (!run.period && !busy) {
 		snprintf(f->unusable, sizeof(f->unusable), "%s",
@@ -213,7 +213,7 @@ static void periodic_measure(unsigned hz, struct periodic_figures *f)
 	f->unusable[0] = '\0';
 	f->missed = f->periods > f->last - f->first ? f->periods - (f->last - f->first) : 0;
 	f->err_ppb = period_err_ppb(f->periods, hz, f->window_ns);
-	f->bound_ppb = m.slack * NSEC_PER_SEC / f->window_ns + ref->tolerance_ppb;
+	f->bound_ppb = m.slack * NSEC_PER_SEC / f->window_ns + rtc_ref->tolerance_ppb;
 	if (!busy && m.run < f->n / 4 / 2)
 		snprintf(f->coarse, sizeof(f->coarse), "%s",
 			 "interrupts lost or half a period late near a mark");
@@ -363,7 +363,7 @@ static void periodic_best_window(unsigned hz, struct periodic_figures *best)
 		 * coarse one: measuring again cannot help
 		 */
 		if (!best->unusable[0] &&
-		    ((!has_steal && f.no_host) ||
+		    ((!rtc_has_steal && f.no_host) ||
 		     (!best->coarse[0] && best->bound_ppb <= PERIODIC_USABLE_PPB)))
 			return;
 		if (f.unusable[0])
@@ -391,7 +391,7 @@ static bool run_period_off(unsigned hz, const struct periodic_figures *f)
 	if (!f->period_ns)
 		return false;
 	off = f->period_ns > nominal_ns ? f->period_ns - nominal_ns : nominal_ns - f->period_ns;
-	allowed = f->per_period_ns + nominal_ns * ref->tolerance_ppb / NSEC_PER_SEC;
+	allowed = f->per_period_ns + nominal_ns * rtc_ref->tolerance_ppb / NSEC_PER_SEC;
 	if (off <= allowed)
 		return false;
 	err_ppb = ((s64)nominal_ns - (s64)f->period_ns) * (s64)NSEC_PER_SEC / (s64)f->period_ns;

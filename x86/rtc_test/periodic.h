@@ -61,11 +61,9 @@ struct periodic_figures {
 	bool untold, rate_untold;
 };
 
-/* interval k (from interrupt k - 1) spans two nominal periods or more: periods without one */
-extern bool gap[MAX_EVENTS];
 /* the intervals to ask the host's evidence about: each between the marks, and before the run's
- * marks */
-extern bool ask[MAX_EVENTS];
+ * marks (periodic_count.c) */
+extern bool periodic_ask[MAX_EVENTS];
 /* interrupt k's time since interrupt 0, by the reference (periodic.c) */
 extern u64 irq_ns[MAX_EVENTS];
 

@@ -5,8 +5,9 @@
 #include "periodic.h"
 #include "units.h"
 
-bool gap[MAX_EVENTS];
-bool ask[MAX_EVENTS];
+/* interval k (from interrupt k - 1) spans two nominal periods or more: periods without one */
+static bool periodic_gap[MAX_EVENTS];
+bool periodic_ask[MAX_EVENTS];
 
 /*
  * The whole periods between the marks: a whole number of periods of
@@ -33,18 +34,18 @@ static bool count_periods(struct periodic_figures *f, u64 nominal_ns, u64 period
 	return false;
 }
 
-/* The intervals between the marks that span two nominal periods or more, into gap[]; those to ask
- * the host about, into ask[]. */
+/* The intervals between the marks that span two nominal periods or more, into periodic_gap[]; those
+ * to ask the host about, into periodic_ask[]. */
 void find_gaps(const struct periodic_figures *f, u64 nominal_ns, const struct period_of_run *run)
 {
-	memset(gap, 0, sizeof(gap));
-	memset(ask, 0, sizeof(ask));
+	memset(periodic_gap, 0, sizeof(periodic_gap));
+	memset(periodic_ask, 0, sizeof(periodic_ask));
 	for (unsigned k = f->first + 1; k <= f->last; k++)
-		gap[k] = irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2 >= 2 * nominal_ns;
+		periodic_gap[k] = irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2 >= 2 * nominal_ns;
 	for (unsigned k = f->first; k <= f->last; k++)
-		ask[k] = true;
+		periodic_ask[k] = true;
 	if (run->period)
-		ask[run->first] = ask[run->last] = true;
+		periodic_ask[run->first] = periodic_ask[run->last] = true;
 }
 
 /*
@@ -75,7 +76,7 @@ static bool missed_told(struct periodic_figures *f, u64 nominal_ns, u64 missed)
 	for (unsigned k = f->first + 1; k <= f->last; k++) {
 		u64 periods = (irq_ns[k] - irq_ns[k - 1] + nominal_ns / 2) / nominal_ns;
 
-		if (!gap[k])
+		if (!periodic_gap[k])
 			continue;
 		gap_ns += f->host.before_ns[k];
 		explained += min(periods - 1, delay_explains(f->host.before_ns[k], nominal_ns));

@@ -62,12 +62,12 @@ struct update_event {
 };
 
 /* What irq.c's handler recorded, and how. */
-extern const struct refclock *ref;
-extern bool has_steal;
-extern u64 steal_at_start;	/* steal time when the current wait began */
-extern struct event events[MAX_EVENTS];
-extern struct update_event updates[UPDATE_IRQS];
-extern bool read_time_in_handler;
+extern const struct refclock *rtc_ref;
+extern bool rtc_has_steal;
+extern u64 rtc_steal_at_start; /* steal time when the current wait began */
+extern struct event rtc_events[MAX_EVENTS];
+extern struct update_event rtc_updates[UPDATE_IRQS];
+extern bool rtc_read_time_in_handler;
 
 /* irq.c: the reference clock, IRQ 8's route and the interrupts' collection. */
 void find_ref(void);
@@ -96,7 +96,7 @@ void evidence_end(void);
  * why there are none (by hand: no agent; or the agent's failure).
  */
 const char *evidence_ask(struct host_delays *d, unsigned n, unsigned first, unsigned last,
-			 const bool *gap, u64 period_ns);
+			 const bool *ask, u64 period_ns);
 
 /* The steps: update.c (1 and 2), periodic.c (3). */
 void update_test(void);

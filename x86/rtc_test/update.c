@@ -43,18 +43,18 @@ static void tod_test(const struct update_event *u)
 
 static void interval_check(unsigned k)
 {
-	u64 interval_ns = ref_ns(events[k].at - events[k - 1].at);
+	u64 interval_ns = ref_ns(rtc_events[k].at - rtc_events[k - 1].at);
 	/* the reference's tolerance in ppb is its error in ns over the nominal second */
 	u64 slack_ns = IRQ_LATE_MS * NSEC_PER_MSEC + max(steal_before(k - 1), steal_before(k)) +
-		       ref->tolerance_ppb;
+		       rtc_ref->tolerance_ppb;
 	u64 off = interval_ns > NSEC_PER_SEC ? interval_ns - NSEC_PER_SEC
 					     : NSEC_PER_SEC - interval_ns;
-	u32 s0 = updates[k - 1].dt.sec, s1 = updates[k].dt.sec;
+	u32 s0 = rtc_updates[k - 1].dt.sec, s1 = rtc_updates[k].dt.sec;
 	char a[24], b[24];
 
 	report_result("rtc.update.interval_ms", "ms", "%s",
 		      fmt_milli(a, sizeof(a), interval_ns / NSEC_PER_USEC));
-	report(!updates[k].why && !updates[k - 1].why && s1 == (s0 + 1) % 60,
+	report(!rtc_updates[k].why && !rtc_updates[k - 1].why && s1 == (s0 + 1) % 60,
 	       "update interrupt %u: the seconds went from %u to %u", k, s0, s1);
 	report(off <= slack_ns,
 	       "update interrupt %u came %s ms after the one before (1 s +- %s ms)", k, a,
@@ -66,9 +66,9 @@ void update_test(void)
 	unsigned want = opt.phases & PHASE_UPDATE ? UPDATE_IRQS : 1;
 	unsigned n;
 
-	read_time_in_handler = true;
+	rtc_read_time_in_handler = true;
 	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NSEC_PER_SEC);
-	read_time_in_handler = false;
+	rtc_read_time_in_handler = false;
 	if (opt.phases & PHASE_UPDATE) {
 		report_prefix_push("update");
 		report(n == want,
@@ -76,7 +76,7 @@ void update_test(void)
 		       want + 1, want);
 		report(n && flags_set(n, RTC_C_UF | RTC_C_IRQF),
 		       "register C has UF and IRQF set in every update interrupt (first: %#x)",
-		       n ? events[0].reg_c : 0);
+		       n ? rtc_events[0].reg_c : 0);
 		for (unsigned k = 1; k < n; k++)
 			interval_check(k);
 		report_prefix_pop();
@@ -88,5 +88,5 @@ void update_test(void)
 	else if (!n)
 		report(false, "tod: no update interrupt to read the time of day at");
 	else
-		tod_test(&updates[0]);
+		tod_test(&rtc_updates[0]);
 }
