@@ -257,3 +257,17 @@ u64 hpet_run(enum hpet_irq irq)
 	hpet_write(HPET_GEN_CONF, gen);
 	return t;
 }
+
+/* Raw register access for tests that program the HPET directly (declared in x86/timer_regs.h). */
+u32 hpet_reg_read(u32 reg);
+void hpet_reg_write(u32 reg, u32 val);
+
+u32 hpet_reg_read(u32 reg)
+{
+	return hpet_read(reg);
+}
+
+void hpet_reg_write(u32 reg, u32 val)
+{
+	hpet_write(reg, val);
+}
