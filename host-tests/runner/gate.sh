@@ -91,15 +91,23 @@ signal_crash() {
 # ignored as it is for a non-interactive shell's background jobs, and the
 # runner leads its own process group), sends SIG once 'hang' runs, to the
 # runner or to its whole group (as a CI job's timeout does), and leaves the
-# status in st. SIGINT is set back to its default for the runner: a make
-# check started from a background job inherits it ignored, and bash cannot
-# trap a signal ignored when it starts (a terminal's Ctrl-C never is).
+# status in st. The runner gets the signals it traps at their defaults, as
+# from a terminal: bash cannot trap a signal ignored when it starts, and a
+# make check started from a background job inherits SIGINT ignored, one
+# started under nohup SIGHUP. It is launched from a shell that ignores all
+# of INTERRUPT_SIGNALS whoever started this test, so that the restoring is
+# checked on every run, not only under nohup.
+INTERRUPT_SIGNALS=(INT HUP TERM)
 interrupt_run() { # signal pid|group
-	local pid i
+	local pid i defaults
+	defaults=$(IFS=,; echo "${INTERRUPT_SIGNALS[*]}")
 	rm -rf logs logs.old i.xml i.tap
 	set -m
-	UNITTESTS_CFG=i.cfg QEMU=$FAKE env --default-signal=INT "$RUNNER" --build build -j 1 \
-		--junit i.xml --tap-file i.tap >out.txt 2>err.txt &
+	(
+		trap '' "${INTERRUPT_SIGNALS[@]}"
+		UNITTESTS_CFG=i.cfg QEMU=$FAKE exec env --default-signal="$defaults" "$RUNNER" \
+			--build build -j 1 --junit i.xml --tap-file i.tap >out.txt 2>err.txt
+	) &
 	pid=$!
 	set +m
 	# up to 30 s: a loaded host (make check's other streams) starts it late; its timeout is 60 s
