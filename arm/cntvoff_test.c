@@ -31,6 +31,10 @@
  *     any time" never fires it; one that takes the sum as it wraps is right.
  *  5. far: the virtual timer, unmasked, with CVAL 2^64 - 1024 and 2^64 - 1
  *     (CNTVCT near 2^40): no interrupt and ISTATUS never set over D.
+ * BOUND lines: cntvoff.cpuN.met.{virt,phys} (steps 2-3: 1 when the
+ * condition was clear when armed and met within the wait, want 1..1) and
+ * cntvoff.cpuN.wrap_irqs.virt (step 4: the interrupts taken, want 1..1;
+ * where one came, a second check says it came at or after CVAL).
  * RESULT lines: cntvoff.cpuN.fire_late_ticks.{virt,phys} (how far past
  * CVAL the counter was when ISTATUS was first seen set), and
  * cntvoff.cpuN.irq_late_ticks.virt (step 4, in the handler).
@@ -207,6 +211,53 @@ static void on_each(void *unused)
 	gic_disable_irq(timer_irq(TIMER_VIRT));
 }
 
+/* Steps 2-3: the timer's condition clear when armed and met within the wait, a BOUND of 1..1. */
+static void report_met(int cpu, const struct seen *s, enum timer_kind k)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "cntvoff.cpu%d.met.%s", cpu, kind_names[k]);
+	report_bounded_count(name, "count", !s->t[k].early && s->t[k].fired, 1, 1,
+			     "cpu%d: %s timer, CVAL its counter + %llu ticks: condition clear when armed "
+			     "(%s), met within %llu ms (%s)",
+			     cpu, kind_names[k], tick_d, s->t[k].early ? "was set" : "yes",
+			     WAIT_D * MSEC_PER_SEC / D_PER_SECOND, s->t[k].fired ? "yes" : "never");
+	snprintf(name, sizeof(name), "cntvoff.cpu%d.fire_late_ticks.%s", cpu, kind_names[k]);
+	report_result(name, "ticks", "%llu", s->t[k].late);
+}
+
+/* Step 4: one interrupt (a BOUND on their count), then when it came. */
+static void report_wrap(int cpu, const struct seen *s)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "cntvoff.cpu%d.wrap_irqs.virt", cpu);
+	report_bounded_count(name, "count", s->wrap.count, 1, 1,
+			     "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): "
+			     "%u interrupts within %llu ms of CVAL (want one)",
+			     cpu, tick_d, s->wrap.wraps ? "yes" : "no", s->wrap.count,
+			     WAIT_D * MSEC_PER_SEC / D_PER_SECOND);
+	if (!s->wrap.count)
+		return;
+	report(s->wrap.wraps && !s->wrap.early && s->wrap.at >= 0,
+	       "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): clear when "
+	       "armed (%s), the interrupt at CVAL%+lld (want at or after CVAL)",
+	       cpu, tick_d, s->wrap.wraps ? "yes" : "no", s->wrap.early ? "was set" : "yes", s->wrap.at);
+	snprintf(name, sizeof(name), "cntvoff.cpu%d.irq_late_ticks.virt", cpu);
+	report_result(name, "ticks", "%lld", s->wrap.at);
+}
+
+/* Step 5: the far CVALs never fire. */
+static void report_far(int cpu, const struct seen *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++)
+		report(!s->far[i].irqs && !s->far[i].istatus,
+		       "cpu%d: virt timer, CVAL %#llx with CNTVCT %#llx: no interrupt (%s), ISTATUS clear "
+		       "throughout (%s) over %llu ms", cpu, far_cvals[i], s->far[i].count,
+		       s->far[i].irqs ? "taken" : "none",
+		       s->far[i].istatus ? "set" : "yes", MSEC_PER_SEC / D_PER_SECOND);
+}
+
 static void report_cpu(int cpu)
 {
 	const struct seen *s = &seen[cpu];
@@ -214,39 +265,12 @@ static void report_cpu(int cpu)
 	report(s->lo <= (s64)OFFSET && (s64)OFFSET <= s->hi,
 	       "cpu%d: CNTPCT - CNTVCT is CNTVOFF_EL2 %lld (read as %lld..%lld)", cpu,
 	       (s64)OFFSET, s->lo, s->hi);
-	for (int k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
-		char name[48];
-
-		report(!s->t[k].early && s->t[k].fired,
-		       "cpu%d: %s timer, CVAL its counter + %llu ticks: condition clear when armed "
-		       "(%s), met within %llu ms (%s)",
-		       cpu, kind_names[k], tick_d, s->t[k].early ? "was set" : "yes",
-		       WAIT_D * MSEC_PER_SEC / D_PER_SECOND, s->t[k].fired ? "yes" : "never");
-		snprintf(name, sizeof(name), "cntvoff.cpu%d.fire_late_ticks.%s", cpu, kind_names[k]);
-		report_result(name, "ticks", "%llu", s->t[k].late);
-	}
+	for (int k = TIMER_VIRT; k <= TIMER_PHYS; k++)
+		report_met(cpu, s, (enum timer_kind)k);
 	if (!with_irqs)
 		return;
-	if (!s->wrap.count) {
-		report(false, "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): no "
-		       "interrupt within %llu ms of CVAL", cpu, tick_d, s->wrap.wraps ? "yes" : "no",
-		       WAIT_D * MSEC_PER_SEC / D_PER_SECOND);
-	} else {
-		char name[48];
-
-		report(s->wrap.wraps && !s->wrap.early && s->wrap.count == 1 && s->wrap.at >= 0,
-		       "cpu%d: virt timer, CVAL CNTVCT + %llu with CVAL + CNTVOFF past 2^64 (%s): clear when armed "
-		       "(%s), %u interrupt at CVAL%+lld (want one, at or after CVAL)", cpu, tick_d,
-		       s->wrap.wraps ? "yes" : "no", s->wrap.early ? "was set" : "yes", s->wrap.count, s->wrap.at);
-		snprintf(name, sizeof(name), "cntvoff.cpu%d.irq_late_ticks.virt", cpu);
-		report_result(name, "ticks", "%lld", s->wrap.at);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(far_cvals); i++)
-		report(!s->far[i].irqs && !s->far[i].istatus,
-		       "cpu%d: virt timer, CVAL %#llx with CNTVCT %#llx: no interrupt (%s), ISTATUS clear "
-		       "throughout (%s) over %llu ms", cpu, far_cvals[i], s->far[i].count,
-		       s->far[i].irqs ? "taken" : "none",
-		       s->far[i].istatus ? "set" : "yes", MSEC_PER_SEC / D_PER_SECOND);
+	report_wrap(cpu, s);
+	report_far(cpu, s);
 }
 
 static const struct arg args[] = {

@@ -91,24 +91,48 @@ qemu_pick() { # which arch
 	return 1
 }
 
-# ---- QEMU's known defects (docs/host-quirks.md, "QEMU 10") -------------------
+# ---- QEMU's known defects (docs/upstream/, one page each) --------------------
 #
 # One row each, fields split by '|':
 #   id | first version | last version | accelerator | entries (globs) |
 #   where (icount: only with -icount on the command line; any) |
 #   what it is, in a few words |
-#   evidence, last since it may hold '|': an extended regular expression
-#     that every FAIL line of the guest (or, when QEMU ended without a
-#     SUMMARY, QEMU's own message) must match
+#   evidence, one of
+#     bound:PATTERN...  every check the guest failed is a bounded check (its
+#                       BOUND line right before its FAIL line) whose name
+#                       matches a PATTERN: a glob, with '>' after it when the
+#                       figure must lie above its bands, '<' below them
+#     qemu:REGEX        the guest failed no check and QEMU's own message
+#                       (an extended regular expression) ended the run
+#     check:REGEX       every FAIL sentence matches: only for guests whose
+#                       checks print no BOUND line yet (issue 49)
 # A run that fails only by a known defect of its QEMU version is KFAIL,
-# naming the defect; the same failure on any other version stays a FAIL.
-# Versions are those whose source was read (docs/host-quirks.md): the first
-# is where the defective code arrived, the last the newest release checked.
+# naming the defect; the same failure on any other version is a FAIL that
+# names the defect and says the version lies outside its range. The range
+# runs from the release whose source brought the defect to the newest whose
+# source was read (docs/upstream/ says which were measured); a point release
+# ("8.1.4") starts it at that backport.
+# An entry named after a defect (group qemu-defects) is its reproducer.
 QEMU_DEFECTS=(
-	'qemu-x2apic-icount|9.0|10.0|tcg|*|icount|rdmsr/wrmsr of the x2APIC timer registers read the virtual clock outside an I/O instruction under -icount, and QEMU exits|Bad icount read'
-	'qemu-hpet-periodic-twice|9.1|10.0|tcg|timer-hpet timer-hpet-routed|icount|a periodic HPET timer whose callback finds the main counter exactly at its comparator fires again 1 us later: two interrupts a period under -icount|no tick early beyond .*: [0-9]+ early|the interrupts that came ran at .* tick\(s\) over'
-	'qemu-cntvoff-wrap|8.2|10.0|tcg|arm-cntvoff arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|virt timer.*met within .*\(never\)|virt timer.*CVAL \+ CNTVOFF past 2\^64 \(yes\): no interrupt|vtimer one-shot'
+	'qemu-x2apic-icount|9.0|11.0|tcg|*|icount|RDMSR of the x2APIC current count (839H) reads the virtual clock in an instruction not translated as I/O under -icount, and QEMU exits|qemu:Bad icount read'
+	'qemu-hpet-periodic-twice|9.1|11.0|tcg|timer-hpet timer-hpet-routed qemu-hpet-periodic-twice|icount|a periodic HPET timer whose callback finds the main counter exactly at its comparator fires again 1 us later: two interrupts a period under -icount|bound:timer_tick.hpet*.early> timer_tick.hpet*.count_off>'
+	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-cntvoff qemu-cntvoff-wrap|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:cntvoff.cpu*.met.virt< cntvoff.cpu*.wrap_irqs.virt<'
+	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|check:vtimer one-shot'
 )
+QEMU_DEFECT_EVIDENCE_KINDS=(bound qemu check)
+
+# The first row of defect id, into the variable named var (empty: no such defect).
+qemu_defect_row_into() { # var id
+	local -n _dr_out=$1
+	local _dr_row
+	_dr_out=""
+	for _dr_row in "${QEMU_DEFECTS[@]}"; do
+		[ "${_dr_row%%|*}" = "$2" ] || continue
+		_dr_out=$_dr_row
+		return 0
+	done
+	return 1
+}
 
 # The options an x86 entry runs with to avoid a known defect of this QEMU, with
 # the words that say so, into QEMU_AVOID (array) and QEMU_AVOID_WHY: under
@@ -116,44 +140,134 @@ QEMU_DEFECTS=(
 # choose without x2APIC (an entry that names its -cpu keeps it).
 # shellcheck disable=SC2034 # QEMU_AVOID, QEMU_AVOID_WHY: run_entry_cmd's
 qemu_avoid() { # arch version accel params...
-	local arch=$1 v=$2 accel=$3
+	local arch=$1 v=$2 accel=$3 row from through
 	shift 3
 	QEMU_AVOID=() QEMU_AVOID_WHY=""
 	[ "$accel" = tcg ] && [ "$arch" != aarch64 ] || return 0
 	[[ " $* " == *' -icount '* ]] || return 0
 	arch_has_option cpu "$@" && return 0
-	qemu_version_in "$v" 9.0 10.0 || return 0
+	qemu_defect_row_into row qemu-x2apic-icount
+	IFS='|' read -r _ from through _ <<<"$row"
+	qemu_version_in "$v" "$from" "$through" || return 0
 	QEMU_AVOID=(-cpu 'max,-x2apic')
-	QEMU_AVOID_WHY="-cpu max,-x2apic: QEMU $v exits with 'Bad icount read' on the x2APIC timer under -icount (qemu-x2apic-icount, docs/host-quirks.md)"
+	QEMU_AVOID_WHY="-cpu max,-x2apic: QEMU $v exits with 'Bad icount read' on the x2APIC timer under -icount (qemu-x2apic-icount, docs/upstream/qemu-x2apic-icount.md)"
 }
 
-# The known defect of QEMU version v that explains every failure line given
-# (FAIL lines of the guest, or QEMU's message), for this entry, accelerator
-# and command; its row into QEMU_DEFECT (empty: none explains them all).
-# shellcheck disable=SC2034 # QEMU_DEFECT: run_known_defect's
-qemu_known_defect() { # version accel entry cmdline lines...
-	local v=$1 accel=$2 entry=$3 cmd=$4 row from through acc entries where re pat line ok
+# A guest's failures, from its console on stdin, one a line as the rows'
+# evidence reads them: "bound NAME VALUE UNIT BAND..." for a FAIL line right
+# after its BOUND line, "check SENTENCE" for any other FAIL line.
+qemu_guest_failures() {
+	awk '{ sub(/\r$/, "") }
+	/^BOUND: / { bound = substr($0, 8); at = NR + 1; next }
+	/^FAIL: / { if (NR == at) print "bound " bound; else print "check " substr($0, 7) }'
+}
+
+# Whether the figure lies beyond every band, above or below (ends "inf", "-inf").
+qemu_figure_beyond() { # above|below value band...
+	awk -v side="$1" -v v="$2" 'BEGIN {
+		for (i = 3; i < ARGC; i++) {
+			n = split(ARGV[i], end, /\.\./)
+			if (n != 2) exit 1
+			if (side == "above" && (end[2] == "inf" || v + 0 <= end[2] + 0)) exit 1
+			if (side == "below" && (end[1] == "-inf" || v + 0 >= end[1] + 0)) exit 1
+		}
+		exit ARGC < 4
+	}' "$@"
+}
+
+# Whether one failed bounded check ("NAME VALUE UNIT BAND...") matches a pattern.
+qemu_bound_matches() { # pattern failure
+	local pat=$1 glob=${1%[<>]} name value
+	local -a f
+	read -r -a f <<<"$2"
+	name=${f[0]:-} value=${f[1]:-}
+	# shellcheck disable=SC2053 # a glob, on purpose
+	[[ $name == $glob ]] || return 1
+	case $pat in
+	*'>') qemu_figure_beyond above "$value" "${f[@]:3}" ;;
+	*'<') qemu_figure_beyond below "$value" "${f[@]:3}" ;;
+	*) return 0 ;;
+	esac
+}
+
+# Whether a row's evidence explains every failure given (qemu_guest_failures'
+# lines, or "qemu MESSAGE").
+qemu_evidence_explains() { # evidence failures...
+	local kind=${1%%:*} body=${1#*:} failure pat ok
 	local -a pats
-	shift 4
-	QEMU_DEFECT=""
+	shift
 	(($#)) || return 1
-	for row in "${QEMU_DEFECTS[@]}"; do
-		IFS='|' read -r _ from through acc entries where _ re <<<"$row"
-		[ "$acc" = "$accel" ] || continue
-		qemu_version_in "$v" "$from" "$through" || continue
-		[ "$where" != icount ] || [[ " $cmd " == *' -icount '* ]] || continue
-		ok=""
-		read -r -a pats <<<"$entries"
-		for pat in "${pats[@]}"; do
-			# shellcheck disable=SC2053 # a glob, on purpose
-			[[ $entry == $pat ]] && ok=1
-		done
-		[ -n "$ok" ] || continue
-		for line in "$@"; do
-			[[ $line =~ $re ]] || continue 2
-		done
-		QEMU_DEFECT=$row
-		return 0
+	read -r -a pats <<<"$body"
+	for failure in "$@"; do
+		case $kind in
+		bound)
+			[[ $failure == 'bound '* ]] || return 1
+			ok=""
+			for pat in "${pats[@]}"; do
+				if qemu_bound_matches "$pat" "${failure#bound }"; then ok=1 && break; fi
+			done
+			[ -n "$ok" ] || return 1
+			;;
+		qemu) [[ $failure == 'qemu '* && ${failure#qemu } =~ $body ]] || return 1 ;;
+		check) [[ $failure == 'check '* && ${failure#check } =~ $body ]] || return 1 ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+# Whether a row applies to this run: accelerator, -icount where it asks for
+# it, and the entry among its globs.
+qemu_defect_applies() { # row accel entry cmdline
+	local acc entries where pat
+	local -a pats
+	IFS='|' read -r _ _ _ acc entries where _ <<<"$1"
+	[ "$acc" = "$2" ] || return 1
+	[ "$where" != icount ] || [[ " $4 " == *' -icount '* ]] || return 1
+	read -r -a pats <<<"$entries"
+	for pat in "${pats[@]}"; do
+		# shellcheck disable=SC2053 # a glob, on purpose
+		[[ $3 == $pat ]] && return 0
 	done
 	return 1
+}
+
+# The known defect of QEMU version v that explains every failure given
+# (qemu_guest_failures' lines, or "qemu MESSAGE" when the guest failed no
+# check), for this entry, accelerator and command: its row into QEMU_DEFECT.
+# A row whose evidence explains them on a version outside its range goes
+# into QEMU_DEFECT_OUTSIDE instead (the defect seen where it was not known).
+# shellcheck disable=SC2034 # QEMU_DEFECT, QEMU_DEFECT_OUTSIDE: run_known_defect's
+qemu_known_defect() { # version accel entry cmdline failures...
+	local v=$1 accel=$2 entry=$3 cmd=$4 row from through evidence
+	shift 4
+	QEMU_DEFECT="" QEMU_DEFECT_OUTSIDE=""
+	(($#)) || return 1
+	for row in "${QEMU_DEFECTS[@]}"; do
+		qemu_defect_applies "$row" "$accel" "$entry" "$cmd" || continue
+		IFS='|' read -r _ from through _ _ _ _ evidence <<<"$row"
+		qemu_evidence_explains "$evidence" "$@" || continue
+		if qemu_version_in "$v" "$from" "$through"; then
+			QEMU_DEFECT=$row
+			return 0
+		fi
+		[ -n "$QEMU_DEFECT_OUTSIDE" ] || QEMU_DEFECT_OUTSIDE=$row
+	done
+	return 1
+}
+
+# Each row's fields checked, for scripts/check.sh's and the host tests'
+# sanity: a line per fault, nothing when all is well.
+qemu_defects_check() {
+	local row id from through acc entries where what evidence kind re='^[0-9]+\.[0-9]+(\.[0-9]+)?$'
+	for row in "${QEMU_DEFECTS[@]}"; do
+		IFS='|' read -r id from through acc entries where what evidence <<<"$row"
+		[[ $from =~ $re && $through =~ $re ]] || echo "$id: versions '$from' to '$through' are not MAJOR.MINOR[.MICRO]"
+		qemu_version_ge "$through" "$from" || echo "$id: its range ends ($through) before it starts ($from)"
+		[[ $acc == tcg || $acc == kvm ]] || echo "$id: accelerator '$acc' is neither tcg nor kvm"
+		[[ $where == icount || $where == any ]] || echo "$id: where '$where' is neither icount nor any"
+		[ -n "$entries" ] && [ -n "$what" ] || echo "$id: no entries or no description"
+		kind=${evidence%%:*}
+		[[ " ${QEMU_DEFECT_EVIDENCE_KINDS[*]} " == *" $kind "* && $evidence == *:?* ]] ||
+			echo "$id: evidence '$evidence' is not one of ${QEMU_DEFECT_EVIDENCE_KINDS[*]} followed by ':' and what to match"
+	done
 }

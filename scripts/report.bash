@@ -9,6 +9,7 @@ declare -gA REPORT_COUNT=([PASS]=0 [KFAIL]=0 [FAIL]=0 [SKIP]=0 [TIMEOUT]=0 [CRAS
 REPORT_FAILED_OUTCOMES=(FAIL TIMEOUT CRASH ERROR INTERRUPTED)
 declare -ga REPORT_DONE=()      # tests in the order they finished
 declare -ga REPORT_AGAIN=()     # tests the runner ran more than once (a busy host)
+declare -ga REPORT_DEFECTS=()   # "test|outcome|QEMU version|message" of each defect's reproducer
 REPORT_COLOUR=0
 
 # Worst outcome -> exit status (PASS, KFAIL and SKIP are 0). INTERRUPTED has
@@ -94,6 +95,7 @@ report_finished() { # test
 	# run again on a busy host (runner.bash, run_test): said in the closing lines
 	if ((R_ATTEMPTS > 1)); then REPORT_AGAIN+=("$t"); fi
 	REPORT_DONE+=("$t")
+	report_note_defect "$t"
 	report_results "$t"
 	tap_test "$t"
 	if [ "$RUN_TAP" = 0 ]; then report_line "$t"; fi
@@ -133,6 +135,50 @@ report_kfail_line() {
 	fi
 }
 
+# A QEMU defect's reproducer (an entry named after a row of QEMU_DEFECTS) is
+# kept for the defects table, with the QEMU version of its log's header.
+report_note_defect() { # test
+	local row line v=unknown
+	qemu_defect_row_into row "$1" || return 0
+	while IFS= read -r line; do
+		[[ $line == "$RUN_QEMU_RECORD"* ]] || continue
+		v=${line#"$RUN_QEMU_RECORD"}
+		break
+	done < <(head -n "$RUN_HEADER_LINES" "$LOGDIR/$1.log" 2>/dev/null)
+	REPORT_DEFECTS+=("$1|$R_OUTCOME|$v|$R_MSG")
+}
+
+# What a reproducer's outcome says about its defect on this QEMU, into the variable named var.
+report_defect_verdict_into() { # var outcome message
+	local -n _dv_out=$1
+	case $2 in
+	PASS) _dv_out="PASS: does not have it" ;;
+	KFAIL) _dv_out="KFAIL: has it, within its known range" ;;
+	FAIL) if [[ $3 == 'QEMU defect '*' seen outside its known range'* ]]; then
+		_dv_out="FAIL: has it, outside its known range"
+	else
+		_dv_out="FAIL: fails otherwise (its line above says how)"
+	fi ;;
+	*) _dv_out="$2: not judged (its line above says why)" ;;
+	esac
+}
+
+# The defects table: each reproducer run, its defect's known range and what
+# the run's QEMU showed (docs/upstream/ has a page per defect).
+report_defects() {
+	local d t outcome v msg row from through verdict
+	((${#REPORT_DEFECTS[@]})) || return 0
+	printf 'QEMU defects (docs/upstream/):\n'
+	printf '  %-26s %-16s %-8s %s\n' defect 'known in' QEMU verdict
+	for d in "${REPORT_DEFECTS[@]}"; do
+		IFS='|' read -r t outcome v msg <<<"$d"
+		qemu_defect_row_into row "$t"
+		IFS='|' read -r _ from through _ <<<"$row"
+		report_defect_verdict_into verdict "$outcome" "$msg"
+		printf '  %-26s %-16s %-8s %s\n' "$t" "$from to $through" "$v" "$verdict"
+	done
+}
+
 # The closing lines: a breakdown of the failures, then exactly "N passed, N failed, N skipped".
 report_counts() {
 	local o detail="" counts
@@ -144,11 +190,13 @@ report_counts() {
 		# stdout stays pure TAP (tap_end wrote the counts as a comment); the
 		# plain line goes to stderr for people and CI logs.
 		{
+			report_defects
 			[ -z "$detail" ] || echo "failed: $detail"
 			report_kfail_line
 			echo "$counts"
 		} >&2
 	else
+		report_defects
 		[ -z "$detail" ] || echo "failed: $detail"
 		report_kfail_line
 		echo "$counts"

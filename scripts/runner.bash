@@ -364,19 +364,26 @@ run_attempt() { # test log timeout
 }
 
 # A failure that a known defect of this QEMU version explains (qemu_known_defect:
-# every FAIL line of the guest, or QEMU's own message when the guest never
-# reported) is KFAIL, never a reason to run again; the log says which defect.
+# every check the guest failed, or QEMU's own message when the guest failed
+# none) is KFAIL, never a reason to run again; the log says which defect. The
+# same failure on a version outside the defect's range stays a FAIL that
+# names the defect and the range.
 run_known_defect() { # test log errfile
 	local id from through what
-	local -a lines=()
+	local -a failures=()
 	case $RUN_OUTCOME in FAIL | ERROR | CRASH) ;; *) return 0 ;; esac
-	mapfile -t lines < <(tail -n +$((RUN_HEADER_LINES + 1)) "$2" | sed -n 's/\r$//; s/^FAIL: //p')
-	if ((${#lines[@]} == 0)) && [ -s "$3" ]; then lines=("$(run_qemu_message "$3")"); fi
-	qemu_known_defect "$PREP_QEMU_VERSION" "$PREP_ACCEL" "$1" "${RUN_CMD[*]}" "${lines[@]}" || return 0
-	IFS='|' read -r id from through _ _ _ what _ <<<"$QEMU_DEFECT"
-	RUN_MSG="known QEMU defect $id of QEMU $from to $through (this is $PREP_QEMU_VERSION, docs/host-quirks.md): $what; $RUN_OUTCOME: $RUN_MSG"
-	RUN_OUTCOME=KFAIL
-	echo "runner: known QEMU defect $id (QEMU $from to $through, this is $PREP_QEMU_VERSION): $what" >>"$2"
+	mapfile -t failures < <(tail -n +$((RUN_HEADER_LINES + 1)) "$2" | qemu_guest_failures)
+	if ((${#failures[@]} == 0)) && [ -s "$3" ]; then failures=("qemu $(run_qemu_message "$3")"); fi
+	if qemu_known_defect "$PREP_QEMU_VERSION" "$PREP_ACCEL" "$1" "${RUN_CMD[*]}" "${failures[@]}"; then
+		IFS='|' read -r id from through _ _ _ what _ <<<"$QEMU_DEFECT"
+		RUN_MSG="known QEMU defect $id of QEMU $from to $through (this is $PREP_QEMU_VERSION, docs/upstream/$id.md): $what; $RUN_OUTCOME: $RUN_MSG"
+		RUN_OUTCOME=KFAIL
+		echo "runner: known QEMU defect $id (QEMU $from to $through, this is $PREP_QEMU_VERSION): $what" >>"$2"
+	elif [ -n "$QEMU_DEFECT_OUTSIDE" ]; then
+		IFS='|' read -r id from through _ _ _ what _ <<<"$QEMU_DEFECT_OUTSIDE"
+		RUN_MSG="QEMU defect $id seen outside its known range: QEMU $PREP_QEMU_VERSION, known in $from to $through (docs/upstream/$id.md): $what; $RUN_OUTCOME: $RUN_MSG"
+		echo "runner: QEMU defect $id seen outside its known range (QEMU $from to $through, this is $PREP_QEMU_VERSION): $what" >>"$2"
+	fi
 }
 
 # Every thread's time on a CPU and run_delay (ns) in the given processes, into

@@ -505,11 +505,20 @@ qemu_versions() {
 	mkdir -p "$d/q10/usr/bin"
 	printf '#!/bin/sh\nFAKE_QEMU_VERSION=10.0.2 exec %s "$@"\n' "$FAKE" >"$d/q10/usr/bin/qemu-system-x86_64"
 	chmod +x "$d/q10/usr/bin/qemu-system-x86_64"
-	printf '%s\n' 'out FAIL: hpet: no tick early beyond the error: 1999 early, the worst by 9 ns' \
+	printf '%s\n' 'out BOUND: timer_tick.hpet.early 1999 ticks 0..0' \
+		'out FAIL: hpet: no tick early beyond the error: 1999 early, the worst by 9 ns' \
+		'out BOUND: timer_tick.hpet.count_off 999.9 ticks -2.017..0.017' \
 		'out FAIL: hpet: the interrupts that came ran at 1999.9 Hz: 999.9 tick(s) over (at most 0.017)' \
 		'out SUMMARY: 6 tests, 2 unexpected failures, 0 skipped' 'exit 1' >"$d/build/x86/hpet2x.flat"
-	printf '%s\n' 'out FAIL: hpet: no tick early beyond the error: 1999 early, the worst by 9 ns' \
-		'out FAIL: hpet: something else' \
+	# the same checks failing the other way (short, not over) or without their BOUND line
+	printf '%s\n' 'out BOUND: timer_tick.hpet.early 1999 ticks 0..0' \
+		'out FAIL: hpet: no tick early beyond the error: 1999 early, the worst by 9 ns' \
+		'out BOUND: timer_tick.hpet.count_off -999.9 ticks -2.017..0.017' \
+		'out FAIL: hpet: the interrupts that came ran at 0.1 Hz: 999.9 tick(s) short' \
+		'out SUMMARY: 6 tests, 2 unexpected failures, 0 skipped' 'exit 1' >"$d/build/x86/hpetshort.flat"
+	printf '%s\n' 'out BOUND: timer_tick.hpet.early 1999 ticks 0..0' \
+		'out FAIL: hpet: no tick early beyond the error: 1999 early, the worst by 9 ns' \
+		'out FAIL: hpet: the interrupts that came ran at 1999.9 Hz: 999.9 tick(s) over (at most 0.017)' \
 		'out SUMMARY: 6 tests, 2 unexpected failures, 0 skipped' 'exit 1' >"$d/build/x86/hpetother.flat"
 	printf '%s\n' 'err qemu-system-x86_64: Bad icount read' 'status 1' >"$d/build/x86/abort.flat"
 	cat >"$d/t.cfg" <<'CFG'
@@ -522,6 +531,17 @@ tcg_params = -icount shift=7,sleep=off
 [timer-x2apic]
 file = abort.flat
 tcg_params = -cpu max,+x2apic -icount shift=7,sleep=off
+[qemu-hpet-periodic-twice]
+file = hpet2x.flat
+accel = tcg
+tcg_params = -icount shift=7,sleep=off
+[qemu-x2apic-icount]
+file = pass.flat
+accel = tcg
+tcg_params = -icount shift=7,sleep=off
+[hpet-short]
+file = hpetshort.flat
+tcg_params = -icount shift=7,sleep=off
 [timer-pit]
 file = pass.flat
 tcg_params = -icount shift=7,sleep=off
@@ -540,11 +560,21 @@ CFG
 	ok "qemu: the log's header records the version" equals "$(sed -n 3p logs/timer-pit.log)" "runner: qemu 10.0.2"
 	ok "qemu: JUnit names the version" has_match j.xml '<property name="qemu_version" value="QEMU emulator version 10.0.2'
 	ok "qemu: a failure only by a known defect of this version is KFAIL, naming it" \
-		has_match out.txt '^KFAIL +timer-hpet .*known QEMU defect qemu-hpet-periodic-twice of QEMU 9.1 to 10.0 \(this is 10.0.2'
+		has_match out.txt '^KFAIL +timer-hpet .*known QEMU defect qemu-hpet-periodic-twice of QEMU 9.1 to 11.0 \(this is 10.0.2'
 	ok "qemu: ... run once (a defect is no busy host)" not test -e logs/timer-hpet.log.1
-	ok "qemu: ... its checks are KFAIL in JUnit" equals "$(grep -c 'skipped type="KFAIL"' j.xml)" 3
+	ok "qemu: ... its checks are KFAIL in JUnit" equals "$(grep -c 'skipped type="KFAIL"' j.xml)" 5
 	ok "qemu: ... and TODO in TAP" has_match t.tap '^    not ok 2 - hpet: the interrupts that came .* # TODO known host defect$'
-	ok "qemu: a FAIL line no defect explains keeps it a FAIL" has_match out.txt '^FAIL +timer-hpet-routed '
+	ok "qemu: a FAIL line with no BOUND line before it is no defect's evidence: a FAIL" \
+		has_match out.txt '^FAIL +timer-hpet-routed '
+	ok "qemu: the defect's BOUND checks failing the other way (below their bands) keep it a FAIL" \
+		has_match out.txt '^FAIL +hpet-short '
+	ok "qemu: a defect's reproducer showing it in its range is KFAIL" has_match out.txt '^KFAIL +qemu-hpet-periodic-twice '
+	ok "qemu: the closing lines hold the defects table" has_line out.txt 'QEMU defects (docs/upstream/):'
+	ok "qemu: ... a defect this QEMU has, in range" \
+		has_match out.txt '^  qemu-hpet-periodic-twice +9\.1 to 11\.0 +10\.0\.2 +KFAIL: has it, within its known range$'
+	ok "qemu: ... a defect it does not have" \
+		has_match out.txt '^  qemu-x2apic-icount +9\.0 to 11\.0 +10\.0\.2 +PASS: does not have it$'
+	ok "qemu: ... only the reproducers" not grep -q '^  timer-hpet ' out.txt
 	ok "qemu: QEMU's own abort, a known defect, is KFAIL with QEMU's words" \
 		has_match out.txt "^KFAIL +timer-x2apic .*qemu-x2apic-icount.*ERROR: qemu-system-x86_64: Bad icount read$"
 	ok "qemu: an entry under -icount naming no CPU avoids the x2APIC defect, and says so" \
@@ -559,10 +589,20 @@ CFG
 	ok "qemu: the runner's note of an avoided defect is not the guest speaking" \
 		has_match out.txt '^ERROR +mute .*QEMU exited with status 1 before the guest printed anything'
 	ok "qemu: exit status 4 (an ERROR beside a FAIL)" equals "$st" 4
-	FAKE_QEMU_VERSION=10.1.0 ACCEL=tcg UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build timer-hpet timer-x2apic >out2.txt 2>&1
+	FAKE_QEMU_VERSION=11.1.0 ACCEL=tcg UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build timer-hpet timer-x2apic >out2.txt 2>&1
 	ok "qemu: the same failure on a version past the defect's is a FAIL" has_match out2.txt '^FAIL +timer-hpet '
+	ok "qemu: ... naming the defect seen outside its range" \
+		has_match out2.txt '^FAIL +timer-hpet .*QEMU defect qemu-hpet-periodic-twice seen outside its known range: QEMU 11\.1\.0, known in 9\.1 to 11\.0'
+	ok "qemu: ... and its log says so" \
+		has_match logs/timer-hpet.log '^runner: QEMU defect qemu-hpet-periodic-twice seen outside its known range \(QEMU 9\.1 to 11\.0, this is 11\.1\.0\)'
 	ok "qemu: ... and the abort an ERROR" has_match out2.txt '^ERROR +timer-x2apic .*Bad icount read'
 	ok "qemu: ... no avoiding option there" not grep -q -- '-x2apic' logs/timer-hpet.log
+	FAKE_QEMU_VERSION=9.0.2 ACCEL=tcg UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build qemu-hpet-periodic-twice >out7.txt 2>&1
+	ok "qemu: a reproducer showing its defect before its range (fake 9.0.2) is a FAIL" \
+		has_match out7.txt '^FAIL +qemu-hpet-periodic-twice .*seen outside its known range: QEMU 9\.0\.2, known in 9\.1 to 11\.0'
+	ok "qemu: ... its row in the table says so" \
+		has_match out7.txt '^  qemu-hpet-periodic-twice +9\.1 to 11\.0 +9\.0\.2 +FAIL: has it, outside its known range$'
+	ok "qemu: ... and the run fails (1)" has_match out7.txt '^0 passed, 1 failed, 0 skipped$'
 	FAKE_QEMU_VERSION=8.2.0 ACCEL=tcg UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build new-machine >out3.txt 2>&1
 	ok "qemu: qemu_min unmet is a SKIP naming both versions" \
 		has_match out3.txt '^SKIP +new-machine .*needs QEMU 9.0 or later \(qemu_min\), this is 8.2.0'
