@@ -22,6 +22,7 @@ enum tick_fault {
 	FAULT_FREQ5,   /* the counter's frequency taken 5 % high */
 	FAULT_STOP100, /* a one-shot source not re-armed after 100 ticks */
 	FAULT_MISS,    /* a periodic source muted over one expiry in miss_every */
+	FAULT_EARLY10, /* one one-shot arming in ten followed at once by the tick's vector */
 };
 
 /* When the engine prints the run's record (record=). */
@@ -56,6 +57,9 @@ struct tick_run {
 	u64 counter_hz;
 	u64 next_slot; /* periodic: the first slot not yet passed */
 	u64 stray;
+	u64 stale;	 /* interrupts the source's stale() gave to abandoned armings */
+	u64 slow_arm_ns; /* slow_arm=: the pause between an arming's write and read-back */
+	u64 armings;	 /* one-shot armings made: slow_arm= stretches one in 8 */
 	volatile u64 woke_at;
 	enum { GUARD_NONE, GUARD_WAKE, GUARD_OTHER } guard;
 	volatile bool running, done;
@@ -78,7 +82,7 @@ extern const struct tick_source tick_source_none;
 struct tick_args {
 	const char *sources[TICK_SOURCES_MAX + 1]; /* srcs' names, then "none" */
 	unsigned source, fault, record;
-	u64 hz, seconds, miss_every, resolution;
+	u64 hz, seconds, miss_every, resolution, slow_arm_us;
 };
 
 /* The source a run ticks with, one of srcs or tick_source_none; tick_run's fault, record, miss_every set. */

@@ -22,6 +22,9 @@
 #define TICK_FAULT_HOLD50_MS  50
 #define TICK_FAULT_STOP_AFTER 100
 #define TICK_FAULT_DROP_EVERY 10
+#define TICK_FAULT_EARLY_EVERY 10
+/* slow_arm=: one arming in this many held a period longer (tick_slow_arm()) */
+#define TICK_SLOW_ARM_EVERY 8
 /* freq1 and freq5: the counter's frequency taken this many thousandths of itself */
 #define TICK_FAULT_FREQ1_PERMILLE 1010
 #define TICK_FAULT_FREQ5_PERMILLE 1050
@@ -149,12 +152,47 @@ static bool run_over(u64 i, u64 now)
 	       tick_run.received >= tick_run.expected || now >= tick_run.stop_at;
 }
 
+/*
+ * slow_arm=N: every comparator write held N us before it lands, time in
+ * which QEMU fires what earlier writes armed (as its main loop does beside
+ * a slow vCPU under kvm-pvm), and one arming in TICK_SLOW_ARM_EVERY a
+ * period more, so that it is found passed and made again, its tick comes
+ * late and the ticks after it catch up, armed for slots already passed.
+ */
+void tick_slow_arm(void)
+{
+	u64 ns = tick_run.slow_arm_ns;
+
+	if (ns && tick_run.armings % TICK_SLOW_ARM_EVERY == 0)
+		ns += ticks_to_ns(tick_run.period, tick_run.counter_hz);
+	if (ns)
+		spin_ns(ns);
+}
+
+/*
+ * A one-shot armed for the counter value when; slow_arm= counts the
+ * armings. fault=early10: one in ten followed at once by the tick's
+ * vector, an interrupt long before the comparator, as a timer that fires
+ * early: the handler runs for it.
+ */
+static void arm(u64 when, u64 now)
+{
+	tick_run.armings++;
+	tick_run.src->arm_at(when, now);
+	if (tick_run.fault == FAULT_EARLY10 && tick_run.armings % TICK_FAULT_EARLY_EVERY == 0)
+		tick_run.arch->raise();
+}
+
 void tick_interrupt(void)
 {
 	u64 now, i = tick_run.interrupts;
 
 	if (!tick_run.running || tick_run.done) {
 		tick_run.stray++;
+		return;
+	}
+	if (tick_run.src->stale && tick_run.src->stale()) {
+		tick_run.stale++;
 		return;
 	}
 	/* fault=hold20, hold50: the interrupt kept waiting, as a guest or emulation bug would */
@@ -180,7 +218,7 @@ void tick_interrupt(void)
 	if (tick_run.fault == FAULT_MISS && (tick_run.next_slot + 1) % tick_run.miss_every == 0)
 		miss_next_expiry();
 	if (rearm_now(i))
-		tick_run.src->arm_at(tick_slot(i + 1), now);
+		arm(tick_slot(i + 1), now);
 }
 
 u64 tick_counter_hz(void)
@@ -277,7 +315,7 @@ static void tick_until_done(const struct tick_source *src, u64 hz)
 	tick_run.anchor = src->start();
 	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
 	if (src->kind == TICK_ONESHOT)
-		src->arm_at(tick_slot(0), tick_run.anchor);
+		arm(tick_slot(0), tick_run.anchor);
 	wait_done();
 	tick_run.end_at = arch_counter();
 	tick_run.running = false;
@@ -307,6 +345,10 @@ static void judge_and_report(const struct tick_record *r, const struct tick_ref 
 		report_info("fault=miss muted %llu expiries", tick_run.missed);
 	if (tick_run.stray)
 		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
+	if (tick_run.src->stale)
+		report_info("%llu interrupt(s) were abandoned armings', pending when the arming in "
+			    "force was made and come before its comparator: not ticks",
+			    tick_run.stale);
 	tick_report_checks(r, &v);
 	tick_check_rates(r, ref);
 }
@@ -458,6 +500,20 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 			    "expir%s)",
 			    tick_run.miss_every, src->name, max(src->mute_span, 1u),
 			    src->mute_span > 1 ? "ies: one stays pending under KVM" : "y");
+	if (tick_run.fault == FAULT_EARLY10 && (src->kind != TICK_ONESHOT || !arch->raise))
+		report_abort("fault=early10 needs a one-shot source on an arch that can raise its "
+			     "vector; %s is %s", src->name,
+			     src->kind != TICK_ONESHOT ? "not one-shot" : "on an arch without raise()");
+	if (tick_run.slow_arm_ns && !src->stale)
+		report_abort("slow_arm=%llu: %s does not read its arming back (only a source that "
+			     "re-arms a passed arming takes it: hpet-routed-oneshot)",
+			     tick_run.slow_arm_ns / NSEC_PER_USEC, src->name);
+	if (tick_run.slow_arm_ns)
+		report_info("slow_arm=%llu: every comparator write held %llu us before it lands, "
+			    "one arming in %d a period more (a slow emulated MMIO path, as under "
+			    "kvm-pvm)",
+			    tick_run.slow_arm_ns / NSEC_PER_USEC, tick_run.slow_arm_ns / NSEC_PER_USEC,
+			    TICK_SLOW_ARM_EVERY);
 	if (tick_run.fault)
 		report_info("fault=%s injected on purpose: this run should FAIL", tick_fault_name());
 	if (src->kind == TICK_NONE) {

@@ -65,6 +65,16 @@ struct tick_source {
 	/* One-shot only: fire once the counter reaches when (at once if passed); now is recent. */
 	void (*arm_at)(u64 when, u64 now);
 	/*
+	 * One-shot, optional: a source whose arm_at() abandons an arming it
+	 * finds passed and arms again further out, which may then fire twice.
+	 * Called first thing for each interrupt of the run: true when the
+	 * interrupt is an abandoned arming's, not the arming in force's; the
+	 * engine then leaves it uncounted and the arming stands. NULL: every
+	 * interrupt is the arming in force's. It must never excuse an
+	 * interrupt that no abandoned arming can explain (an early one).
+	 */
+	bool (*stale)(void);
+	/*
 	 * Periodic only, fault=miss: how many expiries the mute must span for
 	 * one to be lost (0 means 1). A masked edge-triggered IOAPIC pin drops
 	 * the expiry; KVM keeps a LAPIC timer expiry pending while LVTT is
@@ -116,6 +126,11 @@ struct tick_arch {
 	 */
 	bool (*guard_at)(u64 when);
 	void (*guard_cancel)(void);
+	/*
+	 * Test-only, optional: request the tick's interrupt on this CPU at once,
+	 * as a timer that fires before its time would (fault=early10).
+	 */
+	void (*raise)(void);
 };
 
 /*
@@ -131,6 +146,11 @@ u64 tick_counter_hz(void);
 
 /* The arch half calls these from its interrupt handlers, before acknowledging. */
 void tick_interrupt(void);
+/*
+ * A source with a stale() hook calls this between an arming's write and
+ * its read-back: slow_arm= stretches that moment there (docs/timers.md).
+ */
+void tick_slow_arm(void);
 /* The wake-up armed with struct tick_arch's wake_at() has come (never before its time). */
 void tick_wake(void);
 

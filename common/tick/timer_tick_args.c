@@ -4,6 +4,7 @@
 #include "report.h"
 #include "timer_tick.h"
 #include "tick_engine.h"
+#include "units.h"
 
 #define TICK_HZ_MAX	 10000
 #define TICK_SECONDS_MAX 600
@@ -13,11 +14,13 @@
 #define TICK_FAULT_MISS_EVERY	  50
 #define TICK_FAULT_MISS_EVERY_MIN 2
 #define TICK_FAULT_MISS_EVERY_MAX 1000000
+/* slow_arm=: at most a second's pause */
+#define TICK_SLOW_ARM_MAX_US 1000000
 
 static const char *const tick_fault_names[] = {
 	[FAULT_NONE] = "none",	   [FAULT_DROP10] = "drop10", [FAULT_HOLD20] = "hold20",
 	[FAULT_HOLD50] = "hold50", [FAULT_FREQ1] = "freq1",   [FAULT_FREQ5] = "freq5",
-	[FAULT_STOP100] = "stop100", [FAULT_MISS] = "miss",
+	[FAULT_STOP100] = "stop100", [FAULT_MISS] = "miss", [FAULT_EARLY10] = "early10",
 };
 
 const char *tick_fault_name(void)
@@ -48,6 +51,9 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 		ARG_UINT("resolution", &a->resolution, 0, TICK_RESOLUTION_MAX, "0",
 			 "the lost-tick check must catch 1 never-delivered interrupt in this many, "
 			 "else it is a SKIP saying so (0: report it, need none)"),
+		ARG_UINT("slow_arm", &a->slow_arm_us, 0, TICK_SLOW_ARM_MAX_US, "0",
+			 "test-only: a one-shot's comparator writes each held this many us before "
+			 "they land, one arming in 8 a period more (0: none)"),
 		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
 			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
 	};
@@ -69,5 +75,6 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 			     TICK_FAULT_MISS_EVERY_MIN);
 	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
 	tick_run.needs_one_in = a->resolution;
+	tick_run.slow_arm_ns = a->slow_arm_us * NSEC_PER_USEC;
 	return a->source < n ? srcs[a->source] : &tick_source_none;
 }

@@ -46,6 +46,12 @@ void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
+/* The IRR: eight 32-bit registers 16 bytes apart, vector v at bit v % 32 of the (v / 32)-th. */
+bool apic_irr_pending(u8 vector)
+{
+	return apic_read(APIC_IRR + APIC_IRR_STRIDE * (vector / 32)) & (1u << (vector % 32));
+}
+
 static bool icr_idle(void *unused)
 {
 	return !(apic_read(APIC_ICR) & APIC_ICR_BUSY);

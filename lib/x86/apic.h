@@ -17,6 +17,7 @@
 #define APIC_SVR	0x0f0
 #define APIC_ISR	0x100
 #define APIC_IRR	0x200
+#define APIC_IRR_STRIDE	0x10	/* IRR0..IRR7, 32 vectors each */
 #define APIC_ESR	0x280
 #define APIC_ICR	0x300
 #define APIC_ICR2	0x310
@@ -56,6 +57,8 @@ u32 apic_read(u32 reg);
 void apic_write(u32 reg, u32 val);
 u32 apic_id(void);
 void apic_eoi(void);
+/* Whether vector is requested and not yet taken: its Interrupt Request Register bit (SDM 11.8.4). */
+bool apic_irr_pending(u8 vector);
 /* Write the ICR: dest is an APIC ID (ignored with a shorthand in flags). */
 void apic_icr_write(u32 flags, u32 dest);
 /* Enable this CPU's APIC, in x2APIC mode when the CPU has it. */

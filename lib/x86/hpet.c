@@ -209,11 +209,16 @@ void hpet_timer_compare(unsigned n, u32 value)
  * before the write landed, and it is armed again from a fresh read,
  * further out. The read-back cannot tell that from a counter that passed
  * it after the write landed (the comparator fired), nor see QEMU 7.2 fire
- * a passed one: then the re-arm fires a second time. A handler that must
- * not count that second interrupt takes only those with the counter at or
- * past the comparator in force (hpet_counter_reached()).
+ * a passed one: then the re-arm fires a second time. Each comparator write
+ * replaces the expiry QEMU had pending for the timer, so an abandoned
+ * arming's interrupt, if any, is raised before the next write lands: once
+ * the arming in force is written, it is pending at the CPU or never
+ * comes. A handler that must not count it takes only interrupts with the
+ * counter at or past the comparator in force (hpet_counter_reached()), or
+ * tells them apart by what was pending when the arming ended
+ * (common/tick/x86/tick_chipset.c).
  */
-struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts)
+struct hpet_arming hpet_timer_arm_ahead_paced(unsigned n, u64 counts, void (*between)(void))
 {
 	struct hpet_arming a = {.rearms = 0};
 	u32 margin = (u32)min(max(counts, 1ull), (u64)HPET_ARM_MAX_COUNTS), from, now;
@@ -221,6 +226,8 @@ struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts)
 	for (;;) {
 		from = hpet_counter_read32();
 		a.cmp = from + margin;
+		if (between)
+			between();
 		hpet_timer_compare(n, a.cmp);
 		now = hpet_counter_read32();
 		a.took = now - from;
@@ -229,6 +236,11 @@ struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts)
 		a.rearms++;
 		margin = hpet_arm_next_margin(margin, a.took);
 	}
+}
+
+struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts)
+{
+	return hpet_timer_arm_ahead_paced(n, counts, NULL);
 }
 
 void hpet_timer_ack(unsigned n)

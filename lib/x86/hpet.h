@@ -131,6 +131,13 @@ struct hpet_arming {
  * write landed, the first arming fires too (hpet.c says why).
  */
 struct hpet_arming hpet_timer_arm_ahead(unsigned n, u64 counts);
+/*
+ * The same, calling between() (when not NULL) before each comparator
+ * write, after the counter read it adds to: a test holds the write there,
+ * as a slow emulated MMIO path delays its landing (the tick engine's
+ * slow_arm=).
+ */
+struct hpet_arming hpet_timer_arm_ahead_paced(unsigned n, u64 counts, void (*between)(void));
 
 /* Level-triggered: clear timer n's bit of the interrupt status register, which drops its line. */
 void hpet_timer_ack(unsigned n);

@@ -57,6 +57,12 @@ static struct {
 	/* one-shot: armings made, armings missed and made again further out, the slowest */
 	u64 armings, rearmed;
 	u32 took_max;
+	u32 cmp; /* one-shot: the comparator in force */
+	/*
+	 * One-shot: an interrupt not of the arming in force was pending when it
+	 * was made (owed), or may have been when the last tick came (took_owed).
+	 */
+	bool owed, took_owed;
 } hp;
 
 /* QEMU's pc offers its timers only GSI 2, which KVM's routing does not connect to the IOAPIC. */
@@ -266,19 +272,48 @@ static u64 routed_oneshot_start(void)
 {
 	hp.armings = hp.rearmed = 0;
 	hp.took_max = 0;
+	hp.owed = hp.took_owed = false;
 	hpet_timer_setup(hp.timer, HPET_ONESHOT, hp.irq, hp.route.gsi);
 	hpet_timer_compare(hp.timer, (u32)HPET_PERIOD_MAX_COUNTS);
 	return hpet_run(hp.irq);
 }
 
+/*
+ * Each comparator write replaces the expiry QEMU had pending, so once the
+ * arming in force is written no earlier arming can raise its interrupt
+ * any more: one that did is pending at the LAPIC (IRR; the handler runs
+ * with interrupts off), or was taken. Only an arming that abandoned one,
+ * or that follows a tick taken while one was pending (which may have been
+ * that one, the arming's own raised after it), can leave such an
+ * interrupt; any other pending before its comparator is an early one.
+ */
 static void routed_arm_at(u64 when, u64 now)
 {
 	u64 counts = tick_ticks_to_counts(&hp.cal, when > now ? when - now : 0);
-	struct hpet_arming a = hpet_timer_arm_ahead(hp.timer, counts);
+	struct hpet_arming a = hpet_timer_arm_ahead_paced(hp.timer, counts, tick_slow_arm);
 
+	hp.cmp = a.cmp;
+	hp.owed = (a.rearms || hp.took_owed) && apic_irr_pending(TIMER_TICK_VECTOR);
 	hp.armings++;
 	hp.rearmed += a.rearms != 0;
 	hp.took_max = max(hp.took_max, a.took);
+}
+
+/*
+ * An interrupt before the comparator in force is not its arming's (the
+ * spec's one-shot fires when the counter equals the comparator, IA-PC HPET
+ * 1.0a 2.3.9.2.1): an abandoned arming's where one was owed, else an
+ * early tick, which the engine counts and the judgment fails.
+ */
+static bool routed_stale(void)
+{
+	bool reached = hpet_counter_reached(hpet_counter_read32(), hp.cmp), owed = hp.owed;
+
+	hp.owed = false;
+	if (!reached && owed)
+		return true;
+	hp.took_owed = owed;
+	return false;
 }
 
 static void routed_oneshot_stop(void)
@@ -314,6 +349,7 @@ const struct tick_source tick_source_hpet_routed_oneshot = {
 	.setup = routed_setup,
 	.start = routed_oneshot_start,
 	.arm_at = routed_arm_at,
+	.stale = routed_stale,
 	.stop = routed_oneshot_stop,
 };
 
