@@ -39,11 +39,14 @@
  *     mask          LVT timer writes lose the mask bit
  *     stop          an initial count of 0 that does not take
  *     deadline_keep TSC-deadline MSR reads as last written (not cleared)
- *     hpet_restart  the main counter moved back 1000 counts on each halt
- *     hpet_cmp_hi   the comparator's upper dword kept in 32-bit mode
+ *     hpet_halt     a write of ENABLE_CNF = 0 that does not take
+ *     hpet_restart  the main counter goes on 1000 counts back after a halt
+ *     hpet_period   the capabilities' period read 5% long
+ *     hpet_width    Tn_32MODE_CNF written inverted (the timer's width wrong)
  *     hpet_val_set  the periodic comparator written without Tn_VAL_SET_CNF
  *     hpet_status   the status register's clear takes a 0 for a 1
- *     hpet_route    the level/edge type bit written inverted
+ *     hpet_type     Tn_INT_TYPE_CNF written inverted (level <-> edge)
+ *     hpet_route    Tn_INT_ROUTE_CNF written as the next input
  *     pit_no_latch  a count read that skips the latch (reads the counter)
  *     pit_status    the read-back's status byte taken as the count's low byte
  *     pit_mode      the control word programs mode 0 for every mode
@@ -73,8 +76,9 @@ static const char *host_kinds;
 
 static const char *const fault_names[FAULT_COUNT_] = {
 	"none",		"lvt",		 "divide",	"count",	  "current",
-	"current_write", "mask",	 "stop",	"deadline_keep", "hpet_restart",
-	"hpet_cmp_hi",	"hpet_val_set",	 "hpet_status", "hpet_route",	  "pit_no_latch",
+	"current_write", "mask", "stop", "deadline_keep", "hpet_halt", "hpet_restart",
+	"hpet_period", "hpet_width", "hpet_val_set", "hpet_status", "hpet_type", "hpet_route",
+	"pit_no_latch",
 	"pit_status",	"pit_mode",	 "pit_access",	"rtc_uip",	  "rtc_format",
 	"rtc_rate",	"rtc_alarm",	 "rtc_reg_c",
 };
