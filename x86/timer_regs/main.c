@@ -48,9 +48,10 @@
  *     hpet_type     Tn_INT_TYPE_CNF written inverted (level <-> edge)
  *     hpet_route    Tn_INT_ROUTE_CNF written as the next input
  *     pit_no_latch  a count read that skips the latch (reads the counter)
- *     pit_status    the read-back's status byte taken as the count's low byte
- *     pit_mode      the control word programs mode 0 for every mode
+ *     pit_status    the read-back's status byte not latched (a count byte read as it)
+ *     pit_mode      the control word programs mode (m + 2) mod 4 for mode m
  *     pit_access    the control word programs LSB then MSB for every access
+ *     pit_out       OUT2 read from port 0x61's refresh bit instead
  *     rtc_uip       update-in-progress read from the wrong bit
  *     rtc_format    register B's DM and 24/12 bits written inverted
  *     rtc_rate      the rate select written one higher
@@ -72,14 +73,15 @@
 #include "x86/processor.h"
 
 struct regs_opt opt;
+
 static const char *host_kinds;
 
-static const char *const fault_names[FAULT_COUNT_] = {
+static const char *const fault_names[] = {
 	"none",		"lvt",		 "divide",	"count",	  "current",
 	"current_write", "mask", "stop", "deadline_keep", "hpet_halt", "hpet_restart",
 	"hpet_period", "hpet_width", "hpet_val_set", "hpet_status", "hpet_type", "hpet_route",
 	"pit_no_latch",
-	"pit_status",	"pit_mode",	 "pit_access",	"rtc_uip",	  "rtc_format",
+	"pit_status",	"pit_mode",	 "pit_access", "pit_out",	"rtc_uip",	  "rtc_format",
 	"rtc_rate",	"rtc_alarm",	 "rtc_reg_c",
 };
 
@@ -117,6 +119,8 @@ static const char *check_kinds(const char *text)
 	}
 	return "comma-separated host kinds: none, tcg, qemu, kvm-pvm";
 }
+
+_Static_assert(ARRAY_SIZE(fault_names) == FAULT_COUNT_, "a name for every fault");
 
 static const struct arg args[] = {
 	ARG_LIST("phases", &opt.phases, phase_names, "lapic,deadline,hpet,pit,rtc_rates,rtc_clock",
