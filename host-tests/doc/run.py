@@ -50,7 +50,7 @@ The convention (also in README.md, "Commands in these pages"):
   aside) and the same expected status is not run again: "same ... as
   FILE:LINE".
 
-Without PAGE arguments: README.md and docs/*.md. --list prints what would
+Without PAGE arguments: README.md, docs/*.md and docs/upstream/*.md. --list prints what would
 run and what is skipped, running nothing. Exit status: 0 when every command
 ended as the page says, 1 otherwise (each failure as FILE:LINE: status,
 command, the runner's non-pass outcome lines and the end of its output; the
@@ -78,7 +78,9 @@ OUTPUT_TAIL = 25
 
 
 def default_pages():
-    return ["README.md"] + sorted(os.path.relpath(p, TOP) for p in glob.glob(f"{TOP}/docs/*.md"))
+    """README.md, then docs/*.md and docs/upstream/*.md (the QEMU defect reports), each by name."""
+    return ["README.md"] + [os.path.relpath(p, TOP) for folder in ("docs", "docs/upstream")
+                            for p in sorted(glob.glob(f"{TOP}/{folder}/*.md"))]
 
 
 def fresh_copy(dest):
@@ -94,14 +96,23 @@ def fresh_copy(dest):
         shutil.copy2(src, os.path.join(dest, rel))
 
 
+# A shell reports a command killed by signal N as status 128 + N (QEMU's abort: 134).
+SHELL_SIGNAL_STATUS_BASE = 128
+
+
 def run_command(command, cwd, timeout):
-    """(status, output) of one command line in bash."""
+    """(status, output) of one command line in bash; a command killed by a signal
+    has the status a shell shows for it (bash runs a lone command in its own
+    process, so Python would see the signal instead)."""
     try:
         r = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, timeout=timeout,
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace",
                            start_new_session=True)
-        return r.returncode, r.stdout
+        status = r.returncode
+        if status < 0:
+            status = SHELL_SIGNAL_STATUS_BASE - status
+        return status, r.stdout
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         return None, out
