@@ -546,6 +546,19 @@ struct fixture {
 	bool pass;
 };
 
+/* A recorded run's path (a static buffer). */
+static const char *fixture_path(const char *file)
+{
+	static char path[256];
+	char *dir = strdup(__FILE__), *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof(path), "%s/data/tick-records/%s", slash ? dir : ".", file);
+	free(dir);
+	return path;
+}
+
 static void judge_fixture(const struct fixture *fx)
 {
 	char path[256];
@@ -555,12 +568,7 @@ static void judge_fixture(const struct fixture *fx)
 	const char *bad;
 	struct tick_work fw;
 
-	char *dir = strdup(__FILE__), *slash = strrchr(dir, '/');
-
-	if (slash)
-		*slash = '\0';
-	snprintf(path, sizeof(path), "%s/data/tick-records/%s", slash ? dir : ".", fx->file);
-	free(dir);
+	snprintf(path, sizeof(path), "%s", fixture_path(fx->file));
 	log = slurp(path);
 	bad = tick_record_parse(log, &t);
 	if (bad)
@@ -594,10 +602,79 @@ static void test_recorded(void **state)
 		judge_fixture(&recorded[i]);
 }
 
+/* The oracle: every rung judged, from the rarest, the first caught (as the resolution was). */
+static u64 walk_every_rung(const struct tick_record *r, struct tick_work *w)
+{
+	static const u64 ladder[] = { TICK_RESOLUTION_LADDER };
+	u64 *at = calloc(r->n + 1, sizeof(u64)), *st = calloc(r->n + 1, sizeof(u64)), found = 0;
+
+	/* a one-shot's lost tick stops it: a check of its own, no resolution */
+	for (size_t i = 0; r->kind == TICK_REC_PERIODIC && i < ARRAY_SIZE(ladder) && !found;
+	     i++) {
+		struct tick_record s = *r;
+		struct tick_verdict v;
+
+		if (ladder[i] > r->n)
+			continue;
+		s.n = 0;
+		for (u64 j = 0; j < r->n; j++) {
+			if ((j + 1) % ladder[i] == 0)
+				continue;
+			at[s.n] = r->at[j];
+			st[s.n++] = r->steal_ns ? r->steal_ns[j] : 0;
+		}
+		s.at = at;
+		s.steal_ns = r->steal_ns ? st : NULL;
+		tick_judge(&s, &v, w);
+		if (!v.lost_ok)
+			found = ladder[i];
+	}
+	free(at);
+	free(st);
+	return found;
+}
+
+/*
+ * tick_resolution bisects the ladder (a handful of judgments where a walk
+ * took eleven): on every recorded run it must give what the walk gives.
+ */
+static void test_resolution_recorded(void **state)
+{
+	for (size_t i = 0; i < sizeof(recorded) / sizeof(recorded[0]); i++) {
+		char *log = slurp(fixture_path(recorded[i].file));
+		struct tick_record_text t;
+		struct tick_work w;
+		u64 n, want, got;
+
+		if (tick_record_parse(log, &t))
+			fail_msg("%s: no record", recorded[i].file);
+		n = t.rec.n + 1;
+		w = (struct tick_work){calloc(n, 8), calloc(n, 8), calloc(n, 8), calloc(n, 8),
+				       calloc(n, 8)};
+		w.sim_at = calloc(n, 8);
+		w.sim_steal = calloc(n, 8);
+		want = walk_every_rung(&t.rec, &w);
+		got = tick_resolution(&t.rec, &w);
+		if (got != want)
+			fail_msg("%s: resolution 1 in %llu, every rung judged gives 1 in %llu",
+				 recorded[i].file, (unsigned long long)got, (unsigned long long)want);
+		free(w.late);
+		free(w.own);
+		free(w.lost);
+		free(w.early);
+		free(w.scratch);
+		free(w.sim_at);
+		free(w.sim_steal);
+		tick_record_free(&t);
+		free(log);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_resolution_recorded),
 		cmocka_unit_test(test_never_delivered),
 		cmocka_unit_test(test_rounding_is_no_delay),
 		cmocka_unit_test(test_by_hand),
