@@ -136,13 +136,15 @@ report_kfail_line() {
 }
 
 # A QEMU defect's reproducer (an entry named after a row of QEMU_DEFECTS) is
-# kept for the defects table, with the QEMU version of its log's header.
+# kept for the defects table, with the QEMU version of its log's header
+# (run_header: `runner: qemu VERSION BINARY`).
 report_note_defect() { # test
 	local row line v=unknown
 	qemu_defect_row_into row "$1" || return 0
 	while IFS= read -r line; do
 		[[ $line == "$RUN_QEMU_RECORD"* ]] || continue
 		v=${line#"$RUN_QEMU_RECORD"}
+		v=${v%% *} # the version, before the binary
 		break
 	done < <(head -n "$RUN_HEADER_LINES" "$LOGDIR/$1.log" 2>/dev/null)
 	REPORT_DEFECTS+=("$1|$R_OUTCOME|$v|$R_MSG")

@@ -114,7 +114,8 @@ run_prepare() { # test
 	arch_testdir_into dir "$RUN_ARCH"
 	PREP_KERNEL=${RUN_KERNEL_OVERRIDE:-$RUN_BUILD/$dir/${CFG_FILE[$t]}}
 	[ -n "$qemu" ] || arch_default_qemu_into qemu "$RUN_ARCH"
-	PREP_QEMU_VERSION=unknown
+	# the QEMU of the run, which the log's header names with its version
+	PREP_QEMU=$qemu PREP_QEMU_VERSION=unknown
 	if command -v "$qemu" >/dev/null 2>&1; then qemu_version_into PREP_QEMU_VERSION "$qemu"; fi
 	local min events evidence
 	cfg_value_into min "$t" qemu_min
@@ -229,20 +230,22 @@ run_write_result() { # test outcome usec message [start-time attempts]
 		>"$RUN_TMP/$1.result"
 }
 
-# The log's header: the QEMU command (shell-quoted), then the runner's
-# record of the accelerator run_decide_accel chose, then QEMU's version
-# (its --version). What reports the
-# accelerator (the JUnit writer, scripts/results-to-json and through it
+# The log's header: the command (shell-quoted), then the runner's
+# record of the accelerator run_decide_accel chose, then of QEMU: its
+# version (its --version) and its binary, as the command names it
+# (`runner: qemu 7.2.22 qemu-system-x86_64`). What reports the accelerator
+# or the QEMU (the JUnit writer, scripts/results-to-json and through it
 # the report; scripts/tick-miss-sweep from -l -v, which lists the same
-# header) reads this line, never the command line. No header (a test
-# that never started): no accelerator.
+# header) reads these lines, never the command line, whose first word is
+# the agent's where one runs QEMU (run_build_cmd). No header (a test that
+# never started): no accelerator.
 RUN_ACCEL_RECORD='runner: accelerator '
 RUN_QEMU_RECORD='runner: qemu '
 RUN_HEADER_LINES=3
 run_header() {
 	arch_quote_cmd "${RUN_CMD[@]}"
 	echo "$RUN_ACCEL_RECORD$PREP_ACCEL"
-	echo "$RUN_QEMU_RECORD${PREP_QEMU_VERSION:-unknown}"
+	echo "$RUN_QEMU_RECORD${PREP_QEMU_VERSION:-unknown} $PREP_QEMU"
 }
 
 run_write_header() { # log

@@ -31,7 +31,9 @@ SIGNAL_BASE = 128
 # runner's lines, among them its record of the accelerator it chose.
 RUNNER_LINE = "runner: "
 ACCEL_RECORD = "runner: accelerator "
-# ... and of QEMU's version, after it ("runner: qemu 10.0.2"; "unknown" when QEMU did not say)
+# ... and of QEMU, after it: its version ("unknown" when QEMU did not say), then
+# its binary as the command names it ("runner: qemu 10.0.2 qemu-system-x86_64";
+# a runner before 2026-12 wrote the version alone)
 QEMU_RECORD = "runner: qemu "
 
 
@@ -113,15 +115,26 @@ def recorded_accel(header):
     return None
 
 
-def recorded_qemu(header):
-    """QEMU's version the runner recorded in a header (its lines, the command first), or None."""
+def _qemu_record(header):
+    """(version, binary) of the runner's QEMU record in a header, each None where it names none."""
     for line in header[1:]:
         if not line.startswith(RUNNER_LINE):
             break
         if line.startswith(QEMU_RECORD):
-            version = line[len(QEMU_RECORD):].strip()
-            return None if version == "unknown" else version
-    return None
+            version, _, binary = line[len(QEMU_RECORD):].strip().partition(" ")
+            return (None if version in ("", "unknown") else version), (binary or None)
+    return None, None
+
+
+def recorded_qemu(header):
+    """QEMU's version the runner recorded in a header (its lines, the command first), or None."""
+    return _qemu_record(header)[0]
+
+
+def recorded_qemu_binary(header):
+    """The QEMU binary the runner recorded in a header, or None (no record, or one without it):
+    the command's first word is an agent's where one runs QEMU (scripts/host_evidence.py)."""
+    return _qemu_record(header)[1]
 
 
 def parse_result(line):

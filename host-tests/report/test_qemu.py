@@ -7,9 +7,11 @@ section; make check's suite under QEMU 10 (LABEL-qemu10) beside its twin
 under Debian's 7.2 in one section; and the shape check that sees a row
 naming another QEMU than its section.
 """
+import json
 import os
 import re
 import shutil
+import subprocess
 import unittest
 
 import pagecheck
@@ -74,6 +76,40 @@ class Versions(Fixture):
                                              "runner: qemu unknown"]), "")
         self.assertEqual(runs.recorded_qemu(["qemu-system-x86_64", "PASS: x", "runner: qemu 10.0.2"]),
                          "", "a line after the header is no record")
+
+    def test_record_names_the_binary(self):
+        """The record's version, then its binary; a runner before the binary wrote the version alone."""
+        host = runs.R2J.vmtick_host
+        for record, want in (("runner: qemu 10.0.2 /opt/q/usr/bin/qemu-system-x86_64",
+                              ("10.0.2", "/opt/q/usr/bin/qemu-system-x86_64")),
+                             ("runner: qemu unknown qemu-system-x86_64", (None, "qemu-system-x86_64")),
+                             ("runner: qemu 7.2.22", ("7.2.22", None))):
+            header = ["/usr/bin/python3 host_evidence.py -- qemu-system-x86_64", "runner: accelerator tcg", record]
+            with self.subTest(record=record):
+                self.assertEqual((host.recorded_qemu(header), host.recorded_qemu_binary(header)), want)
+
+    def test_agent_run_names_its_qemu(self):
+        """A run under the host-evidence agent: results.json and the report name the QEMU the
+        runner recorded, never the agent that ran it (issue 48)."""
+        qemu = "/opt/q/usr/bin/qemu-system-x86_64"
+        suite = os.path.join(self.tmp, "logs", "x86_64-gcc")
+        os.makedirs(suite)
+        log = os.path.join(suite, "timer-pit.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write(f"/usr/bin/python3 {TOP}/scripts/host_evidence.py -- {qemu} -machine pc -kernel "
+                    f"/src/build/x86_64-gcc/x86/timer-tick.flat\nrunner: accelerator tcg\n"
+                    f"runner: qemu 10.0.2 {qemu}\nRESULT: a.b 1 ns\n"
+                    "SUMMARY: 1 tests, 0 unexpected failures, 0 skipped\n")
+        results = os.path.join(suite, "results.json")
+        subprocess.run([os.path.join(TOP, "scripts", "results-to-json"), "-o", results, log],
+                       check=True, capture_output=True)
+        with open(results, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual((doc["runs"][0]["qemu"], doc["runs"][0]["qemu_version"]), (qemu, "10.0.2"))
+        self.assertEqual(doc["setup"]["qemu_version"], {qemu: "10.0.2"})
+        self.assertEqual(runs.qemu_versions(doc), {"timer-pit": "10.0.2"})
+        _, html = self.page(os.path.join(self.tmp, "logs"))
+        self.assertEqual(qemu_cells(html), [("x86_64-gcc", "10.0.2")])
 
     def test_text_of_a_suite(self):
         def tests(*versions):

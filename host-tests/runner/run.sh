@@ -204,11 +204,11 @@ evidence_agent() {
 	local d=$WORK/evidence st
 	make_build "$d/build" x86_64
 	printf '%s\n' 'out HOST-EVIDENCE: mark 0' 'pause 0.1' 'out HOST-EVIDENCE: mark 1' \
-		'out HOST-EVIDENCE: request 0 1 2' answer 'out PASS: asked' \
+		'out HOST-EVIDENCE: request 0 1 2' answer 'out PASS: asked' 'out RESULT: evid.figure 1 ns' \
 		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/build/x86/evidence.flat"
 	printf '%s\n' '[evid]' 'file = evidence.flat' 'evidence = host' >"$d/t.cfg"
 	cd "$d" || return
-	UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
+	FAKE_QEMU_VERSION=10.0.2 UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
 	st=$?
 	ok "evidence: the entry passes through the agent: exit status 0" equals "$st" 0
 	ok "evidence: ... and a PASS line" has_match out.txt '^PASS +evid '
@@ -216,7 +216,29 @@ evidence_agent() {
 		"^/usr/bin/python3 $TOP/scripts/host_evidence.py -- $FAKE -machine pc "
 	ok "evidence: the guest got the agent's answer" has_match logs/evid.log \
 		'^ANSWER: HOST-EVIDENCE-DONE parts=2 span_us=[0-9]+ stamp_us=[0-9]+ vcpu=[0-9]+,[0-9]+ other=[0-9]+,[0-9]+ steal=[0-9]+,[0-9]+$'
+	ok "evidence: the log's header names the QEMU under the agent and its version" \
+		equals "$(sed -n 3p logs/evid.log)" "runner: qemu 10.0.2 $FAKE"
+	ok "evidence: results.json names that QEMU and its version for the run, not the agent" \
+		equals "$(results_qemu logs/results.json evid)" "$FAKE 10.0.2"
+	ok "evidence: ... and setup.qemu_version names no other binary" \
+		equals "$(results_qemu logs/results.json)" "$FAKE"
 	cd "$TOP" || return
+}
+
+# What scripts/results-to-json wrote of a run's QEMU: the binary of test's run
+# and that binary's version in setup.qemu_version; without test, the binaries
+# setup.qemu_version names.
+results_qemu() { # results.json [test]
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+versions = doc["setup"]["qemu_version"]
+if len(sys.argv) < 3:
+    print(" ".join(sorted(versions)))
+for run in doc["runs"]:
+    if run["test"] in sys.argv[2:]:
+        print(run["qemu"], versions.get(run["qemu"]))
+PY
 }
 
 # --- -j: a test takes min(smp, N) slots ------------------------------------------
@@ -557,7 +579,8 @@ CFG
 	ACCEL=tcg UNITTESTS_CFG=t.cfg "$RUNNER" --build build --qemu q10 --junit j.xml --tap-file t.tap >out.txt 2>err.txt
 	st=$?
 	ok "qemu: --qemu FOLDER runs its usr/bin binary" has_match logs/timer-pit.log "^$d/q10/usr/bin/qemu-system-x86_64 "
-	ok "qemu: the log's header records the version" equals "$(sed -n 3p logs/timer-pit.log)" "runner: qemu 10.0.2"
+	ok "qemu: the log's header records the version and the binary" \
+		equals "$(sed -n 3p logs/timer-pit.log)" "runner: qemu 10.0.2 $d/q10/usr/bin/qemu-system-x86_64"
 	ok "qemu: JUnit names the version" has_match j.xml '<property name="qemu_version" value="QEMU emulator version 10.0.2'
 	ok "qemu: a failure only by a known defect of this version is KFAIL, naming it" \
 		has_match out.txt '^KFAIL +timer-hpet .*known QEMU defect qemu-hpet-periodic-twice of QEMU 9.1 to 11.0 \(this is 10.0.2'
