@@ -292,3 +292,11 @@ const char *rtc_set_periodic_hz(unsigned hz)
 				      ((RTC_RS_LOG2_BASE - log2) & RTC_A_RS_MASK));
 	return NULL;
 }
+
+/* The CMOS index of the century register the FADT names, 0 for none (declared in x86/timer_regs.h). */
+u8 rtc_century_reg(void);
+
+u8 rtc_century_reg(void)
+{
+	return century_reg();
+}

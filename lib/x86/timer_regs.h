@@ -109,4 +109,7 @@ void hpet_reg_write(u32 reg, u32 val);
 #define RTC_UIP_LEAD_US		 244
 #define RTC_UPDATE_MAX_US	 1984
 
+/* The CMOS index of the century register the FADT names, 0 for none (lib/x86/rtc.c). */
+u8 rtc_century_reg(void);
+
 #endif

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * timer_regs' CMOS RTC families (MC146818A data sheet): rtc_rates - the
+ * periodic rate select's 15 rates and rate 0 (off), the periodic flag
+ * with and without its interrupt enable and register C cleared by its
+ * read; rtc_clock - update-in-progress and its window, the update-ended
+ * flag, binary and BCD, 12- and 24-hour modes across a day's and a
+ * month's end, and the alarm with don't-care bytes.
+ *
+ * All by polling with interrupts off (the RTC's line goes nowhere):
+ * register C says what happened. Timing is by the TSC. The clock family
+ * sets its own time and date (this guest's alone); both leave register B's
+ * format and enables as they found them.
+ */
+#include "libc.h"
+#include "regs_test.h"
+#include "arch.h"
+#include "report.h"
+#include "units.h"
+#include "x86/processor.h"
+#include "x86/rtc.h"
+#include "x86/timer_regs.h"
+
+/* rate select 1 and 2 give 256 and 128 Hz; 3 to 15 give 32768 Hz >> (RS - 1) */
+#define RS_MIN		   1
+#define RS_MAX		   15
+/* a rate's period measured as its intervals cluster over at least this long */
+#define RATE_WINDOW_US	   20000
+#define RATE_INTERVALS_MAX 256
+/* at 64 Hz and up, at least 3 intervals, so that one late flag cannot make the cluster */
+#define RATE_INTERVALS_MIN 3
+#define RATE_MEDIAN_MIN_HZ 64
+#define RATE_TOLERANCE_PCT 10
+#define RATE_TRIES	   3
+/* rate 0 watched for this long: no flag */
+#define RS_OFF_US	   100000
+#define RS_PROBE	   6 /* 1024 Hz */
+#define PF_WAIT_US	   10000
+/* an update comes once a second: wait a little longer */
+#define UPDATE_WAIT_US	   1200000
+#define UIP_WINDOW_MAX_US  (RTC_UIP_LEAD_US + RTC_UPDATE_MAX_US)
+/*
+ * Between reads of a polled update: QEMU ends the update-in-progress window
+ * in a timer callback of its main loop, which a vCPU reading the RTC
+ * back to back keeps waiting for the I/O lock (wait.h: leave the VMM room).
+ */
+#define POLL_GAP_US	   20
+
+/* ---- access, and the faults that imitate a buggy RTC ------------------------------------ */
+
+static u8 reg_c(void)
+{
+	return cmos_read(opt.fault == FAULT_RTC_REG_C ? RTC_REG_D : RTC_REG_C);
+}
+
+static bool uip(void)
+{
+	return cmos_read(RTC_REG_A) & (opt.fault == FAULT_RTC_UIP ? RTC_A_UIP >> 1 : RTC_A_UIP);
+}
+
+static void write_b(u8 b)
+{
+	if (opt.fault == FAULT_RTC_FORMAT)
+		b ^= RTC_B_DM_BINARY | RTC_B_24H;
+	cmos_write(RTC_REG_B, b);
+}
+
+static void rate_select(unsigned rs)
+{
+	if (opt.fault == FAULT_RTC_RATE)
+		rs = rs % RS_MAX + 1;
+	cmos_write(RTC_REG_A, (cmos_read(RTC_REG_A) & ~RTC_A_RS_MASK) | (rs & RTC_A_RS_MASK));
+}
+
+static void alarm_write(u8 reg, u8 v)
+{
+	if (opt.fault == FAULT_RTC_ALARM && v >= RTC_ALARM_DONT_CARE)
+		v = 0;
+	cmos_write(reg, v);
+}
+
+static unsigned rs_hz(unsigned rs)
+{
+	return rs <= 2 ? RTC_TIME_BASE_HZ >> (rs + 6) : RTC_TIME_BASE_HZ >> (rs - 1);
+}
+
+/* Poll register C until a flag of want, or us pass: the TSC at the sighting, 0 if none. */
+static u64 wait_flag(u8 want, u64 us)
+{
+	u64 end = rdtsc() + tsc_from_us(us), t;
+
+	do {
+		t = rdtsc();
+		if (reg_c() & want)
+			return t;
+		spin_us(POLL_GAP_US);
+	} while (t < end);
+	return 0;
+}
+
+/* ---- rate select ------------------------------------------------------------------------- */
+
+/*
+ * The interval most others lie within 10% of (the shortest such, on a tie):
+ * a busy host's merged flags (two periods and more) and the catch-up after
+ * a late one scatter, the period itself clusters.
+ */
+static u64 clustered(const u64 *v, unsigned n)
+{
+	unsigned best = 0, support;
+	u64 at = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		support = 0;
+		for (unsigned j = 0; j < n; j++)
+			support += v[j] * 100 >= v[i] * (100 - RATE_TOLERANCE_PCT) &&
+				   v[j] * 100 <= v[i] * (100 + RATE_TOLERANCE_PCT);
+		if (support > best || (support == best && v[i] < at)) {
+			best = support;
+			at = v[i];
+		}
+	}
+	return at;
+}
+
+/* The period at rate select rs, in TSC cycles, as its intervals cluster; 0 when no flag came. */
+static u64 period_at(unsigned rs)
+{
+	static u64 iv[RATE_INTERVALS_MAX];
+	u64 period_us = USEC_PER_SEC / rs_hz(rs), end, prev, t;
+	unsigned n = 0;
+
+	rate_select(rs);
+	reg_c();
+	/* the first flag comes within a period of the write, at the divider's phase */
+	prev = wait_flag(RTC_C_PF, 2 * period_us + PF_WAIT_US);
+	/* at the faster rates the change's own first interval is left out */
+	if (prev && rs_hz(rs) >= RATE_MEDIAN_MIN_HZ)
+		prev = wait_flag(RTC_C_PF, 2 * period_us + PF_WAIT_US);
+	if (!prev)
+		return 0;
+	end = prev + tsc_from_us(RATE_WINDOW_US);
+	do {
+		t = wait_flag(RTC_C_PF, 2 * period_us + PF_WAIT_US);
+		if (!t)
+			break;
+		iv[n++] = t - prev;
+		prev = t;
+	} while ((t < end || (n < RATE_INTERVALS_MIN && rs_hz(rs) >= RATE_MEDIAN_MIN_HZ)) &&
+		 n < RATE_INTERVALS_MAX);
+	return n ? clustered(iv, n) : 0;
+}
+
+void rtc_rate_checks(void)
+{
+	u8 b = cmos_read(RTC_REG_B), c, c2;
+	u64 t;
+
+	write_b(b | RTC_B_PIE);
+	for (unsigned rs = RS_MIN; rs <= RS_MAX; rs++) {
+		u64 p = 0, want = arch_counter_hz() / rs_hz(rs), diff = want;
+		unsigned t;
+
+		/* tries: a window a busy host disturbed throughout is measured again */
+		for (t = 0; t < RATE_TRIES && diff * 100 > want * RATE_TOLERANCE_PCT; t++) {
+			p = period_at(rs);
+			diff = p > want ? p - want : want - p;
+		}
+		report(p && diff * 100 <= want * RATE_TOLERANCE_PCT,
+		       "rate select %u: periodic flag every %llu us, where its intervals over 20 ms cluster (or "
+		       "its one interval), try %u (%u Hz: %llu us, within %u%%)", rs, us_from_tsc(p), t, rs_hz(rs),
+		       us_from_tsc(want), RATE_TOLERANCE_PCT);
+	}
+	/* register C: its flags and IRQF, cleared by the read (PIE set: IRQF comes with PF) */
+	rate_select(RS_PROBE);
+	reg_c();
+	wait_flag(RTC_C_PF, 0);
+	spin_us(PF_WAIT_US);
+	c = reg_c();
+	c2 = reg_c();
+	report((c & (RTC_C_PF | RTC_C_IRQF)) == (RTC_C_PF | RTC_C_IRQF),
+	       "register C %#x with PIE set, a periodic edge since the last read: PF and IRQF set", c);
+	report(!(c2 & (RTC_C_PF | RTC_C_IRQF)), "register C %#x read right after: PF and IRQF clear (cleared by "
+	       "the read)", c2);
+	rate_select(0);
+	reg_c();
+	t = wait_flag(RTC_C_PF, RS_OFF_US);
+	report(!t, "rate select 0: the periodic flag %s over %u ms (never: the rate is off)",
+	       t ? "set" : "clear", RS_OFF_US / 1000);
+	/* PF follows the divider whatever PIE says; IRQF only with its enable */
+	write_b(b & ~(RTC_B_PIE | RTC_B_AIE | RTC_B_UIE));
+	rate_select(RS_PROBE);
+	reg_c();
+	spin_us(PF_WAIT_US);
+	c = reg_c();
+	report_kfail(c & RTC_C_PF, DEFECT_QEMU("rtc-pf-needs-pie"),
+		     "register C %#x after 10 ms at 1024 Hz with PIE clear: PF set (set independent of PIE)", c);
+	report(!(c & RTC_C_IRQF), "register C %#x with every enable clear: IRQF clear", c);
+	rate_select(RS_PROBE);
+	cmos_write(RTC_REG_B, b);
+	reg_c();
+}
+
+/* ---- update-in-progress, formats, the alarm ------------------------------------------------ */
+
+struct uip_window {
+	bool seen;
+	u64 first_high, last_high; /* TSC at the first and last UIP sightings */
+	u8 sec_before, sec_after;  /* the seconds read before it rose and after it fell */
+};
+
+/* Watch one update: UIP low, then high, then low again; the seconds read only while it is low. */
+static void watch_uip(struct uip_window *w)
+{
+	u64 end = rdtsc() + tsc_from_us(UPDATE_WAIT_US), t;
+
+	w->seen = false;
+	while (uip() && rdtsc() < end)
+		spin_us(POLL_GAP_US);
+	w->sec_before = w->sec_after = cmos_read(RTC_SECONDS);
+	for (; (t = rdtsc()) < end; spin_us(POLL_GAP_US)) {
+		if (uip()) {
+			if (!w->seen)
+				w->first_high = t;
+			w->seen = true;
+			w->last_high = t;
+		} else if (w->seen) {
+			w->sec_after = cmos_read(RTC_SECONDS);
+			return;
+		} else {
+			w->sec_before = cmos_read(RTC_SECONDS);
+		}
+	}
+}
+
+static unsigned from_bcd(u8 v)
+{
+	return (v >> 4) * 10 + (v & 0xf);
+}
+
+static void uip_checks(u8 b)
+{
+	struct uip_window w = {.seen = false};
+	u64 len;
+	u8 c;
+
+	reg_c();
+	watch_uip(&w);
+	c = reg_c();
+	len = w.seen ? us_from_tsc(w.last_high - w.first_high) : 0;
+	report(w.seen, "update-in-progress (register A bit 7) %s within 1.2 s", w.seen ? "seen" : "never seen");
+	report(w.seen && len <= UIP_WINDOW_MAX_US,
+	       "update-in-progress high for %llu us between its first and last sightings (at most %u: %u us "
+	       "ahead of the update and the update's %u)", len, UIP_WINDOW_MAX_US, RTC_UIP_LEAD_US,
+	       RTC_UPDATE_MAX_US);
+	{
+		bool binary = b & RTC_B_DM_BINARY;
+		unsigned s0 = binary ? w.sec_before : from_bcd(w.sec_before);
+		unsigned s1 = binary ? w.sec_after : from_bcd(w.sec_after);
+
+		report(w.seen && s1 == (s0 + 1) % 60,
+		       "the seconds read %u before update-in-progress rose and %u after it fell (one more: the "
+		       "update happens inside the window)", s0, s1);
+	}
+	report(w.seen && (c & RTC_C_UF), "register C %#x after the update: UF set", c);
+}
+
+struct clock_case {
+	const char *what;
+	u8 format;		 /* register B's DM and 24/12 bits */
+	u8 set[6];		 /* seconds, minutes, hours, day, month, year as written */
+	u8 century;		 /* the century register's value in the same format */
+	u8 alarm[3];		 /* seconds, minutes, hours alarm */
+	u8 want[6];		 /* the same one second later */
+	bool alarm_fires;
+};
+
+static const u8 clock_regs[6] = {RTC_SECONDS, RTC_MINUTES, RTC_HOURS, RTC_DAY_OF_MONTH, RTC_MONTH, RTC_YEAR};
+
+static const struct clock_case clock_cases[] = {
+	{"12-hour BCD, 2023-02-28 11:59:59 PM", 0, {0x59, 0x59, RTC_HOURS_PM | 0x11, 0x28, 0x02, 0x23}, 0x20,
+	 {0x00, RTC_ALARM_DONT_CARE, RTC_ALARM_DONT_CARE}, {0x00, 0x00, 0x12, 0x01, 0x03, 0x23}, true},
+	{"24-hour binary, 2023-12-31 23:59:59", RTC_B_DM_BINARY | RTC_B_24H, {59, 59, 23, 31, 12, 23}, 20,
+	 {0, 0, 5}, {0, 0, 0, 1, 1, 24}, false},
+};
+
+/* Wait until the seconds register leaves v (an update), then until update-in-progress is low. */
+static bool wait_second(u8 v)
+{
+	u64 end = rdtsc() + tsc_from_us(UPDATE_WAIT_US);
+
+	while (cmos_read(RTC_SECONDS) == v || (cmos_read(RTC_REG_A) & RTC_A_UIP)) {
+		if (rdtsc() > end)
+			return false;
+		spin_us(POLL_GAP_US);
+	}
+	return true;
+}
+
+static void clock_case(const struct clock_case *k, u8 base)
+{
+	u8 got[6], b, c;
+	bool ticked;
+
+	write_b(base | RTC_B_SET | k->format);
+	for (unsigned i = 0; i < 6; i++)
+		cmos_write(clock_regs[i], k->set[i]);
+	/* the century counts in the registers' format too: left BCD, binary 2023 would be year 3223 */
+	if (rtc_century_reg())
+		cmos_write(rtc_century_reg(), k->century);
+	alarm_write(RTC_SECONDS_ALARM, k->alarm[0]);
+	alarm_write(RTC_MINUTES_ALARM, k->alarm[1]);
+	alarm_write(RTC_HOURS_ALARM, k->alarm[2]);
+	b = cmos_read(RTC_REG_B);
+	got[2] = cmos_read(RTC_HOURS);
+	report((b & (RTC_B_DM_BINARY | RTC_B_24H)) == k->format && got[2] == k->set[2],
+	       "%s written with SET: register B %#x (DM %u, 24/12 %u as written), hours read %#x (%#x)", k->what,
+	       b, !!(k->format & RTC_B_DM_BINARY), !!(k->format & RTC_B_24H), got[2], k->set[2]);
+	reg_c();
+	write_b(base | k->format);
+	ticked = wait_second(k->set[0]);
+	for (unsigned i = 0; i < 6; i++)
+		got[i] = cmos_read(clock_regs[i]);
+	c = reg_c();
+	report(ticked && got[0] == k->want[0] && got[1] == k->want[1] && got[2] == k->want[2],
+	       "%s, one update later: %02x:%02x:%02x (%02x:%02x:%02x)", k->what, got[2], got[1], got[0],
+	       k->want[2], k->want[1], k->want[0]);
+	report(ticked && got[3] == k->want[3] && got[4] == k->want[4] && got[5] == k->want[5],
+	       "%s, one update later: day %#x month %#x year %#x (%#x %#x %#x: the month's and year's end)",
+	       k->what, got[3], got[4], got[5], k->want[3], k->want[4], k->want[5]);
+	report(ticked && !!(c & RTC_C_AF) == k->alarm_fires,
+	       "%s, alarm %02x:%02x:%02x (0xc0 and up: don't care): AF %s after the update (%s)", k->what,
+	       k->alarm[2], k->alarm[1], k->alarm[0], c & RTC_C_AF ? "set" : "clear",
+	       k->alarm_fires ? "set" : "clear");
+}
+
+void rtc_clock_checks(void)
+{
+	u8 b = cmos_read(RTC_REG_B);
+	u8 base = b & ~(RTC_B_SET | RTC_B_PIE | RTC_B_AIE | RTC_B_UIE | RTC_B_DM_BINARY | RTC_B_24H);
+
+	uip_checks(b);
+	for (unsigned i = 0; i < ARRAY_SIZE(clock_cases); i++)
+		clock_case(&clock_cases[i], base);
+	cmos_write(RTC_REG_B, b);
+	reg_c();
+}
