@@ -43,6 +43,7 @@
 /* periodic mode's run, and the fewest interrupts it must bring: a one-shot brings 1 */
 #define PERIODIC_RUN	20
 #define PERIODIC_MIN	2
+#define MODE_TRIES	3
 
 static bool x2;
 
@@ -281,12 +282,21 @@ static void mode_change_checks(const struct course *c)
 	u32 before, after, end;
 	unsigned k;
 
-	lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
-	lw(APIC_TMICT, c->n);
-	spin_us(USEC_PER_SEC / PERIODS_PER_S / 2);
-	before = lr(APIC_TMCCT);
-	lw(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | V);
-	after = lr(APIC_TMCCT);
+	/* a try the host delayed past the count's end between the reads tells nothing: again */
+	for (unsigned t = 0; t < MODE_TRIES; t++) {
+		u64 t0, t1;
+
+		lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
+		lw(APIC_TMICT, c->n);
+		spin_us(USEC_PER_SEC / PERIODS_PER_S / 2);
+		t0 = rdtsc();
+		before = lr(APIC_TMCCT);
+		lw(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | V);
+		after = lr(APIC_TMCCT);
+		t1 = rdtsc();
+		if ((t1 - t0) * c->hz / arch_counter_hz() < before)
+			break;
+	}
 	k = IRQ_SEEN(V)->count;
 	report(lr(APIC_TMICT) == c->n, "periodic -> one-shot: the initial count reads %u (kept: %u)",
 	       lr(APIC_TMICT), c->n);
@@ -365,8 +375,10 @@ static void current_readonly_check(void)
 	c0 = lr(APIC_TMCCT);
 	vec = lw(APIC_TMCCT, 5);
 	c1 = lr(APIC_TMCCT);
-	if (vec != EXC_NONE)
-		report_info("the write of the current count raised vector %d", vec);
+	if (x2)
+		report_kfail(vec == GP_VECTOR, DEFECT_TCG("x2apic-readonly-wrmsr"),
+			     "WRMSR to the read-only current count (MSR 839H) raised vector %d (#GP, %d: table 11-6)",
+			     vec, GP_VECTOR);
 	report(c1 > 5 && c1 <= c0,
 	       "the current count is read-only: after writing 5 it reads %u (still counting down from %u)",
 	       c1, c0);

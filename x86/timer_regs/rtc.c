@@ -27,8 +27,8 @@
 /* a rate's period measured as its intervals cluster over at least this long */
 #define RATE_WINDOW_US	   20000
 #define RATE_INTERVALS_MAX 256
-/* at 64 Hz and up, at least 3 intervals, so that one late flag cannot make the cluster */
-#define RATE_INTERVALS_MIN 3
+/* at 64 Hz and up, at least 6 intervals, so that a late flag and its catch-up cannot make the cluster */
+#define RATE_INTERVALS_MIN 6
 #define RATE_MEDIAN_MIN_HZ 64
 #define RATE_TOLERANCE_PCT 10
 #define RATE_TRIES	   3
