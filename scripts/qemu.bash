@@ -178,14 +178,14 @@ qemu_figure_beyond() { # above|below value band...
 # Whether one failed bounded check ("NAME VALUE UNIT BAND...") matches a pattern.
 qemu_bound_matches() { # pattern failure
 	local pat=$1 glob=${1%[<>]} name value
-	local -a f
-	read -r -a f <<<"$2"
-	name=${f[0]:-} value=${f[1]:-}
+	local -a words
+	read -r -a words <<<"$2"
+	name=${words[0]:-} value=${words[1]:-}
 	# shellcheck disable=SC2053 # a glob, on purpose
 	[[ $name == $glob ]] || return 1
 	case $pat in
-	*'>') qemu_figure_beyond above "$value" "${f[@]:3}" ;;
-	*'<') qemu_figure_beyond below "$value" "${f[@]:3}" ;;
+	*'>') qemu_figure_beyond above "$value" "${words[@]:3}" ;;
+	*'<') qemu_figure_beyond below "$value" "${words[@]:3}" ;;
 	*) return 0 ;;
 	esac
 }
