@@ -49,13 +49,13 @@
  *     hpet_route    Tn_INT_ROUTE_CNF written as the next input
  *     pit_no_latch  a count read that skips the latch (reads the counter)
  *     pit_status    the read-back's status byte not latched (a count byte read as it)
- *     pit_mode      the control word programs mode (m + 2) mod 4 for mode m
+ *     pit_mode      the control word programs mode (m + 3) mod 4 for mode m
  *     pit_access    the control word programs LSB then MSB for every access
  *     pit_out       OUT2 read from port 0x61's refresh bit instead
  *     rtc_uip       update-in-progress read from the wrong bit
  *     rtc_format    register B's DM and 24/12 bits written inverted
  *     rtc_rate      the rate select written one higher
- *     rtc_alarm     the alarm's don't-care bytes written as 0
+ *     rtc_alarm     every alarm byte written as don't care
  *     rtc_reg_c     register C read from register D
  * Anything else is refused, a failure.
  */
