@@ -293,6 +293,24 @@ static void periodic_checks(const struct course *c)
 	       lr(APIC_TMICT), c->n);
 }
 
+/*
+ * Periodic from the initial count, then one-shot halves periods in: the
+ * TSC at the count's write; the current count read before and after the switch.
+ */
+static u64 switch_to_oneshot(const struct course *c, unsigned halves, u32 *before, u32 *after)
+{
+	u64 t0;
+
+	lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
+	t0 = rdtsc();
+	lw(APIC_TMICT, c->n);
+	spin_us(halves * USEC_PER_SEC / PERIODS_PER_S / 2);
+	*before = lr(APIC_TMCCT);
+	lw(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | V);
+	*after = lr(APIC_TMCCT);
+	return t0;
+}
+
 /* SDM 11.5.4: a mode change by the LVT timer write neither starts nor restarts the count. */
 static void mode_change_checks(const struct course *c)
 {
@@ -300,18 +318,13 @@ static void mode_change_checks(const struct course *c)
 	unsigned k;
 
 	/* a try the host delayed past the count's end between the reads tells nothing: again */
+	/* ... and one that let the first period end before the switch: that is the next check's */
 	for (unsigned t = 0; t < MODE_TRIES; t++) {
 		u64 t0, t1;
 
-		lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
-		lw(APIC_TMICT, c->n);
-		spin_us(USEC_PER_SEC / PERIODS_PER_S / 2);
-		t0 = rdtsc();
-		before = lr(APIC_TMCCT);
-		lw(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | V);
-		after = lr(APIC_TMCCT);
+		t0 = switch_to_oneshot(c, 1, &before, &after);
 		t1 = rdtsc();
-		if ((t1 - t0) * c->hz / arch_counter_hz() < before)
+		if (t1 - t0 < c->period_tsc)
 			break;
 	}
 	k = IRQ_SEEN(V)->count;
@@ -325,6 +338,12 @@ static void mode_change_checks(const struct course *c)
 	report(end == 0 && IRQ_SEEN(V)->count - k <= 1,
 	       "periodic -> one-shot: the count ended at %u with %u interrupts (0, at most 1: no reload)",
 	       end, IRQ_SEEN(V)->count - k);
+	/* the same in the second period: the count goes on from where the reload put it */
+	switch_to_oneshot(c, 3, &before, &after);
+	report_kfail(after != 0 && after <= before, DEFECT_TCG("apic-periodic-to-oneshot"),
+		     "periodic -> one-shot in the second period: the current count %u before the write, %u "
+		     "after (going on from the reload, not ended)", before, after);
+	spin_us(3 * USEC_PER_SEC / PERIODS_PER_S);
 	k = IRQ_SEEN(V)->count;
 	lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
 	spin_us(2 * USEC_PER_SEC / PERIODS_PER_S);
