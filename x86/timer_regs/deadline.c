@@ -22,13 +22,13 @@
 #include "x86/processor.h"
 #include "x86/timer_regs.h"
 
-#define V		 REGS_LAPIC_VECTOR
-#define DEADLINE_CHECKS	 9
-#define AHEAD_US	 1000
-#define MUST_COME_US	 50000
-#define MUST_NOT_US	 3000
+#define V		REGS_LAPIC_VECTOR
+#define DEADLINE_CHECKS 9
+#define AHEAD_US	1000
+#define MUST_COME_US	50000
+#define MUST_NOT_US	3000
 /* a deadline already passed: taken on the next instruction boundary or VM entry, within 1 ms */
-#define AT_ONCE_US	 1000
+#define AT_ONCE_US 1000
 
 static u64 last_written;
 
@@ -69,21 +69,24 @@ static void fire_checks(void)
 	wait_irq(MUST_COME_US);
 	spin_us(MUST_NOT_US);
 	report(IRQ_SEEN(V)->count == 1 && IRQ_SEEN(V)->last_tsc >= t,
-	       "a deadline 1 ms ahead: %u interrupts, the first %lld us after it (1, not before it)",
+	       "a deadline 1 ms ahead: %u interrupts, the first %lld us after it (1, not before "
+	       "it)",
 	       IRQ_SEEN(V)->count, (long long)us_from_tsc(IRQ_SEEN(V)->last_tsc - t));
 	report(dl_read() == 0, "IA32_TSC_DEADLINE reads %#llx after it fired (0)", dl_read());
 	regs_irq_reset(V);
 	dl_write(rdtsc() + tsc_from_us(AHEAD_US));
 	dl_write(0);
 	spin_us(MUST_NOT_US);
-	report(IRQ_SEEN(V)->count == 0, "a deadline 1 ms ahead, then 0 written: %u interrupts over 3 ms (0)",
+	report(IRQ_SEEN(V)->count == 0,
+	       "a deadline 1 ms ahead, then 0 written: %u interrupts over 3 ms (0)",
 	       IRQ_SEEN(V)->count);
 	regs_irq_reset(V);
 	t = rdtsc();
 	dl_write(t - tsc_from_us(AHEAD_US));
 	wait_irq(MUST_COME_US);
 	report(IRQ_SEEN(V)->count == 1 && IRQ_SEEN(V)->last_tsc - t <= tsc_from_us(AT_ONCE_US),
-	       "a deadline 1 ms in the past: %u interrupts, %llu us after the write (1, within %u us)",
+	       "a deadline 1 ms in the past: %u interrupts, %llu us after the write (1, within %u "
+	       "us)",
 	       IRQ_SEEN(V)->count, us_from_tsc(IRQ_SEEN(V)->last_tsc - t), AT_ONCE_US);
 }
 
@@ -95,7 +98,8 @@ static void mode_checks(void)
 	apic_timer_oneshot_mode(V);
 	spin_us(MUST_NOT_US);
 	report(IRQ_SEEN(V)->count == 0,
-	       "armed, then the LVT timer set to one-shot: %u interrupts over 3 ms (0: leaving the mode disarms)",
+	       "armed, then the LVT timer set to one-shot: %u interrupts over 3 ms (0: leaving the "
+	       "mode disarms)",
 	       IRQ_SEEN(V)->count);
 	report(dl_read() == 0, "IA32_TSC_DEADLINE reads %#llx in one-shot mode (0)", dl_read());
 	dl_write(rdtsc() + tsc_from_us(AHEAD_US));
@@ -103,21 +107,26 @@ static void mode_checks(void)
 	report(IRQ_SEEN(V)->count == 0 && dl_read() == 0,
 	       "a deadline written in one-shot mode: %u interrupts, reads %#llx (0 and 0: ignored)",
 	       IRQ_SEEN(V)->count, dl_read());
-	/* 11.5.4.1: in xAPIC mode an MFENCE orders the LVT write before the WRMSR (the driver adds it) */
+	/* 11.5.4.1: in xAPIC mode an MFENCE orders the LVT write before the WRMSR (the driver adds
+	 * it) */
 	regs_irq_reset(V);
 	apic_timer_deadline_mode(V);
 	dl_write(rdtsc() + tsc_from_us(AHEAD_US));
 	wait_irq(MUST_COME_US);
 	report(IRQ_SEEN(V)->count == 1,
-	       "LVT timer to TSC-deadline, MFENCE, the deadline at once: %u interrupts (1: the write was not "
-	       "dropped)", IRQ_SEEN(V)->count);
+	       "LVT timer to TSC-deadline, MFENCE, the deadline at once: %u interrupts (1: the "
+	       "write was not "
+	       "dropped)",
+	       IRQ_SEEN(V)->count);
 }
 
 void deadline_checks(void)
 {
 	if (!apic_timer_has_tsc_deadline()) {
-		report_skip("CPUID.1:ECX[24] is clear: no TSC-deadline mode (QEMU's TCG LAPIC has none): its %u "
-			    "checks need KVM", DEADLINE_CHECKS);
+		report_skip("CPUID.1:ECX[24] is clear: no TSC-deadline mode (QEMU's TCG LAPIC has "
+			    "none): its %u "
+			    "checks need KVM",
+			    DEADLINE_CHECKS);
 		return;
 	}
 	regs_eoi = apic_eoi;

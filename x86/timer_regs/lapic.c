@@ -29,22 +29,22 @@
 
 #define V REGS_LAPIC_VECTOR
 /* the counts' period in the course checks: 1 ms of the divide-by-1 clock */
-#define PERIODS_PER_S	1000
+#define PERIODS_PER_S 1000
 /* the rate measurement: a window, and brackets (reads' own time) of at most 1% of it */
-#define RATE_WINDOW_US	2000
-#define RATE_TRIES	5
+#define RATE_WINDOW_US	 2000
+#define RATE_TRIES	 5
 #define RATE_BRACKET_DIV 100
 /* a divided rate times its divisor against the undivided rate: 3% */
 #define RATE_TOLERANCE_PCT 3
 /* what a read right after the count's write may be below it, beyond the time it took: counts */
-#define START_SLACK	1000
+#define START_SLACK 1000
 /* how long a check waits for an interrupt that must come: periods */
-#define WAIT_PERIODS	50
+#define WAIT_PERIODS 50
 /* periodic mode's run, and the fewest interrupts it must bring: a one-shot brings 1 */
-#define PERIODIC_RUN	20
-#define PERIODIC_MIN	2
-#define MODE_TRIES	3
-#define STOP_SETTLE_US	20
+#define PERIODIC_RUN   20
+#define PERIODIC_MIN   2
+#define MODE_TRIES     3
+#define STOP_SETTLE_US 20
 
 static bool x2;
 
@@ -52,8 +52,8 @@ static const struct {
 	u32 code;
 	unsigned div;
 } divides[] = {
-	{APIC_TDCR_DIV_1, 1},	{APIC_TDCR_DIV_2, 2},	{APIC_TDCR_DIV_4, 4},
-	{APIC_TDCR_DIV_8, 8},	{APIC_TDCR_DIV_16, 16}, {APIC_TDCR_DIV_32, 32},
+	{APIC_TDCR_DIV_1, 1},	{APIC_TDCR_DIV_2, 2},	  {APIC_TDCR_DIV_4, 4},
+	{APIC_TDCR_DIV_8, 8},	{APIC_TDCR_DIV_16, 16},	  {APIC_TDCR_DIV_32, 32},
 	{APIC_TDCR_DIV_64, 64}, {APIC_TDCR_DIV_128, 128},
 };
 
@@ -96,7 +96,8 @@ static int lw(u32 reg, u32 val)
 		val &= ~APIC_LVT_MASKED;
 	if (reg == APIC_TDCR && opt.fault == FAULT_DIVIDE)
 		val = next_divide_code(val);
-	if (reg == APIC_TMICT && ((opt.fault == FAULT_COUNT && val) || (opt.fault == FAULT_STOP && !val)))
+	if (reg == APIC_TMICT &&
+	    ((opt.fault == FAULT_COUNT && val) || (opt.fault == FAULT_STOP && !val)))
 		return EXC_NONE;
 	if (reg == APIC_TMCCT && opt.fault == FAULT_CURRENT_WRITE)
 		reg = APIC_TMICT;
@@ -151,7 +152,8 @@ static void lvt_checks(void)
 		lw(APIC_LVTT, values[i]);
 		got = lr(APIC_LVTT);
 		report(got == values[i],
-		       "LVT timer written %#x (%s, %s, vector %#x) reads back %#x (as written, delivery status 0)",
+		       "LVT timer written %#x (%s, %s, vector %#x) reads back %#x (as written, "
+		       "delivery status 0)",
 		       values[i], values[i] & APIC_LVT_TIMER_PERIODIC ? "periodic" : "one-shot",
 		       values[i] & APIC_LVT_MASKED ? "masked" : "unmasked", values[i] & 0xff, got);
 	}
@@ -182,7 +184,8 @@ static u64 rate_at(u32 code, const struct access *a)
 		t3 = rdtsc();
 		if ((t1 - t0) + (t3 - t2) < best) {
 			best = (t1 - t0) + (t3 - t2);
-			rate = (u64)(u32)(c0 - c1) * arch_counter_hz() / ((t2 + t3) / 2 - (t0 + t1) / 2);
+			rate = (u64)(u32)(c0 - c1) * arch_counter_hz() /
+			       ((t2 + t3) / 2 - (t0 + t1) / 2);
 		}
 	}
 	raw_write(APIC_TMICT, 0);
@@ -198,8 +201,9 @@ static void divide_checks(void)
 
 		lw(APIC_TDCR, divides[i].code);
 		got = lr(APIC_TDCR) & APIC_TDCR_MASK;
-		report(got == divides[i].code, "divide configuration %#x (divide by %u) reads back %#x",
-		       divides[i].code, divides[i].div, got);
+		report(got == divides[i].code,
+		       "divide configuration %#x (divide by %u) reads back %#x", divides[i].code,
+		       divides[i].div, got);
 		rate[i] = rate_at(divides[i].code, &as_tested);
 	}
 	report_info("divide by 1 counts at %llu Hz (against the TSC)", rate[0]);
@@ -208,8 +212,10 @@ static void divide_checks(void)
 		u64 diff = scaled > rate[0] ? scaled - rate[0] : rate[0] - scaled;
 
 		report(rate[0] && diff * 100 <= rate[0] * RATE_TOLERANCE_PCT,
-		       "divide by %u counts at %llu Hz: times %u is %llu Hz, within %u%% of divide by 1's %llu Hz",
-		       divides[i].div, rate[i], divides[i].div, scaled, RATE_TOLERANCE_PCT, rate[0]);
+		       "divide by %u counts at %llu Hz: times %u is %llu Hz, within %u%% of divide "
+		       "by 1's %llu Hz",
+		       divides[i].div, rate[i], divides[i].div, scaled, RATE_TOLERANCE_PCT,
+		       rate[0]);
 	}
 	lw(APIC_TDCR, APIC_TDCR_DIV_1);
 }
@@ -227,7 +233,8 @@ static void oneshot_checks(const struct course *c)
 	u64 t0 = 0, t1 = 0, fired;
 	u32 c1 = 0, c2 = 0;
 
-	/* a try the host delayed past the count's end before its second read tells nothing: again */
+	/* a try the host delayed past the count's end before its second read tells nothing: again
+	 */
 	for (unsigned t = 0; t < MODE_TRIES; t++) {
 		timer_off();
 		regs_irq_reset(V);
@@ -245,7 +252,8 @@ static void oneshot_checks(const struct course *c)
 		u64 took = (t1 - t0) * c->hz / arch_counter_hz() * 2 + START_SLACK;
 
 		report(c1 <= c->n && c1 + took >= c->n,
-		       "one-shot: current count %u right after writing the initial count %u (not above it, "
+		       "one-shot: current count %u right after writing the initial count %u (not "
+		       "above it, "
 		       "within %llu: twice the counts the write and read took, plus %u)",
 		       c1, c->n, took, START_SLACK);
 	}
@@ -255,16 +263,20 @@ static void oneshot_checks(const struct course *c)
 	wait_irqs(1, WAIT_PERIODS * USEC_PER_SEC / PERIODS_PER_S);
 	fired = IRQ_SEEN(V)->count ? IRQ_SEEN(V)->last_tsc - t0 : 0;
 	report(IRQ_SEEN(V)->count && fired >= c->period_tsc * (100 - RATE_TOLERANCE_PCT) / 100,
-	       "one-shot: its interrupt came %llu us after the write (%s; not before the count's %llu us "
-	       "less %u%%)", us_from_tsc(fired), IRQ_SEEN(V)->count ? "came" : "never",
+	       "one-shot: its interrupt came %llu us after the write (%s; not before the count's "
+	       "%llu us "
+	       "less %u%%)",
+	       us_from_tsc(fired), IRQ_SEEN(V)->count ? "came" : "never",
 	       us_from_tsc(c->period_tsc), RATE_TOLERANCE_PCT);
 	spin_us(3 * USEC_PER_SEC / PERIODS_PER_S);
-	report(IRQ_SEEN(V)->count == 1, "one-shot: %u interrupts over 3 periods after it (1: no reload)",
+	report(IRQ_SEEN(V)->count == 1,
+	       "one-shot: %u interrupts over 3 periods after it (1: no reload)",
 	       IRQ_SEEN(V)->count);
-	report(lr(APIC_TMCCT) == 0, "one-shot: the current count reads %u after the expiry (stays 0)",
-	       lr(APIC_TMCCT));
-	report(lr(APIC_TMICT) == c->n, "one-shot: the initial count reads %u after the expiry (kept: %u)",
-	       lr(APIC_TMICT), c->n);
+	report(lr(APIC_TMCCT) == 0,
+	       "one-shot: the current count reads %u after the expiry (stays 0)", lr(APIC_TMCCT));
+	report(lr(APIC_TMICT) == c->n,
+	       "one-shot: the initial count reads %u after the expiry (kept: %u)", lr(APIC_TMICT),
+	       c->n);
 }
 
 static void periodic_checks(const struct course *c)
@@ -287,10 +299,13 @@ static void periodic_checks(const struct course *c)
 	k = IRQ_SEEN(V)->count;
 	periods = (rdtsc() - t0) / c->period_tsc;
 	report(k >= PERIODIC_MIN && k <= periods + 1,
-	       "periodic: %u interrupts in %llu periods' time (%u..%llu: one a period at most, more than a "
-	       "one-shot's 1 however late a busy host runs them)", k, periods, PERIODIC_MIN, periods + 1);
-	report(lr(APIC_TMICT) == c->n, "periodic: the initial count reads %u while running (kept: %u)",
-	       lr(APIC_TMICT), c->n);
+	       "periodic: %u interrupts in %llu periods' time (%u..%llu: one a period at most, "
+	       "more than a "
+	       "one-shot's 1 however late a busy host runs them)",
+	       k, periods, PERIODIC_MIN, periods + 1);
+	report(lr(APIC_TMICT) == c->n,
+	       "periodic: the initial count reads %u while running (kept: %u)", lr(APIC_TMICT),
+	       c->n);
 }
 
 /*
@@ -328,31 +343,38 @@ static void mode_change_checks(const struct course *c)
 			break;
 	}
 	k = IRQ_SEEN(V)->count;
-	report(lr(APIC_TMICT) == c->n, "periodic -> one-shot: the initial count reads %u (kept: %u)",
-	       lr(APIC_TMICT), c->n);
+	report(lr(APIC_TMICT) == c->n,
+	       "periodic -> one-shot: the initial count reads %u (kept: %u)", lr(APIC_TMICT), c->n);
 	report(after != 0 && after <= before,
-	       "periodic -> one-shot: the current count goes on (%u before the write, %u after: not "
-	       "restarted, not stopped)", before, after);
+	       "periodic -> one-shot: the current count goes on (%u before the write, %u after: "
+	       "not "
+	       "restarted, not stopped)",
+	       before, after);
 	spin_us(3 * USEC_PER_SEC / PERIODS_PER_S);
 	end = lr(APIC_TMCCT);
 	report(end == 0 && IRQ_SEEN(V)->count - k <= 1,
-	       "periodic -> one-shot: the count ended at %u with %u interrupts (0, at most 1: no reload)",
+	       "periodic -> one-shot: the count ended at %u with %u interrupts (0, at most 1: no "
+	       "reload)",
 	       end, IRQ_SEEN(V)->count - k);
 	/* the same in the second period: the count goes on from where the reload put it */
 	switch_to_oneshot(c, 3, &before, &after);
 	report_kfail(after != 0 && after <= before, DEFECT_TCG("apic-periodic-to-oneshot"),
-		     "periodic -> one-shot in the second period: the current count %u before the write, %u "
-		     "after (going on from the reload, not ended)", before, after);
+		     "periodic -> one-shot in the second period: the current count %u before the "
+		     "write, %u "
+		     "after (going on from the reload, not ended)",
+		     before, after);
 	spin_us(3 * USEC_PER_SEC / PERIODS_PER_S);
 	k = IRQ_SEEN(V)->count;
 	lw(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | V);
 	spin_us(2 * USEC_PER_SEC / PERIODS_PER_S);
 	end = lr(APIC_TMCCT);
 	report_kfail(end == 0 && IRQ_SEEN(V)->count == k, DEFECT_TCG("apic-mode-restart"),
-		     "one-shot expired -> periodic: current count %u, %u interrupts over 2 periods (0 and 0: "
-		     "the mode change does not start the timer)", end, IRQ_SEEN(V)->count - k);
-	report(lr(APIC_TMICT) == c->n, "one-shot -> periodic: the initial count reads %u (kept: %u)",
-	       lr(APIC_TMICT), c->n);
+		     "one-shot expired -> periodic: current count %u, %u interrupts over 2 periods "
+		     "(0 and 0: "
+		     "the mode change does not start the timer)",
+		     end, IRQ_SEEN(V)->count - k);
+	report(lr(APIC_TMICT) == c->n,
+	       "one-shot -> periodic: the initial count reads %u (kept: %u)", lr(APIC_TMICT), c->n);
 	timer_off();
 }
 
@@ -388,7 +410,8 @@ static void mask_checks(const struct course *c)
 	timer_off();
 }
 
-/* SDM 11.5.4: "A write of 0 to the initial-count register effectively stops the local APIC timer". */
+/* SDM 11.5.4: "A write of 0 to the initial-count register effectively stops the local APIC timer".
+ */
 static void stop_checks(const struct course *c)
 {
 	unsigned k;
@@ -404,7 +427,8 @@ static void stop_checks(const struct course *c)
 	spin_us(3 * USEC_PER_SEC / PERIODS_PER_S);
 	report(lr(APIC_TMCCT) == 0, "periodic, then 0 written: the current count reads %u (0)",
 	       lr(APIC_TMCCT));
-	report(IRQ_SEEN(V)->count == k, "periodic, then 0 written: %u interrupts over 3 periods after (0)",
+	report(IRQ_SEEN(V)->count == k,
+	       "periodic, then 0 written: %u interrupts over 3 periods after (0)",
 	       IRQ_SEEN(V)->count - k);
 	report(lr(APIC_TMICT) == 0, "periodic, then 0 written: the initial count reads %u (0)",
 	       lr(APIC_TMICT));
@@ -424,10 +448,12 @@ static void current_readonly_check(void)
 	c1 = lr(APIC_TMCCT);
 	if (x2)
 		report_kfail(vec == GP_VECTOR, DEFECT_TCG("x2apic-readonly-wrmsr"),
-			     "WRMSR to the read-only current count (MSR 839H) raised vector %d (#GP, %d: table 11-6)",
+			     "WRMSR to the read-only current count (MSR 839H) raised vector %d "
+			     "(#GP, %d: table 11-6)",
 			     vec, GP_VECTOR);
 	report(c1 > 5 && c1 <= c0,
-	       "the current count is read-only: after writing 5 it reads %u (still counting down from %u)",
+	       "the current count is read-only: after writing 5 it reads %u (still counting down "
+	       "from %u)",
 	       c1, c0);
 	timer_off();
 }
@@ -438,7 +464,8 @@ static void run_all(void)
 
 	lvt_checks();
 	divide_checks();
-	/* the course checks' clock, read past the faults: a fault must fail its checks, not hang them */
+	/* the course checks' clock, read past the faults: a fault must fail its checks, not hang
+	 * them */
 	c.hz = rate_at(APIC_TDCR_DIV_1, &around_faults);
 	c.n = (u32)max(c.hz / PERIODS_PER_S, 1ull);
 	c.period_tsc = arch_counter_hz() / PERIODS_PER_S;
@@ -456,7 +483,8 @@ static void run_all(void)
 /* 11.12.5: x2APIC -> disabled -> xAPIC is the way out of x2APIC mode; the state resets. */
 static void enter_xapic(void)
 {
-	u64 base = rdmsr(MSR_IA32_APICBASE) & ~(u64)(MSR_IA32_APICBASE_ENABLE | MSR_IA32_APICBASE_EXTD);
+	u64 base = rdmsr(MSR_IA32_APICBASE) &
+		   ~(u64)(MSR_IA32_APICBASE_ENABLE | MSR_IA32_APICBASE_EXTD);
 
 	wrmsr(MSR_IA32_APICBASE, base);
 	wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
@@ -478,7 +506,8 @@ void lapic_checks(void)
 		report_prefix_pop();
 		enter_xapic();
 	} else {
-		report_skip("x2apic: CPUID.1:ECX[21] is clear (no x2APIC offered): the MSR path is not checked");
+		report_skip("x2apic: CPUID.1:ECX[21] is clear (no x2APIC offered): the MSR path is "
+			    "not checked");
 	}
 	report_prefix_push("xapic");
 	run_all();

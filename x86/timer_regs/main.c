@@ -77,12 +77,11 @@ struct regs_opt opt;
 static const char *host_kinds;
 
 static const char *const fault_names[] = {
-	"none",		"lvt",		 "divide",	"count",	  "current",
-	"current_write", "mask", "stop", "deadline_keep", "hpet_halt", "hpet_restart",
-	"hpet_period", "hpet_width", "hpet_val_set", "hpet_status", "hpet_type", "hpet_route",
-	"pit_no_latch",
-	"pit_status",	"pit_mode",	 "pit_access", "pit_out",	"rtc_uip",	  "rtc_format",
-	"rtc_rate",	"rtc_alarm",	 "rtc_reg_c",
+	"none",	      "lvt",	      "divide",	       "count",	    "current",	    "current_write",
+	"mask",	      "stop",	      "deadline_keep", "hpet_halt", "hpet_restart", "hpet_period",
+	"hpet_width", "hpet_val_set", "hpet_status",   "hpet_type", "hpet_route",   "pit_no_latch",
+	"pit_status", "pit_mode",     "pit_access",    "pit_out",   "rtc_uip",	    "rtc_format",
+	"rtc_rate",   "rtc_alarm",    "rtc_reg_c",
 };
 
 enum phase {
@@ -93,10 +92,10 @@ enum phase {
 	PHASE_RTC_RATES = 1 << 4,
 	PHASE_RTC_CLOCK = 1 << 5,
 };
-static const char *const phase_names[] = {"lapic", "deadline", "hpet",
+static const char *const phase_names[] = {"lapic", "deadline",	"hpet",
 					  "pit",   "rtc_rates", "rtc_clock"};
 static void (*const phase_fns[])(void) = {lapic_checks, deadline_checks, hpet_checks,
-					   pit_checks,	 rtc_rate_checks, rtc_clock_checks};
+					  pit_checks,	rtc_rate_checks, rtc_clock_checks};
 
 static const char *const known_kinds[] = {"none", "tcg", "qemu", "kvm-pvm"};
 

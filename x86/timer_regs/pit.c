@@ -21,18 +21,18 @@
 
 #define CH 2
 /* what a latched count must be behind the live one after HOLD_US (half the counts HOLD_US is) */
-#define HOLD_US		  500
-#define HOLD_MIN_COUNTS	  (PIT_HZ / 2 * HOLD_US / 1000000)
+#define HOLD_US		500
+#define HOLD_MIN_COUNTS (PIT_HZ / 2 * HOLD_US / 1000000)
 /* counts of the mode checks: mode 0 about 5 ms, modes 2 and 3 about 0.84 ms */
-#define ONESHOT_COUNT	  6000
-#define RATE_COUNT	  1000
-#define MUST_COME_US	  50000
-#define PIT_TRIES	  3
-#define SAMPLES		  2000
+#define ONESHOT_COUNT 6000
+#define RATE_COUNT    1000
+#define MUST_COME_US  50000
+#define PIT_TRIES     3
+#define SAMPLES	      2000
 /* the modes' OUT sampled over about 12 periods */
-#define SAMPLE_US	  10000
+#define SAMPLE_US 10000
 /* mode 2's OUT is low one clock a period (1 in RATE_COUNT): high in at least 90% of samples */
-#define MODE2_HIGH_PCT	  90
+#define MODE2_HIGH_PCT 90
 /* mode 3's OUT is high half the period */
 #define MODE3_HIGH_LO_PCT 35
 #define MODE3_HIGH_HI_PCT 65
@@ -65,7 +65,8 @@ static void gate(bool high)
 static bool out2(void)
 {
 	/* bit 4 is the refresh toggle, which pit_out reads by mistake */
-	return inb(PIT_PORT_B) & (opt.fault == FAULT_PIT_OUT ? PIT_PORT_B_OUT2 >> 1 : PIT_PORT_B_OUT2);
+	return inb(PIT_PORT_B) &
+	       (opt.fault == FAULT_PIT_OUT ? PIT_PORT_B_OUT2 >> 1 : PIT_PORT_B_OUT2);
 }
 
 /* Program counter 2 in mode with access rw and count, its gate low while loading, then high. */
@@ -133,16 +134,20 @@ static void latch_checks(void)
 	l = read16();
 	c = latched();
 	report(moved(l, c) >= HOLD_MIN_COUNTS,
-	       "counter latch: the count latched %u us before reading is %u, the live count then %u: %u "
-	       "apart (at least %u: the latch held it)", HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
+	       "counter latch: the count latched %u us before reading is %u, the live count then "
+	       "%u: %u "
+	       "apart (at least %u: the latch held it)",
+	       HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
 	latch();
 	spin_us(HOLD_US);
 	latch();
 	l = read16();
 	c = latched();
 	report(moved(l, c) >= HOLD_MIN_COUNTS,
-	       "counter latch twice %u us apart, then read: %u, the live count %u: %u apart (at least %u: "
-	       "the second latch is ignored)", HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
+	       "counter latch twice %u us apart, then read: %u, the live count %u: %u apart (at "
+	       "least %u: "
+	       "the second latch is ignored)",
+	       HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
 }
 
 /* ---- the read-back command and the status byte ---------------------------------------- */
@@ -170,16 +175,20 @@ static void status_checks(void)
 		load(progs[i].mode, progs[i].rw, progs[i].count, progs[i].bcd);
 		st = read_back(&count);
 		report((st & (PIT_STATUS_MODE_MASK | PIT_STATUS_RW_MASK | PIT_STATUS_BCD)) == want,
-		       "read-back status %#x after programming mode %u, %s, %s: mode %u, access %s, BCD %u",
-		       st, progs[i].mode, rw_names[progs[i].rw >> 4], progs[i].bcd ? "BCD" : "binary",
-		       (st >> 1) & 7, rw_names[(st >> 4) & 3], st & PIT_STATUS_BCD);
+		       "read-back status %#x after programming mode %u, %s, %s: mode %u, access "
+		       "%s, BCD %u",
+		       st, progs[i].mode, rw_names[progs[i].rw >> 4],
+		       progs[i].bcd ? "BCD" : "binary", (st >> 1) & 7, rw_names[(st >> 4) & 3],
+		       st & PIT_STATUS_BCD);
 	}
 	/* mode 0: OUT is low until terminal count, and the status byte's OUTPUT says so */
 	load(0, PIT_RW_LSB_MSB, ONESHOT_COUNT, 0);
 	st = read_back(&count);
 	report(!(st & PIT_STATUS_OUTPUT) && count <= ONESHOT_COUNT && count > ONESHOT_COUNT / 2,
-	       "read-back in mode 0 right after the count: OUTPUT %u (0), count %u (%u..%u: loaded and "
-	       "counting)", !!(st & PIT_STATUS_OUTPUT), count, ONESHOT_COUNT / 2, ONESHOT_COUNT);
+	       "read-back in mode 0 right after the count: OUTPUT %u (0), count %u (%u..%u: loaded "
+	       "and "
+	       "counting)",
+	       !!(st & PIT_STATUS_OUTPUT), count, ONESHOT_COUNT / 2, ONESHOT_COUNT);
 	/* read-back latches the count like the latch command: held until read */
 	load(2, PIT_RW_LSB_MSB, 0, 0);
 	if (opt.fault != FAULT_PIT_NO_LATCH)
@@ -188,20 +197,26 @@ static void status_checks(void)
 	count = read16();
 	live = latched();
 	report(moved(count, live) >= HOLD_MIN_COUNTS,
-	       "read-back of the count: %u read %u us later, the live count %u: %u apart (at least %u: held)",
+	       "read-back of the count: %u read %u us later, the live count %u: %u apart (at least "
+	       "%u: held)",
 	       count, HOLD_US, live, moved(count, live), HOLD_MIN_COUNTS);
-	/* mode 1 waits for the gate's rising edge to load its count: the count is null until then */
+	/* mode 1 waits for the gate's rising edge to load its count: the count is null until then
+	 */
 	gate(false);
 	control(PIT_SC(CH) | PIT_RW_LSB_MSB | PIT_MODE(1));
 	outb((u8)ONESHOT_COUNT, PIT_CH2_DATA);
 	outb((u8)(ONESHOT_COUNT >> 8), PIT_CH2_DATA);
 	st = read_back(&count);
 	report_kfail(st & PIT_STATUS_NULL_COUNT, DEFECT_QEMU("pit-null-count"),
-		     "read-back status %#x in mode 1 with a count written and the gate low: NULL COUNT %u (1: "
-		     "not loaded before the trigger)", st, !!(st & PIT_STATUS_NULL_COUNT));
+		     "read-back status %#x in mode 1 with a count written and the gate low: NULL "
+		     "COUNT %u (1: "
+		     "not loaded before the trigger)",
+		     st, !!(st & PIT_STATUS_NULL_COUNT));
 	report_kfail(st & PIT_STATUS_OUTPUT, DEFECT_QEMU("pit-mode1-out"),
-		     "read-back status %#x in mode 1 before the gate's trigger: OUTPUT %u (1: high until the "
-		     "trigger)", st, !!(st & PIT_STATUS_OUTPUT));
+		     "read-back status %#x in mode 1 before the gate's trigger: OUTPUT %u (1: high "
+		     "until the "
+		     "trigger)",
+		     st, !!(st & PIT_STATUS_OUTPUT));
 	gate(true);
 	{
 		bool out = out2();
@@ -209,8 +224,10 @@ static void status_checks(void)
 
 		/* read before terminal count when the count read after it still runs */
 		report_kfail(!out || c == 0 || c > ONESHOT_COUNT, DEFECT_QEMU("pit-mode1-out"),
-			     "mode 1 right after the gate's trigger: OUT %s, the count then %u (low while the "
-			     "one-shot counts %u)", out ? "high" : "low", c, ONESHOT_COUNT);
+			     "mode 1 right after the gate's trigger: OUT %s, the count then %u "
+			     "(low while the "
+			     "one-shot counts %u)",
+			     out ? "high" : "low", c, ONESHOT_COUNT);
 	}
 }
 
@@ -226,13 +243,15 @@ static bool out_high_within(u64 us)
 	return true;
 }
 
-/* Mode 0, interrupt on terminal count: OUT low from the count's write to terminal count, then high. */
+/* Mode 0, interrupt on terminal count: OUT low from the count's write to terminal count, then high.
+ */
 static void mode0_checks(void)
 {
 	bool low_at_load = false, low_before = false, high;
 	u16 c = 0, after;
 
-	/* OUT read before the count: with the count still running then, OUT was read before terminal count */
+	/* OUT read before the count: with the count still running then, OUT was read before
+	 * terminal count */
 	for (unsigned t = 0; t < PIT_TRIES; t++) {
 		load(0, PIT_RW_LSB_MSB, ONESHOT_COUNT, 0);
 		low_at_load = !out2();
@@ -242,18 +261,23 @@ static void mode0_checks(void)
 		if (c > 0 && c <= ONESHOT_COUNT)
 			break;
 	}
-	report(low_at_load, "mode 0: OUT %s right after the count's write (low)", low_at_load ? "low" : "high");
-	report(low_before, "mode 0: OUT %s %u us later, the count then at %u of %u (low before terminal count)",
+	report(low_at_load, "mode 0: OUT %s right after the count's write (low)",
+	       low_at_load ? "low" : "high");
+	report(low_before,
+	       "mode 0: OUT %s %u us later, the count then at %u of %u (low before terminal count)",
 	       low_before ? "low" : "high", HOLD_US, c, ONESHOT_COUNT);
 	high = out_high_within(MUST_COME_US);
 	spin_us(HOLD_US);
 	after = latched();
 	report(high && after > ONESHOT_COUNT,
-	       "mode 0: OUT %s within 50 ms; the count then reads %u (high; above %u: it counts on past 0, "
-	       "wrapped)", high ? "high" : "still low", after, ONESHOT_COUNT);
+	       "mode 0: OUT %s within 50 ms; the count then reads %u (high; above %u: it counts on "
+	       "past 0, "
+	       "wrapped)",
+	       high ? "high" : "still low", after, ONESHOT_COUNT);
 }
 
-/* Mode 2, rate generator: OUT high but for one clock a period; the count reloads from the register. */
+/* Mode 2, rate generator: OUT high but for one clock a period; the count reloads from the register.
+ */
 static void mode2_checks(void)
 {
 	unsigned high = 0, reloads = 0, most = 0, n = 0;
@@ -270,11 +294,13 @@ static void mode2_checks(void)
 		prev = c;
 	}
 	report_kfail(high * 100 >= n * MODE2_HIGH_PCT, DEFECT_QEMU("pit-mode2-out"),
-		     "mode 2: OUT high in %u of %u samples over %u ms (at least %u%%: low one clock a period)",
+		     "mode 2: OUT high in %u of %u samples over %u ms (at least %u%%: low one "
+		     "clock a period)",
 		     high, n, SAMPLE_US / 1000, MODE2_HIGH_PCT);
 	report(reloads > 0 && most <= RATE_COUNT,
-	       "mode 2: the count reloaded %u times in %u ms, never above %u (the count written: %u)", reloads,
-	       SAMPLE_US / 1000, most, RATE_COUNT);
+	       "mode 2: the count reloaded %u times in %u ms, never above %u (the count written: "
+	       "%u)",
+	       reloads, SAMPLE_US / 1000, most, RATE_COUNT);
 }
 
 /* Mode 3, square wave: OUT high for half the period, the count going down by 2. */
@@ -291,7 +317,8 @@ static void mode3_checks(void)
 	report(high * 100 >= n * MODE3_HIGH_LO_PCT && high * 100 <= n * MODE3_HIGH_HI_PCT,
 	       "mode 3: OUT high in %u of %u samples over %u ms (%u..%u%%: a square wave)", high, n,
 	       SAMPLE_US / 1000, MODE3_HIGH_LO_PCT, MODE3_HIGH_HI_PCT);
-	report(odd == 0, "mode 3: %u of %u counts read odd (0: an even count goes down by 2)", odd, n);
+	report(odd == 0, "mode 3: %u of %u counts read odd (0: an even count goes down by 2)", odd,
+	       n);
 }
 
 /* ---- access modes, BCD and the gate ---------------------------------------------------- */
@@ -308,8 +335,8 @@ static void access_checks(void)
 		most = max(most, (unsigned)inb(PIT_CH2_DATA));
 	}
 	report(most <= LSB_COUNT && most > 0,
-	       "LSB-only access, %u written: latched one-byte reads over %u ms never above %u (%u)", LSB_COUNT,
-	       SAMPLE_US / 1000, LSB_COUNT, most);
+	       "LSB-only access, %u written: latched one-byte reads over %u ms never above %u (%u)",
+	       LSB_COUNT, SAMPLE_US / 1000, LSB_COUNT, most);
 	/* MSB only: the count is the byte written times 256; a read gives its high byte */
 	load(2, PIT_RW_MSB, MSB_COUNT << 8, 0);
 	most = 0;
@@ -318,8 +345,10 @@ static void access_checks(void)
 		most = max(most, (unsigned)inb(PIT_CH2_DATA));
 	}
 	report(most <= MSB_COUNT && most > 0,
-	       "MSB-only access, %#x written (count %#x): latched one-byte reads over %u ms never above %#x "
-	       "(%#x)", MSB_COUNT, MSB_COUNT << 8, SAMPLE_US / 1000, MSB_COUNT, most);
+	       "MSB-only access, %#x written (count %#x): latched one-byte reads over %u ms never "
+	       "above %#x "
+	       "(%#x)",
+	       MSB_COUNT, MSB_COUNT << 8, SAMPLE_US / 1000, MSB_COUNT, most);
 }
 
 static bool is_bcd(u16 v)
@@ -342,8 +371,8 @@ static void bcd_gate_checks(void)
 			first = c;
 	}
 	report_kfail(bad == 0, DEFECT_QEMU("pit-bcd"),
-		     "BCD mode, %#x (100) written: %u of %u counts read not BCD (0; first %#x)", BCD_COUNT, bad,
-		     SAMPLES / 10, first);
+		     "BCD mode, %#x (100) written: %u of %u counts read not BCD (0; first %#x)",
+		     BCD_COUNT, bad, SAMPLES / 10, first);
 	/* mode 2: GATE low disables counting */
 	load(2, PIT_RW_LSB_MSB, 0, 0);
 	gate(false);
@@ -352,7 +381,8 @@ static void bcd_gate_checks(void)
 	b = latched();
 	gate(true);
 	report_kfail(moved(a, b) <= 1, DEFECT_QEMU("pit-gate"),
-		     "mode 2 with GATE low: the count moved %u in %u us (%u then %u; at most 1: counting stops)",
+		     "mode 2 with GATE low: the count moved %u in %u us (%u then %u; at most 1: "
+		     "counting stops)",
 		     moved(a, b), HOLD_US, a, b);
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* timer_regs' parts: the options every family reads, the interrupt counters, and each family's entry. */
+/* timer_regs' parts: the options every family reads, the interrupt counters, and each family's
+ * entry. */
 #ifndef VMTICK_TIMER_REGS_TEST_H
 #define VMTICK_TIMER_REGS_TEST_H
 
@@ -9,17 +10,36 @@
 enum fault {
 	FAULT_NONE,
 	/* LAPIC timer */
-	FAULT_LVT, FAULT_DIVIDE, FAULT_COUNT, FAULT_CURRENT, FAULT_CURRENT_WRITE, FAULT_MASK,
+	FAULT_LVT,
+	FAULT_DIVIDE,
+	FAULT_COUNT,
+	FAULT_CURRENT,
+	FAULT_CURRENT_WRITE,
+	FAULT_MASK,
 	FAULT_STOP,
 	/* TSC-deadline */
 	FAULT_DEADLINE_KEEP,
 	/* HPET */
-	FAULT_HPET_HALT, FAULT_HPET_RESTART, FAULT_HPET_PERIOD, FAULT_HPET_WIDTH,
-	FAULT_HPET_VAL_SET, FAULT_HPET_STATUS, FAULT_HPET_TYPE, FAULT_HPET_ROUTE,
+	FAULT_HPET_HALT,
+	FAULT_HPET_RESTART,
+	FAULT_HPET_PERIOD,
+	FAULT_HPET_WIDTH,
+	FAULT_HPET_VAL_SET,
+	FAULT_HPET_STATUS,
+	FAULT_HPET_TYPE,
+	FAULT_HPET_ROUTE,
 	/* PIT */
-	FAULT_PIT_NO_LATCH, FAULT_PIT_STATUS, FAULT_PIT_MODE, FAULT_PIT_ACCESS, FAULT_PIT_OUT,
+	FAULT_PIT_NO_LATCH,
+	FAULT_PIT_STATUS,
+	FAULT_PIT_MODE,
+	FAULT_PIT_ACCESS,
+	FAULT_PIT_OUT,
 	/* RTC */
-	FAULT_RTC_UIP, FAULT_RTC_FORMAT, FAULT_RTC_RATE, FAULT_RTC_ALARM, FAULT_RTC_REG_C,
+	FAULT_RTC_UIP,
+	FAULT_RTC_FORMAT,
+	FAULT_RTC_RATE,
+	FAULT_RTC_ALARM,
+	FAULT_RTC_REG_C,
 	FAULT_COUNT_,
 };
 
@@ -48,7 +68,7 @@ struct irq_seen {
 	volatile u64 last_tsc;
 };
 extern struct irq_seen irq_seen[3];
-#define IRQ_SEEN(v) (&irq_seen[(v) - REGS_LAPIC_VECTOR])
+#define IRQ_SEEN(v) (&irq_seen[(v)-REGS_LAPIC_VECTOR])
 /* EOI the interrupt's LAPIC: a family that changes the LAPIC's mode sets its own. */
 extern void (*regs_eoi)(void);
 /* A hook a family runs in the handler before the EOI (a level source's ack), or NULL. */

@@ -22,35 +22,36 @@
 #include "x86/timer_regs.h"
 
 /* rate select 1 and 2 give 256 and 128 Hz; 3 to 15 give 32768 Hz >> (RS - 1) */
-#define RS_MIN		   1
-#define RS_MAX		   15
+#define RS_MIN 1
+#define RS_MAX 15
 /* a rate's period measured as its intervals cluster over at least this long */
 #define RATE_WINDOW_US	   20000
 #define RATE_INTERVALS_MAX 256
-/* at 16 Hz and up, at least 4 intervals, so that a late flag and its catch-up cannot make the cluster */
+/* at 16 Hz and up, at least 4 intervals, so that a late flag and its catch-up cannot make the
+ * cluster */
 #define RATE_INTERVALS_MIN 4
 #define RATE_MEDIAN_MIN_HZ 16
 #define RATE_TOLERANCE_PCT 10
 #define RATE_TRIES	   5
 /* intervals whose quartiles lie over a quarter period apart tell nothing about the rate */
-#define RATE_SPREAD_DIV	   4
+#define RATE_SPREAD_DIV 4
 /* rate 0 watched for this long: no flag */
-#define RS_OFF_US	   100000
-#define RS_PROBE	   6 /* 1024 Hz */
-#define PF_WAIT_US	   10000
+#define RS_OFF_US  100000
+#define RS_PROBE   6 /* 1024 Hz */
+#define PF_WAIT_US 10000
 /* a flag that must come: its period twice, and what a busy host may delay QEMU's timers by */
-#define FLAG_WAIT_US	   100000
+#define FLAG_WAIT_US 100000
 /* an update comes once a second: wait a little longer */
-#define UPDATE_WAIT_US	   1200000
-#define UIP_TRIES	   3
-#define UIP_WINDOW_MAX_US  (RTC_UIP_LEAD_US + RTC_UPDATE_MAX_US)
+#define UPDATE_WAIT_US	  1200000
+#define UIP_TRIES	  3
+#define UIP_WINDOW_MAX_US (RTC_UIP_LEAD_US + RTC_UPDATE_MAX_US)
 /*
  * Between reads of a polled update: QEMU ends the update-in-progress window
  * in a timer callback of its main loop, which a vCPU reading the RTC
  * back to back keeps waiting for the I/O lock (wait.h: leave the VMM room).
  */
-#define POLL_GAP_US	   20
-#define POLL_PER_PERIOD	   16
+#define POLL_GAP_US	20
+#define POLL_PER_PERIOD 16
 
 /* ---- access, and the faults that imitate a buggy RTC ------------------------------------ */
 
@@ -143,7 +144,8 @@ static void sort(u64 *v, unsigned n)
 		}
 }
 
-/* A rate's flags: the period they cluster at and their intervals' interquartile spread, in TSC cycles. */
+/* A rate's flags: the period they cluster at and their intervals' interquartile spread, in TSC
+ * cycles. */
 struct rate_seen {
 	u64 period; /* 0 when no flag came */
 	u64 spread; /* 0 with fewer than 4 intervals */
@@ -154,7 +156,8 @@ static struct rate_seen period_at(unsigned rs)
 	static u64 iv[RATE_INTERVALS_MAX];
 	struct rate_seen r = {0, 0};
 	u64 period_us = USEC_PER_SEC / rs_hz(rs), end, prev, t;
-	/* polls a sixteenth of a period apart: the sightings' error, and room for QEMU's main loop */
+	/* polls a sixteenth of a period apart: the sightings' error, and room for QEMU's main loop
+	 */
 	u64 gap = max(period_us / POLL_PER_PERIOD, (u64)POLL_GAP_US);
 	unsigned n = 0;
 
@@ -203,16 +206,20 @@ static void rate_check(unsigned rs)
 		diff = r.period > want ? r.period - want : want - r.period;
 	}
 	if (diff * 100 > want * RATE_TOLERANCE_PCT && r.spread * RATE_SPREAD_DIV > want) {
-		report_skip("rate select %u: flags %llu us apart where they cluster, but their intervals' "
-			    "quartiles %llu us apart, over a quarter of the %llu us period (%u Hz): QEMU's timer "
-			    "callbacks ran late on a busy host, %u tries", rs, us_from_tsc(r.period),
-			    us_from_tsc(r.spread), us_from_tsc(want), rs_hz(rs), t);
+		report_skip("rate select %u: flags %llu us apart where they cluster, but their "
+			    "intervals' "
+			    "quartiles %llu us apart, over a quarter of the %llu us period (%u "
+			    "Hz): QEMU's timer "
+			    "callbacks ran late on a busy host, %u tries",
+			    rs, us_from_tsc(r.period), us_from_tsc(r.spread), us_from_tsc(want),
+			    rs_hz(rs), t);
 		return;
 	}
 	report(r.period && diff * 100 <= want * RATE_TOLERANCE_PCT,
-	       "rate select %u: periodic flag every %llu us, where its intervals over 20 ms cluster (or its "
-	       "one interval), try %u (%u Hz: %llu us, within %u%%)", rs, us_from_tsc(r.period), t, rs_hz(rs),
-	       us_from_tsc(want), RATE_TOLERANCE_PCT);
+	       "rate select %u: periodic flag every %llu us, where its intervals over 20 ms "
+	       "cluster (or its "
+	       "one interval), try %u (%u Hz: %llu us, within %u%%)",
+	       rs, us_from_tsc(r.period), t, rs_hz(rs), us_from_tsc(want), RATE_TOLERANCE_PCT);
 }
 
 void rtc_rate_checks(void)
@@ -231,9 +238,12 @@ void rtc_rate_checks(void)
 	c = reg_c();
 	c2 = reg_c();
 	report((c & (RTC_C_PF | RTC_C_IRQF)) == (RTC_C_PF | RTC_C_IRQF),
-	       "register C %#x with PIE set, a periodic edge since the last read: PF and IRQF set", c);
-	report(!(c2 & (RTC_C_PF | RTC_C_IRQF)), "register C %#x read right after: PF and IRQF clear (cleared by "
-	       "the read)", c2);
+	       "register C %#x with PIE set, a periodic edge since the last read: PF and IRQF set",
+	       c);
+	report(!(c2 & (RTC_C_PF | RTC_C_IRQF)),
+	       "register C %#x read right after: PF and IRQF clear (cleared by "
+	       "the read)",
+	       c2);
 	rate_select(0);
 	reg_c();
 	t = wait_flag(RTC_C_PF, RS_OFF_US, POLL_GAP_US);
@@ -246,7 +256,9 @@ void rtc_rate_checks(void)
 	spin_us(PF_WAIT_US);
 	c = reg_c();
 	report_kfail(c & RTC_C_PF, DEFECT_QEMU("rtc-pf-needs-pie"),
-		     "register C %#x after 10 ms at 1024 Hz with PIE clear: PF set (set independent of PIE)", c);
+		     "register C %#x after 10 ms at 1024 Hz with PIE clear: PF set (set "
+		     "independent of PIE)",
+		     c);
 	report(!(c & RTC_C_IRQF), "register C %#x with every enable clear: IRQF clear", c);
 	rate_select(RS_PROBE);
 	cmos_write(RTC_REG_B, b);
@@ -296,12 +308,14 @@ static void uip_checks(u8 b)
 	u64 len;
 	u8 c;
 
-	/* a window the host kept the vCPU away from throughout (244 us of each second) is watched again, */
+	/* a window the host kept the vCPU away from throughout (244 us of each second) is watched
+	 * again, */
 	for (unsigned t = 0; t < UIP_TRIES; t++) {
 		reg_c();
 		watch_uip(&w);
 		c = reg_c();
-		/* QEMU holds it until its update callback, which a busy host delays: watched again */
+		/* QEMU holds it until its update callback, which a busy host delays: watched again
+		 */
 		if (w.seen && us_from_tsc(w.last_high - w.first_high) <= UIP_WINDOW_MAX_US)
 			break;
 	}
@@ -309,38 +323,52 @@ static void uip_checks(u8 b)
 	report(w.seen, "update-in-progress (register A bit 7) %s within 1.2 s (of %u tries)",
 	       w.seen ? "seen" : "never seen", UIP_TRIES);
 	report(w.seen && len <= UIP_WINDOW_MAX_US,
-	       "update-in-progress high for %llu us between its first and last sightings (at most %u: %u us "
-	       "ahead of the update and the update's %u)", len, UIP_WINDOW_MAX_US, RTC_UIP_LEAD_US,
-	       RTC_UPDATE_MAX_US);
+	       "update-in-progress high for %llu us between its first and last sightings (at most "
+	       "%u: %u us "
+	       "ahead of the update and the update's %u)",
+	       len, UIP_WINDOW_MAX_US, RTC_UIP_LEAD_US, RTC_UPDATE_MAX_US);
 	{
 		bool binary = b & RTC_B_DM_BINARY;
 		unsigned s0 = binary ? w.sec_before : from_bcd(w.sec_before);
 		unsigned s1 = binary ? w.sec_after : from_bcd(w.sec_after);
 
 		report(w.seen && s1 == (s0 + 1) % 60,
-		       "the seconds read %u before update-in-progress rose and %u after it fell (one more: the "
-		       "update happens inside the window)", s0, s1);
+		       "the seconds read %u before update-in-progress rose and %u after it fell "
+		       "(one more: the "
+		       "update happens inside the window)",
+		       s0, s1);
 	}
 	report(w.seen && (c & RTC_C_UF), "register C %#x after the update: UF set", c);
 }
 
 struct clock_case {
 	const char *what;
-	u8 format;		 /* register B's DM and 24/12 bits */
-	u8 set[6];		 /* seconds, minutes, hours, day, month, year as written */
-	u8 century;		 /* the century register's value in the same format */
-	u8 alarm[3];		 /* seconds, minutes, hours alarm */
-	u8 want[6];		 /* the same one second later */
+	u8 format;   /* register B's DM and 24/12 bits */
+	u8 set[6];   /* seconds, minutes, hours, day, month, year as written */
+	u8 century;  /* the century register's value in the same format */
+	u8 alarm[3]; /* seconds, minutes, hours alarm */
+	u8 want[6];  /* the same one second later */
 	bool alarm_fires;
 };
 
-static const u8 clock_regs[6] = {RTC_SECONDS, RTC_MINUTES, RTC_HOURS, RTC_DAY_OF_MONTH, RTC_MONTH, RTC_YEAR};
+static const u8 clock_regs[6] = {RTC_SECONDS,	   RTC_MINUTES, RTC_HOURS,
+				 RTC_DAY_OF_MONTH, RTC_MONTH,	RTC_YEAR};
 
 static const struct clock_case clock_cases[] = {
-	{"12-hour BCD, 2023-02-28 11:59:59 PM", 0, {0x59, 0x59, RTC_HOURS_PM | 0x11, 0x28, 0x02, 0x23}, 0x20,
-	 {0x00, RTC_ALARM_DONT_CARE, RTC_ALARM_DONT_CARE}, {0x00, 0x00, 0x12, 0x01, 0x03, 0x23}, true},
-	{"24-hour binary, 2023-12-31 23:59:59", RTC_B_DM_BINARY | RTC_B_24H, {59, 59, 23, 31, 12, 23}, 20,
-	 {0, 0, 5}, {0, 0, 0, 1, 1, 24}, false},
+	{"12-hour BCD, 2023-02-28 11:59:59 PM",
+	 0,
+	 {0x59, 0x59, RTC_HOURS_PM | 0x11, 0x28, 0x02, 0x23},
+	 0x20,
+	 {0x00, RTC_ALARM_DONT_CARE, RTC_ALARM_DONT_CARE},
+	 {0x00, 0x00, 0x12, 0x01, 0x03, 0x23},
+	 true},
+	{"24-hour binary, 2023-12-31 23:59:59",
+	 RTC_B_DM_BINARY | RTC_B_24H,
+	 {59, 59, 23, 31, 12, 23},
+	 20,
+	 {0, 0, 5},
+	 {0, 0, 0, 1, 1, 24},
+	 false},
 };
 
 /* Wait until the seconds register leaves v (an update), then until update-in-progress is low. */
@@ -364,7 +392,8 @@ static void clock_case(const struct clock_case *k, u8 base)
 	write_b(base | RTC_B_SET | k->format);
 	for (unsigned i = 0; i < 6; i++)
 		cmos_write(clock_regs[i], k->set[i]);
-	/* the century counts in the registers' format too: left BCD, binary 2023 would be year 3223 */
+	/* the century counts in the registers' format too: left BCD, binary 2023 would be year 3223
+	 */
 	if (rtc_century_reg())
 		cmos_write(rtc_century_reg(), k->century);
 	alarm_write(RTC_SECONDS_ALARM, k->alarm[0]);
@@ -373,8 +402,10 @@ static void clock_case(const struct clock_case *k, u8 base)
 	b = cmos_read(RTC_REG_B);
 	got[2] = cmos_read(RTC_HOURS);
 	report((b & (RTC_B_DM_BINARY | RTC_B_24H)) == k->format && got[2] == k->set[2],
-	       "%s written with SET: register B %#x (DM %u, 24/12 %u as written), hours read %#x (%#x)", k->what,
-	       b, !!(k->format & RTC_B_DM_BINARY), !!(k->format & RTC_B_24H), got[2], k->set[2]);
+	       "%s written with SET: register B %#x (DM %u, 24/12 %u as written), hours read %#x "
+	       "(%#x)",
+	       k->what, b, !!(k->format & RTC_B_DM_BINARY), !!(k->format & RTC_B_24H), got[2],
+	       k->set[2]);
 	reg_c();
 	write_b(base | k->format);
 	ticked = wait_second(k->set[0]);
@@ -382,21 +413,23 @@ static void clock_case(const struct clock_case *k, u8 base)
 		got[i] = cmos_read(clock_regs[i]);
 	c = reg_c();
 	report(ticked && got[0] == k->want[0] && got[1] == k->want[1] && got[2] == k->want[2],
-	       "%s, one update later: %02x:%02x:%02x (%02x:%02x:%02x)", k->what, got[2], got[1], got[0],
-	       k->want[2], k->want[1], k->want[0]);
+	       "%s, one update later: %02x:%02x:%02x (%02x:%02x:%02x)", k->what, got[2], got[1],
+	       got[0], k->want[2], k->want[1], k->want[0]);
 	report(ticked && got[3] == k->want[3] && got[4] == k->want[4] && got[5] == k->want[5],
-	       "%s, one update later: day %#x month %#x year %#x (%#x %#x %#x: the month's and year's end)",
+	       "%s, one update later: day %#x month %#x year %#x (%#x %#x %#x: the month's and "
+	       "year's end)",
 	       k->what, got[3], got[4], got[5], k->want[3], k->want[4], k->want[5]);
 	report(ticked && !!(c & RTC_C_AF) == k->alarm_fires,
-	       "%s, alarm %02x:%02x:%02x (0xc0 and up: don't care): AF %s after the update (%s)", k->what,
-	       k->alarm[2], k->alarm[1], k->alarm[0], c & RTC_C_AF ? "set" : "clear",
+	       "%s, alarm %02x:%02x:%02x (0xc0 and up: don't care): AF %s after the update (%s)",
+	       k->what, k->alarm[2], k->alarm[1], k->alarm[0], c & RTC_C_AF ? "set" : "clear",
 	       k->alarm_fires ? "set" : "clear");
 }
 
 void rtc_clock_checks(void)
 {
 	u8 b = cmos_read(RTC_REG_B);
-	u8 base = b & ~(RTC_B_SET | RTC_B_PIE | RTC_B_AIE | RTC_B_UIE | RTC_B_DM_BINARY | RTC_B_24H);
+	u8 base =
+		b & ~(RTC_B_SET | RTC_B_PIE | RTC_B_AIE | RTC_B_UIE | RTC_B_DM_BINARY | RTC_B_24H);
 
 	uip_checks(b);
 	for (unsigned i = 0; i < ARRAY_SIZE(clock_cases); i++)
