@@ -502,9 +502,11 @@ static void test_round_trip(void **state)
 	parts[3] = (struct host_part){1, 2, 3};
 	printed.host = (struct tick_host){
 		.from = (u64)-5000, .to = N * PERIOD, .stamp_us = 7, .nparts = 100, .part = parts};
+	printed.anchor = 0x1234567890abcdefull;
 	capture(print_it, NULL, out, sizeof(out));
 	bad = tick_record_parse(out, &t);
 	assert_null(bad);
+	assert_int_equal(t.rec.anchor, printed.anchor);
 	assert_int_equal(t.rec.n, printed.n);
 	assert_memory_equal(t.rec.at, printed.at, printed.n * sizeof(u64));
 	assert_int_equal((s64)t.rec.host.from, -5000);
@@ -517,6 +519,18 @@ static void test_round_trip(void **state)
 	*strstr(out, TICK_RECORD_PREFIX "end") = '\0';
 	assert_string_equal(tick_record_parse(out, &t),
 			    "a record without its end line (cut short?)");
+	tick_record_free(&t);
+	/* a record from before the anchor was kept reads as anchor 0; a bad one is refused */
+	capture(print_it, NULL, out, sizeof(out));
+	*strstr(out, " anchor=") = '\n';
+	memmove(strchr(out, '\n') + 1, strstr(strchr(out, '\n') + 1, "\n") + 1,
+		strlen(strstr(strchr(out, '\n') + 1, "\n") + 1) + 1);
+	assert_null(tick_record_parse(out, &t));
+	assert_int_equal(t.rec.anchor, 0);
+	tick_record_free(&t);
+	capture(print_it, NULL, out, sizeof(out));
+	memcpy(strstr(out, " anchor=") + 8, "x", 1);
+	assert_string_equal(tick_record_parse(out, &t), "a header's anchor= malformed");
 	tick_record_free(&t);
 }
 

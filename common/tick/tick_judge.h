@@ -65,6 +65,13 @@ struct tick_record {
 	/* steal time since the start at each tick and at the end, ns; NULL: none here */
 	const u64 *steal_ns;
 	u64 steal_end_ns;
+	/*
+	 * The anchor's own counter value (arch_counter() when the schedule
+	 * began): with the guest's TSC offset from the host's trace
+	 * (kvm_write_tsc_offset), it puts every tick on the host's timeline.
+	 * 0 in records from before it was kept. The judgment does not read it.
+	 */
+	u64 anchor;
 	struct tick_host host;
 };
 

@@ -17,10 +17,10 @@ static void print_header(const struct tick_record *r)
 	printf(TICK_RECORD_PREFIX
 	       "%d source=%s kind=%s counter_hz=%llu want_hz=%llu expected=%llu "
 	       "period_counts=%llu ratio_fx=%llu err_ppb=%llu end_at=%llu n=%llu steal=%d "
-	       "steal_end_ns=%llu\n",
+	       "steal_end_ns=%llu anchor=%llu\n",
 	       RECORD_FORMAT, r->source, kind_names[r->kind], r->counter_hz, r->want_hz,
 	       r->expected, r->period_counts, r->cal.ratio_fx, r->cal.err_ppb, r->end_at, r->n,
-	       r->steal_ns != NULL, r->steal_end_ns);
+	       r->steal_ns != NULL, r->steal_end_ns, r->anchor);
 }
 
 /* The ticks, each as its distance from the one before less a period: small numbers. */
@@ -171,6 +171,12 @@ static const char *parse_header(struct cursor *c, struct tick_record_text *t)
 	    !field(c, "end_at", &r->end_at) || !field(c, "n", &r->n) ||
 	    !field(c, "steal", &has_steal) || !field(c, "steal_end_ns", &r->steal_end_ns))
 		return "a header field missing or malformed";
+	/* optional: records from before the anchor was kept end here */
+	r->anchor = 0;
+	while (*c->s == ' ')
+		c->s++;
+	if (word(c, "anchor") && !(word(c, "=") && unum(c, &r->anchor)))
+		return "a header's anchor= malformed";
 	if (!r->counter_hz || !r->expected || !r->period_counts || r->n > r->expected * 2)
 		return "a header with figures no run has";
 	r->source = t->source;

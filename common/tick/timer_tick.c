@@ -292,6 +292,7 @@ static void make_record(struct tick_record *r, u64 want_hz)
 		.at = tick_run.at,
 		.steal_ns = tick_run.has_steal ? tick_run.steal : NULL,
 		.steal_end_ns = tick_run.has_steal ? steal_ns() - tick_run.steal_start : 0,
+		.anchor = tick_run.anchor,
 	};
 }
 
