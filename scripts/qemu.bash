@@ -106,6 +106,8 @@ qemu_pick() { # which arch
 #                       (an extended regular expression) ended the run
 #     check:REGEX       every FAIL sentence matches: only for guests whose
 #                       checks print no BOUND line yet (issue 49)
+#   or several joined by ';', each failure explained by one of them (the arm64
+#   lifecycle's one-shot checks: the run checks bounded, the others not yet)
 # A run that fails only by a known defect of its QEMU version is KFAIL,
 # naming the defect; the same failure on any other version is a FAIL that
 # names the defect and says the version lies outside its range. The range
@@ -117,7 +119,7 @@ QEMU_DEFECTS=(
 	'qemu-x2apic-icount|9.0|11.0|tcg|*|icount|RDMSR of the x2APIC current count (839H) reads the virtual clock in an instruction not translated as I/O under -icount, and QEMU exits|qemu:Bad icount read'
 	'qemu-hpet-periodic-twice|9.1|11.0|tcg|timer-hpet timer-hpet-routed qemu-hpet-periodic-twice|icount|a periodic HPET timer whose callback finds the main counter exactly at its comparator fires again 1 us later: two interrupts a period under -icount|bound:timer_tick.hpet*.early> timer_tick.hpet*.count_off>'
 	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-cntvoff qemu-cntvoff-wrap|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:cntvoff.cpu*.met.virt< cntvoff.cpu*.wrap_irqs.virt<'
-	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|check:vtimer one-shot'
+	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:e*.vtimer.cpu*.run_oneshot_not_ok> e*.vtimer.cpu*.oneshot_late>;check:vtimer one-shot'
 )
 QEMU_DEFECT_EVIDENCE_KINDS=(bound qemu check)
 
@@ -193,26 +195,37 @@ qemu_bound_matches() { # pattern failure
 # Whether a row's evidence explains every failure given (qemu_guest_failures'
 # lines, or "qemu MESSAGE").
 qemu_evidence_explains() { # evidence failures...
-	local kind=${1%%:*} body=${1#*:} failure pat ok
-	local -a pats
+	local failure part ok
+	local -a parts
+	IFS=';' read -r -a parts <<<"$1"
 	shift
 	(($#)) || return 1
-	read -r -a pats <<<"$body"
 	for failure in "$@"; do
-		case $kind in
-		bound)
-			[[ $failure == 'bound '* ]] || return 1
-			ok=""
-			for pat in "${pats[@]}"; do
-				if qemu_bound_matches "$pat" "${failure#bound }"; then ok=1 && break; fi
-			done
-			[ -n "$ok" ] || return 1
-			;;
-		qemu) [[ $failure == 'qemu '* && ${failure#qemu } =~ $body ]] || return 1 ;;
-		check) [[ $failure == 'check '* && ${failure#check } =~ $body ]] || return 1 ;;
-		*) return 1 ;;
-		esac
+		ok=""
+		for part in "${parts[@]}"; do
+			if qemu_part_explains "$part" "$failure"; then ok=1 && break; fi
+		done
+		[ -n "$ok" ] || return 1
 	done
+}
+
+# Whether one kind of evidence ("kind:body") explains one failure.
+qemu_part_explains() { # part failure
+	local kind=${1%%:*} body=${1#*:} failure=$2 pat
+	local -a pats
+	case $kind in
+	bound)
+		[[ $failure == 'bound '* ]] || return 1
+		read -r -a pats <<<"$body"
+		for pat in "${pats[@]}"; do
+			qemu_bound_matches "$pat" "${failure#bound }" && return 0
+		done
+		return 1
+		;;
+	qemu) [[ $failure == 'qemu '* && ${failure#qemu } =~ $body ]] ;;
+	check) [[ $failure == 'check '* && ${failure#check } =~ $body ]] ;;
+	*) return 1 ;;
+	esac
 }
 
 # Whether a row applies to this run: accelerator, -icount where it asks for
@@ -258,7 +271,8 @@ qemu_known_defect() { # version accel entry cmdline failures...
 # Each row's fields checked, for scripts/check.sh's and the host tests'
 # sanity: a line per fault, nothing when all is well.
 qemu_defects_check() {
-	local row id from through acc entries where what evidence kind re='^[0-9]+\.[0-9]+(\.[0-9]+)?$'
+	local row id from through acc entries where what evidence kind part re='^[0-9]+\.[0-9]+(\.[0-9]+)?$'
+	local -a parts
 	for row in "${QEMU_DEFECTS[@]}"; do
 		IFS='|' read -r id from through acc entries where what evidence <<<"$row"
 		[[ $from =~ $re && $through =~ $re ]] || echo "$id: versions '$from' to '$through' are not MAJOR.MINOR[.MICRO]"
@@ -266,8 +280,12 @@ qemu_defects_check() {
 		[[ $acc == tcg || $acc == kvm ]] || echo "$id: accelerator '$acc' is neither tcg nor kvm"
 		[[ $where == icount || $where == any ]] || echo "$id: where '$where' is neither icount nor any"
 		[ -n "$entries" ] && [ -n "$what" ] || echo "$id: no entries or no description"
-		kind=${evidence%%:*}
-		[[ " ${QEMU_DEFECT_EVIDENCE_KINDS[*]} " == *" $kind "* && $evidence == *:?* ]] ||
-			echo "$id: evidence '$evidence' is not one of ${QEMU_DEFECT_EVIDENCE_KINDS[*]} followed by ':' and what to match"
+		IFS=';' read -r -a parts <<<"$evidence"
+		((${#parts[@]})) || echo "$id: no evidence"
+		for part in "${parts[@]}"; do
+			kind=${part%%:*}
+			[[ " ${QEMU_DEFECT_EVIDENCE_KINDS[*]} " == *" $kind "* && $part == *:?* ]] ||
+				echo "$id: evidence '$part' is not one of ${QEMU_DEFECT_EVIDENCE_KINDS[*]} followed by ':' and what to match"
+		done
 	done
 }

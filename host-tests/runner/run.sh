@@ -740,6 +740,28 @@ accel_record() {
 	ok "accel: ... and no record is unknown" equals "$(results_accel none.log)" unknown
 }
 
+# The known-defect table: rows well formed, and evidence of several kinds (';'): each failure
+# explained by one of them, none by none (the arm64 lifecycle's one-shots, bounded or not).
+defect_table() {
+	local q=$TOP/scripts/qemu.bash run bound check other
+	ok "qemu: the known-defect table's rows are well formed" \
+		equals "$(bash -c ". '$q'; qemu_defects_check")" ""
+	ok "qemu: a malformed row is named" grep -q "^x: evidence 'nope:x' is not one of" \
+		<(bash -c ". '$q'; QEMU_DEFECTS+=('x|9.0|9.1|tcg|e|any|d|bound:e*;nope:x'); qemu_defects_check")
+	run=". '$q'; qemu_known_defect 10.0.2 tcg arm-lifecycle-migrate '' \"\$@\" && echo \"\${QEMU_DEFECT%%|*}\""
+	bound='bound e1.migrate.vtimer.cpu0.run_oneshot_not_ok 5 count 0..0'
+	check='check event 1 pause: vCPU 0 vtimer one-shot armed before the event fired (not within 780 ms of the answer)'
+	other='check event 1 pause: vCPU 0 ptimer catch-up: 90 ticks'
+	ok "qemu: a bounded one-shot failure is the arm64 lifecycle's known defect" \
+		equals "$(bash -c "$run" _ "$bound")" qemu-cntvoff-wrap
+	ok "qemu: ... and so is one with no BOUND line, and both in one run" \
+		equals "$(bash -c "$run" _ "$check" "$bound")" qemu-cntvoff-wrap
+	ok "qemu: ... but not beside a failure it does not explain" \
+		equals "$(bash -c "$run" _ "$bound" "$other")" ""
+	ok "qemu: ... nor a bounded figure inside its band" \
+		equals "$(bash -c "$run" _ 'bound e1.migrate.vtimer.cpu0.run_oneshot_not_ok 0 count 0..0')" ""
+}
+
 # The accelerator scripts/results-to-json reads from a runner log (Debian's Python, as the runner's).
 results_accel() { # log
 	/usr/bin/python3 "$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["accel"])'
@@ -762,6 +784,7 @@ fake_checks() {
 	standalone
 	known_failures
 	qemu_versions
+	defect_table
 	busy_host
 	busy_retry_alone
 }
