@@ -288,6 +288,181 @@ static void test_steal_is_the_vcpu_wait(void **state)
 	expect("lost ticks 2 ms of steal time explains", v.lost_steal, 2);
 	expect("lost ticks the main loop's 2 ms after it explains", v.lost_host, 2);
 	assert_true(v.lost_ok);
+	/* the agent saw no vCPU wait: the guest's steal is that wait all the same, the main loop's adds */
+	w[0].ev = (struct host_part){.other_us = 2000};
+	judge(&r, &v);
+	expect("lost ticks the main loop's 2 ms after 2 ms of steal the agent missed explains",
+	       v.lost_host, 2);
+	assert_true(v.lost_ok);
+}
+
+/*
+ * Early ticks at their edges (err_ppb 0: one counter tick of tolerance):
+ * a tick one counter tick before its slot is on time, two before is early;
+ * the worst is the most early, not the last.
+ */
+static void test_early_edges(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	at[9] = 10 * PERIOD - 1;
+	at[19] = 20 * PERIOD - 7;
+	at[29] = 30 * PERIOD - 2;
+	judge(&r, &v);
+	expect("early ticks", v.early, 2);
+	expect("the worst early, counter ticks", v.worst_early, 7);
+}
+
+/*
+ * A one-shot's earliness is weighed by the calibration's error over the
+ * distance it was armed for, not over the whole run: 1000 counter ticks
+ * early at tick 500, with 100 ppm of error (about 200 ticks over its 1 ms,
+ * 100000 over the run's 500 ms), is early.
+ */
+static void test_oneshot_early_from_arming(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	r.kind = TICK_REC_ONESHOT;
+	r.cal.err_ppb = 100000;
+	at[500] = 501 * PERIOD - 1000;
+	judge(&r, &v);
+	expect("early ticks", v.early, 1);
+}
+
+/* Every tick 400 us after its slot: the run's normal latency. */
+static struct tick_record slow_run(void)
+{
+	struct tick_record r = clean_run();
+
+	for (u64 j = 0; j < N; j++)
+		at[j] = (j + 1) * PERIOD + 2 * PERIOD / 5;
+	r.end_at = at[N - 1];
+	return r;
+}
+
+/*
+ * Ten gaps closed late (a late delivery, 300 us past the normal 400) and
+ * two that closed on time: of G gaps closed late, G * L / (P - L) are
+ * expected to have closed within the normal latency by chance (6.7, so 7
+ * plus twice its root, 13): the two are within it.
+ */
+static void test_chance_allowance(void **state)
+{
+	struct tick_record r = slow_run();
+	struct tick_verdict v;
+
+	drop(&r, 800);
+	drop(&r, 700);
+	for (u64 k = 10; k-- > 0;) {
+		drop(&r, 100 + 50 * k);
+		at[100 + 50 * k] += 3 * PERIOD / 10;
+	}
+	judge(&r, &v);
+	expect("gaps closed late", v.gaps_late, 10);
+	expect("lost ticks a late delivery explains", v.lost_late, 10);
+	expect("unexplained", v.unexplained, 2);
+	expect("allowed by chance", v.chance, 13);
+	assert_true(v.lost_ok);
+}
+
+/*
+ * 1.7 ms of steal time over a gap of two lost ticks explains both: the
+ * expiries during it and during the handling of the tick before (the
+ * normal latency, 400 us) come as one interrupt.
+ */
+static void test_steal_with_normal_latency(void **state)
+{
+	struct tick_record r = slow_run();
+	struct tick_verdict v;
+
+	drop(&r, 300);
+	drop(&r, 300);
+	memset(steal, 0, sizeof(steal));
+	for (u64 j = 300; j < r.n; j++)
+		steal[j] = 1700000;
+	r.steal_ns = steal;
+	r.steal_end_ns = 1700000;
+	judge(&r, &v);
+	expect("lost", v.lost, 2);
+	expect("lost ticks 1.7 ms of steal explains", v.lost_steal, 2);
+}
+
+/*
+ * With no calibration error a gap's closing tick 2 counter ticks later
+ * than the normal latency is a late delivery (the tolerance is 1); on the
+ * latency itself it is not.
+ */
+static void test_late_delivery_edge(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	drop(&r, 100);
+	at[100] += 2;
+	judge(&r, &v);
+	expect("lost ticks a late delivery explains", v.lost_late, 1);
+	at[100] -= 2;
+	judge(&r, &v);
+	expect("lost ticks a late delivery explains", v.lost_late, 0);
+}
+
+/*
+ * A fifth of the ticks close a gap, each 300 us past the normal 400: the
+ * normal latency is the other ticks' (more than half of them), so every
+ * gap is a late delivery. Taken over all ticks, a fifth late, its 90th
+ * percentile would be 700 us and no gap closed late.
+ */
+static void test_normal_latency_of_on_time_ticks(void **state)
+{
+	struct tick_record r = slow_run();
+	struct tick_verdict v;
+
+	for (u64 k = 200; k-- > 0;) {
+		drop(&r, 100 + 4 * k);
+		at[100 + 4 * k] += 3 * PERIOD / 10;
+	}
+	judge(&r, &v);
+	expect("normal latency, counter ticks", v.normal_late, 2 * PERIOD / 5);
+	expect("lost ticks a late delivery explains", v.lost_late, 200);
+}
+
+/* A part the host took exactly half of is judged; a hair more is not. */
+static void test_swamped_edge(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	parts[40] = (struct host_part){.vcpu_us = 5000}; /* of a 10 ms part */
+	judge(&r, &v);
+	expect("parts swamped", v.parts_swamped, 0);
+	parts[40].vcpu_us = 5001;
+	judge(&r, &v);
+	expect("parts swamped", v.parts_swamped, 1);
+}
+
+/*
+ * A tick 25 ms late, 10 ms of it steal time around it: 15 ms beyond the
+ * evidence, within the 19 ms bound.
+ */
+static void test_late_less_steal(void **state)
+{
+	struct tick_record r = clean_run();
+	struct tick_verdict v;
+
+	for (u64 j = 300; j < N; j++)
+		at[j] += 25 * PERIOD;
+	r.end_at = at[N - 1];
+	memset(steal, 0, sizeof(steal));
+	for (u64 j = 300; j < N; j++)
+		steal[j] = 10000000;
+	r.steal_ns = steal;
+	r.steal_end_ns = 10000000;
+	judge(&r, &v);
+	expect("ticks late beyond the evidence", v.over_late, 0);
+	assert_true(v.late_ok);
 }
 
 /*
@@ -689,6 +864,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_resolution_recorded),
+		cmocka_unit_test(test_early_edges),
+		cmocka_unit_test(test_oneshot_early_from_arming),
+		cmocka_unit_test(test_swamped_edge),
+		cmocka_unit_test(test_chance_allowance),
+		cmocka_unit_test(test_steal_with_normal_latency),
+		cmocka_unit_test(test_late_delivery_edge),
+		cmocka_unit_test(test_normal_latency_of_on_time_ticks),
+		cmocka_unit_test(test_late_less_steal),
 		cmocka_unit_test(test_never_delivered),
 		cmocka_unit_test(test_rounding_is_no_delay),
 		cmocka_unit_test(test_by_hand),
