@@ -678,10 +678,15 @@ static void test_round_trip(void **state)
 	printed.host = (struct tick_host){
 		.from = (u64)-5000, .to = N * PERIOD, .stamp_us = 7, .nparts = 100, .part = parts};
 	printed.anchor = 0x1234567890abcdefull;
+	for (u64 j = 0; j < printed.n; j++)
+		own[j] = j % 7 ? 3 * j + 1 : 0;
+	printed.open = own;
 	capture(print_it, NULL, out, sizeof(out));
 	bad = tick_record_parse(out, &t);
 	assert_null(bad);
 	assert_int_equal(t.rec.anchor, printed.anchor);
+	assert_non_null(t.rec.open);
+	assert_memory_equal(t.rec.open, printed.open, printed.n * sizeof(u64));
 	assert_int_equal(t.rec.n, printed.n);
 	assert_memory_equal(t.rec.at, printed.at, printed.n * sizeof(u64));
 	assert_int_equal((s64)t.rec.host.from, -5000);
@@ -695,6 +700,12 @@ static void test_round_trip(void **state)
 	assert_string_equal(tick_record_parse(out, &t),
 			    "a record without its end line (cut short?)");
 	tick_record_free(&t);
+	/* a cut op line is refused */
+	capture(print_it, NULL, out, sizeof(out));
+	*strstr(out, TICK_RECORD_PREFIX "op") = 'X';
+	assert_string_equal(tick_record_parse(out, &t), "fewer op entries than n=");
+	tick_record_free(&t);
+	printed.open = NULL;
 	/* a record from before the anchor was kept reads as anchor 0; a bad one is refused */
 	capture(print_it, NULL, out, sizeof(out));
 	*strstr(out, " anchor=") = '\n';

@@ -10,15 +10,18 @@ record's anchor=. For each stretch from one tick to the next the tool
 lists the source's raises (KVM's hrtimer expiry for the LAPIC timer, the
 edge on its IOAPIC pin for the others, marked where the pin was masked or
 the edge coalesced), the LAPIC's acceptances of the tick's vector, and how
-long the vCPU thread and QEMU's main loop were off a CPU; the stretches
+long the vCPU thread and QEMU's main loop were off a CPU and, where the
+record has op lines, how long the guest kept interrupts off after the tick
+before; the stretches
 where the guest lost slots (by the judgment's own walk) are counted and
 listed, and the ticks around one are printed as a timeline.
 
 It states facts, not a verdict: the causes of a lost tick cannot be told
-from these events alone under kvm-pvm, where the guest's handler runs
+from the host's events alone under kvm-pvm, where the guest's handler runs
 emulated with interrupts off for up to a period, so that an accepted
 interrupt waits with the vCPU on a CPU (docs/timers.md, "The host's
-trace"). Where the record has no anchor= (older runs) the run is placed by
+trace"); the record's op lines say when the guest let interrupts in again,
+which a rule needs, and no traced run has them yet. Where the record has no anchor= (older runs) the run is placed by
 its arrivals against the acceptances, and says so.
 """
 import argparse
@@ -44,7 +47,7 @@ class Bad(Exception):
 
 def parse_record(text):
     """The TICK-RECORD header as a dict and the ticks' arrivals after the anchor."""
-    head, at = None, []
+    head, at, opened = None, [], []
     for line in text.splitlines():
         if not line.startswith("TICK-RECORD: "):
             continue
@@ -53,6 +56,8 @@ def parse_record(text):
             head = dict(f.split("=", 1) for f in body.split()[1:] if "=" in f)
         elif body.startswith("at "):
             at.extend(int(v) for v in body.split()[1:])
+        elif body.startswith("op "):
+            opened.extend(int(v) for v in body.split()[1:])
     if head is None:
         raise Bad("no TICK-RECORD header (run with record=always)")
     for key in ("source", "kind", "period_counts", "ratio_fx", "n", "expected"):
@@ -69,7 +74,10 @@ def parse_record(text):
     for d in at:
         prev = prev + period + d
         ticks.append(prev)
-    rec["period"], rec["at"] = period, ticks
+    if opened and len(opened) != rec["n"]:
+        raise Bad(f"the record holds {len(opened)} op entries, its header says n={rec['n']}")
+    # each tick's interrupts-off stretch after its arrival (None: an older record)
+    rec["period"], rec["at"], rec["open"] = period, ticks, opened or None
     return rec
 
 
@@ -267,6 +275,8 @@ class Join:
             "timer_late_us": self.us(max((late for ts, late in self.tr.timer_late
                                           if lo < ts <= hi), default=0)),
             "span_us": self.us(hi - lo),
+            # the guest's interrupts off after the tick before (from its record: op lines)
+            "guest_off_us": self.us(self.rec["open"][j - 1]) if self.rec["open"] and j else 0,
         }
 
     def us(self, ticks):
@@ -281,7 +291,7 @@ def raiser_tid(source, pid):
 
 
 FACTS = ("span_us", "raised", "masked", "coalesced", "accepted", "vcpu_off_us", "main_off_us",
-         "timer_late_us")
+         "timer_late_us", "guest_off_us")
 
 
 def report(run, rec, tr, join, out):
@@ -326,6 +336,8 @@ def timeline(join, around, out, width=5):
         ev += [(a, "accept") for a in join.tr.accepts if lo < a <= hi]
         ev += [(s, f"vCPU off {join.us((e or hi) - s)} us") for s, e in join.vcpu_off
                if lo < s <= hi]
+        if join.rec["open"] and j and join.rec["open"][j - 1]:
+            ev.append((lo + join.rec["open"][j - 1], "guest's interrupts on"))
         out.write(f"  tick {j} at {us(hi)}: " + ", ".join(f"{w} {us(t)}" for t, w in sorted(ev))
                   + "\n")
 

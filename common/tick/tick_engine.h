@@ -40,6 +40,7 @@ struct tick_run {
 	u64 err_fx; /* plan.cal.err_ppb as a 0.32 fraction */
 	u64 *at;    /* counter value of each tick received */
 	u64 *steal; /* steal time since the start at each tick received, ns */
+	u64 *open;  /* counter value when interrupts were let in after each tick (0: not yet) */
 	u64 expected;
 	volatile u64 received;
 	u64 interrupts; /* taken during the run, counted or not (drop10) */

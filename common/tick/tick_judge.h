@@ -72,6 +72,14 @@ struct tick_record {
 	 * 0 in records from before it was kept. The judgment does not read it.
 	 */
 	u64 anchor;
+	/*
+	 * For each tick, counter ticks from its arrival until the guest let
+	 * interrupts in again (its handler and the engine's work after it run
+	 * with them off; an interrupt accepted meanwhile waits, and a second
+	 * one merges with it); 0 where not seen (the run ended). NULL: not
+	 * recorded. The judgment does not read it; scripts/tick-trace does.
+	 */
+	const u64 *open;
 	struct tick_host host;
 };
 

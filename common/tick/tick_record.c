@@ -52,6 +52,18 @@ static void print_steal(const struct tick_record *r)
 	}
 }
 
+/* Each tick's interrupts-off stretch after its arrival, counter ticks (0: not seen). */
+static void print_open(const struct tick_record *r)
+{
+	for (u64 j = 0; r->open && j < r->n; j++) {
+		if (j % PER_LINE == 0)
+			printf(TICK_RECORD_PREFIX "op");
+		printf(" %llu", r->open[j]);
+		if (j % PER_LINE == PER_LINE - 1 || j + 1 == r->n)
+			printf("\n");
+	}
+}
+
 static void print_host(const struct tick_host *h)
 {
 	if (h->why_none) {
@@ -83,6 +95,7 @@ void tick_record_print(const struct tick_record *r)
 {
 	print_header(r);
 	print_ticks(r);
+	print_open(r);
 	print_steal(r);
 	print_host(&r->host);
 	printf(TICK_RECORD_PREFIX "end\n");
@@ -187,21 +200,32 @@ static const char *parse_header(struct cursor *c, struct tick_record_text *t)
 	return NULL;
 }
 
-/* A line of per-tick numbers: at (distance less a period) or st (steal growth). */
-static const char *parse_ticks(struct cursor *c, struct tick_record_text *t, bool steal, u64 *k)
+/* The per-tick lines: at (distance less a period), st (steal growth), op (interrupts off after). */
+enum tick_line { LINE_AT, LINE_STEAL, LINE_OPEN };
+
+static const char *parse_ticks(struct cursor *c, struct tick_record_text *t, enum tick_line kind,
+			       u64 *k)
 {
-	u64 period = tick_rec_period(&t->rec), prev = *k ? (steal ? t->steal : t->at)[*k - 1] : 0;
+	u64 period = tick_rec_period(&t->rec), *to = kind == LINE_AT ? t->at
+						   : kind == LINE_STEAL ? t->steal : t->open;
+	u64 prev = *k && kind != LINE_OPEN ? to[*k - 1] : 0;
 	long long v;
 
-	if (steal && !t->steal)
+	if (kind == LINE_STEAL && !t->steal)
 		return "steal lines in a record without steal=1";
+	if (kind == LINE_OPEN && !t->open)
+		to = t->open = calloc(t->rec.n + 1, sizeof(u64));
 	while (num(c, &v)) {
 		if (*k >= t->rec.n)
 			return "more ticks than n=";
-		if (steal)
-			prev = t->steal[(*k)++] = prev + (u64)v;
+		if (kind == LINE_OPEN && v < 0)
+			return "an op entry below 0";
+		if (kind == LINE_AT)
+			prev = to[(*k)++] = prev + period + (u64)v;
+		else if (kind == LINE_STEAL)
+			prev = to[(*k)++] = prev + (u64)v;
 		else
-			prev = t->at[(*k)++] = prev + period + (u64)v;
+			to[(*k)++] = (u64)v;
 	}
 	return NULL;
 }
@@ -277,7 +301,7 @@ static const char *parse_windows(struct cursor *c, struct tick_record_text *t, u
 /* One line's body after the prefix. */
 struct parse_state {
 	bool header, end;
-	u64 at, st;
+	u64 at, st, op;
 	u32 hp, hw;
 };
 
@@ -288,9 +312,11 @@ static const char *parse_line(struct cursor *c, struct tick_record_text *t, stru
 		return parse_header(c, t);
 	}
 	if (word(c, "at"))
-		return parse_ticks(c, t, false, &ps->at);
+		return parse_ticks(c, t, LINE_AT, &ps->at);
 	if (word(c, "st"))
-		return parse_ticks(c, t, true, &ps->st);
+		return parse_ticks(c, t, LINE_STEAL, &ps->st);
+	if (word(c, "op"))
+		return parse_ticks(c, t, LINE_OPEN, &ps->op);
 	if (word(c, "hp"))
 		return parse_parts(c, t, &ps->hp);
 	if (word(c, "hw"))
@@ -328,6 +354,9 @@ const char *tick_record_parse(const char *log, struct tick_record_text *t)
 		return "a record without its end line (cut short?)";
 	if (ps.at != t->rec.n || (t->steal && ps.st != t->rec.n))
 		return "fewer ticks than n=";
+	if (t->open && ps.op != t->rec.n)
+		return "fewer op entries than n=";
+	t->rec.open = t->open;
 	if (t->part && ps.hp != t->rec.host.nparts)
 		return "fewer hp entries than parts=";
 	if (t->win && ps.hw != t->rec.host.nwin)
@@ -341,6 +370,7 @@ void tick_record_free(struct tick_record_text *t)
 {
 	free(t->at);
 	free(t->steal);
+	free(t->open);
 	free(t->part);
 	free(t->win);
 	memset(t, 0, sizeof(*t));

@@ -9,7 +9,8 @@
 /*
  * Lines "TICK-RECORD: ...": a header (the plan and the counts), the ticks
  * as each one's distance from the one before less a period ("at", signed
- * counter ticks, the first from the anchor), the steal time's growth per
+ * counter ticks, the first from the anchor), how long interrupts stayed
+ * off after each ("op", counter ticks; optional), the steal time's growth per
  * tick ("st", ns), the host's evidence ("host", "hp" v,o,s per part, "hw"
  * a:b:v,o,s per window asked about) and "end". scripts/tick-judge and host-tests/test_tick_judge.c
  * read them.
@@ -25,7 +26,7 @@ struct tick_record_text {
 	struct tick_record rec;
 	char source[32];
 	char why_none[160];
-	u64 *at, *steal;
+	u64 *at, *steal, *open;
 	struct host_part *part;
 	struct tick_window *win;
 };

@@ -260,8 +260,13 @@ void tick_wake(void)
 /* The run's end, else a sleep until the next interrupt, counted in *(u64 *)woken. */
 static bool done_else_wait(void *woken)
 {
+	u64 n = tick_run.received;
+
 	if (tick_run.done)
 		return true;
+	/* interrupts come in again here: where the last tick's handling ended (scripts/tick-trace) */
+	if (tick_run.open && n && !tick_run.open[n - 1])
+		tick_run.open[n - 1] = arch_counter();
 	tick_run.arch->wait();
 	++*(u64 *)woken;
 	return false;
@@ -277,8 +282,12 @@ static void wait_done(void)
 /* The record of the run that ended: times after the anchor. */
 static void make_record(struct tick_record *r, u64 want_hz)
 {
-	for (u64 j = 0; j < tick_run.received; j++)
+	for (u64 j = 0; j < tick_run.received; j++) {
+		u64 open = tick_run.open[j];
+
+		tick_run.open[j] = open > tick_run.at[j] ? open - tick_run.at[j] : 0;
 		tick_run.at[j] -= tick_run.anchor;
+	}
 	*r = (struct tick_record){
 		.source = tick_run.src->name,
 		.kind = tick_run.src->kind == TICK_PERIODIC ? TICK_REC_PERIODIC : TICK_REC_ONESHOT,
@@ -293,6 +302,7 @@ static void make_record(struct tick_record *r, u64 want_hz)
 		.steal_ns = tick_run.has_steal ? tick_run.steal : NULL,
 		.steal_end_ns = tick_run.has_steal ? steal_ns() - tick_run.steal_start : 0,
 		.anchor = tick_run.anchor,
+		.open = tick_run.open,
 	};
 }
 
@@ -369,6 +379,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	tick_run.expected = want_hz * seconds;
 	tick_run.at = calloc(tick_run.expected, sizeof(*tick_run.at));
 	tick_run.steal = calloc(tick_run.expected, sizeof(*tick_run.steal));
+	tick_run.open = calloc(tick_run.expected, sizeof(*tick_run.open));
 	tick_run.period =
 		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
 	/* the device under test may be a reference too (the HPET): not that one */

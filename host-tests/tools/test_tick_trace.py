@@ -118,6 +118,16 @@ class BadInput(unittest.TestCase):
             tick_trace.parse_record("TICK-RECORD: 1 source=pit-oneshot kind=oneshot "
                                     "period_counts=1 ratio_fx=1 n=0 expected=1\n")
 
+    def test_op_lines(self):
+        head = ("TICK-RECORD: 1 source=pit kind=periodic counter_hz=1000 want_hz=10 expected=3 "
+                "period_counts=100 ratio_fx=4294967296 n=3\nTICK-RECORD: at 0 0 0\n")
+        rec = tick_trace.parse_record(head + "TICK-RECORD: op 5 6 0\n")
+        self.assertEqual(rec["open"], [5, 6, 0])
+        self.assertEqual(rec["at"], [100, 200, 300])
+        self.assertIsNone(tick_trace.parse_record(head)["open"])
+        with self.assertRaisesRegex(tick_trace.Bad, "2 op entries, its header says n=3"):
+            tick_trace.parse_record(head + "TICK-RECORD: op 5 6\n")
+
     def test_timeline_out_of_range(self):
         status, _, err = tool("--timeline", "99999", RUN)
         self.assertEqual(status, 2)
