@@ -288,7 +288,8 @@ static void test_steal_is_the_vcpu_wait(void **state)
 	expect("lost ticks 2 ms of steal time explains", v.lost_steal, 2);
 	expect("lost ticks the main loop's 2 ms after it explains", v.lost_host, 2);
 	assert_true(v.lost_ok);
-	/* the agent saw no vCPU wait: the guest's steal is that wait all the same, the main loop's adds */
+	/* the agent saw no vCPU wait: the guest's steal is that wait all the same, the main loop's
+	 * adds */
 	w[0].ev = (struct host_part){.other_us = 2000};
 	judge(&r, &v);
 	expect("lost ticks the main loop's 2 ms after 2 ms of steal the agent missed explains",
@@ -805,12 +806,11 @@ static void test_recorded(void **state)
 /* The oracle: every rung judged, from the rarest, the first caught (as the resolution was). */
 static u64 walk_every_rung(const struct tick_record *r, struct tick_work *w)
 {
-	static const u64 ladder[] = { TICK_RESOLUTION_LADDER };
+	static const u64 ladder[] = {TICK_RESOLUTION_LADDER};
 	u64 *at = calloc(r->n + 1, sizeof(u64)), *st = calloc(r->n + 1, sizeof(u64)), found = 0;
 
 	/* a one-shot's lost tick stops it: a check of its own, no resolution */
-	for (size_t i = 0; r->kind == TICK_REC_PERIODIC && i < ARRAY_SIZE(ladder) && !found;
-	     i++) {
+	for (size_t i = 0; r->kind == TICK_REC_PERIODIC && i < ARRAY_SIZE(ladder) && !found; i++) {
 		struct tick_record s = *r;
 		struct tick_verdict v;
 
@@ -857,7 +857,8 @@ static void test_resolution_recorded(void **state)
 		got = tick_resolution(&t.rec, &w);
 		if (got != want)
 			fail_msg("%s: resolution 1 in %llu, every rung judged gives 1 in %llu",
-				 recorded[i].file, (unsigned long long)got, (unsigned long long)want);
+				 recorded[i].file, (unsigned long long)got,
+				 (unsigned long long)want);
 		free(w.late);
 		free(w.own);
 		free(w.lost);

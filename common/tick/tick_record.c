@@ -206,8 +206,9 @@ enum tick_line { LINE_AT, LINE_STEAL, LINE_OPEN };
 static const char *parse_ticks(struct cursor *c, struct tick_record_text *t, enum tick_line kind,
 			       u64 *k)
 {
-	u64 period = tick_rec_period(&t->rec), *to = kind == LINE_AT ? t->at
-						   : kind == LINE_STEAL ? t->steal : t->open;
+	u64 period = tick_rec_period(&t->rec), *to = kind == LINE_AT	  ? t->at
+						     : kind == LINE_STEAL ? t->steal
+									  : t->open;
 	u64 prev = *k && kind != LINE_OPEN ? to[*k - 1] : 0;
 	long long v;
 

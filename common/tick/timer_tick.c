@@ -264,7 +264,8 @@ static bool done_else_wait(void *woken)
 
 	if (tick_run.done)
 		return true;
-	/* interrupts come in again here: where the last tick's handling ended (scripts/tick-trace) */
+	/* interrupts come in again here: where the last tick's handling ended (scripts/tick-trace)
+	 */
 	if (tick_run.open && n && !tick_run.open[n - 1])
 		tick_run.open[n - 1] = arch_counter();
 	tick_run.arch->wait();
@@ -514,8 +515,10 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 			    src->mute_span > 1 ? "ies: one stays pending under KVM" : "y");
 	if (tick_run.fault == FAULT_EARLY10 && (src->kind != TICK_ONESHOT || !arch->raise))
 		report_abort("fault=early10 needs a one-shot source on an arch that can raise its "
-			     "vector; %s is %s", src->name,
-			     src->kind != TICK_ONESHOT ? "not one-shot" : "on an arch without raise()");
+			     "vector; %s is %s",
+			     src->name,
+			     src->kind != TICK_ONESHOT ? "not one-shot"
+						       : "on an arch without raise()");
 	if (tick_run.slow_arm_ns && !src->stale)
 		report_abort("slow_arm=%llu: %s does not read its arming back (only a source that "
 			     "re-arms a passed arming takes it: hpet-routed-oneshot)",
@@ -524,8 +527,8 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 		report_info("slow_arm=%llu: every comparator write held %llu us before it lands, "
 			    "one arming in %d a period more (a slow emulated MMIO path, as under "
 			    "kvm-pvm)",
-			    tick_run.slow_arm_ns / NSEC_PER_USEC, tick_run.slow_arm_ns / NSEC_PER_USEC,
-			    TICK_SLOW_ARM_EVERY);
+			    tick_run.slow_arm_ns / NSEC_PER_USEC,
+			    tick_run.slow_arm_ns / NSEC_PER_USEC, TICK_SLOW_ARM_EVERY);
 	if (tick_run.fault)
 		report_info("fault=%s injected on purpose: this run should FAIL", tick_fault_name());
 	if (src->kind == TICK_NONE) {
