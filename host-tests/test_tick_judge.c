@@ -24,6 +24,7 @@
 #include "../common/tick/tick_judge.h"
 #include "../common/tick/tick_record.h"
 #include "tick_fixture.h"
+#include "tick_work_host.h"
 
 
 static u64 at[N], steal[N], late[N], own[N], lost[N], early[N], scratch[N];
@@ -774,9 +775,7 @@ static void judge_fixture(const struct fixture *fx)
 	bad = tick_record_parse(log, &t);
 	if (bad)
 		fail_msg("%s: %s", fx->file, bad);
-	fw = (struct tick_work){calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
-				calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
-				calloc(t.rec.n + 1, sizeof(u64))};
+	fw = tick_work_host(t.rec.n);
 	tick_judge(&t.rec, &v, &fw);
 	if ((v.lost_ok && v.rate_ok) != fx->pass)
 		fail_msg(
@@ -786,11 +785,7 @@ static void judge_fixture(const struct fixture *fx)
 			(unsigned long long)v.lost, (unsigned long long)v.unexplained,
 			(unsigned long long)v.allowed, (unsigned long long)v.off_milli,
 			(unsigned long long)v.bound_milli);
-	free(fw.late);
-	free(fw.own);
-	free(fw.lost);
-	free(fw.early);
-	free(fw.scratch);
+	tick_work_host_free(&fw);
 	tick_record_free(&t);
 	free(log);
 }
@@ -844,28 +839,18 @@ static void test_resolution_recorded(void **state)
 		char *log = slurp(fixture_path(recorded[i].file));
 		struct tick_record_text t;
 		struct tick_work w;
-		u64 n, want, got;
+		u64 want, got;
 
 		if (tick_record_parse(log, &t))
 			fail_msg("%s: no record", recorded[i].file);
-		n = t.rec.n + 1;
-		w = (struct tick_work){calloc(n, 8), calloc(n, 8), calloc(n, 8), calloc(n, 8),
-				       calloc(n, 8)};
-		w.sim_at = calloc(n, 8);
-		w.sim_steal = calloc(n, 8);
+		w = tick_work_host(t.rec.n);
 		want = walk_every_rung(&t.rec, &w);
 		got = tick_resolution(&t.rec, &w);
 		if (got != want)
 			fail_msg("%s: resolution 1 in %llu, every rung judged gives 1 in %llu",
 				 recorded[i].file, (unsigned long long)got,
 				 (unsigned long long)want);
-		free(w.late);
-		free(w.own);
-		free(w.lost);
-		free(w.early);
-		free(w.scratch);
-		free(w.sim_at);
-		free(w.sim_steal);
+		tick_work_host_free(&w);
 		tick_record_free(&t);
 		free(log);
 	}

@@ -18,6 +18,7 @@
 #include "../common/tick/tick_engine.h"
 #include "../common/tick/tick_record.h"
 #include "report.h"
+#include "tick_work_host.h"
 #include "judge_tool.h"
 #include "slurp.h"
 
@@ -47,11 +48,7 @@ static bool judge_log(const char *path)
 		tick_record_free(&t);
 		return false;
 	}
-	w = (struct tick_work){calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
-			       calloc(t.rec.n + 1, sizeof(u64)), calloc(t.rec.n + 1, sizeof(u64)),
-			       calloc(t.rec.n + 1, sizeof(u64))};
-	w.sim_at = calloc(t.rec.n + 1, sizeof(u64));
-	w.sim_steal = calloc(t.rec.n + 1, sizeof(u64));
+	w = tick_work_host(t.rec.n);
 	tick_judge(&t.rec, &v, &w);
 	/* as the guest: the lost-tick check's resolution where it passed */
 	tick_take_resolution(&t.rec, &v, &w, 0);
@@ -59,13 +56,7 @@ static bool judge_log(const char *path)
 	tick_report_host(&t.rec, &v);
 	tick_report_checks(&t.rec, &v);
 	report_prefix_pop();
-	free(w.late);
-	free(w.own);
-	free(w.lost);
-	free(w.early);
-	free(w.scratch);
-	free(w.sim_at);
-	free(w.sim_steal);
+	tick_work_host_free(&w);
 	tick_record_free(&t);
 	return true;
 }

@@ -8,33 +8,15 @@
 #include "units.h"
 
 /* Registers (IA-PC HPET specification 1.0a, 2.3); 64-bit ones are accessed as two dwords. */
-#define HPET_GCAP_ID	     0x000
-#define HPET_GCAP_PERIOD     0x004 /* high dword: counter period in femtoseconds */
-#define HPET_GEN_CONF	     0x010
-#define HPET_GEN_INT_STS     0x020 /* level-triggered timers: write 1 to clear */
-#define HPET_MAIN_CNT	     0x0f0
-#define HPET_MAIN_CNT_HI     0x0f4
-#define HPET_TN_CONF(n)	     (0x100 + 0x20 * (n))
 #define HPET_TN_ROUTE_CAP(n) (0x104 + 0x20 * (n)) /* high dword of Tn_CONF */
-#define HPET_TN_CMP(n)	     (0x108 + 0x20 * (n))
 
 #define HPET_GCAP_NUM_TIM_SHIFT 8
 #define HPET_GCAP_NUM_TIM_MASK	0x1f
 #define HPET_GCAP_COUNT_SIZE_CAP (1u << 13)
 #define HPET_GCAP_LEG_RT_CAP	(1u << 15)
 #define HPET_GCAP_VENDOR_SHIFT	16
-#define HPET_GEN_ENABLE_CNF	(1u << 0)
 #define HPET_GEN_LEG_RT_CNF	(1u << 1)
-#define HPET_TN_INT_TYPE_CNF	(1u << 1) /* level-triggered */
-#define HPET_TN_INT_ENB_CNF	(1u << 2)
-#define HPET_TN_TYPE_CNF	(1u << 3) /* periodic */
-#define HPET_TN_PER_INT_CAP	(1u << 4)
-#define HPET_TN_SIZE_CAP	(1u << 5) /* 64-bit */
-#define HPET_TN_VAL_SET_CNF	(1u << 6)
-#define HPET_TN_32MODE_CNF	(1u << 8)
-#define HPET_TN_INT_ROUTE_SHIFT 9
 
-#define HPET_PERIOD_MAX_FS 100000000u /* the spec's bound: 100 ns */
 /* ACPI HPET table: the base's Generic Address Structure (space ID, then the address at +4). */
 #define ACPI_HPET_BASE_GAS     40
 #define ACPI_HPET_BASE_ADDR    44

@@ -5,6 +5,26 @@
 
 #include "libc.h"
 
+/* Register names as the manual gives them (shared with x86/timer_regs/, which programs them directly). */
+#define HPET_GCAP_ID	     0x000
+#define HPET_GCAP_PERIOD     0x004 /* high dword: counter period in femtoseconds */
+#define HPET_GEN_CONF	     0x010
+#define HPET_GEN_INT_STS     0x020 /* level-triggered timers: write 1 to clear */
+#define HPET_MAIN_CNT	     0x0f0
+#define HPET_MAIN_CNT_HI     0x0f4
+#define HPET_TN_CONF(n)	     (0x100 + 0x20 * (n))
+#define HPET_TN_CMP(n)	     (0x108 + 0x20 * (n))
+#define HPET_GEN_ENABLE_CNF	(1u << 0)
+#define HPET_TN_INT_TYPE_CNF	(1u << 1) /* level-triggered */
+#define HPET_TN_INT_ENB_CNF	(1u << 2)
+#define HPET_TN_TYPE_CNF	(1u << 3) /* periodic */
+#define HPET_TN_PER_INT_CAP	(1u << 4)
+#define HPET_TN_SIZE_CAP	(1u << 5) /* 64-bit */
+#define HPET_TN_VAL_SET_CNF	(1u << 6)
+#define HPET_TN_32MODE_CNF	(1u << 8)
+#define HPET_TN_INT_ROUTE_SHIFT 9
+#define HPET_PERIOD_MAX_FS 100000000u /* the spec's bound: 100 ns */
+
 /* Where chipsets (and QEMU) put it when no table says otherwise. */
 #define HPET_DEFAULT_BASE 0xfed00000
 

@@ -4,9 +4,6 @@
 #include "arch.h"
 #include "x86/io.h"
 
-#define PIT_CH0_DATA 0x40
-#define PIT_CH2_DATA 0x42
-#define PIT_MODE_CMD 0x43
 /* NMI status and control (port 0x61): channel 2's gate and output, and the speaker */
 #define PIT_CH2_GATE_PORT 0x61
 #define PIT_GATE2	  0x01

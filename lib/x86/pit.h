@@ -8,6 +8,11 @@
 
 #include "libc.h"
 
+/* Register names as the manual gives them (shared with x86/timer_regs/, which programs them directly). */
+#define PIT_CH0_DATA 0x40
+#define PIT_CH2_DATA 0x42
+#define PIT_MODE_CMD 0x43
+
 #define PIT_HZ 1193182
 /* The ISA line channel 0 interrupts on. */
 #define PIT_ISA_IRQ 0

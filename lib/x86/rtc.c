@@ -9,24 +9,8 @@
 #define CMOS_INDEX 0x70
 #define CMOS_DATA  0x71
 /* Bit 7 of the index port masks NMIs: keep it clear, as the firmware left it. */
-#define RTC_SECONDS	 0x00
-#define RTC_MINUTES	 0x02
-#define RTC_HOURS	 0x04
-#define RTC_DAY_OF_MONTH 0x07
-#define RTC_MONTH	 0x08
-#define RTC_YEAR	 0x09
-#define RTC_REG_A	 0x0a
-#define RTC_REG_B	 0x0b
-#define RTC_REG_C	 0x0c
-#define RTC_A_UIP	 (1u << 7) /* update in progress: the time registers are changing */
-#define RTC_A_DV_MASK	 0x70	   /* divider: the time base, left as the firmware set it */
-#define RTC_A_RS_MASK	 0x0f	   /* rate select */
 /* rate = 32768 Hz >> (RS - 1) for RS 3..15, so RS = RTC_RS_LOG2_BASE - log2(rate) */
 #define RTC_RS_LOG2_BASE 16
-#define RTC_B_SET	 (1u << 7) /* updates halted while the time is written */
-#define RTC_B_24H	 (1u << 1)
-#define RTC_B_DM_BINARY	 (1u << 2)
-#define RTC_HOURS_PM	 (1u << 7) /* in 12-hour mode */
 /* ACPI FADT: CENTURY, the CMOS index of the century register (0: none). */
 #define FADT_CENTURY_OFFSET 108
 #define RTC_DEFAULT_CENTURY 20

@@ -5,6 +5,24 @@
 
 #include "libc.h"
 
+/* Register names as the manual gives them (shared with x86/timer_regs/, which programs them directly). */
+#define RTC_SECONDS	 0x00
+#define RTC_MINUTES	 0x02
+#define RTC_HOURS	 0x04
+#define RTC_DAY_OF_MONTH 0x07
+#define RTC_MONTH	 0x08
+#define RTC_YEAR	 0x09
+#define RTC_REG_A	 0x0a
+#define RTC_REG_B	 0x0b
+#define RTC_REG_C	 0x0c
+#define RTC_A_UIP	 (1u << 7) /* update in progress: the time registers are changing */
+#define RTC_A_DV_MASK	 0x70	   /* divider: the time base, left as the firmware set it */
+#define RTC_A_RS_MASK	 0x0f	   /* rate select */
+#define RTC_B_SET	 (1u << 7) /* updates halted while the time is written */
+#define RTC_B_24H	 (1u << 1)
+#define RTC_B_DM_BINARY	 (1u << 2)
+#define RTC_HOURS_PM	 (1u << 7) /* in 12-hour mode */
+
 #define RTC_SECONDS_PER_DAY 86400
 /* The ISA line the RTC interrupts on. */
 #define RTC_ISA_IRQ 8
