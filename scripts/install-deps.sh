@@ -25,6 +25,8 @@ packages=(
 	libxml2-utils gnuplot-nox strace python3 perl shellcheck
 	# pgrep: the runner finds QEMU's processes to measure a busy host (docs/runner.md)
 	procps
+	# trace-cmd: the runner records the host's trace of each entry's QEMU (docs/runner.md, "The host's trace")
+	trace-cmd
 	# CI glue (docs/ci.md): LAVA's job schema, YAML and JUnit for Debian's python3, rsync for gitlab-ci-local
 	lava-common python3-yaml python3-junitparser rsync
 )
