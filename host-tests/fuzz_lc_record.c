@@ -14,7 +14,7 @@
 /* LIBSRC: common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_counter_check.c */
 /* LIBSRC: common/lifecycle/lifecycle_figure.c common/lifecycle/lifecycle_proto.c */
 /* LIBSRC: lib/period.c lib/busy.c lib/handoff.c lib/wait.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 /* FUZZFLAGS: -max_len=16384 */
 #include <stdint.h>
 #include <stdio.h>

@@ -8,13 +8,13 @@
  * discard delivers it the other way round; a mask longer than the entry declares
  * and a catch-up of a stop the VM's clock never counted each fail, naming
  * what. The host's own losses after a disturbance are reported apart, not
- * judged. What the guest prints (cu_report, captured): each check a BOUND
+ * judged. What the guest prints (report_checks of cu_judge's list, captured): each check a BOUND
  * line catchup.KIND.FIGURE with its band, then its PASS/FAIL line, and the
  * figure it bounds no RESULT line of its own (results-to-json and the
  * report read the figure and its band from the BOUND line alone).
  */
-/* LIBSRC: common/catchup/catchup_judge.c common/catchup/catchup_report.c */
-/* LIBSRC: lib/report.c lib/fixed.c lib/string.c lib/printf.c */
+/* LIBSRC: common/catchup/catchup_judge.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/fixed.c lib/string.c lib/printf.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,9 +36,11 @@
 #define POST_PERIODS 96
 
 static struct cu_record rec;
-static struct cu_verdict verdict;
-/* the verdict's sentences, one a line */
-static char line[CU_CHECKS_MAX * (CU_LINE_MAX + 1)];
+static struct check entries[CU_ENTRIES];
+static char entry_text[CU_ENTRIES * CU_LINE_MAX];
+static struct checks verdict;
+/* the checks' sentences, one a line */
+static char line[CU_ENTRIES * (CU_LINE_MAX + 1)];
 
 /* report.c's spin lock waits with it */
 void cpu_relax(void)
@@ -95,10 +97,13 @@ static bool judge(const char *model, struct cu_figures *f)
 	bool pass;
 
 	cu_figures(&rec, m, f);
+	checks_init(&verdict, entries, CU_ENTRIES, entry_text, sizeof(entry_text));
 	pass = cu_judge(&rec, m, f, &verdict);
 	line[0] = '\0';
 	for (unsigned i = 0; i < verdict.n; i++) {
-		strcat(line, verdict.check[i].line);
+		if (verdict.c[i].kind != CHECK_BOUNDED)
+			continue;
+		strcat(line, verdict.c[i].text);
 		strcat(line, "\n");
 	}
 	return pass;
@@ -375,13 +380,13 @@ static void test_host_losses_after(void **state)
 	assert_int_equal(f.host_lost, 2);
 }
 
-/* --- cu_report: each check a BOUND line, its figure no RESULT of its own -------------- */
+/* --- the printed list: each check a BOUND line, its figure no RESULT of its own -------------- */
 
 static char out[CAPTURE_MAX];
 
 static void print_report(const void *arg)
 {
-	cu_report(&rec, arg, &verdict);
+	report_checks(arg);
 }
 
 /* Judge the record under model and capture what the guest prints of it. */
@@ -390,7 +395,7 @@ static void report_under(const char *model)
 	struct cu_figures f;
 
 	judge(model, &f);
-	capture(print_report, &f, out, sizeof(out));
+	capture(print_report, &verdict, out, sizeof(out));
 }
 
 /* A caught-up mask: the mask's length and the fate bounded, the rest plain figures. */

@@ -24,7 +24,7 @@
  * outcome lines captured (console_capture.h).
  */
 /* LIBSRC: common/cpu_cycle/cpu_cycle_check.c lib/handoff.c lib/wait.c lib/stats.c */
-/* LIBSRC: lib/report.c lib/fixed.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -12,7 +12,7 @@
  * (setup_args) and parsed into a struct filled with garbage first; a
  * refusal ends the process, so it runs in a child (child_capture.h).
  */
-/* LIBSRC: common/cpu_cycle/cpu_cycle_args.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: common/cpu_cycle/cpu_cycle_args.c lib/argv.c lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -16,7 +16,7 @@
  * input is a scripted string; what the client prints is captured.
  */
 /* LIBSRC: lib/host_evidence.c lib/console_input.c lib/wait.c lib/stats.c lib/string.c lib/strto.c lib/printf.c */
-/* LIBSRC: lib/report.c lib/fixed.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/fixed.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -12,7 +12,7 @@
  * How: a 2 GHz counter; two vCPUs; offsets in counter ticks; the check's
  * PASS/FAIL/RESULT lines read back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/handoff.c lib/report.c */
+/* LIBSRC: common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/handoff.c lib/report.c lib/checks.c */
 /* LIBSRC: lib/fixed.c lib/printf.c lib/string.c lib/stats.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
  * parser prints (the reason a line is refused) is captured.
  */
 /* LIBSRC: common/lifecycle/lifecycle_args.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_record.c */
-/* LIBSRC: lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: lib/argv.c lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

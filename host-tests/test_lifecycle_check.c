@@ -21,7 +21,7 @@
  * the expected lines follow from docs/lifecycle.md's bounds, worked out
  * next to each table. The arch hooks the sources call are played here.
  */
-/* LIBSRC: common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
+/* LIBSRC: common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -15,7 +15,7 @@
  * to the vCPU and phase it happens in; the PASS/FAIL/INFO lines are read
  * back (console_capture.h).
  */
-/* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/fixed.c */
+/* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/checks.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -21,7 +21,7 @@
  * worked out beside the cases.
  */
 /* LIBSRC: common/lifecycle/lifecycle_reset.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -20,7 +20,7 @@
  * answered 300 ms after it. Bounds worked out next to the table.
  */
 /* LIBSRC: common/lifecycle/lifecycle_run_check.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/period.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/busy.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

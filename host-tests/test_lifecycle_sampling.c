@@ -20,7 +20,7 @@
 /* LIBSRC: common/lifecycle/lifecycle_engine.c common/lifecycle/lifecycle_sample.c common/lifecycle/lifecycle_args.c */
 /* LIBSRC: common/lifecycle/lifecycle_reset.c lib/busy.c lib/period.c */
 /* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
 /* LIBSRC: lib/strto.c common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_agree.c common/lifecycle/lifecycle_counter.c */
 /* LIBSRC: lib/handoff.c common/lifecycle/lifecycle_run.c common/lifecycle/lifecycle_run_check.c lib/console_input.c */
 /* LIBSRC: common/lifecycle/lifecycle_judge.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_counter_check.c */

@@ -19,7 +19,7 @@
  * edge). Figures in the expected lines are worked out beside the cases.
  */
 /* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -9,7 +9,7 @@
  * child_capture.h) with its output captured through a pipe, and the parent
  * checks the lines and the exit code.
  */
-/* LIBSRC: lib/report.c lib/fixed.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

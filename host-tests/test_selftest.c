@@ -15,7 +15,7 @@
  * (child_capture.h), since a mode and an abort end the guest's life, and
  * its lines and exit status are checked.
  */
-/* LIBSRC: common/selftest/selftest_engine.c lib/argv.c lib/report.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: common/selftest/selftest_engine.c lib/argv.c lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

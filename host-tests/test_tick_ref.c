@@ -16,7 +16,7 @@
  * Output is read back from stdout, where lib/report.c writes its lines
  * (host-tests/console_capture.h).
  */
-/* LIBSRC: common/tick/tick_ref.c common/tick/tick_figure.c lib/refclock.c lib/wait.c lib/report.c lib/stats.c lib/fixed.c */
+/* LIBSRC: common/tick/tick_ref.c common/tick/tick_figure.c lib/refclock.c lib/wait.c lib/report.c lib/checks.c lib/stats.c lib/fixed.c */
 /* LIBSRC: lib/period.c lib/busy.c */
 /* LIBSRC: lib/printf.c lib/string.c common/tick/tick_judge.c common/tick/tick_math.c lib/mul64.c */
 #include <setjmp.h>

@@ -14,7 +14,7 @@
  * source that stopped, inside and past the grace (tick_report_stopped).
  */
 /* LIBSRC: common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c */
-/* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/fixed.c lib/stats.c lib/printf.c */
+/* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/checks.c lib/fixed.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * and without time elapsed (the drift): each must print exactly its BOUND
  * line and its PASS or FAIL line, and tod_holds() must agree.
  */
-/* LIBSRC: lib/tod.c lib/report.c lib/fixed.c lib/printf.c lib/string.c */
+/* LIBSRC: lib/tod.c lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -16,7 +16,7 @@
  * reads; the turns are the engine's, the fake arch's take and give only
  * count themselves.
  */
-/* LIBSRC: common/warp/warp.c lib/report.c lib/fixed.c lib/printf.c lib/string.c */
+/* LIBSRC: common/warp/warp.c lib/report.c lib/checks.c lib/fixed.c lib/printf.c lib/string.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

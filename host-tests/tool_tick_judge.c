@@ -10,7 +10,7 @@
  */
 /* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/report.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -154,14 +154,6 @@ void report_result(const char *name, const char *unit, const char *fmt, ...)
 	printf("RESULT: %s %s %s\n", name, value, unit);
 }
 
-bool bounded_holds(const struct bounded *b)
-{
-	for (unsigned i = 0; i < b->nbands && i < BOUND_BANDS_MAX; i++)
-		if (b->value >= b->band[i].lo && b->value <= b->band[i].hi)
-			return true;
-	return false;
-}
-
 const char *bound_text(char *buf, size_t size, s64 v, unsigned scale, enum fixed_sign sign)
 {
 	if (v == BOUND_OPEN_LO)
@@ -281,4 +273,39 @@ void report_abort(const char *fmt, ...)
 	emit("FAIL", fmt, ap);
 	va_end(ap);
 	report_exit();
+}
+
+static void report_check(const struct check *c)
+{
+	switch (c->kind) {
+	case CHECK_BOUNDED:
+		report_bounded(&c->b, "%s", c->text);
+		break;
+	case CHECK_PLAIN:
+		if (c->defect)
+			report_kfail(c->pass, c->defect, "%s", c->text);
+		else
+			report(c->pass, "%s", c->text);
+		break;
+	case CHECK_SKIP:
+		report_skip("%s", c->text);
+		break;
+	case CHECK_INFO:
+		report_info("%s", c->text);
+		break;
+	case CHECK_RESULT:
+		report_result(c->name, c->b.unit, "%s", c->text);
+		break;
+	}
+}
+
+void report_checks(const struct checks *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		report_check(&l->c[i]);
+	if (l->dropped)
+		report(false,
+		       "the judgment's list had no room for %u more entries (%u entries, %zu bytes of "
+		       "text): its checks were not all kept",
+		       l->dropped, l->max, l->size);
 }

@@ -5,6 +5,7 @@
 
 #include "libc.h"
 #include "fixed.h"
+#include "checks.h"
 
 /*
  * Exit codes a kernel hands to arch_exit(); the runner reads them back as
@@ -66,20 +67,6 @@ void report_result(const char *name, const char *unit, const char *fmt, ...) __p
  * The report and results-to-json read the figure and its bands from the
  * BOUND line, never from the sentence (docs/report.md).
  */
-#define BOUND_BANDS_MAX 2
-#define BOUND_OPEN_LO	INT64_MIN
-#define BOUND_OPEN_HI	INT64_MAX
-struct bound_band {
-	s64 lo, hi;
-};
-struct bounded {
-	const char *name;
-	const char *unit;
-	unsigned scale;
-	s64 value;
-	unsigned nbands;
-	struct bound_band band[BOUND_BANDS_MAX];
-};
 bool report_bounded(const struct bounded *b, const char *fmt, ...) __printf(2, 3);
 bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap);
 /*
@@ -88,10 +75,15 @@ bool report_vbounded(const struct bounded *b, const char *fmt, va_list ap);
  */
 bool report_bounded_count(const char *name, const char *unit, s64 count, s64 lo, s64 hi,
 			  const char *fmt, ...) __printf(6, 7);
-/* Whether b's value lies in one of its bands. */
-bool bounded_holds(const struct bounded *b);
 /* A band's end or a value in 10^-scale units as text, an open end -inf or inf (as BOUND lines). */
 const char *bound_text(char *buf, size_t size, s64 v, unsigned scale, enum fixed_sign sign);
+/*
+ * The one printer of a judgment's list (lib/checks.h): each entry as its
+ * line, in order (a bounded check as report_bounded(), a plain one as
+ * report() or report_kfail(), skips, infos and results as theirs), then a
+ * FAIL for entries the list had no room for.
+ */
+void report_checks(const struct checks *l);
 void report_prefix_push(const char *prefix);
 void report_prefix_pushf(const char *fmt, ...) __printf(1, 2);
 void report_prefix_pop(void);

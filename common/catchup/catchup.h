@@ -13,6 +13,7 @@
 #define VMTICK_CATCHUP_H
 
 #include "libc.h"
+#include "checks.h"
 
 /* The ticks one disturbance's record holds: a 30 s backlog at 64 Hz and its observation. */
 #define CU_MAX_TICKS 8192
@@ -123,43 +124,22 @@ void cu_figures(const struct cu_record *r, const struct cu_model *m, struct cu_f
  */
 s64 cu_behind_at(const struct cu_record *r, const struct cu_figures *f, u64 after_ns);
 
-/*
- * One bounded check of a disturbance: a figure of struct cu_figures, in
- * ticks, that must lie in lo..hi (BOUND_OPEN_HI: no upper end), and the
- * sentence that says what was checked. Reported as the BOUND line
- * catchup.KIND.FIGURE (its RESULT too), then its PASS/FAIL line.
- */
+/* A sentence of the judgment at most this long. */
 #define CU_LINE_MAX 512
-struct cu_check {
-	const char *figure; /* "after", "missed", "dropped" or "made_up" */
-	s64 value, lo, hi;
-	char line[CU_LINE_MAX];
-};
+/* The list entries one disturbance's judgment makes: six figures and two checks. */
+#define CU_ENTRIES 8
 
 /*
- * The checks of one disturbance, at most one per figure: no tick after
+ * The judgment of one disturbance, appended to out in the order the guest
+ * prints them (report_checks()): RESULT catchup.KIND.{missed, made_up,
+ * dropped, host_lost, peak, agree_ms}, each figure a check bounds left to
+ * its BOUND line, then the checks, at most one per figure: no tick after
  * it ("after", and nothing else judged); else a mask longer than declared
  * ("missed", where the entry declares how long) and the model's fate
  * (caught up: "dropped" within +-CU_PHASE_PERIODS; dropped: "made_up" at
- * most the one pending and CU_PHASE_PERIODS).
+ * most the one pending and CU_PHASE_PERIODS). True when every check holds.
  */
-#define CU_CHECKS_MAX 2
-struct cu_verdict {
-	unsigned n;
-	struct cu_check check[CU_CHECKS_MAX];
-};
-
-/* The verdict on one disturbance into v: its checks; true when every one holds. */
 bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,
-	      struct cu_verdict *v);
-/* Whether check c's figure lies in its band. */
-bool cu_check_holds(const struct cu_check *c);
-
-/*
- * The disturbance's figures as the guest prints them (catchup_report.c):
- * RESULT catchup.KIND.{missed,made_up,dropped,host_lost,peak,agree_ms},
- * each figure a check bounds left to its BOUND line, then the checks.
- */
-void cu_report(const struct cu_record *r, const struct cu_figures *f, const struct cu_verdict *v);
+	      struct checks *out);
 
 #endif

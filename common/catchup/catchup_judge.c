@@ -2,7 +2,6 @@
 /* Tick catch-up: the declared models of the clock settings, and the figures and bounded checks of
  * one disturbance's record. */
 #include "catchup.h"
-#include "report.h"
 #include "units.h"
 
 /*
@@ -348,29 +347,23 @@ static size_t summary(const struct cu_record *r, const struct cu_model *m,
 		agree, m->name, fate_name(declared_fate(r, m)), fate_name(m->doc_fate[r->kind]));
 }
 
-bool cu_check_holds(const struct cu_check *c)
+/* The figure a disturbance's check bounds, named catchup.KIND.FIGURE, into name. */
+static const char *figure_name(char *name, size_t size, const struct cu_record *r,
+			       const char *figure)
 {
-	return c->value >= c->lo && c->value <= c->hi;
-}
-
-static struct cu_check *add_check(struct cu_verdict *v, const char *figure, s64 value, s64 lo,
-				  s64 hi)
-{
-	struct cu_check *c = &v->check[v->n++];
-
-	*c = (struct cu_check){.figure = figure, .value = value, .lo = lo, .hi = hi};
-	return c;
+	snprintf(name, size, "catchup.%s.%s", cu_kind_name(r->kind), figure);
+	return name;
 }
 
 /* A tick after the disturbance: without one nothing else can be judged. */
 static void check_after(const struct cu_record *r, const struct cu_model *m,
-			const struct cu_figures *f, struct cu_verdict *v)
+			const struct cu_figures *f, struct checks *out)
 {
-	struct cu_check *c = add_check(v, "after", f->after, 1, BOUND_OPEN_HI);
-	size_t len = summary(r, m, f, c->line, sizeof(c->line));
+	char name[CHECK_NAME_MAX], line[CU_LINE_MAX];
 
-	if (len < sizeof(c->line))
-		snprintf(c->line + len, sizeof(c->line) - len, ": no tick came after it");
+	summary(r, m, f, line, sizeof(line));
+	checks_count(out, figure_name(name, sizeof(name), r, "after"), "ticks", f->after, 1,
+		     BOUND_OPEN_HI, "%s: no tick came after it", line);
 }
 
 /*
@@ -379,17 +372,18 @@ static void check_after(const struct cu_record *r, const struct cu_model *m,
  * meanwhile (it lengthens the mask), and the phase.
  */
 static void check_missed(const struct cu_record *r, const struct cu_model *m,
-			 const struct cu_figures *f, struct cu_verdict *v)
+			 const struct cu_figures *f, struct checks *out)
 {
 	u64 most = (r->declared_ns + r->held_ns) / r->period_ns + CU_PHASE_PERIODS;
-	struct cu_check *c = add_check(v, "missed", f->missed, 0, (s64)most);
+	char name[CHECK_NAME_MAX];
 
-	snprintf(c->line, sizeof(c->line),
-		 "%s: %u periods missed where the entry's %llu ms and the host's %llu ms holding "
-		 "the vCPU miss at most %llu (%d for the phase; by the %s's clock over %llu ms)",
-		 cu_kind_name(r->kind), f->missed, r->declared_ns / NSEC_PER_MSEC,
-		 r->held_ns / NSEC_PER_MSEC, most, CU_PHASE_PERIODS,
-		 m->follows == CU_FOLLOWS_HOST ? "host" : "VM", f->span_ns / NSEC_PER_MSEC);
+	checks_count(out, figure_name(name, sizeof(name), r, "missed"), "ticks", f->missed, 0,
+		     (s64)most,
+		     "%s: %u periods missed where the entry's %llu ms and the host's %llu ms holding "
+		     "the vCPU miss at most %llu (%d for the phase; by the %s's clock over %llu ms)",
+		     cu_kind_name(r->kind), f->missed, r->declared_ns / NSEC_PER_MSEC,
+		     r->held_ns / NSEC_PER_MSEC, most, CU_PHASE_PERIODS,
+		     m->follows == CU_FOLLOWS_HOST ? "host" : "VM", f->span_ns / NSEC_PER_MSEC);
 }
 
 /*
@@ -398,44 +392,77 @@ static void check_missed(const struct cu_record *r, const struct cu_model *m,
  * the interrupt controller and the phase.
  */
 static void check_fate(const struct cu_record *r, const struct cu_model *m,
-		       const struct cu_figures *f, struct cu_verdict *v)
+		       const struct cu_figures *f, struct checks *out)
 {
 	s64 phase = CU_PHASE_PERIODS;
 	bool caught_up = declared_fate(r, m) == CU_CAUGHT_UP;
-	struct cu_check *c = caught_up ? add_check(v, "dropped", f->dropped, -phase, phase)
-				       : add_check(v, "made_up", f->made_up, 0, 1 + phase);
-	size_t len = summary(r, m, f, c->line, sizeof(c->line)), left;
-	char *end = c->line + len;
+	char name[CHECK_NAME_MAX], line[CU_LINE_MAX], tail[CU_LINE_MAX] = "";
+	s64 value = caught_up ? f->dropped : f->made_up, lo = caught_up ? -phase : 0,
+	    hi = caught_up ? phase : 1 + phase;
 
-	if (cu_check_holds(c) || len >= sizeof(c->line))
-		return;
-	left = sizeof(c->line) - len;
-	if (caught_up)
-		snprintf(end, left,
-			 ": %lld periods %s for good, where %s catches up to within %lld",
-			 f->dropped < 0 ? -f->dropped : f->dropped,
-			 f->dropped < 0 ? "too many came" : "dropped", m->name, phase);
-	else
-		snprintf(end, left,
-			 ": %lld of %u missed periods made up, where %s drops all but the one "
-			 "pending (+-%lld)",
-			 f->made_up, f->missed, m->name, phase);
+	summary(r, m, f, line, sizeof(line));
+	if (value < lo || value > hi) {
+		if (caught_up)
+			snprintf(tail, sizeof(tail),
+				 ": %lld periods %s for good, where %s catches up to within %lld",
+				 f->dropped < 0 ? -f->dropped : f->dropped,
+				 f->dropped < 0 ? "too many came" : "dropped", m->name, phase);
+		else
+			snprintf(tail, sizeof(tail),
+				 ": %lld of %u missed periods made up, where %s drops all but the "
+				 "one pending (+-%lld)",
+				 f->made_up, f->missed, m->name, phase);
+	}
+	checks_count(out,
+		     figure_name(name, sizeof(name), r, caught_up ? "dropped" : "made_up"),
+		     "ticks", value, lo, hi, "%s%s", line, tail);
+}
+
+/* Whether a check of this disturbance bounds figure (then its BOUND line is its RESULT). */
+static bool bounds(const struct cu_record *r, const struct cu_model *m,
+		   const struct cu_figures *f, const char *figure)
+{
+	if (!f->after)
+		return !strcmp(figure, "after");
+	if (!strcmp(figure, "missed"))
+		return r->declared_ns != 0;
+	return !strcmp(figure, declared_fate(r, m) == CU_CAUGHT_UP ? "dropped" : "made_up");
+}
+
+/* RESULT catchup.KIND.figure value ticks, unless a check bounds it. */
+static void result_ticks(const struct cu_record *r, const struct cu_model *m,
+			 const struct cu_figures *f, struct checks *out, const char *figure,
+			 s64 value)
+{
+	char name[CHECK_NAME_MAX];
+
+	if (!bounds(r, m, f, figure))
+		checks_result(out, figure_name(name, sizeof(name), r, figure), "ticks", "%lld",
+			      value);
 }
 
 bool cu_judge(const struct cu_record *r, const struct cu_model *m, const struct cu_figures *f,
-	      struct cu_verdict *v)
+	      struct checks *out)
 {
+	char name[CHECK_NAME_MAX];
+	unsigned first = out->n;
 	bool pass = true;
 
-	v->n = 0;
+	result_ticks(r, m, f, out, "missed", f->missed);
+	result_ticks(r, m, f, out, "made_up", f->made_up);
+	result_ticks(r, m, f, out, "dropped", f->dropped);
+	result_ticks(r, m, f, out, "host_lost", f->host_lost);
+	result_ticks(r, m, f, out, "peak", f->peak);
+	checks_result(out, figure_name(name, sizeof(name), r, "agree_ms"), "ms", "%lld",
+		      f->agree_ns == CU_NEVER ? -1ll : (s64)(f->agree_ns / NSEC_PER_MSEC));
 	if (!f->after) {
-		check_after(r, m, f, v);
+		check_after(r, m, f, out);
 	} else {
 		if (r->declared_ns)
-			check_missed(r, m, f, v);
-		check_fate(r, m, f, v);
+			check_missed(r, m, f, out);
+		check_fate(r, m, f, out);
 	}
-	for (unsigned i = 0; i < v->n; i++)
-		pass &= cu_check_holds(&v->check[i]);
-	return pass;
+	for (unsigned i = first; i < out->n; i++)
+		pass &= check_holds(&out->c[i]);
+	return pass && !out->dropped;
 }

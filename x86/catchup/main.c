@@ -35,7 +35,7 @@
  * .agree_ms (-1: never), and the catch-up over time: .behind_at_ms.T, the
  * periods the count was behind T ms after the disturbance's end. The
  * figures a check bounds are BOUND lines instead (common/catchup/catchup.h,
- * struct cu_verdict): catchup.KIND.missed where the entry declares the
+ * cu_judge()): catchup.KIND.missed where the entry declares the
  * mask's length (cli), .dropped where the model's fate is caught up,
  * .made_up where it is dropped, and .after (ticks after it, at least 1)
  * where none came.
@@ -279,7 +279,9 @@ static void print_curve(const struct cu_figures *f, enum cu_kind kind)
 /* One disturbance: steady ticks, the disturbance, the observation, the verdict. */
 static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *seq)
 {
-	static struct cu_verdict verdict;
+	static struct check entries[CU_ENTRIES];
+	static char text[CU_ENTRIES * CU_LINE_MAX];
+	struct checks judged;
 	struct cu_figures f;
 	u64 t0, t1, stop_ns = 0, held_ns = 0;
 	s64 vm_extra_ns = 0;
@@ -314,8 +316,9 @@ static void disturbance(const struct cu_model *m, enum cu_kind kind, unsigned *s
 			    "delays lost after it, not the setting's (not judged)",
 			    cu_kind_name(kind), f.host_lost);
 	print_curve(&f, kind);
-	cu_judge(&rec, m, &f, &verdict);
-	cu_report(&rec, &f, &verdict);
+	checks_init(&judged, entries, CU_ENTRIES, text, sizeof(text));
+	cu_judge(&rec, m, &f, &judged);
+	report_checks(&judged);
 }
 
 int main(int argc, char **argv)
