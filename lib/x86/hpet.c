@@ -143,6 +143,29 @@ unsigned hpet_timer_gsi_above_isa(unsigned n)
 	return 0;
 }
 
+bool hpet_timer_route_above_isa(unsigned n, struct ioapic_route *r)
+{
+	*r = (struct ioapic_route){hpet_timer_gsi_above_isa(n), IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
+	return r->gsi != 0;
+}
+
+const char *hpet_timer_route(unsigned n, struct ioapic_route *r, enum hpet_irq *irq)
+{
+	static const unsigned legacy_isa_irq[] = {HPET_LEGACY_TIMER0_ISA_IRQ,
+						  HPET_LEGACY_TIMER1_ISA_IRQ};
+
+	if (hpet_timer_route_above_isa(n, r)) {
+		*irq = HPET_IRQ_EDGE;
+		return NULL;
+	}
+	if (!hpet_has_legacy_replacement() || n >= ARRAY_SIZE(legacy_isa_irq))
+		return "the timer can reach no IOAPIC pin above 15 and the HPET has no legacy "
+		       "replacement for it";
+	*irq = HPET_IRQ_LEGACY;
+	*r = ioapic_isa_route(legacy_isa_irq[n]);
+	return NULL;
+}
+
 bool hpet_timer_can_periodic(unsigned n)
 {
 	return hpet_read(HPET_TN_CONF(n)) & HPET_TN_PER_INT_CAP;

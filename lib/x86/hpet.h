@@ -4,6 +4,7 @@
 #define VMTICK_X86_HPET_H
 
 #include "libc.h"
+#include "x86/ioapic.h"
 
 /* Register names as the manual gives them (shared with x86/timer_regs/, which programs them directly). */
 #define HPET_GCAP_ID	     0x000
@@ -86,6 +87,25 @@ enum hpet_irq {
 	/* the same, level: asserted until hpet_timer_ack() */
 	HPET_IRQ_LEVEL,
 };
+
+/* Legacy replacement's ISA lines: timer 0 takes IRQ 0 (the PIT's), timer 1 IRQ 8 (the RTC's). */
+#define HPET_LEGACY_TIMER0_ISA_IRQ 0
+#define HPET_LEGACY_TIMER1_ISA_IRQ 8
+
+/*
+ * Timer n's own IOAPIC input: the first above the ISA lines its
+ * Tn_INT_ROUTE_CAP offers, edge-triggered, active high (HPET_IRQ_EDGE);
+ * false when it offers none (QEMU's pc).
+ */
+bool hpet_timer_route_above_isa(unsigned n, struct ioapic_route *r);
+/*
+ * How timer n reaches the IOAPIC: its own input as above, else, for
+ * timers 0 and 1 of an HPET that has it, legacy replacement's ISA IRQ by
+ * the MADT's route (after ioapic_init()); *irq says which. NULL, or why
+ * neither. QEMU's pc offers its timers only GSI 2, which KVM's routing
+ * does not connect to the IOAPIC: legacy replacement is the way there.
+ */
+const char *hpet_timer_route(unsigned n, struct ioapic_route *r, enum hpet_irq *irq);
 
 enum hpet_timer_mode {
 	HPET_ONESHOT,

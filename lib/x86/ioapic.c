@@ -164,6 +164,22 @@ bool ioapic_route(const struct ioapic_route *r, u8 vector, u32 apic_id)
 	return true;
 }
 
+const char *ioapic_route_isa(unsigned irq, u8 vector, u32 apic_id, struct ioapic_route *r)
+{
+	static char why[64];
+
+	if (!ioapic_init()) {
+		snprintf(why, sizeof(why), "no IOAPIC to route ISA IRQ %u through", irq);
+		return why;
+	}
+	*r = ioapic_isa_route(irq);
+	if (!ioapic_route(r, vector, apic_id)) {
+		snprintf(why, sizeof(why), "the IOAPIC has no pin %u for ISA IRQ %u", r->gsi, irq);
+		return why;
+	}
+	return NULL;
+}
+
 void ioapic_mask(unsigned gsi)
 {
 	if (ioapic.present && gsi < ioapic.pins)

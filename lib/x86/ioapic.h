@@ -39,6 +39,12 @@ struct ioapic_route ioapic_isa_route(unsigned irq);
  * false if the pin does not exist.
  */
 bool ioapic_route(const struct ioapic_route *r, u8 vector, u32 apic_id);
+/*
+ * ISA IRQ irq delivered as vector to the CPU with APIC ID apic_id, by the
+ * route the MADT gives it (ioapic_init() first, so callable first): NULL,
+ * or why not. *r gets the route, for messages and for masking the pin.
+ */
+const char *ioapic_route_isa(unsigned irq, u8 vector, u32 apic_id, struct ioapic_route *r);
 void ioapic_mask(unsigned gsi);
 /* Set or clear the mask bit of a routed pin, its route kept (an edge that comes while masked is lost). */
 void ioapic_set_masked(unsigned gsi, bool masked);

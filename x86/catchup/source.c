@@ -55,13 +55,12 @@ void source_list_offered(void)
 static void route(unsigned isa_irq)
 {
 	struct ioapic_route r;
+	const char *why;
 
-	if (!ioapic_init())
-		report_abort("no IOAPIC to route ISA IRQ %u through", isa_irq);
-	r = ioapic_isa_route(isa_irq);
 	handle_exception(TICK_VECTOR, tick_irq);
-	if (!ioapic_route(&r, TICK_VECTOR, apic_id()))
-		report_abort("the IOAPIC has no pin %u for ISA IRQ %u", r.gsi, isa_irq);
+	why = ioapic_route_isa(isa_irq, TICK_VECTOR, apic_id(), &r);
+	if (why)
+		report_abort("%s", why);
 	report_info("ISA IRQ %u reaches IOAPIC pin %u (from %s)", isa_irq, r.gsi,
 		    ioapic_found_by());
 }

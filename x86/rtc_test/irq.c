@@ -113,11 +113,9 @@ void route_irq8(void)
 	rtc_has_steal = !why;
 	if (why)
 		report_info("steal time not known (%s): the bounds allow none", why);
-	if (!ioapic_init())
-		report_abort("no IOAPIC to route the RTC's IRQ 8 through");
-	route = ioapic_isa_route(RTC_ISA_IRQ);
 	handle_exception(RTC_IRQ_VECTOR, rtc_irq);
-	if (!ioapic_route(&route, RTC_IRQ_VECTOR, apic_id()))
-		report_abort("the IOAPIC has no pin %u for the RTC's IRQ 8", route.gsi);
+	why = ioapic_route_isa(RTC_ISA_IRQ, RTC_IRQ_VECTOR, apic_id(), &route);
+	if (why)
+		report_abort("%s", why);
 	report_info("IRQ 8 reaches IOAPIC pin %u (from %s)", route.gsi, ioapic_found_by());
 }

@@ -202,14 +202,9 @@ static const char *rtc_periodic_find(void)
 {
 	struct ioapic_route route;
 
-	if (!ioapic_init())
-		return "no IOAPIC";
-	route = ioapic_isa_route(RTC_ISA_IRQ);
 	rtc_periodic_stop();
 	handle_exception(LC_RTC_VECTOR, rtc_irq);
-	if (!ioapic_route(&route, LC_RTC_VECTOR, apic_id()))
-		return "the IOAPIC has no pin for ISA IRQ 8";
-	return NULL;
+	return ioapic_route_isa(RTC_ISA_IRQ, LC_RTC_VECTOR, apic_id(), &route);
 }
 
 /*
@@ -275,7 +270,7 @@ static u64 hpet_cal_read(void)
  */
 static const char *hpet_oneshot_find(void)
 {
-	struct ioapic_route route = {0, IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
+	struct ioapic_route route;
 	const char *why = hpet_find();
 
 	if (why)
@@ -285,8 +280,7 @@ static const char *hpet_oneshot_find(void)
 	if (!ioapic_init())
 		return "no IOAPIC";
 	dev.hpet_timer = hpet_timers() - 1;
-	route.gsi = hpet_timer_gsi_above_isa(dev.hpet_timer);
-	if (!route.gsi)
+	if (!hpet_timer_route_above_isa(dev.hpet_timer, &route))
 		return "its last timer reaches no IOAPIC input above 15 (QEMU's pc: its legacy "
 		       "replacement would take the RTC's IRQ 8)";
 	hpet_counter_run();

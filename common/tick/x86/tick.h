@@ -30,15 +30,6 @@ bool tick_lapic_calibrate(struct tick_cal *cal);
  */
 extern void (*tick_device_ack)(void);
 
-/*
- * How HPET timer n reaches the IOAPIC: a pin of its own above the ISA
- * range if its Tn_INT_ROUTE_CAP offers one (edge), else legacy
- * replacement, where timer 0 takes ISA IRQ 0 and timer 1 ISA IRQ 8
- * (legacy_irq). NULL, or why neither.
- */
-const char *tick_hpet_route(unsigned n, unsigned legacy_irq, struct ioapic_route *route,
-			    enum hpet_irq *irq);
-
 /* The LAPIC timer: periodic; one-shot re-armed every tick; TSC-deadline. */
 extern const struct tick_source tick_source_lapic_periodic;
 extern const struct tick_source tick_source_lapic_oneshot;

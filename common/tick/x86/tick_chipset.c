@@ -16,8 +16,6 @@
 #include "stats.h"
 #include "units.h"
 
-/* In legacy replacement mode timer 0 drives ISA IRQ 0, where the PIT was. */
-#define HPET_LEGACY_ISA_IRQ 0
 /* A 32-bit periodic comparator holds periods below 2^31 (QEMU keeps 31 bits). */
 #define HPET_PERIOD_MAX_COUNTS 0x7fffffffull
 
@@ -64,25 +62,6 @@ static struct {
 	 */
 	bool owed, took_owed;
 } hp;
-
-/* QEMU's pc offers its timers only GSI 2, which KVM's routing does not connect to the IOAPIC. */
-const char *tick_hpet_route(unsigned n, unsigned legacy_irq, struct ioapic_route *route,
-			    enum hpet_irq *irq)
-{
-	unsigned gsi = hpet_timer_gsi_above_isa(n);
-
-	if (gsi) {
-		*irq = HPET_IRQ_EDGE;
-		*route = (struct ioapic_route){gsi, IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
-		return NULL;
-	}
-	if (!hpet_has_legacy_replacement())
-		return "the timer can reach no IOAPIC pin above 15 and the HPET has no legacy "
-		       "replacement";
-	*irq = HPET_IRQ_LEGACY;
-	*route = ioapic_isa_route(legacy_irq);
-	return NULL;
-}
 
 static void hpet_quiet(void)
 {
@@ -141,7 +120,7 @@ static const char *hpet_setup(u64 hz, struct tick_plan *plan)
 
 	hp.timer = 0;
 	if (!why)
-		why = tick_hpet_route(0, HPET_LEGACY_ISA_IRQ, &hp.route, &hp.irq);
+		why = hpet_timer_route(0, &hp.route, &hp.irq);
 	if (!why)
 		why = hpet_measure(plan);
 	if (why)
@@ -250,8 +229,7 @@ static const char *routed_setup(u64 hz, struct tick_plan *plan)
 	if (why)
 		return why;
 	hp.irq = HPET_IRQ_EDGE;
-	hp.route = (struct ioapic_route){hpet_timer_gsi_above_isa(hp.timer),
-					 IOAPIC_EDGE, IOAPIC_ACTIVE_HIGH};
+	hpet_timer_route_above_isa(hp.timer, &hp.route); /* routed_probe() found one */
 	report_info("timer %u may use GSIs %#x; routed to GSI %u, edge-triggered, active high",
 		    hp.timer, hpet_route_cap(hp.timer), hp.route.gsi);
 	if (!ioapic_route(&hp.route, TIMER_TICK_VECTOR, apic_id()))
@@ -399,17 +377,17 @@ static const char *pit_rate_period(u64 hz)
 /* Channel 0 against the counter, and ISA IRQ 0 routed; nothing ticks yet. */
 static const char *pit_calibrate_and_route(struct tick_plan *plan)
 {
+	const char *why;
+
 	if (!pit_calibrate(&plan->cal))
 		return "channel 0 does not count";
 	plan->period_counts = pit.period;
 	pit.cal = plan->cal;
-	pit.route = ioapic_isa_route(PIT_ISA_IRQ);
+	why = ioapic_route_isa(PIT_ISA_IRQ, TIMER_TICK_VECTOR, apic_id(), &pit.route);
 	report_info("PIT at %u Hz (nominal); ISA IRQ %d is GSI %u (%s) by %s", PIT_HZ, PIT_ISA_IRQ,
 		    pit.route.gsi, pit.route.trigger == IOAPIC_LEVEL ? "level" : "edge",
 		    ioapic_found_by());
-	if (!ioapic_route(&pit.route, TIMER_TICK_VECTOR, apic_id()))
-		return "the IOAPIC has no pin for ISA IRQ 0";
-	return NULL;
+	return why;
 }
 
 static const char *pit_setup(u64 hz, struct tick_plan *plan)

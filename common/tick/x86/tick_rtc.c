@@ -171,7 +171,7 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 	static char why[112];
 	const char *no_rate = hz <= RTC_PERIODIC_HZ_MAX ? rtc_set_periodic_hz((unsigned)hz)
 							: "above 8192 Hz";
-	const char *no_cal;
+	const char *no_cal, *no_route;
 
 	if (no_rate) {
 		snprintf(why, sizeof(why), "hz=%llu: %s", hz, no_rate);
@@ -189,12 +189,13 @@ static const char *rtc_setup(u64 hz, struct tick_plan *plan)
 	plan->period_counts = RTC_TIME_BASE_HZ / hz;
 	rtc.cal = plan->cal;
 	rtc.period_counts = plan->period_counts;
+	no_route = ioapic_route_isa(RTC_ISA_IRQ, TIMER_TICK_VECTOR, apic_id(), &rtc.route);
 	report_info("RTC periodic interrupt: %u Hz time base / %llu; ISA IRQ %d is GSI %u (%s) by %s",
 		    RTC_TIME_BASE_HZ, plan->period_counts, RTC_ISA_IRQ,
 		    rtc.route.gsi, rtc.route.trigger == IOAPIC_LEVEL ? "level" : "edge",
 		    ioapic_found_by());
-	if (!ioapic_route(&rtc.route, TIMER_TICK_VECTOR, apic_id()))
-		return "the IOAPIC has no pin for ISA IRQ 8";
+	if (no_route)
+		return no_route;
 	tick_device_ack = rtc_ack;
 	return NULL;
 }

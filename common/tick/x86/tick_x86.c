@@ -19,8 +19,7 @@
 #include "stats.h"
 
 /* HPET timer 1 is the guard of the LAPIC sources; in legacy replacement it drives ISA IRQ 8. */
-#define HPET_GUARD_TIMER	  1
-#define HPET_LEGACY_GUARD_ISA_IRQ 8
+#define HPET_GUARD_TIMER 1
 
 void (*tick_device_ack)(void);
 
@@ -313,8 +312,7 @@ static const char *guard_setup(void)
 		return why;
 	if (hpet_timers() <= HPET_GUARD_TIMER)
 		return "the HPET has a single timer";
-	why = tick_hpet_route(HPET_GUARD_TIMER, HPET_LEGACY_GUARD_ISA_IRQ, &guard.route,
-			      &guard.irq);
+	why = hpet_timer_route(HPET_GUARD_TIMER, &guard.route, &guard.irq);
 	if (why)
 		return why;
 	if (!ioapic_route(&guard.route, TIMER_GUARD_VECTOR, apic_id()))
