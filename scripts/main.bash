@@ -27,7 +27,7 @@ shell pattern ('selftest-*'). Without TEST or -g, every entry outside the
   -h             this help
 
 Environment: QEMU, ACCEL (kvm|tcg), TIMEOUT, TIMEOUT_FACTOR, FIRMWARE,
-LOGDIR, BUILD_DIR, NO_COLOR. See docs/runner.md.
+LOGDIR, BUILD_DIR, NO_COLOR, VMTICK_HOST_TRACE (auto|0|1). See docs/runner.md.
 USAGE
 }
 
@@ -131,6 +131,7 @@ main_check_env() {
 	qboot | default | seabios) ;;
 	*) [ -r "$FIRMWARE" ] || main_usage_error "FIRMWARE must be qboot, default or a readable ROM file, not '$FIRMWARE'" ;;
 	esac
+	host_trace_check_env || main_usage_error "$HOST_TRACE_ERROR"
 	run_force_accel "${ACCEL:-}"
 }
 

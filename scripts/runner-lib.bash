@@ -3,7 +3,7 @@
 # shellcheck shell=bash
 
 # The pieces, in the order they are loaded below.
-runner_lib_names() { printf '%s\n' units cfg arch qemu guest runner report tap junit select main; }
+runner_lib_names() { printf '%s\n' units cfg arch qemu guest host_trace runner report tap junit select main; }
 # shellcheck source=scripts/units.bash
 . "$SRCDIR/scripts/units.bash"
 # shellcheck source=scripts/cfg.bash
@@ -14,6 +14,8 @@ runner_lib_names() { printf '%s\n' units cfg arch qemu guest runner report tap j
 . "$SRCDIR/scripts/qemu.bash"
 # shellcheck source=scripts/guest.bash
 . "$SRCDIR/scripts/guest.bash"
+# shellcheck source=scripts/host_trace.bash
+. "$SRCDIR/scripts/host_trace.bash"
 # shellcheck source=scripts/runner.bash
 . "$SRCDIR/scripts/runner.bash"
 # shellcheck source=scripts/report.bash

@@ -131,6 +131,8 @@ run_prepare() { # test
 		PREP_OUTCOME=ERROR PREP_MSG="events need $RUN_PYTHON for scripts/lifecycle.py, which is not installed"
 	elif [ -n "$evidence" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="evidence needs $RUN_PYTHON for scripts/host_evidence.py, which is not installed"
+	else
+		host_trace_prepare
 	fi
 }
 
@@ -297,7 +299,7 @@ run_test() { # test
 	# Ctrl-C reaches the whole foreground group: leave it to the main shell,
 	# which stops this job with SIGTERM.
 	trap '' INT
-	trap 'if [ -n "$RUN_TPID" ]; then kill -TERM -- "-$RUN_TPID" 2>/dev/null; wait "$RUN_TPID"; fi; exit 143' TERM
+	trap 'if [ -n "$RUN_TPID" ]; then kill -TERM -- "-$RUN_TPID" 2>/dev/null; wait "$RUN_TPID"; fi; host_trace_abort; exit 143' TERM
 	exec {RUN_LOCK_FD}>>"$RUN_TMP/machine.lock"
 	for ((attempt = 1; ; attempt++)); do
 		# placeholders (the host's time) are read again for every attempt
@@ -337,6 +339,8 @@ run_attempt() { # test log timeout
 	run_host_cpu_ms steal0 busy0
 	run_self_cpu_ms self0
 	RUN_WAIT_NS=() RUN_CPU_NS=()
+	# the host's trace: RUN_CMD then starts QEMU through a shell that turns it on
+	host_trace_begin "$log" "$PREP_ACCEL"
 	# timeout makes itself a process-group leader: killing the group also
 	# reaches anything QEMU started. stdin must not be the terminal. It ends
 	# when QEMU does, or SIGKILLs it RUN_KILL_AFTER s after the time is up.
@@ -359,6 +363,7 @@ run_attempt() { # test log timeout
 	usec=$((now - usec))
 	run_host_cpu_ms steal1 busy1
 	run_classify "$st" "$log" "$err" "$tmo" "$usec"
+	host_trace_end "$t" "$log"
 	run_known_defect "$t" "$log" "$err"
 	# QEMU's stderr is empty unless something went wrong
 	if [ -s "$err" ]; then cat "$err" >>"$log"; fi

@@ -18,6 +18,8 @@ PASSED=0 FAILED=0
 # How long a hanging fake QEMU sleeps: a number of this run's own, so that
 # looking for leftover processes never sees another run's.
 export FAKE_QEMU_SLEEP=1000.$$
+# No host trace unless a check asks for one (host-trace.sh): the others' logs stay as they were.
+export VMTICK_HOST_TRACE=0
 
 ok() { # description command...
 	local what=$1
@@ -68,6 +70,8 @@ make_build() { # dir arch
 # errors, signals, interrupted runs, option errors, the build layout.
 # shellcheck source=host-tests/runner/gate.sh
 . "$HERE/gate.sh"
+# shellcheck source=host-tests/runner/host-trace.sh
+. "$HERE/host-trace.sh"
 
 # --- outcomes with the fake QEMU ----------------------------------------------
 fake_outcomes() {
@@ -787,6 +791,7 @@ fake_checks() {
 	defect_table
 	busy_host
 	busy_retry_alone
+	host_trace
 }
 
 case ${1:-} in
