@@ -34,6 +34,7 @@ void cpu_relax(void)
 #define CHECKS_NEVER(what) abort()
 #define CHECKS_NEVER_HOST
 #include "fake_checks_never.h"
+#include "judged.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -58,7 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (lc_record_parse(text, &pos, &t, &found) || !found)
 			break;
-		lc_judge(&t.rec);
+		report_prefix_pushf("event %u %s", t.rec.seq, lc_event_name(t.rec.done.kind));
+		PRINTED(lc_judge(J, &t.rec));
+		report_prefix_pop();
 		/* a record moves past its own end */
 		if (pos <= before)
 			abort();

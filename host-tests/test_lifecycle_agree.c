@@ -26,6 +26,7 @@
 #define NCPUS 2
 #include "fake_checks_arch.h"
 #include "fake_checks_never.h"
+#include "judged.h"
 
 struct lc_state lc;
 
@@ -76,7 +77,7 @@ static void play(const void *arg)
 	lc.rec.done = (struct lc_done){ .kind = LC_PAUSE, .seq = 1 };
 	lc.rec.cpu[1].agree[0][0] = c->before;
 	lc.rec.cpu[1].agree[1][0] = c->after;
-	lc_check_agree(&lc.rec);
+	PRINTED(lc_check_agree(J, &lc.rec));
 }
 
 static void test_agree(void **state)

@@ -35,6 +35,7 @@
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #define NCPUS		2
 #include "fake_checks_arch.h"
+#include "judged.h"
 #define KVMCLOCK_HZ	NSEC_PER_SEC /* a clock that counts ns */
 #define US		NSEC_PER_USEC /* the tables' shorthand */
 #define MS		NSEC_PER_MSEC
@@ -333,7 +334,7 @@ static void run_clock(const void *arg)
 	lc.rec.cpu[c->cpu].backwards[c->clock] = c->back;
 	lc.rec.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
 	lc.rec.done.kind = c->kind;
-	lc_check_clock(&lc.rec, c->clock);
+	PRINTED(lc_check_clock(J, &lc.rec, c->clock));
 }
 
 static void test_clock_table(void **state)
@@ -418,7 +419,7 @@ static void run_oneshot(const void *arg)
 		t->fired_at = c->late_us >= 0 ? deadline + ns_to_counter((u64)c->late_us * US)
 					      : deadline - ns_to_counter((u64)-c->late_us * US);
 	lc.rec.answer.answered = deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS);
-	lc_check_timers(&lc.rec);
+	PRINTED(lc_check_timers(J, &lc.rec));
 }
 
 static void test_oneshot_table(void **state)
@@ -451,7 +452,7 @@ static void run_oneshot_both(const void *arg)
 		t->fired_at = deadline + ns_to_counter((u64)(cpu + 1) * MS);
 	}
 	lc.rec.answer.answered = deadline + ns_to_counter(ANSWER_AFTER_DEADLINE_NS);
-	lc_check_timers(&lc.rec);
+	PRINTED(lc_check_timers(J, &lc.rec));
 }
 
 static void test_oneshot_every_cpu(void **state)
@@ -580,7 +581,7 @@ static void run_periodic(const void *arg)
 	set_periodic(0, c->ticks, c->early);
 	lc.rec.cpu[0].step[LC_DURING][CLOCK_COUNTER] = ns_to_counter(c->gap_ns);
 	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
-	lc_check_timers(&lc.rec);
+	PRINTED(lc_check_timers(J, &lc.rec));
 }
 
 static void test_periodic_table(void **state)
@@ -630,7 +631,7 @@ static void run_device_slot(const void *arg)
 	t->ticks[LC_BEFORE] = 32;
 	t->ticks[LC_AFTER] = 16;
 	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
-	lc_check_timers(&lc.rec);
+	PRINTED(lc_check_timers(J, &lc.rec));
 }
 
 static void test_device_slot(void **state)
@@ -733,7 +734,7 @@ static void run_period(const void *arg)
 		t->steal_last[w] = 7 * MS + c->steal_ns[w];
 	}
 	lc.rec.answer.answered = lc.rec.phase_start[LC_AFTER];
-	lc_check_timers(&lc.rec);
+	PRINTED(lc_check_timers(J, &lc.rec));
 }
 
 static void test_period_table(void **state)
@@ -800,7 +801,7 @@ static void run_flag(const void *arg)
 	reset_event(LC_PAUSE, PAUSE_STOP_NS);
 	for (int cpu = 0; cpu < NCPUS; cpu++)
 		memcpy(lc.rec.cpu[cpu].stopped_seen, c->seen[cpu], sizeof(c->seen[cpu]));
-	lc_check_stopped_flag(&lc.rec);
+	PRINTED(lc_check_stopped_flag(J, &lc.rec));
 }
 
 static void test_flag_table(void **state)
@@ -823,8 +824,8 @@ static void run_result_ms(const void *arg)
 {
 	reset_event(LC_MIGRATE, MIGRATE_STOP_NS);
 	lc.rec.seq = 12;
-	lc_result_ms(&lc.rec, "host", "stopped", 1234567);
-	lc_result_ms(&lc.rec, "host", "total", 999);
+	PRINTED(lc_result_ms(J, &lc.rec, "host", "stopped", 1234567));
+	PRINTED(lc_result_ms(J, &lc.rec, "host", "total", 999));
 }
 
 /* eSEQ.KIND.WHAT.FIGURE, the figure in ms to the us (truncated). */

@@ -29,6 +29,7 @@
 
 #define NCPUS	      2
 #include "fake_checks_arch.h"
+#include "judged.h"
 #define MS	      ((s64)NSEC_PER_MSEC)
 #define PAUSE_STOP_NS (1000 * MS)
 #define PAUSE_QEMU_NS (4 * MS)
@@ -108,7 +109,7 @@ static void play(const void *arg)
 		lc_follow_derived(&lc.rec.cpu[current_cpu], c->moves[i].ph);
 	}
 	current_cpu = 0;
-	lc_check_derived(&lc.rec);
+	PRINTED(lc_check_derived(J, &lc.rec));
 }
 
 /*

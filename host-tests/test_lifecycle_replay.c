@@ -60,6 +60,7 @@ struct replay_fixture {
 };
 
 #include "data/lifecycle-records/index.h"
+#include "judged.h"
 
 static struct lc_record_text parsed;
 /* the log being replayed: a failed check leaves the test at once, the teardown frees it */
@@ -67,7 +68,9 @@ static char *log;
 
 static void judge_parsed(const void *arg)
 {
-	lc_judge(&parsed.rec);
+	report_prefix_pushf("event %u %s", parsed.rec.seq, lc_event_name(parsed.rec.done.kind));
+	PRINTED(lc_judge(J, &parsed.rec));
+	report_prefix_pop();
 }
 
 /* A report line: the kinds lib/report.c prints. */

@@ -32,6 +32,7 @@
 
 #define NCPUS	    2
 #include "fake_checks_arch.h"
+#include "judged.h"
 #define MS	    NSEC_PER_MSEC
 #define RUN	    3
 #define STRETCH_NS  (500 * MS)
@@ -172,7 +173,7 @@ static void run_case(const void *arg)
 		o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)rc->fired_ns);
 	else if (rc->fired_ns < 0)
 		o->run_fired_at[2] = lc.rec.run.answered[2] - c((u64)-rc->fired_ns);
-	lc_check_run(&lc.rec);
+	PRINTED(lc_check_run(J, &lc.rec));
 }
 
 static void test_run_table(void **state)
@@ -231,7 +232,7 @@ static void device_case(const void *arg)
 	lc.rec.run.done[3].stamp_wait_ns = dc->stamp_wait_ns;
 	lc.rec.run.done[3].before_wait_ns = dc->vcpu_wait_ns;
 	o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)dc->fired_ns);
-	lc_check_run(&lc.rec);
+	PRINTED(lc_check_run(J, &lc.rec));
 }
 
 static void test_device_slot_waits(void **state)

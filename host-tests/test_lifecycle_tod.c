@@ -30,6 +30,7 @@
 #include "host_shim.h"
 #include "../lib/units.h"
 #include "../common/lifecycle/lifecycle_state.h"
+#include "judged.h"
 
 #define MS NSEC_PER_MSEC
 /* the counter's move at each read while an edge is searched for */
@@ -141,7 +142,7 @@ static void check_tod(const void *arg)
 	lc.rec.done.after_stamp_wait_ns = (c->stamp_wait_ms - c->stamp_wait_ms / 2) * MS;
 	lc.rec.answer.tod_req = HOST_REQ + (u64)(c->before_us * (s64)NSEC_PER_USEC);
 	lc.rec.answer.tod_done = HOST_DONE + (u64)(c->after_us * (s64)NSEC_PER_USEC);
-	lc_check_tod(&lc.rec);
+	PRINTED(lc_check_tod(J, &lc.rec));
 }
 
 static void test_tod_table(void **state)
@@ -356,7 +357,7 @@ static void check_rtc(const void *arg)
 	lc.rec.done.host_req_ns = HOST_REQ - (u64)(c->before_us * (s64)NSEC_PER_USEC);
 	lc.rec.done.host_ns = HOST_DONE - (u64)(c->after_us * (s64)NSEC_PER_USEC);
 	lc.rec.answer = a;
-	lc_check_rtc(&lc.rec);
+	PRINTED(lc_check_rtc(J, &lc.rec));
 }
 
 static void test_rtc_table(void **state)

@@ -18,7 +18,8 @@
  */
 /* LIBSRC: common/tick/tick_ref.c common/tick/tick_figure.c lib/refclock.c lib/wait.c lib/report.c lib/checks.c lib/stats.c lib/fixed.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/printf.c lib/string.c common/tick/tick_judge.c common/tick/tick_math.c lib/mul64.c */
+/* LIBSRC: lib/printf.c lib/string.c common/tick/tick_judge.c common/tick/tick_checks.c */
+/* LIBSRC: common/tick/tick_math.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include "host_shim.h"
 #include "../lib/units.h"
 #include "../common/tick/tick_ref.h"
+#include "judged.h"
 
 #define COUNTER_HZ  NSEC_PER_SEC /* the counter ticks in ns: a tick off is a ppb off */
 #define FAST_REF_HZ HZ_PER_MHZ
@@ -213,7 +215,7 @@ static void run_check(const void *arg)
 		.m1 = { .count = FAST_REF_HZ, .lo = c->counter_ticks, .hi = c->counter_ticks },
 	};
 
-	tick_ref_check(&r, &c->plan);
+	PRINTED(tick_ref_check(J, &r, &c->plan));
 }
 
 static void test_check_table(void **state)
@@ -238,7 +240,7 @@ static void run_no_rate(const void *arg)
 		.m1 = { .count = 5, .lo = 30, .hi = 40 },
 	};
 
-	tick_ref_check(&r, arg);
+	PRINTED(tick_ref_check(J, &r, arg));
 }
 
 /* Marks with no count between them give no rate: one FAIL line, no figures. */
@@ -308,7 +310,7 @@ static void run_begin(const void *arg)
 	sim.now += COUNTER_HZ;
 	tick_ref_end(&begun, COUNTER_HZ);
 	if (!c->want_ref || c->stuck)
-		tick_ref_check(&begun, &plan);
+		PRINTED(tick_ref_check(J, &begun, &plan));
 }
 
 static void test_begin_table(void **state)
@@ -351,7 +353,7 @@ static void run_whole(const void *arg)
 	static const struct tick_ref_plan plan = PLAN(1000, 1000, COUNTER_HZ, 1000, 0);
 
 	run_begin(&begin_cases[0]);
-	tick_ref_check(&begun, &plan);
+	PRINTED(tick_ref_check(J, &begun, &plan));
 }
 
 static void test_whole_run(void **state)

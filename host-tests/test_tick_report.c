@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * common/tick/tick_report.c on the host: the tick judgment's checks as the guest
+ * common/tick/tick_checks.c on the host: the tick judgment's checks as the guest
  * prints them. What: the lost-tick and late-tick checks are bounded checks
  * (lib/report.h report_bounded): a BOUND line with the figure and its band,
  * then the PASS/FAIL line, the outcome the band's (the rate's count a band
@@ -10,10 +10,11 @@
  * Why: the report and results-to-json read these figures and bands from the
  * BOUND lines only, never from the sentences. How: a literal record (1 kHz
  * at a 2 GHz counter, as host-tests/test_tick_judge.c builds them) judged
- * by tick_judge, then tick_report_checks with its output captured; and a
- * source that stopped, inside and past the grace (tick_report_stopped).
+ * by tick_judge, then tick_checks with its output captured; and a
+ * source that stopped, inside and past the grace (tick_check_stopped).
  */
-/* LIBSRC: common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_math.c */
+/* LIBSRC: common/tick/tick_checks.c common/tick/tick_figure.c common/tick/tick_judge.c */
+/* LIBSRC: common/tick/tick_record.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c lib/report.c lib/checks.c lib/fixed.c lib/stats.c lib/printf.c */
 /* LIBSRC: lib/string.c lib/strto.c lib/mul64.c */
 #include <setjmp.h>
@@ -31,6 +32,7 @@
 #include "../common/tick/tick_record.h"
 #include "tick_fixture.h"
 #include "../lib/report.h"
+#include "judged.h"
 
 #define MS     (HZ / 1000)
 /* late beyond the 20 us every tick has by exactly the 19 ms bound */
@@ -140,7 +142,7 @@ static void run_case(const void *arg)
 		r.host = (struct tick_host){ .why_none = "by hand" };
 	tick_judge(&r, &v, &work);
 	tick_take_resolution(&r, &v, &work, c->needs_one_in);
-	tick_report_checks(&r, &v);
+	PRINTED(tick_checks(J, &r, &v));
 }
 
 static void test_cases(void **state)
@@ -169,7 +171,7 @@ static void run_stopped(const void *arg)
 
 	r.n = 500;
 	r.end_at = at[r.n - 1] + *(const u64 *)arg * MS;
-	tick_report_stopped(&r, r.n);
+	PRINTED(tick_check_stopped(J, &r, r.n));
 }
 
 static void test_stopped_after_the_grace(void **state)

@@ -18,8 +18,10 @@
 /* LIBSRC: common/tick/timer_tick.c common/tick/timer_tick_args.c common/tick/tick_host.c common/tick/tick_math.c */
 /* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: common/tick/tick_report.c common/tick/tick_ref.c common/tick/tick_figure.c lib/host_evidence.c lib/console_input.c lib/refclock.c */
-/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c lib/string.c */
+/* LIBSRC: common/tick/tick_checks.c common/tick/tick_ref.c common/tick/tick_figure.c */
+/* LIBSRC: lib/host_evidence.c lib/console_input.c lib/refclock.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/argv.c lib/wait.c lib/printf.c */
+/* LIBSRC: lib/string.c */
 /* LIBSRC: lib/strto.c lib/mul64.c */
 #include <setjmp.h>
 #include <stdarg.h>

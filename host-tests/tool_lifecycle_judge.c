@@ -37,6 +37,7 @@ void cpu_relax(void)
 	 abort())
 #define CHECKS_NEVER_HOST
 #include "fake_checks_never.h"
+#include "judged.h"
 
 /* Judge every event's record in one log; false when it has none, or one is not whole. */
 static bool judge_log(const char *path)
@@ -62,7 +63,9 @@ static bool judge_log(const char *path)
 		}
 		if (!found)
 			break;
-		lc_judge(&t.rec);
+		report_prefix_pushf("event %u %s", t.rec.seq, lc_event_name(t.rec.done.kind));
+		PRINTED(lc_judge(J, &t.rec));
+		report_prefix_pop();
 		events++;
 	}
 	free(log);

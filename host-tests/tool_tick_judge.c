@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Judge recorded timer-tick runs again on the host, with the guest's own
- * judgment (common/tick/tick_judge.c) and reports (common/tick/tick_report.c): each
+ * judgment (common/tick/tick_judge.c) and reports (common/tick/tick_checks.c): each
  * LOG holds a run's TICK-RECORD lines (timer-tick.flat prints them when a
  * check fails, or always with record=always). Prints the same check lines
  * the guest printed, then one SUMMARY per log. Exit: 0 all passed, 1 a
  * check failed, 2 a log could not be read or holds no whole record.
  * Run through scripts/tick-judge, which builds it.
  */
-/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_report.c common/tick/tick_figure.c common/tick/tick_math.c */
+/* LIBSRC: common/tick/tick_judge.c common/tick/tick_record.c common/tick/tick_checks.c */
+/* LIBSRC: common/tick/tick_figure.c common/tick/tick_math.c */
 /* LIBSRC: lib/period.c lib/busy.c */
-/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/mul64.c */
+/* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c */
+/* LIBSRC: lib/mul64.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "tick_work_host.h"
 #include "judge_tool.h"
 #include "slurp.h"
+#include "judged.h"
 
 /* lib/report.c's lock spins with it; the tool has one thread, so it never spins */
 void cpu_relax(void)
@@ -53,8 +56,7 @@ static bool judge_log(const char *path)
 	/* as the guest: the lost-tick check's resolution where it passed */
 	tick_take_resolution(&t.rec, &v, &w, 0);
 	report_prefix_push(t.rec.source);
-	tick_report_host(&t.rec, &v);
-	tick_report_checks(&t.rec, &v);
+	PRINTED(tick_note_host(J, &t.rec, &v); tick_checks(J, &t.rec, &v));
 	report_prefix_pop();
 	tick_work_host_free(&w);
 	tick_record_free(&t);

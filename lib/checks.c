@@ -112,7 +112,8 @@ static bool vplain(struct checks *l, bool pass, const char *defect, const char *
 
 	if (c) {
 		c->pass = pass;
-		c->defect = defect;
+		if (defect)
+			snprintf(c->defect, sizeof(c->defect), "%s", defect);
 	}
 	return pass;
 }

@@ -47,15 +47,17 @@ enum check_kind {
 /* A figure's name and a sentence at most this long; longer ones are cut. */
 #define CHECK_NAME_MAX 96
 #define CHECK_TEXT_MAX 768
+/* A known defect's id ("host-kind/what") at most this long. */
+#define CHECK_DEFECT_MAX 48
 
 struct check {
 	enum check_kind kind;
 	/* CHECK_BOUNDED and CHECK_RESULT: the figure (b.name points at name) */
 	struct bounded b;
 	char name[CHECK_NAME_MAX];
-	/* CHECK_PLAIN: its outcome; defect: a known host defect that makes it fail, or NULL */
+	/* CHECK_PLAIN: its outcome; defect: a known host defect that makes it fail ("": none) */
 	bool pass;
-	const char *defect;
+	char defect[CHECK_DEFECT_MAX];
 	/* the sentence (a RESULT's: its value as printed), in the list's text store */
 	const char *text;
 };

@@ -282,7 +282,7 @@ static void report_check(const struct check *c)
 		report_bounded(&c->b, "%s", c->text);
 		break;
 	case CHECK_PLAIN:
-		if (c->defect)
+		if (c->defect[0])
 			report_kfail(c->pass, c->defect, "%s", c->text);
 		else
 			report(c->pass, "%s", c->text);

@@ -68,7 +68,7 @@ STRACE_NOT_JUDGED = "FAIL"
 # The guest's own verdicts of vmtick_host.guest_status; any other status is a CRASH.
 GUEST_VERDICTS = ("PASS", "FAIL", "SKIP")
 TOP_SYSCALLS = 3
-# The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick/tick_report.c)
+# The tick engine's RESULT names: timer_tick.SOURCE.NAME (common/tick/tick_checks.c)
 RESULT_PREFIX = "timer_tick."
 VCPUS = 1
 # the chart's size in pixels (OUT/timer-overhead.png)
@@ -308,12 +308,8 @@ def plot(report, order, out):
 
 
 def config_arch(d):
-    try:
-        with open(os.path.join(d, "config.mak"), encoding="utf-8") as f:
-            m = re.search(r"^ARCH\s*:?=\s*(\S+)", f.read(), re.M)
-            return m.group(1) if m else None
-    except OSError:
-        return None
+    """The arch d is configured for, or None where it is no configured build."""
+    return vmtick_host.config_value(d, "ARCH") or None
 
 
 # What the guest takes (x86/timer-tick.c, common/tick/timer_tick.c): hz=1..10000, seconds=1..600.

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The lifecycle test's checks of one event: every vCPU's clocks, timers and the time of day against what the host measured. */
-#include "lifecycle_state.h"
+#include "lifecycle_judge.h"
 #include "period.h"
 #include "fixed.h"
-#include "report.h"
 
 static u64 worst(const struct lc_record *r, const u64 *per_cpu_value, size_t stride, int *which)
 {
@@ -21,7 +20,7 @@ static u64 worst(const struct lc_record *r, const u64 *per_cpu_value, size_t str
 	return w;
 }
 
-void lc_check_clock(const struct lc_record *r, unsigned i)
+void lc_check_clock(struct checks *out, const struct lc_record *r, unsigned i)
 {
 	enum lc_event kind = r->done.kind;
 	const struct lc_done *d = &r->done;
@@ -48,16 +47,19 @@ void lc_check_clock(const struct lc_record *r, unsigned i)
 	 * the host's CPUs) sees every clock step by that long
 	 */
 	allow_ns = stop_ns + 2 * base_ns + LC_STAMP_SLACK_NS + wait_ns;
-	lc_bounded(r, c->name, "backwards",
-		   &(struct bounded){.unit = "count", .value = (s64)back, .nbands = 1,
-				     .band = {{0, 0}}},
-		   "%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
-		   c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
-	lc_bounded_ms(r, c->name, "step", step_ns, 0, allow_ns,
-		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x %llu us "
+	lc_bounded(
+		out, r, c->name, "backwards",
+		&(struct bounded){
+			.unit = "count", .value = (s64)back, .nbands = 1, .band = {{0, 0}}},
+		"%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
+		c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
+	lc_bounded_ms(out, r, c->name, "step", step_ns, 0, allow_ns,
+		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x "
+		      "%llu us "
 		      "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
 		      c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC,
-		      base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
+		      base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC,
+		      wait_ns / NSEC_PER_USEC);
 	if (r->fault == LC_FAULT_FLIP)
 		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
 	/*
@@ -67,27 +69,32 @@ void lc_check_clock(const struct lc_record *r, unsigned i)
 	frozen_ns = 2 * base_ns + LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS + d->overhead_ns + wait_ns;
 	if (r->arch->derived && i == r->arch->derived->clock) {
 		/* exact, where a read's delay beside the stop made this check flaky under load */
-		report_info("%s: whether it ran or stood still over the stop is judged by its "
+		checks_info(out,
+			    "%s: whether it ran or stood still over the stop is judged by its "
 			    "parameters against the %s (below)",
 			    c->name, r->arch->clocks[r->arch->derived->counter].name);
 	} else if (stop_ns < 2 * frozen_ns) {
-		report_info("%s: a stop of %llu ms is too short to tell a running clock from a "
+		checks_info(out,
+			    "%s: a stop of %llu ms is too short to tell a running clock from a "
 			    "frozen one (which may move by %llu ms)",
 			    c->name, stop_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
 	} else if (sem == LC_RUNS) {
-		lc_bounded_ms(r, c->name, "step", step_ns, (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
+		lc_bounded_ms(out, r, c->name, "step", step_ns,
+			      (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
 			      "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
 			      "- %llu us",
 			      c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC,
 			      LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 	} else {
-		lc_bounded_ms(r, c->name, "step", step_ns, 0, frozen_ns,
-			      "%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
-			      "%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us a "
-			      "vCPU waited for a host CPU",
-			      c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
-			      (LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC,
-			      d->overhead_ns / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
+		lc_bounded_ms(
+			out, r, c->name, "step", step_ns, 0, frozen_ns,
+			"%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
+			"%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us "
+			"a "
+			"vCPU waited for a host CPU",
+			c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
+			(LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC,
+			d->overhead_ns / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
 	}
 }
 
@@ -101,7 +108,7 @@ unsigned lc_every_cpu_slots(const struct lc_arch *arch)
 }
 
 /* A one-shot armed before the event fires once its deadline has passed, at the latest a window after the answer. */
-static void check_oneshot(const struct lc_record *r, int cpu, unsigned slot)
+static void check_oneshot(struct checks *out, const struct lc_record *r, int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	const char *name = r->arch->name_of_slot[slot];
@@ -110,10 +117,11 @@ static void check_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 	u64 grace = lc_ticks(r, LC_WINDOW_NS + r->done.after_wait_ns);
 
 	if (!t->fired_at) {
-		report(false,
-		       "vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
-		       "the answer)",
-		       cpu, name, (LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
+		checks_plain(
+			out, false,
+			"vCPU %d %s one-shot armed before the event fired (not within %llu ms of "
+			"the answer)",
+			cpu, name, (LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
 		return;
 	}
 	char figure[32];
@@ -124,11 +132,12 @@ static void check_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 							: -(s64)lc_ns(r, t->deadline - answered - grace);
 
 	snprintf(figure, sizeof(figure), "cpu%d.oneshot_late", cpu);
-	lc_bounded_ms(r, name, figure, late_ns, 0, latest_ns,
-		      "vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
-		      "and within %llu ms of the answer",
-		      cpu, name, late_ns / (s64)NSEC_PER_USEC,
-		      (LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
+	lc_bounded_ms(
+		out, r, name, figure, late_ns, 0, latest_ns,
+		"vCPU %d %s one-shot armed before the event fired after its deadline, by %lld us, "
+		"and within %llu ms of the answer",
+		cpu, name, late_ns / (s64)NSEC_PER_USEC,
+		(LC_WINDOW_NS + r->done.after_wait_ns) / NSEC_PER_MSEC);
 }
 
 /* Ticks per 1000 periods over a window of the given phase. */
@@ -250,7 +259,8 @@ static struct lc_window_period window_period(const struct lc_record *r, const st
  * their spans (period_change). A window that cannot be timed leaves the
  * counts' check (10%) alone to judge, said in an INFO line.
  */
-static void check_period(const struct lc_record *r, int cpu, unsigned slot, const struct lc_timer *t)
+static void check_period(struct checks *out, const struct lc_record *r, int cpu, unsigned slot,
+			 const struct lc_timer *t)
 {
 	const char *name = r->arch->name_of_slot[slot];
 	struct lc_window_period b = window_period(r, t, 0), a = window_period(r, t, 1);
@@ -261,15 +271,17 @@ static void check_period(const struct lc_record *r, int cpu, unsigned slot, cons
 	if (!r->has_steal)
 		return;
 	if (b.why_not || a.why_not) {
-		report_info("vCPU %d %s period after the event not timed (%s window: %s)", cpu,
+		checks_info(out, "vCPU %d %s period after the event not timed (%s window: %s)", cpu,
 			    name, b.why_not ? "the before" : "the after",
 			    b.why_not ? b.why_not : a.why_not);
 		return;
 	}
 	c = period_change(&b.m, b.periods, &a.m, a.periods);
 	snprintf(figure, sizeof(figure), "cpu%d.period_ppm", cpu);
-	lc_bounded(r, name, figure,
-		   &(struct bounded){.unit = "ppm", .value = c.err_ppm, .nbands = 1,
+	lc_bounded(out, r, name, figure,
+		   &(struct bounded){.unit = "ppm",
+				     .value = c.err_ppm,
+				     .nbands = 1,
 				     .band = {{-(s64)c.bound_ppm, (s64)c.bound_ppm}}},
 		   "vCPU %d %s period after the event %lld ppm off the period before, timed by "
 		   "the ticks (bound +-%llu ppm: the marks' spread)",
@@ -282,7 +294,8 @@ static void check_period(const struct lc_record *r, int cpu, unsigned slot, cons
  * with the periods a vCPU waited through in it added back, when that was
  * little enough to judge by (LC_JUDGE_WAIT_PCT).
  */
-static void check_rate(const struct lc_record *r, int cpu, unsigned slot, const struct lc_timer *t)
+static void check_rate(struct checks *out, const struct lc_record *r, int cpu, unsigned slot,
+		       const struct lc_timer *t)
 {
 	const char *name = r->arch->name_of_slot[slot];
 	u64 wait_b = wait_ppt(r, LC_BEFORE, r->done.before_wait_ns);
@@ -292,11 +305,13 @@ static void check_rate(const struct lc_record *r, int cpu, unsigned slot, const 
 	char wait_a_pct[FIXED_BUF_SIZE], wait_b_pct[FIXED_BUF_SIZE], figure[32];
 
 	if (max(wait_a, wait_b) > LC_JUDGE_WAIT_PCT * 10) {
-		report_info("vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
-			    "over the window before the event, %llu ms over the one after (more "
-			    "than %u%% of one)",
-			    cpu, name, r->done.before_wait_ns / NSEC_PER_MSEC,
-			    r->done.after_wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT);
+		checks_info(
+			out,
+			"vCPU %d %s periodic rate not judged: a vCPU waited for a host CPU %llu ms "
+			"over the window before the event, %llu ms over the one after (more "
+			"than %u%% of one)",
+			cpu, name, r->done.before_wait_ns / NSEC_PER_MSEC,
+			r->done.after_wait_ns / NSEC_PER_MSEC, LC_JUDGE_WAIT_PCT);
 		return;
 	}
 	/* rates are in per mille of nominal, shown in percent with one decimal */
@@ -305,23 +320,27 @@ static void check_rate(const struct lc_record *r, int cpu, unsigned slot, const 
 	fmt_ufixed(wait_a_pct, sizeof(wait_a_pct), wait_a, 1, 1);
 	fmt_ufixed(wait_b_pct, sizeof(wait_b_pct), wait_b, 1, 1);
 	if (!before) {
-		report(false, "vCPU %d %s periodic rate: no tick in the window before the event", cpu,
-		       name);
+		checks_plain(out, false,
+			     "vCPU %d %s periodic rate: no tick in the window before the event",
+			     cpu, name);
 		return;
 	}
 	snprintf(figure, sizeof(figure), "cpu%d.rate_pct", cpu);
-	lc_bounded(r, name, figure,
-		   &(struct bounded){.unit = "%", .scale = 4, .value = (s64)(after * MILLI_PER_UNIT),
-				     .nbands = 2,
-				     .band = {rate_band(wait_a, MILLI_PER_UNIT),
-					      rate_band(wait_a, before + wait_b)}},
-		   "vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
-		   "or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
-		   "a host CPU (%s%% of the window after, %s%% of the one before)",
-		   cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
+	lc_bounded(
+		out, r, name, figure,
+		&(struct bounded){.unit = "%",
+				  .scale = 4,
+				  .value = (s64)(after * MILLI_PER_UNIT),
+				  .nbands = 2,
+				  .band = {rate_band(wait_a, MILLI_PER_UNIT),
+					   rate_band(wait_a, before + wait_b)}},
+		"vCPU %d %s periodic rate after the event %s%% of nominal, within %u%% of nominal "
+		"or of the rate before, %s%%, short by no more than the periods a vCPU waited for "
+		"a host CPU (%s%% of the window after, %s%% of the one before)",
+		cpu, name, after_pct, LC_RATE_TOL_PPT / 10, before_pct, wait_a_pct, wait_b_pct);
 }
 
-static void check_periodic(const struct lc_record *r, int cpu, unsigned slot)
+static void check_periodic(struct checks *out, const struct lc_record *r, int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	const char *name = r->arch->name_of_slot[slot];
@@ -331,46 +350,50 @@ static void check_periodic(const struct lc_record *r, int cpu, unsigned slot)
 	u64 allowed = r->catchup_max + explained + waited;
 	char what[32];
 
-	check_rate(r, cpu, slot, t);
-	check_period(r, cpu, slot, t);
+	check_rate(out, r, cpu, slot, t);
+	check_period(out, r, cpu, slot, t);
 	snprintf(what, sizeof(what), "%s.cpu%d", name, cpu);
-	lc_bounded(r, what, "catchup",
-		   &(struct bounded){.unit = "ticks", .value = (s64)catchup, .nbands = 1,
-				     .band = {{0, (s64)allowed}}},
-		   "vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
-		   "(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
-		   "host CPU)",
-		   cpu, name, catchup, allowed, r->catchup_max, explained, waited);
+	lc_bounded(
+		out, r, what, "catchup",
+		&(struct bounded){.unit = "ticks",
+				  .value = (s64)catchup,
+				  .nbands = 1,
+				  .band = {{0, (s64)allowed}}},
+		"vCPU %d %s catch-up: %llu ticks closer than half a period after the event <= %llu "
+		"(bound %llu + %llu the vCPU's own delays explain + %llu periods it waited for a "
+		"host CPU)",
+		cpu, name, catchup, allowed, r->catchup_max, explained, waited);
 	if (!cpu || lc_every_cpu_slots(r->arch) == 1)
-		lc_result_count(r, what, "ticks_during", t->ticks[LC_DURING], "ticks");
+		lc_result_count(out, r, what, "ticks_during", t->ticks[LC_DURING], "ticks");
 }
 
-void lc_check_timers(const struct lc_record *r)
+void lc_check_timers(struct checks *out, const struct lc_record *r)
 {
 	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
 		for (unsigned s = 0; s < r->arch->nslots; s++)
 			if (r->cpu[cpu].t[s].role == LC_ROLE_ONESHOT && !r->run.n)
-				check_oneshot(r, cpu, s);
+				check_oneshot(out, r, cpu, s);
 			else if (r->cpu[cpu].t[s].role == LC_ROLE_PERIODIC)
-				check_periodic(r, cpu, s);
+				check_periodic(out, r, cpu, s);
 }
 
 /* One vCPU's stopped flag: set once after the request, never before it, never again after. */
-static void check_stopped_cpu(const struct lc_record *r, int cpu)
+static void check_stopped_cpu(struct checks *out, const struct lc_record *r, int cpu)
 {
 	const u32 *seen = r->cpu[cpu].stopped_seen;
 	const char *flag = r->arch->stopped_flag_name;
 	u32 after = seen[LC_DURING] + seen[LC_AFTER];
 
-	report(after && !seen[LC_BEFORE],
-	       "vCPU %d: the host set %s in this vCPU's own area for the event (found set %u "
-	       "times after the request, %u before it)",
-	       cpu, flag, after, seen[LC_BEFORE]);
+	checks_plain(out, after && !seen[LC_BEFORE],
+		     "vCPU %d: the host set %s in this vCPU's own area for the event (found set %u "
+		     "times after the request, %u before it)",
+		     cpu, flag, after, seen[LC_BEFORE]);
 	/* once per stop: a run of migrations stops the guest lc_stops(r) times */
-	report(after <= lc_stops(r),
-	       "vCPU %d: %s stayed clear once the guest cleared it (set again %u times by the end "
-	       "of the window after)",
-	       cpu, flag, after > lc_stops(r) ? after - lc_stops(r) : 0);
+	checks_plain(
+		out, after <= lc_stops(r),
+		"vCPU %d: %s stayed clear once the guest cleared it (set again %u times by the end "
+		"of the window after)",
+		cpu, flag, after > lc_stops(r) ? after - lc_stops(r) : 0);
 }
 
 /*
@@ -378,13 +401,13 @@ static void check_stopped_cpu(const struct lc_record *r, int cpu)
  * stop, for the guest's watchdogs to excuse the time it did not run;
  * the guest clears it as it reads it (common/lifecycle/lifecycle_sample.c).
  */
-void lc_check_stopped_flag(const struct lc_record *r)
+void lc_check_stopped_flag(struct checks *out, const struct lc_record *r)
 {
 	u64 vcpus = 0;
 
 	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
 		vcpus += r->cpu[cpu].stopped_seen[LC_DURING] + r->cpu[cpu].stopped_seen[LC_AFTER] > 0;
-	lc_result_count(r, "stopped_flag", "vcpus_set", vcpus, "vcpus");
+	lc_result_count(out, r, "stopped_flag", "vcpus_set", vcpus, "vcpus");
 	for (int cpu = 0; cpu < (int)r->ncpus; cpu++)
-		check_stopped_cpu(r, cpu);
+		check_stopped_cpu(out, r, cpu);
 }

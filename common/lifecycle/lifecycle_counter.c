@@ -47,6 +47,7 @@ void lc_counter_set(void)
 {
 	const struct lc_counter_write *w = lc.rec.arch->counter_write;
 	const char *why = w ? w->find() : "the arch has no counter write";
+	struct checks *out;
 
 	if (why) {
 		report_info("counter_set=%llu: the guest cannot write its counter here (%s): not "
@@ -56,20 +57,24 @@ void lc_counter_set(void)
 		return;
 	}
 	on_cpus(write_on, NULL);
+	out = lc_checks();
 	for (int cpu = 0; cpu < cpu_count(); cpu++) {
 		const struct counter_seen *s = &seen[cpu];
 
-		report(moved_by(s->reg_before, s->now.reg, lc.rec.counter_set),
-		       "vCPU %d: writing the counter %llu ahead moved %s by %lld (want %llu, within "
-		       "1/%u)",
-		       cpu, lc.rec.counter_set, w->reg, (s64)(s->now.reg - s->reg_before),
-		       lc.rec.counter_set, LC_COUNTER_SET_SLACK_DIV);
-		report_kfail(moved_by(s->before, s->after, lc.rec.counter_set), w->defect,
-			     "vCPU %d: the counter followed the guest's write: %llu ahead of the read "
-			     "before it (want %llu, within 1/%u)",
-			     cpu, s->after - s->before, lc.rec.counter_set, LC_COUNTER_SET_SLACK_DIV);
-		lc_check_counter_view(w, cpu, &s->now);
+		checks_plain(out, moved_by(s->reg_before, s->now.reg, lc.rec.counter_set),
+			     "vCPU %d: writing the counter %llu ahead moved %s by %lld (want %llu, "
+			     "within "
+			     "1/%u)",
+			     cpu, lc.rec.counter_set, w->reg, (s64)(s->now.reg - s->reg_before),
+			     lc.rec.counter_set, LC_COUNTER_SET_SLACK_DIV);
+		checks_kfail(
+			out, moved_by(s->before, s->after, lc.rec.counter_set), w->defect,
+			"vCPU %d: the counter followed the guest's write: %llu ahead of the read "
+			"before it (want %llu, within 1/%u)",
+			cpu, s->after - s->before, lc.rec.counter_set, LC_COUNTER_SET_SLACK_DIV);
+		lc_check_counter_view(out, w, cpu, &s->now);
 	}
+	report_checks(out);
 }
 
 /*

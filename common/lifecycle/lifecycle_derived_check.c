@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The lifecycle test's derived clock (kvmclock) against its counter (the TSC) over each event, judged from the record: each vCPU's move to the nanosecond, whether the vCPUs moved alike, whether it fits what the host declares of the two. */
-#include "lifecycle_state.h"
-#include "report.h"
+#include "lifecycle_judge.h"
 
 /*
  * A change of parameters that is no event's moves the clock by no more
@@ -31,14 +30,15 @@ static s64 declared_move(const struct lc_record *r)
 	return clock == LC_FROZEN ? -(s64)r->done.duration_ns : (s64)r->done.duration_ns;
 }
 
-static void result_move(const struct lc_record *r, const char *figure, int cpu, s64 ns)
+static void result_move(struct checks *out, const struct lc_record *r, const char *figure, int cpu,
+			s64 ns)
 {
 	char name[80];
 
 	snprintf(name, sizeof(name), "e%u.%s.%s_vs_%s.%s%d", r->seq, lc_event_name(r->done.kind),
 		 r->arch->clocks[r->arch->derived->clock].name,
 		 r->arch->clocks[r->arch->derived->counter].name, figure, cpu);
-	report_result(name, "ns", "%lld", ns);
+	checks_result(out, name, "ns", "%lld", ns);
 }
 
 /*
@@ -46,7 +46,8 @@ static void result_move(const struct lc_record *r, const char *figure, int cpu, 
  * move alike, to the rounding of each change and what the host's quiet
  * changes moved (its evidence of how far two updates can differ).
  */
-static void check_agree(const struct lc_record *r, const char *clock, const char *counter)
+static void check_agree(struct checks *out, const struct lc_record *r, const char *clock,
+			const char *counter)
 {
 	s64 lo = lc_event_move(&r->cpu[0]), hi = lo;
 	int cpu_lo = 0, cpu_hi = 0;
@@ -63,19 +64,21 @@ static void check_agree(const struct lc_record *r, const char *clock, const char
 		changes = max(changes, lc_event_changes(c));
 	}
 	bound = 2 * (changes * LC_DERIVED_ROUNDING_NS + quiet);
-	lc_bounded(r, clock, "vcpus_apart_ns",
-		   &(struct bounded){.unit = "ns", .value = hi - lo, .nbands = 1,
-				     .band = {{0, (s64)bound}}},
-	       "%s moved alike against the %s on every vCPU over the event: %lld ns (vCPU %d) to "
-	       "%lld ns (vCPU %d), %llu ns apart (bound %llu ns: on each side %u ns of rounding "
-	       "for each of %llu changes and the largest move at a change in the window before, "
-	       "%llu ns)",
-	       clock, counter, lo, cpu_lo, hi, cpu_hi, (u64)(hi - lo), bound,
-	       LC_DERIVED_ROUNDING_NS, changes, quiet);
+	lc_bounded(
+		out, r, clock, "vcpus_apart_ns",
+		&(struct bounded){
+			.unit = "ns", .value = hi - lo, .nbands = 1, .band = {{0, (s64)bound}}},
+		"%s moved alike against the %s on every vCPU over the event: %lld ns (vCPU %d) to "
+		"%lld ns (vCPU %d), %llu ns apart (bound %llu ns: on each side %u ns of rounding "
+		"for each of %llu changes and the largest move at a change in the window before, "
+		"%llu ns)",
+		clock, counter, lo, cpu_lo, hi, cpu_hi, (u64)(hi - lo), bound,
+		LC_DERIVED_ROUNDING_NS, changes, quiet);
 }
 
 /* The boot vCPU's move against the host's declaration, within what the host's stamps can say. */
-static void check_declared(const struct lc_record *r, const char *clock, const char *counter)
+static void check_declared(struct checks *out, const struct lc_record *r, const char *clock,
+			   const char *counter)
 {
 	s64 want = declared_move(r), got = lc_event_move(&r->cpu[0]);
 	u64 off = lc_magnitude(got - want),
@@ -83,35 +86,40 @@ static void check_declared(const struct lc_record *r, const char *clock, const c
 			 : lc_event_changes(&r->cpu[0]) * LC_DERIVED_ROUNDING_NS +
 				   r->cpu[0].worst_quiet_move_ns;
 
-	lc_bounded(r, clock, "declared_off_ns",
-		   &(struct bounded){.unit = "ns", .value = got - want, .nbands = 1,
-				     .band = {{-(s64)bound, (s64)bound}}},
-	       "%s moved %lld ns against the %s over the event; the host declares %s (%lld ns): "
-	       "%llu ns off (bound %llu ns)",
-	       clock, got, counter,
-	       !want	  ? "both run through a stop or both stand still"
-	       : want < 0 ? "the first stands still while the second runs"
-			  : "the first runs while the second stands still",
-	       want, off, bound);
+	lc_bounded(
+		out, r, clock, "declared_off_ns",
+		&(struct bounded){.unit = "ns",
+				  .value = got - want,
+				  .nbands = 1,
+				  .band = {{-(s64)bound, (s64)bound}}},
+		"%s moved %lld ns against the %s over the event; the host declares %s (%lld ns): "
+		"%llu ns off (bound %llu ns)",
+		clock, got, counter,
+		!want	   ? "both run through a stop or both stand still"
+		: want < 0 ? "the first stands still while the second runs"
+			   : "the first runs while the second stands still",
+		want, off, bound);
 }
 
-void lc_check_derived(const struct lc_record *r)
+void lc_check_derived(struct checks *out, const struct lc_record *r)
 {
 	const struct lc_derived *d = r->arch->derived;
 	const char *clock = r->arch->clocks[d->clock].name,
 		   *counter = r->arch->clocks[d->counter].name;
 
 	for (int cpu = 0; cpu < (int)r->ncpus; cpu++) {
-		result_move(r, "moved.cpu", cpu, lc_event_move(&r->cpu[cpu]));
-		result_move(r, "quiet_move.cpu", cpu, (s64)r->cpu[cpu].worst_quiet_move_ns);
+		result_move(out, r, "moved.cpu", cpu, lc_event_move(&r->cpu[cpu]));
+		result_move(out, r, "quiet_move.cpu", cpu, (s64)r->cpu[cpu].worst_quiet_move_ns);
 	}
 	if (!lc_event_changes(&r->cpu[0]) && !declared_move(r)) {
-		report_info("%s: its parameters did not change over the event: it moved 0 ns against "
-			    "the %s, as the host declares",
-			    clock, counter);
+		checks_info(
+			out,
+			"%s: its parameters did not change over the event: it moved 0 ns against "
+			"the %s, as the host declares",
+			clock, counter);
 	} else {
-		check_declared(r, clock, counter);
+		check_declared(out, r, clock, counter);
 	}
 	if (r->ncpus > 1)
-		check_agree(r, clock, counter);
+		check_agree(out, r, clock, counter);
 }

@@ -198,9 +198,20 @@ static void carry_rtc_ref(struct lc_record *r)
 	lc.rtc_ref_taken = true;
 }
 
+struct checks *lc_checks(void)
+{
+	static struct check entries[LC_CHECKS_MAX];
+	static char text[LC_CHECKS_TEXT_KB * 1024];
+	static struct checks list;
+
+	checks_init(&list, entries, LC_CHECKS_MAX, text, sizeof(text));
+	return &list;
+}
+
 static void run_event(enum lc_event kind)
 {
 	struct lc_record *r = &lc.rec;
+	struct checks *out;
 	unsigned failed;
 
 	if (kind == LC_RESET)
@@ -213,7 +224,11 @@ static void run_event(enum lc_event kind)
 		lc_counter_read_all();
 	carry_rtc_ref(r);
 	failed = report_failures();
-	lc_judge(r);
+	report_prefix_pushf("event %u %s", r->seq, lc_event_name(kind));
+	out = lc_checks();
+	lc_judge(out, r);
+	report_checks(out);
+	report_prefix_pop();
 	if (lc.record == LC_RECORD_ALWAYS ||
 	    (lc.record == LC_RECORD_FAIL && report_failures() > failed))
 		lc_record_print(r);

@@ -5,37 +5,34 @@
  * sampling is over (common/lifecycle/lifecycle_engine.c); the host calls it
  * on a record read back from a log (host-tests/tool_lifecycle_judge.c).
  */
-#include "lifecycle_state.h"
-#include "report.h"
+#include "lifecycle_judge.h"
 
 /* The runner's figures of the event, as RESULT lines. */
-static void host_figures(const struct lc_record *r)
+static void host_figures(struct checks *out, const struct lc_record *r)
 {
-	lc_result_ms(r, "host", "stopped", (s64)r->done.duration_ns);
-	lc_result_ms(r, "host", "qmp_downtime", (s64)r->done.qmp_downtime_ns);
-	lc_result_ms(r, "host", "total", (s64)r->done.total_ns);
-	lc_result_ms(r, "host", "vcpu_wait", (s64)r->done.vcpu_wait_ns);
+	lc_result_ms(out, r, "host", "stopped", (s64)r->done.duration_ns);
+	lc_result_ms(out, r, "host", "qmp_downtime", (s64)r->done.qmp_downtime_ns);
+	lc_result_ms(out, r, "host", "total", (s64)r->done.total_ns);
+	lc_result_ms(out, r, "host", "vcpu_wait", (s64)r->done.vcpu_wait_ns);
 }
 
-void lc_judge(const struct lc_record *r)
+void lc_judge(struct checks *out, const struct lc_record *r)
 {
-	report_prefix_pushf("event %u %s", r->seq, lc_event_name(r->done.kind));
-	host_figures(r);
+	host_figures(out, r);
 	for (unsigned i = 0; i < r->arch->nclocks; i++)
-		lc_check_clock(r, i);
+		lc_check_clock(out, r, i);
 	if (r->arch->derived)
-		lc_check_derived(r);
-	lc_check_agree(r);
+		lc_check_derived(out, r);
+	lc_check_agree(out, r);
 	if (r->counter_set)
-		lc_check_counter_kept(r);
-	lc_check_timers(r);
+		lc_check_counter_kept(out, r);
+	lc_check_timers(out, r);
 	if (r->run.n)
-		lc_check_run(r);
+		lc_check_run(out, r);
 	if (r->has_tod)
-		lc_check_tod(r);
+		lc_check_tod(out, r);
 	if (r->rtc)
-		lc_check_rtc(r);
+		lc_check_rtc(out, r);
 	if (r->has_flag)
-		lc_check_stopped_flag(r);
-	report_prefix_pop();
+		lc_check_stopped_flag(out, r);
 }

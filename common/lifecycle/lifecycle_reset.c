@@ -64,7 +64,7 @@ static u64 bound_ns(u64 host_ns)
  * the reset was asked for (a life lasts LC_RESET_MIN_LIFE_NS at least),
  * which a counter that went on never does, however slow the reset.
  */
-static void check_restarted(u64 at_boot)
+static void check_restarted(struct checks *out, u64 at_boot)
 {
 	u64 value = at_boot + (lc.rec.fault == LC_FAULT_RESET_COUNTER ? lc.rec.done.counter : 0);
 	u64 ns = counter_ns(value), bound = bound_ns(lc.rec.done.duration_ns);
@@ -73,22 +73,24 @@ static void check_restarted(u64 at_boot)
 
 	/* a known defect of the host kind the runner named, if it has one: tcg/ or kvm-pvm/ */
 	snprintf(defect, sizeof(defect), "%s/tsc-reset", lc.host_kind);
-	report_kfail(ns <= bound && value < lc.rec.done.counter, defect,
-	       "the counter started again from zero at the reset: it read %s ms at the boot request "
-	       "(%s ms as the reset was asked for), the host saw %s ms from system_reset to it "
-	       "(bound %s ms)",
-	       fmt_milli(v, sizeof(v), ns / NSEC_PER_USEC),
-	       fmt_milli(was, sizeof(was), counter_ns(lc.rec.done.counter) / NSEC_PER_USEC),
-	       fmt_milli(h, sizeof(h), lc.rec.done.duration_ns / NSEC_PER_USEC),
-	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
-	lc_result_ms(&lc.rec, "counter", "at_boot", ns);
+	checks_kfail(
+		out, ns <= bound && value < lc.rec.done.counter, defect,
+		"the counter started again from zero at the reset: it read %s ms at the boot "
+		"request "
+		"(%s ms as the reset was asked for), the host saw %s ms from system_reset to it "
+		"(bound %s ms)",
+		fmt_milli(v, sizeof(v), ns / NSEC_PER_USEC),
+		fmt_milli(was, sizeof(was), counter_ns(lc.rec.done.counter) / NSEC_PER_USEC),
+		fmt_milli(h, sizeof(h), lc.rec.done.duration_ns / NSEC_PER_USEC),
+		fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
+	lc_result_ms(out, &lc.rec, "counter", "at_boot", ns);
 }
 
 /*
  * arm64: the counter goes on; from the reset request to the boot request
  * it moved forward by no more than the host saw pass (total_ns).
  */
-static void check_went_on(u64 at_boot)
+static void check_went_on(struct checks *out, u64 at_boot)
 {
 	u64 value = at_boot - (lc.rec.fault == LC_FAULT_RESET_COUNTER ? min(at_boot, lc.rec.done.counter) : 0);
 	u64 bound = bound_ns(lc.rec.done.total_ns);
@@ -96,18 +98,20 @@ static void check_went_on(u64 at_boot)
 	u64 moved = counter_ns(forward ? value - lc.rec.done.counter : lc.rec.done.counter - value);
 	char m[FIXED_BUF_SIZE], h[FIXED_BUF_SIZE], b[FIXED_BUF_SIZE];
 
-	report(forward && moved <= bound,
-	       "the counter went on across the reset: %s%s ms from the reset request to the boot "
-	       "request, the host saw %s ms (bound 0 to %s ms)",
-	       forward ? "+" : "-", fmt_milli(m, sizeof(m), moved / NSEC_PER_USEC),
-	       fmt_milli(h, sizeof(h), lc.rec.done.total_ns / NSEC_PER_USEC),
-	       fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
-	lc_result_ms(&lc.rec, "counter", "moved", forward ? moved : 0);
+	checks_plain(
+		out, forward && moved <= bound,
+		"the counter went on across the reset: %s%s ms from the reset request to the boot "
+		"request, the host saw %s ms (bound 0 to %s ms)",
+		forward ? "+" : "-", fmt_milli(m, sizeof(m), moved / NSEC_PER_USEC),
+		fmt_milli(h, sizeof(h), lc.rec.done.total_ns / NSEC_PER_USEC),
+		fmt_milli(b, sizeof(b), bound / NSEC_PER_USEC));
+	lc_result_ms(out, &lc.rec, "counter", "moved", forward ? moved : 0);
 }
 
 unsigned lc_boot_handshake(void)
 {
 	static struct lc_answer a;
+	struct checks *out;
 	u64 give_up;
 
 	printf(LC_REQUEST "boot 0");
@@ -126,13 +130,15 @@ unsigned lc_boot_handshake(void)
 	report_carry((unsigned)lc.rec.done.tests, (unsigned)lc.rec.done.failures, (unsigned)lc.rec.done.skipped);
 	report_info("event %u reset: a new life; %llu checks, %llu failed, %llu skipped before it",
 		    lc.rec.seq, lc.rec.done.tests, lc.rec.done.failures, lc.rec.done.skipped);
+	out = lc_checks();
 	report_prefix_pushf("event %u reset", lc.rec.seq);
-	lc_result_ms(&lc.rec, "host", "down", lc.rec.done.duration_ns);
-	lc_result_ms(&lc.rec, "host", "total", lc.rec.done.total_ns);
+	lc_result_ms(out, &lc.rec, "host", "down", lc.rec.done.duration_ns);
+	lc_result_ms(out, &lc.rec, "host", "total", lc.rec.done.total_ns);
 	if (lc.rec.arch->counter_at_reset == LC_COUNTER_RESTARTS)
-		check_restarted(a.nl_at);
+		check_restarted(out, a.nl_at);
 	else
-		check_went_on(a.nl_at);
+		check_went_on(out, a.nl_at);
+	report_checks(out);
 	report_prefix_pop();
 	return lc.rec.seq + 1;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The checks of a run of migrations (events=migrate=N), migration by migration: every periodic
  * timer's ticks lost and late, every one-shot fired once. */
-#include "lifecycle_state.h"
+#include "lifecycle_judge.h"
 #include "period.h"
-#include "report.h"
 
 /*
  * How long the host kept the timer's interrupt from being taken around
@@ -55,20 +54,21 @@ static u64 stretch(const struct lc_record *r, unsigned k)
 	return end - run->req_at[k];
 }
 
-static void result_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure, u64 v,
-		       const char *unit)
+static void result_run(struct checks *out, const struct lc_record *r, int cpu, unsigned slot,
+		       const char *figure, u64 v, const char *unit)
 {
 	char what[48];
 
 	snprintf(what, sizeof(what), "%s.cpu%d", r->arch->name_of_slot[slot], cpu);
-	lc_result_count(r, what, figure, v, unit);
+	lc_result_count(out, r, what, figure, v, unit);
 }
 
 /* A bounded check of the worst migration's figure, e<seq>.<event>.<slot>.cpu<cpu>.<figure>: value in 0..hi. */
-static bool bounded_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure,
-			const char *unit, u64 v, u64 hi, const char *fmt, ...) __printf(8, 9);
-static bool bounded_run(const struct lc_record *r, int cpu, unsigned slot, const char *figure,
-			const char *unit, u64 v, u64 hi, const char *fmt, ...)
+static bool bounded_run(struct checks *out, const struct lc_record *r, int cpu, unsigned slot,
+			const char *figure, const char *unit, u64 v, u64 hi, const char *fmt, ...)
+	__printf(9, 10);
+static bool bounded_run(struct checks *out, const struct lc_record *r, int cpu, unsigned slot,
+			const char *figure, const char *unit, u64 v, u64 hi, const char *fmt, ...)
 {
 	struct bounded b = {.unit = unit, .value = (s64)v, .nbands = 1, .band = {{0, (s64)hi}}};
 	char what[48];
@@ -77,7 +77,7 @@ static bool bounded_run(const struct lc_record *r, int cpu, unsigned slot, const
 
 	snprintf(what, sizeof(what), "%s.cpu%d", r->arch->name_of_slot[slot], cpu);
 	va_start(ap, fmt);
-	pass = lc_vbounded(r, what, figure, &b, fmt, ap);
+	pass = lc_vbounded(out, r, what, figure, &b, fmt, ap);
 	va_end(ap);
 	return pass;
 }
@@ -107,7 +107,7 @@ static struct run_loss loss_of(const struct lc_record *r, unsigned slot, const s
  * its stop (QEMU's STOP to RESUME: a counter that ran through the stop
  * may drop them) and those a vCPU waited for a host CPU around it.
  */
-static void check_run_lost(const struct lc_record *r, int cpu, unsigned slot)
+static void check_run_lost(struct checks *out, const struct lc_record *r, int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned over = 0, worst = 1;
@@ -123,13 +123,14 @@ static void check_run_lost(const struct lc_record *r, int cpu, unsigned slot)
 			worst_margin = margin, worst = k;
 	}
 	w = loss_of(r, slot, t, worst);
-	bounded_run(r, cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
-		    "vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
-		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
-		    "periods without a tick, allowed 1 + %llu periods stopped + %llu periods %s "
-		    "waited for a host CPU)",
-		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst, w.lost, w.periods,
-		    w.stopped, w.waited, waiter(r, slot));
+	bounded_run(
+		out, r, cpu, slot, "run_lost_worst", "ticks", w.lost, 1 + w.stopped + w.waited,
+		"vCPU %d %s over %u migrations back to back: ticks lost in each no more than its "
+		"stop and the host's waits explain (%u over; the worst, migration %u: %llu of %llu "
+		"periods without a tick, allowed 1 + %llu periods stopped + %llu periods %s "
+		"waited for a host CPU)",
+		cpu, r->arch->name_of_slot[slot], r->run.n, over, worst, w.lost, w.periods,
+		w.stopped, w.waited, waiter(r, slot));
 }
 
 /* The longest time between two ticks allowed in migration k's stretch, ns. */
@@ -141,7 +142,7 @@ static u64 gap_allowed_ns(const struct lc_record *r, unsigned slot, const struct
 }
 
 /* Each migration's longest time between two ticks: a period, its stop and the host's waits. */
-static void check_run_late(const struct lc_record *r, int cpu, unsigned slot)
+static void check_run_late(struct checks *out, const struct lc_record *r, int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned over = 0, worst = 1;
@@ -154,16 +155,20 @@ static void check_run_late(const struct lc_record *r, int cpu, unsigned slot)
 		if (k == 1 || margin > worst_margin)
 			worst_margin = margin, worst = k;
 	}
-	bounded_run(r, cpu, slot, "run_gap_worst_us", "us", lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC,
-		    gap_allowed_ns(r, slot, t, worst) / NSEC_PER_USEC,
-		    "vCPU %d %s over %u migrations back to back: no tick later than its migration's "
-		    "stop and the host's waits explain (%u over; the worst, migration %u: %llu us after "
-		    "the tick before, allowed a period %llu us + stopped %llu us + %llu us %s "
-		    "waited for a host CPU + %llu us)",
-		    cpu, r->arch->name_of_slot[slot], r->run.n, over, worst,
-		    lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC, lc_ns(r, t->period) / NSEC_PER_USEC,
-		    r->run.done[worst].duration_ns / NSEC_PER_USEC, wait_around(r, slot, worst) / NSEC_PER_USEC,
-		    waiter(r, slot), LC_STAMP_SLACK_NS / NSEC_PER_USEC);
+	bounded_run(
+		out, r, cpu, slot, "run_gap_worst_us", "us",
+		lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC,
+		gap_allowed_ns(r, slot, t, worst) / NSEC_PER_USEC,
+		"vCPU %d %s over %u migrations back to back: no tick later than its migration's "
+		"stop and the host's waits explain (%u over; the worst, migration %u: %llu us "
+		"after "
+		"the tick before, allowed a period %llu us + stopped %llu us + %llu us %s "
+		"waited for a host CPU + %llu us)",
+		cpu, r->arch->name_of_slot[slot], r->run.n, over, worst,
+		lc_ns(r, t->run_gap[worst]) / NSEC_PER_USEC, lc_ns(r, t->period) / NSEC_PER_USEC,
+		r->run.done[worst].duration_ns / NSEC_PER_USEC,
+		wait_around(r, slot, worst) / NSEC_PER_USEC, waiter(r, slot),
+		LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 }
 
 /* Migration k's one-shot fired once, after its deadline, and within the dwell and the host's waits
@@ -187,7 +192,7 @@ static bool oneshot_ok(const struct lc_record *r, unsigned slot, const struct lc
  * deadline or the answer plus what the host kept a vCPU waiting. Those
  * still pending when the answer came were pending across the stop.
  */
-static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
+static void check_run_oneshot(struct checks *out, const struct lc_record *r, int cpu, unsigned slot)
 {
 	const struct lc_timer *t = &r->cpu[cpu].t[slot];
 	unsigned bad = 0, pending = 0, first_bad = 1, latest = 1, worst;
@@ -205,38 +210,40 @@ static void check_run_oneshot(const struct lc_record *r, int cpu, unsigned slot)
 	}
 	worst = bad ? first_bad : latest;
 	oneshot_ok(r, slot, t, worst, &late_ns);
-	bounded_run(r, cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
+	bounded_run(out, r, cpu, slot, "run_oneshot_not_ok", "count", bad, 0,
 		    "vCPU %d %s one-shot armed with each of %u migrations back to back fired once, "
 		    "after its deadline, within %llu ms + the host's waits of the deadline or the "
 		    "answer (%u not; %u of them still pending at the answer, across the stop; %s "
 		    "migration %u: fired %u times, %lld us from the deadline, %llu us late, %s "
 		    "waited %llu us)",
-		    cpu, r->arch->name_of_slot[slot], r->run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC, bad,
-		    pending, bad ? "the first not," : "the latest,", worst, t->run_fires[worst],
+		    cpu, r->arch->name_of_slot[slot], r->run.n, LC_RUN_DWELL_NS / NSEC_PER_MSEC,
+		    bad, pending, bad ? "the first not," : "the latest,", worst,
+		    t->run_fires[worst],
 		    t->run_fired_at[worst] >= r->run.deadlines[worst]
 			    ? (s64)(lc_ns(r, t->run_fired_at[worst] - r->run.deadlines[worst]) /
 				    NSEC_PER_USEC)
 			    : -(s64)(lc_ns(r, r->run.deadlines[worst] - t->run_fired_at[worst]) /
 				     NSEC_PER_USEC),
-		    late_ns / NSEC_PER_USEC, waiter(r, slot), wait_around(r, slot, worst) / NSEC_PER_USEC);
-	result_run(r, cpu, slot, "run_oneshot_pending", pending, "count");
+		    late_ns / NSEC_PER_USEC, waiter(r, slot),
+		    wait_around(r, slot, worst) / NSEC_PER_USEC);
+	result_run(out, r, cpu, slot, "run_oneshot_pending", pending, "count");
 }
 
-void lc_check_run(const struct lc_record *r)
+void lc_check_run(struct checks *out, const struct lc_record *r)
 {
 	for (unsigned k = 1; k <= r->run.n; k++) {
 		char figure[32];
 
 		snprintf(figure, sizeof(figure), "m%u_stopped", k);
-		lc_result_ms(r, "host", figure, (s64)r->run.done[k].duration_ns);
+		lc_result_ms(out, r, "host", figure, (s64)r->run.done[k].duration_ns);
 	}
 	for (int cpu = 0; cpu < (int)r->ncpus; cpu++) {
 		for (unsigned s = 0; s < r->arch->nslots; s++) {
 			if (r->cpu[cpu].t[s].role == LC_ROLE_PERIODIC) {
-				check_run_lost(r, cpu, s);
-				check_run_late(r, cpu, s);
+				check_run_lost(out, r, cpu, s);
+				check_run_late(out, r, cpu, s);
 			} else if (r->cpu[cpu].t[s].role == LC_ROLE_ONESHOT) {
-				check_run_oneshot(r, cpu, s);
+				check_run_oneshot(out, r, cpu, s);
 			}
 		}
 	}

@@ -102,22 +102,5 @@ struct tick_work *tick_work(u64 n);
  * into r->host; r->host.why_none when none.
  */
 void tick_ask_host(struct tick_record *r, const struct host_span *s);
-/* ---- the reports (common/tick/tick_report.c): each reads the record and the verdict ---- */
-
-/* The source's clock as measured, against its period: what the schedule is built from. */
-void tick_report_plan(const struct tick_record *r);
-/* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
-void tick_report_counts(const char *source, u64 expected, u64 received, u64 span, u64 phase, u64 hz);
-void tick_report_lateness(const struct tick_record *r, u64 *late);
-/* The evidence the run was judged with: the guest's steal time, the host's. */
-void tick_report_host(const struct tick_record *r, const struct tick_verdict *v);
-/* A source that stopped: a failure of its own, with the last tick seen. */
-void tick_report_stopped(const struct tick_record *r, u64 interrupts);
-/* Lost, late and early ticks against their bounds; the rate of those that came. */
-void tick_report_checks(const struct tick_record *r, const struct tick_verdict *v);
-/* The lost-tick check's resolution on this run where it passed (tick_resolution), into v. */
-void tick_take_resolution(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
-			  u64 needs_one_in);
-/* RESULT: timer_tick.SOURCE.NAME value unit */
 
 #endif

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The timer-tick engine's figures, each named timer_tick.SOURCE.NAME: plain, or bounded. */
 #include "tick_figure.h"
-#include "report.h"
 
-void tick_result(const char *source, const char *name, const char *unit, u64 value)
+void tick_result(struct checks *out, const char *source, const char *name, const char *unit,
+		 u64 value)
 {
 	char full[96];
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
-	report_result(full, unit, "%llu", value);
+	checks_result(out, full, unit, "%llu", value);
 }
 
-bool tick_bounded(const char *source, const char *name, const char *unit, unsigned scale, s64 value,
-		  s64 lo, s64 hi, const char *fmt, ...)
+bool tick_bounded(struct checks *out, const char *source, const char *name, const char *unit,
+		  unsigned scale, s64 value, s64 lo, s64 hi, const char *fmt, ...)
 {
 	char full[96];
 	struct bounded b = {
@@ -24,7 +24,7 @@ bool tick_bounded(const char *source, const char *name, const char *unit, unsign
 
 	snprintf(full, sizeof(full), "timer_tick.%s.%s", source, name);
 	va_start(ap, fmt);
-	pass = report_vbounded(&b, fmt, ap);
+	pass = checks_vbounded(out, &b, fmt, ap);
 	va_end(ap);
 	return pass;
 }

@@ -662,7 +662,6 @@ static void judge_rate(const struct tick_record *r, struct tick_verdict *v)
 	v->bound_milli = c.bound;
 	v->short_milli = c.short_allowed;
 	v->over_milli = c.over_allowed;
-	v->rate_ok = c.ok;
 }
 
 static void judge_host_share(const struct tick_record *r, struct tick_verdict *v)
@@ -728,7 +727,7 @@ static bool catches_one_in(const struct tick_record *r, u64 k, struct tick_work 
 	struct tick_verdict v;
 
 	tick_judge(&s, &v, w);
-	return !v.lost_ok;
+	return tick_lost_fails(&s, &v);
 }
 
 /*
@@ -787,9 +786,5 @@ void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick
 	v->allowed = TICK_UNEXPLAINED_LOST_MAX + v->chance;
 	v->schedule_drift = mul_u64_u64_shr32(r->end_at, tick_ppb_to_fx(r->cal.err_ppb));
 	v->schedule_unsure = r->kind == TICK_REC_PERIODIC && 2 * v->schedule_drift > v->period;
-	v->lost_ok = v->unexplained <= v->allowed || !v->host || v->schedule_unsure;
-	/* by hand, a host delay the guest cannot see looks like a late interrupt: not judged */
-	v->late_ok = !v->over_late || !v->host;
-	v->early_ok = !v->early;
 	judge_rate(r, v);
 }

@@ -7,6 +7,7 @@
 #include "libc.h"
 #include "host_evidence.h"
 #include "tick_math.h"
+#include "checks.h"
 
 /* Which kinds of source the judgment knows (struct tick_source's kind, common/tick/timer_tick.h). */
 enum tick_record_kind {
@@ -110,7 +111,10 @@ struct tick_record {
  */
 #define TICK_NORMAL_LATE_PCTILE 90
 
-/* What the judgment found: every figure a check or a report needs, and each check's verdict. */
+/*
+ * What the judgment found: every figure a check needs. Whether a check
+ * holds is decided once, where its band is set: tick_checks() (below).
+ */
 struct tick_verdict {
 	u64 period; /* counter ticks */
 	u64 owed;   /* slots passed by the end, at least the schedule's */
@@ -133,18 +137,13 @@ struct tick_verdict {
 	 */
 	u64 schedule_drift;
 	bool schedule_unsure;
-	/* not judged without the host's evidence (by hand) or a sure schedule: true, said as a SKIP
-	 */
-	bool lost_ok;
 	/* lateness beyond the evidence */
 	u64 over_late, worst_unexplained, worst_unexplained_tick;
-	bool late_ok;
 	/* early */
 	u64 early, worst_early, ahead;
-	bool early_ok;
 	/* the arrival rate over the run's real length, thousandths of a tick / of a Hz */
 	u64 rate_mhz, sched_mhz, off_milli, bound_milli;
-	bool rate_short, rate_ok;
+	bool rate_short;
 	/* the band the count had to lie in, thousandths of a tick: short by up to, over by up to */
 	u64 short_milli, over_milli;
 	/* one-shot: ticks still owed at the end, and whether the run ended catching up */
@@ -210,5 +209,52 @@ void tick_judge(const struct tick_record *r, struct tick_verdict *v, struct tick
  */
 #define TICK_RESOLUTION_LADDER 2000, 1000, 500, 200, 100, 50, 20, 12, 10, 5, 2
 u64 tick_resolution(const struct tick_record *r, struct tick_work *w);
+
+/*
+ * ---- the judgment's words (common/tick/tick_checks.c) ----------------------
+ * Each appends to out what the guest prints of the run, in order: figures
+ * (RESULT), the context a reader needs (INFO), and checks, bounded
+ * (BOUND, then PASS/FAIL) or not judged (SKIP). Pure functions of the
+ * record and the verdict; the engine prints the list (report_checks()).
+ */
+
+/* Room for one run's list: its figures, lateness buckets, context and checks. */
+#define TICK_CHECKS_MAX	    128
+#define TICK_CHECKS_TEXT_KB 48
+/* The lost-tick check alone: a SKIP, or its allowance (INFO) and its BOUND. */
+#define TICK_LOST_ENTRIES 2
+
+/* The source's clock as measured, against its period: what the schedule is built from. */
+void tick_note_plan(struct checks *out, const struct tick_record *r);
+/* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
+void tick_note_counts(struct checks *out, const char *source, u64 expected, u64 received, u64 span,
+		      u64 phase, u64 hz);
+/* The lateness of each tick against its slot (late[], counter ticks, sorted here): its
+ * distribution. */
+void tick_note_lateness(struct checks *out, const struct tick_record *r, u64 *late);
+/* The evidence the run was judged with: the guest's steal time, the host's. */
+void tick_note_host(struct checks *out, const struct tick_record *r, const struct tick_verdict *v);
+/* A source that stopped: a failure of its own, with the last tick seen. */
+void tick_check_stopped(struct checks *out, const struct tick_record *r, u64 interrupts);
+/* Lost, late and early ticks against their bounds; the rate of those that came. */
+void tick_checks(struct checks *out, const struct tick_record *r, const struct tick_verdict *v);
+/*
+ * The lost-tick check alone, as tick_checks() makes it: not judged (a
+ * SKIP, and why), or the allowance's derivation and the bounded check
+ * timer_tick.SOURCE.lost_unexplained. The one place it is decided.
+ */
+void tick_check_lost(struct checks *out, const struct tick_record *r, const struct tick_verdict *v);
+/*
+ * Whether a list holds a failed bounded check of figure NAME of the
+ * run's source (timer_tick.SOURCE.NAME); false when it was not judged.
+ */
+bool tick_check_failed(const struct checks *l, const struct tick_record *r, const char *name);
+/* Whether no bounded check of figure NAME failed (not judged: true). */
+bool tick_check_held(const struct checks *l, const struct tick_record *r, const char *name);
+/* Whether the lost-tick check, made by tick_check_lost() into a list of its own, fails. */
+bool tick_lost_fails(const struct tick_record *r, const struct tick_verdict *v);
+/* The lost-tick check's resolution on this run where it passed (tick_resolution), into v. */
+void tick_take_resolution(const struct tick_record *r, struct tick_verdict *v, struct tick_work *w,
+			  u64 needs_one_in);
 
 #endif

@@ -90,7 +90,7 @@ static u64 ref_ticks_per_s_milli(const struct tick_ref_plan *p, s64 err_ppb)
 	return real_us ? p->received * PPB_PER_UNIT / real_us : 0;
 }
 
-void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
+void tick_ref_check(struct checks *out, const struct tick_ref *r, const struct tick_ref_plan *p)
 {
 	struct refclock_rate rate;
 	s64 sched_err;
@@ -98,20 +98,20 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	char buf[24], full[96];
 
 	if (r->why) {
-		report_skip("counter frequency and tick rate not checked: %s", r->why);
+		checks_skip(out, "counter frequency and tick rate not checked: %s", r->why);
 		return;
 	}
 	if (!refclock_rate(r->ref, p->counter_hz, &r->m0, &r->m1, &rate)) {
-		report(false, "the %s gave no rate: counts %llu to %llu", r->ref->what,
-		       r->m0.count, r->m1.count);
+		checks_plain(out, false, "the %s gave no rate: counts %llu to %llu", r->ref->what,
+			     r->m0.count, r->m1.count);
 		return;
 	}
-	tick_bounded(p->source, "counter_err", "ppm", PPM_SCALE, rate.err_ppb, -(s64)rate.bound_ppb,
-		     (s64)rate.bound_ppb,
-	       "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
-	       "(bound +-%llu ppm)",
-	       p->counter_hz, r->ref->what, rate.window_ns / NSEC_PER_MSEC,
-	       rate.err_ppb / (s64)PPB_PER_PPM, rate.bound_ppb / PPB_PER_PPM);
+	tick_bounded(out, p->source, "counter_err", "ppm", PPM_SCALE, rate.err_ppb,
+		     -(s64)rate.bound_ppb, (s64)rate.bound_ppb,
+		     "the counter runs at the %llu Hz used, against the %s over %llu ms: %+lld ppm "
+		     "(bound +-%llu ppm)",
+		     p->counter_hz, r->ref->what, rate.window_ns / NSEC_PER_MSEC,
+		     rate.err_ppb / (s64)PPB_PER_PPM, rate.bound_ppb / PPB_PER_PPM);
 	/*
 	 * The schedule lasts span counter ticks, each really 1 + err long:
 	 * its rate against want_hz is off by err minus the plan's own error.
@@ -119,18 +119,18 @@ void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p)
 	sched_err = rate.err_ppb - plan_ppb(p);
 	sched_bound = rate.bound_ppb + p->slack_ppb;
 	fmt_milli(buf, sizeof(buf), ref_ticks_per_s_milli(p, rate.err_ppb));
-	tick_bounded(p->source, "schedule_err", "ppm", PPM_SCALE, sched_err, -(s64)sched_bound,
+	tick_bounded(out, p->source, "schedule_err", "ppm", PPM_SCALE, sched_err, -(s64)sched_bound,
 		     (s64)sched_bound,
-	       "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
-	       "%s ticks per second in its time",
-	       p->want_hz, r->ref->what, sched_err / (s64)PPB_PER_PPM, sched_bound / PPB_PER_PPM,
-	       buf);
+		     "the schedule runs at hz=%llu against the %s: %+lld ppm (bound +-%llu ppm); "
+		     "%s ticks per second in its time",
+		     p->want_hz, r->ref->what, sched_err / (s64)PPB_PER_PPM,
+		     sched_bound / PPB_PER_PPM, buf);
 	snprintf(full, sizeof(full), "timer_tick.%s.ticks_per_s_ref", p->source);
-	report_result(full, "Hz", "%s", buf);
+	checks_result(out, full, "Hz", "%s", buf);
 }
 
 /* The counter's frequency and the schedule's rate against the reference clock. */
-void tick_check_rates(const struct tick_record *r, const struct tick_ref *ref)
+void tick_check_rates(struct checks *out, const struct tick_record *r, const struct tick_ref *ref)
 {
 	struct tick_ref_plan p = {
 		.source = r->source,
@@ -142,5 +142,5 @@ void tick_check_rates(const struct tick_record *r, const struct tick_ref *ref)
 		.slack_ppb = tick_rec_slack_ppb(r),
 	};
 
-	tick_ref_check(ref, &p);
+	tick_ref_check(out, ref, &p);
 }

@@ -5,6 +5,7 @@
 #define VMTICK_TICK_REF_H
 
 #include "refclock.h"
+#include "checks.h"
 
 /* A reference marked before and after a run. */
 struct tick_ref {
@@ -37,10 +38,10 @@ struct tick_ref_plan {
  * both against the reference, each within the measurement's bound plus
  * what the plan allows; report ticks per second in the reference's time.
  */
-void tick_ref_check(const struct tick_ref *r, const struct tick_ref_plan *p);
+void tick_ref_check(struct checks *out, const struct tick_ref *r, const struct tick_ref_plan *p);
 
 struct tick_record;
 /* The counter's frequency and the record's schedule against the reference (tick_ref_check()). */
-void tick_check_rates(const struct tick_record *r, const struct tick_ref *ref);
+void tick_check_rates(struct checks *out, const struct tick_record *r, const struct tick_ref *ref);
 
 #endif

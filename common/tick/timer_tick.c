@@ -335,34 +335,56 @@ static void tick_until_done(const struct tick_source *src, u64 hz)
 	cancel_guard();
 }
 
+/* The engine's list for a run's judgment (tick_judge.h), emptied. */
+static struct checks *fresh_checks(void)
+{
+	static struct check entries[TICK_CHECKS_MAX];
+	static char text[TICK_CHECKS_TEXT_KB * 1024];
+	static struct checks list;
+
+	checks_init(&list, entries, TICK_CHECKS_MAX, text, sizeof(text));
+	return &list;
+}
+
+/* The source's clock and period, printed before the host is asked (it takes a while). */
+static void report_plan(const struct tick_record *r)
+{
+	struct checks *out = fresh_checks();
+
+	tick_note_plan(out, r);
+	report_checks(out);
+}
+
 static void judge_and_report(const struct tick_record *r, const struct tick_ref *ref, u64 hz)
 {
 	struct tick_work *w = tick_work(r->n);
+	struct checks *out = fresh_checks();
 	struct tick_verdict v;
 
 	tick_judge(r, &v, w);
-	/* thousands of numbers through the serial port: seconds under a slow KVM, so on demand */
-	if (tick_run.record == RECORD_ALWAYS ||
-	    (tick_run.record == RECORD_ON_FAIL &&
-	     !(v.lost_ok && v.late_ok && v.early_ok && v.rate_ok)))
-		tick_record_print(r);
-	tick_report_counts(r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
-			   r->end_at, hz);
-	tick_report_lateness(r, w->late);
+	tick_note_counts(out, r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
+			 r->end_at, hz);
+	tick_note_lateness(out, r, w->late);
 	/* after the lateness: the resolution's runs reuse the judgment's work arrays */
 	tick_take_resolution(r, &v, w, tick_run.needs_one_in);
-	tick_report_host(r, &v);
-	tick_report_stopped(r, tick_run.interrupts);
+	tick_note_host(out, r, &v);
+	tick_check_stopped(out, r, tick_run.interrupts);
 	if (tick_run.missed)
-		report_info("fault=miss muted %llu expiries", tick_run.missed);
+		checks_info(out, "fault=miss muted %llu expiries", tick_run.missed);
 	if (tick_run.stray)
-		report_info("%llu interrupt(s) outside the run, ignored", tick_run.stray);
+		checks_info(out, "%llu interrupt(s) outside the run, ignored", tick_run.stray);
 	if (tick_run.src->stale)
-		report_info("%llu interrupt(s) were abandoned armings', pending when the arming in "
+		checks_info(out,
+			    "%llu interrupt(s) were abandoned armings', pending when the arming in "
 			    "force was made and come before its comparator: not ticks",
 			    tick_run.stale);
-	tick_report_checks(r, &v);
-	tick_check_rates(r, ref);
+	tick_checks(out, r, &v);
+	tick_check_rates(out, r, ref);
+	/* thousands of numbers through the serial port: seconds under a slow KVM, so on demand */
+	if (tick_run.record == RECORD_ALWAYS ||
+	    (tick_run.record == RECORD_ON_FAIL && !checks_all_hold(out)))
+		tick_record_print(r);
+	report_checks(out);
 }
 
 static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
@@ -400,7 +422,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 			    src->what);
 	tick_ref_end(&ref, hz);
 	make_record(&r, want_hz);
-	tick_report_plan(&r);
+	report_plan(&r);
 	tick_ask_host(&r, &span);
 	judge_and_report(&r, &ref, hz);
 }
@@ -411,6 +433,7 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 /* No timer: one wake-up at the end, so the guest sleeps the whole time. */
 static void run_idle(u64 seconds, u64 hz)
 {
+	struct checks *out;
 	u64 end, interrupts = 0;
 
 	report_info("phase start");
@@ -423,19 +446,22 @@ static void run_idle(u64 seconds, u64 hz)
 	}
 	wait_cond(done_else_wait, &interrupts);
 	report_info("phase end");
-	tick_report_counts("none", 0, 0, end - tick_run.anchor,
-			   tick_run.woke_at - tick_run.anchor, hz);
-	report(tick_run.woke_at >= end, "woke once %llu s had passed, not before (%llu ns late)",
-	       seconds, tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+	out = fresh_checks();
+	tick_note_counts(out, "none", 0, 0, end - tick_run.anchor,
+			 tick_run.woke_at - tick_run.anchor, hz);
+	checks_plain(out, tick_run.woke_at >= end,
+		     "woke once %llu s had passed, not before (%llu ns late)", seconds,
+		     tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
 	/*
 	 * A baseline that takes interrupts is no baseline: a timer the
 	 * firmware left running (the PIT at 18.2 Hz) would show up here.
 	 */
-	report(interrupts <= TICK_IDLE_MAX_INTERRUPTS,
-	       "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
-	       interrupts, TICK_IDLE_MAX_INTERRUPTS);
-	tick_result("none", "wake_late", "ns",
+	checks_plain(out, interrupts <= TICK_IDLE_MAX_INTERRUPTS,
+		     "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
+		     interrupts, TICK_IDLE_MAX_INTERRUPTS);
+	tick_result(out, "none", "wake_late", "ns",
 		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+	report_checks(out);
 }
 
 const struct tick_source tick_source_none = {

@@ -10,7 +10,7 @@ RATE_RE = re.compile(r"^(?P<clock>.+)\.rate\.vcpu(?P<cpu>\d+)\.(?P<ref>[^.]+)\.e
 VCPU_WARP_RE = re.compile(r"^(?P<clock>.+?)(?:\.warps)?\.vcpu(?P<cpu>\d+)\.(?P<what>warps|stalls)$")
 # totals where no per-vCPU figures exist: kvmclock.raw.warps
 TOTAL_WARP_RE = re.compile(r"^(?P<clock>.+)\.(?P<what>warps|stalls)$")
-# timer_tick.SOURCE.late_log2_ns.K (common/tick/tick_report.c)
+# timer_tick.SOURCE.late_log2_ns.K (common/tick/tick_checks.c)
 BUCKET_RE = re.compile(r"^timer_tick\.(?P<src>[^.]+)\.late_log2_ns\.(?P<k>\d+)$")
 TICK_RE = re.compile(r"^timer_tick\.(?P<src>[^.]+)\.ticks_expected$")
 # lib/bench rows: exit.ROW with exit.ROW.iterations (docs/bench.md)

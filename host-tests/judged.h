@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A judgment's list for host tests (lib/checks.h), as large as the guest's
+ * lifecycle list: test_checks() hands it out emptied; PRINTED(call) runs a
+ * judge into it (the call names it J) and prints it with the guest's one
+ * printer, report_checks(), so what a test captures is what the guest
+ * prints. Header-only: static storage per test binary.
+ */
+#ifndef VMTICK_HOST_JUDGED_H
+#define VMTICK_HOST_JUDGED_H
+
+#include "../lib/checks.h"
+#include "../lib/report.h"
+
+#define TEST_CHECKS_MAX	 1024
+#define TEST_CHECKS_TEXT (256 * 1024)
+
+static inline struct checks *test_checks(void)
+{
+	static struct check entries[TEST_CHECKS_MAX];
+	static char text[TEST_CHECKS_TEXT];
+	static struct checks list;
+
+	checks_init(&list, entries, TEST_CHECKS_MAX, text, sizeof(text));
+	return &list;
+}
+
+#define PRINTED(call)                             \
+	do {                                      \
+		struct checks *J = test_checks(); \
+		call;                             \
+		report_checks(J);                 \
+	} while (0)
+
+#endif
