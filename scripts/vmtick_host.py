@@ -7,7 +7,8 @@ run gets and the QEMU command line have one implementation each, in bash
 vocabulary"): the functions here call them, so a Python tool can never
 disagree with the runner. RESULT lines ("RESULT: name value unit",
 lib/report.h) are parsed here for Python as scripts/guest.bash parses them
-for bash, and BOUND lines (a bounded check's figure and its bands). A script without .py (results-to-json, bench-compare) is loaded
+for bash, BOUND lines (a bounded check's figure and its bands) and the
+SUMMARY line's counts, and config.mak is read by the runner's reader. A script without .py (results-to-json, bench-compare) is loaded
 as a module by load_script, the one loader. Import it by path: sys.path.insert(0, <scripts>);
 sys.dont_write_bytecode = True (no __pycache__ in the tree); import vmtick_host.
 """
@@ -17,6 +18,7 @@ import importlib.util
 import os
 import re
 import subprocess
+from collections import namedtuple
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(SCRIPTS)
@@ -24,6 +26,10 @@ SRCDIR = os.path.dirname(SCRIPTS)
 RESULT_RE = re.compile(r"^RESULT: (\S+) (\S+) (\S+)\s*$")
 # "BOUND: name value unit lo..hi[ lo..hi]" (lib/report.h report_bounded), before its PASS/FAIL line
 BOUND_RE = re.compile(r"^BOUND: (\S+) (\S+) (\S+)((?: \S+\.\.\S+)+)\s*$")
+# "SUMMARY: N tests, F unexpected failures, S skipped[, K known failures]" (lib/report.c report_summary)
+SUMMARY_LINE = "SUMMARY: "
+SUMMARY_COUNTS_RE = re.compile(r"(\d+) tests, (\d+) unexpected failures, (\d+) skipped"
+                               r"(?:, (\d+) known failures)?")
 # the status bash gives for death by signal n: SIGNAL_BASE + n (Python gives -n)
 SIGNAL_BASE = 128
 # The runner's header (run_header, scripts/runner.bash: a log's first lines,
@@ -157,6 +163,29 @@ def parse_bound(line):
         except ValueError:
             return None
     return m.group(1), m.group(2), m.group(3), bands
+
+
+Summary = namedtuple("Summary", "tests failures skipped known")
+
+
+def summary_text(line):
+    """What a SUMMARY line says after "SUMMARY: "; None for any other line."""
+    line = line.rstrip("\r\n")
+    return line[len(SUMMARY_LINE):] if line.startswith(SUMMARY_LINE) else None
+
+
+def parse_summary(text):
+    """The counts a SUMMARY line's text holds (summary_text, or the line itself), as a Summary
+    (known 0 where the guest printed none); None where they are not there (a cut log)."""
+    m = SUMMARY_COUNTS_RE.search(text or "")
+    return Summary(*(int(n or 0) for n in m.groups())) if m else None
+
+
+def config_value(build, key):
+    """arch_config_value: KEY's value in BUILD/config.mak ("KEY := value"), or None (no file,
+    no KEY): configure's record read as the runner reads it."""
+    r = bash("arch_config_value", build, key)
+    return r.stdout.rstrip("\n") if r.returncode == 0 else None
 
 
 def load_script(path, module_name=None):

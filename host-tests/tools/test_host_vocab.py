@@ -274,6 +274,27 @@ class HostVocab(unittest.TestCase):
         self.assertEqual(bash, python)
         self.assertEqual(bash[:2], ["catchup.cli.missed 64 ticks", "a.b -4956.765 ppm"])
 
+    def test_summary_counts(self):
+        """A SUMMARY line's counts, read once (vmtick_host) for results-to-json, the report, bench-plot
+        and the LAVA monitor's check: known failures 0 where none are printed, None where cut."""
+        S = vmtick_host.Summary
+        text = "23 tests, 1 unexpected failures, 2 skipped, 3 known failures"
+        line = f"SUMMARY: {text}\r\n"
+        self.assertEqual(vmtick_host.summary_text(line), text)
+        self.assertEqual(vmtick_host.parse_summary(vmtick_host.summary_text(line)), S(23, 1, 2, 3))
+        self.assertEqual(vmtick_host.parse_summary("5 tests, 0 unexpected failures, 0 skipped"), S(5, 0, 0, 0))
+        for cut in ("5 tests, 0 unexpected failures", "garbage", "", None):
+            self.assertIsNone(vmtick_host.parse_summary(cut), cut)
+        for other in ("INFO: SUMMARY: 1 tests, 0 unexpected failures, 0 skipped", "SUMMARY:1 tests"):
+            self.assertIsNone(vmtick_host.summary_text(other), other)
+
+    def test_config_value_is_the_runners(self):
+        """config.mak read by the runner's reader (arch_config_value): a value, or None."""
+        for arch, build in self.builds.items():
+            self.assertEqual(vmtick_host.config_value(build, "ARCH"), arch)
+            self.assertIsNone(vmtick_host.config_value(build, "CC"))
+        self.assertIsNone(vmtick_host.config_value(os.path.join(self.dir, "none"), "ARCH"))
+
 
 if __name__ == "__main__":
     unittest.main()

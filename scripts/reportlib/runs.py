@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from .bounds import Bound
-from vmtick_host import load_script  # noqa: E402  scripts/vmtick_host.py: the one loader (scripts/report puts scripts/ on the path)
+from vmtick_host import load_script, parse_summary  # noqa: E402  scripts/vmtick_host.py: the one loader and SUMMARY reader (scripts/report puts scripts/ on the path)
 
 # The runner's last line of a log (docs/runner.md, "A busy host")
 # the runner's last line (scripts/runner.bash); "other processes ran N ms" since 2026-12-05's
@@ -17,9 +17,6 @@ DISTURB_RE = re.compile(r"^runner: QEMU's threads waited (?P<waited>\d+) ms for 
                         r"(?:other processes ran \d+ ms, )?the host's hypervisor stole (?P<stolen>\d+) ms")
 CHECK_RE = re.compile(r"^(PASS|FAIL|SKIP|KFAIL|INFO): (.*)$")
 NOT_STARTED = "not started: "
-# "N tests, F unexpected failures, S skipped[, K known failures]" (lib/report.c)
-SUMMARY_RE = re.compile(r"(\d+) tests, (\d+) unexpected failures, (\d+) skipped"
-                        r"(?:, (\d+) known failures)?")
 # ARCH-CC, the build layout's label (docs/runner.md, "Build layout")
 LABEL_RE = re.compile(r"^(x86_64|i386|aarch64)-(gcc|clang)")
 KERNEL_ARCH_RE = re.compile(r"/build/(x86_64|i386|aarch64)-[a-z]+/")
@@ -127,16 +124,15 @@ def outcome_from_log(test, ended):
     """The outcome when no JUnit says it: from the SUMMARY line, as the runner decides it."""
     if test.log_not_started:
         return "SKIP" if "needs" in test.log_not_started else "ERROR", test.log_not_started
-    m = SUMMARY_RE.search(test.summary or "")
-    if not m:
+    counts = parse_summary(test.summary)
+    if not counts:
         why = "no SUMMARY line: the guest crashed, hung or its log was cut short"
         return ("CRASH" if ended else "?"), why
-    total, failed, skipped = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    if failed:
+    if counts.failures:
         return "FAIL", test.summary
-    if total and skipped == total:
+    if counts.tests and counts.skipped == counts.tests:
         return "SKIP", test.first("SKIP") or test.summary
-    if m.group(4) and int(m.group(4)):
+    if counts.known:
         return "KFAIL", test.summary
     return "PASS", test.summary
 
