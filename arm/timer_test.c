@@ -107,10 +107,8 @@
 #define FAR_MIN			(1ull << 62)
 
 #define MAX_WINDOW_S		60
-/* a 1 Hz reference: one mark per end, each window measured again when disturbed */
-#define RATE_TRIES		1
-#define RATE_WINDOWS		3
-#define RATE_USABLE_PPB		4000000
+/* a 1 Hz reference: one mark per end (each costs a second); lib/ratecheck.h's windows */
+#define PL031_RATE_TRIES	1
 #define FAULT_FREQ_PPM		5000
 
 enum fault {
@@ -555,9 +553,9 @@ static void check_freq(void)
 		.clock = "cntvct",
 		.read = read_cntvct,
 		.hz = timer_freq(),
-		.tries = RATE_TRIES,
-		.windows = RATE_WINDOWS,
-		.usable_ppb = RATE_USABLE_PPB,
+		.tries = PL031_RATE_TRIES,
+		.windows = RATECHECK_WINDOWS,
+		.usable_ppb = RATECHECK_USABLE_PPB,
 	};
 
 	if (opt.fault == FAULT_FREQ)

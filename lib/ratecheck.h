@@ -6,6 +6,15 @@
 #include "refclock.h"
 
 #define RATECHECK_MAX_REFS 4
+/*
+ * What every kernel measures a rate with: each end of a window the
+ * narrowest of RATECHECK_TRIES marks, up to RATECHECK_WINDOWS windows
+ * while a bound is wider than RATECHECK_USABLE_PPB (4000 ppm: the host
+ * disturbed every bracket kept).
+ */
+#define RATECHECK_TRIES	     5
+#define RATECHECK_WINDOWS    3
+#define RATECHECK_USABLE_PPB 4000000
 
 struct ratecheck {
 	const char *clock;	/* for RESULT names and messages: "kvmclock" */

@@ -82,9 +82,6 @@
 /* step 1's bound, in 100 ns units (derivation in the header) */
 #define AGREE_BELOW_UNITS	2
 #define AGREE_ABOVE_UNITS	1
-#define RATE_TRIES		5
-#define RATE_WINDOWS		3
-#define RATE_USABLE_PPB		4000000	/* wider: every window was disturbed (lib/ratecheck.h) */
 #define CPUID_HV_TIMING_LEAF	0x40000010	/* EAX TSC kHz, EBX LAPIC bus kHz (KVM, QEMU) */
 /* the LAPIC timer's vector while it only counts (masked: never delivered) */
 #define APIC_COUNT_VECTOR	0x40
@@ -346,8 +343,15 @@ static void warp_test(void)
 
 static void rate_run(const char *clock, u64 (*read)(void), u64 hz, void (*start)(void *))
 {
-	struct ratecheck rc = { .clock = clock, .read = read, .hz = hz, .window = hz / MSEC_PER_SEC * opt.window_ms,
-				.tries = RATE_TRIES, .windows = RATE_WINDOWS, .usable_ppb = RATE_USABLE_PPB };
+	struct ratecheck rc = {
+		.clock = clock,
+		.read = read,
+		.hz = hz,
+		.window = hz / MSEC_PER_SEC * opt.window_ms,
+		.tries = RATECHECK_TRIES,
+		.windows = RATECHECK_WINDOWS,
+		.usable_ppb = RATECHECK_USABLE_PPB,
+	};
 
 	if (ratecheck_set_refs(&rc, opt.refs))
 		report_abort("bad refs argument '%s'", opt.refs);

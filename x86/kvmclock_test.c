@@ -33,7 +33,7 @@
  *  3. Rate: on the BSP and on the last vCPU, kvmclock against every
  *     reference clock of refs= (lib/refclock.h) over one window of
  *     window_ms (default 100 ms), all references in the same window.
- *     Each end of the window is the narrowest of RATE_TRIES marks: a
+ *     Each end of the window is the narrowest of RATECHECK_TRIES marks: a
  *     mark brackets one reference read between two kvmclock reads, so
  *     its width is the cost of one reference read plus one kvmclock read
  *     (0.1-0.2 ms here). The bound (lib/refclock.c) is how far the
@@ -45,9 +45,9 @@
  *     CLOCK_MONOTONIC, kvmclock the unslewed TSC): 1900-2800 ppm here,
  *     idle or loaded. A clock 1% fast is four times further off, one
  *     read 5% fast twenty times. A window whose bound exceeds
- *     RATE_USABLE_PPB (4000 ppm) without the error lying outside it had
+ *     RATECHECK_USABLE_PPB (4000 ppm) without the error lying outside it had
  *     every mark disturbed (the host descheduled the vCPU): it is
- *     measured again, up to RATE_WINDOWS times, and never accepted.
+ *     measured again, up to RATECHECK_WINDOWS times, and never accepted.
  *  4. Raw cycle stability: the vCPUs take turns under a fair (ticket)
  *     lock; each read of the raw clock - this vCPU's own area, no
  *     correction - is compared with the read just before it, made by
@@ -126,9 +126,6 @@
 /* Step 2: what KVM's boot time of day may lose besides kvmclock's drift (lib/tod.h's rounding). */
 #define WALL_ROUNDING_NS	NSEC_PER_MSEC
 #define MAX_WINDOW_MS		60000
-#define RATE_TRIES		5
-#define RATE_WINDOWS		3
-#define RATE_USABLE_PPB		4000000
 #define SKEW_NS			(100 * NSEC_PER_MSEC)
 #define SKEW_LOOPS		50
 /* us printed as ms: NSEC_PER_USEC is 10^3, three decimals */
@@ -362,9 +359,9 @@ static void rate_test(const struct options *o)
 		.read = clock_under_test,
 		.hz = NSEC_PER_SEC,
 		.window = o->window_ms * NSEC_PER_MSEC,
-		.tries = RATE_TRIES,
-		.windows = RATE_WINDOWS,
-		.usable_ppb = RATE_USABLE_PPB,
+		.tries = RATECHECK_TRIES,
+		.windows = RATECHECK_WINDOWS,
+		.usable_ppb = RATECHECK_USABLE_PPB,
 	};
 
 	report_prefix_push("rate");

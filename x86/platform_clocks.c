@@ -33,15 +33,15 @@
  *     (QEMU's +invtsc under KVM: the host's TSC, a clock QEMU does not
  *     derive from the one it drives both counters with). Measured by
  *     lib/ratecheck.c: each end of a window_ms window is the narrowest of
- *     RATE_TRIES marks, a mark brackets the moment the reference changed
+ *     RATECHECK_TRIES marks, a mark brackets the moment the reference changed
  *     between two reads of the counter under test; the bound is the
  *     brackets' widths over the window (a few hundred ppm here), plus one
  *     count of each reference per end, plus the reference's tolerance
  *     (lib/x86/refclock.c: 1000 ppm, QEMU's devices follow the host's
  *     NTP-slewed CLOCK_MONOTONIC, the TSC the unslewed crystal; the TSC's
  *     stated frequency adds its leaf's resolution). A window with a bound
- *     wider than RATE_USABLE_PPB, its error inside, had every mark
- *     disturbed: measured again, up to RATE_WINDOWS times. A counter
+ *     wider than RATECHECK_USABLE_PPB, its error inside, had every mark
+ *     disturbed: measured again, up to RATECHECK_WINDOWS times. A counter
  *     0.5% off is more than twice the bound.
  * RESULT lines: <counter>.warps.vcpuN.{warps,stalls,worst_warp_counts,
  * handoffs,min_handoff_counts,max_step_counts}, <counter>.hz, and
@@ -74,10 +74,6 @@
 
 #define MAX_LOOPS	  100000000ull
 #define MAX_WINDOW_MS	  10000
-#define RATE_TRIES	  5
-#define RATE_WINDOWS	  3
-/* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
-#define RATE_USABLE_PPB 4000000
 /* fault=warp: 1 ms of counts, far above a hand-off (about 40 us under kvm-pvm) */
 #define FAULT_WARP_MS 1
 /* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
@@ -264,9 +260,9 @@ static void rate_test(const struct counter *c, const struct counter *other)
 	const struct refclock *self = refclock_find(c->name);
 	struct ratecheck rc = {
 		.clock = c->name,
-		.tries = RATE_TRIES,
-		.windows = RATE_WINDOWS,
-		.usable_ppb = RATE_USABLE_PPB,
+		.tries = RATECHECK_TRIES,
+		.windows = RATECHECK_WINDOWS,
+		.usable_ppb = RATECHECK_USABLE_PPB,
 	};
 	char name[32];
 

@@ -70,10 +70,6 @@
 
 #define MAX_LOOPS		100000000ull
 #define MAX_WINDOW_MS		10000
-#define RATE_TRIES		5
-#define RATE_WINDOWS		3
-/* a bound wider than 4000 ppm means every window was disturbed (lib/ratecheck.h) */
-#define RATE_USABLE_PPB		4000000
 #define CACHE_LINE_SIZE		64
 /* TSC_AUX values: distinct per vCPU, and not the vCPU id firmware may have left there */
 #define AUX_BASE		0x5a000
@@ -328,9 +324,9 @@ static void freq_test(void)
 		.clock = "tsc",
 		.read = read_rdtsc,
 		.window = 0,
-		.tries = RATE_TRIES,
-		.windows = RATE_WINDOWS,
-		.usable_ppb = RATE_USABLE_PPB,
+		.tries = RATECHECK_TRIES,
+		.windows = RATECHECK_WINDOWS,
+		.usable_ppb = RATECHECK_USABLE_PPB,
 	};
 
 	report_prefix_push("freq");
