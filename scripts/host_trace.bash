@@ -33,7 +33,10 @@ HOST_TRACE_TIMER_EVENTS=(timer/hrtimer_start timer/hrtimer_expire_entry)
 HOST_TRACE_TIMER_FILTER='function.function == apic_timer_fn || function.function == pit_timer_fn'
 HOST_TRACE_PIT_SWITCH_FILTER='prev_comm ~ "kvm-pit/*" || next_comm ~ "kvm-pit/*"'
 HOST_TRACE_PIT_WAKEUP_FILTER='comm ~ "kvm-pit/*"'
-HOST_TRACE_PREFIX=vmtick-trace- # instance names: PREFIX<job pid>[-kvm]
+# Instance names: PREFIX<pid namespace>-<runner job's pid>[-kvm]. tracefs is
+# the kernel's, shared by every container on it: the namespace keeps their
+# names apart, and a runner sweeps only its own namespace's.
+HOST_TRACE_PREFIX=vmtick-trace-
 HOST_TRACE_NONE='runner: host trace: none: '
 HOST_TRACE_INST=() HOST_TRACE_WHY="" HOST_TRACE_NOTE=""
 
@@ -83,12 +86,12 @@ host_trace_prepare() {
 
 # Remove instances whose runner job is gone (killed before it could): their
 # pid filter names dead threads, but their buffers hold memory.
-host_trace_sweep() {
+host_trace_sweep() { # namespace
 	local d name owner
-	for d in "$HOST_TRACE_FS/instances/$HOST_TRACE_PREFIX"*; do
+	for d in "$HOST_TRACE_FS/instances/$HOST_TRACE_PREFIX$1-"*; do
 		[ -d "$d" ] || continue
 		name=${d##*/}
-		owner=${name#"$HOST_TRACE_PREFIX"}
+		owner=${name#"$HOST_TRACE_PREFIX$1-"}
 		owner=${owner%%-*}
 		[[ $owner =~ ^[0-9]+$ ]] || continue
 		kill -0 "$owner" 2>/dev/null && continue
@@ -134,7 +137,7 @@ host_trace_instance() { # instance-dir
 # before QEMU in RUN_CMD (the log's header keeps the command as it was);
 # or say in one log line why there is no trace.
 host_trace_begin() { # log accel
-	local log=$1 accel=$2 base k e
+	local log=$1 accel=$2 base k e ns
 	HOST_TRACE_INST=() HOST_TRACE_NOTE=""
 	host_trace_why_not_into HOST_TRACE_WHY
 	if [ -z "$HOST_TRACE_WHY" ]; then
@@ -147,8 +150,10 @@ host_trace_begin() { # log accel
 		echo "$HOST_TRACE_NONE$HOST_TRACE_WHY" >>"$log"
 		return 0
 	fi
-	host_trace_sweep
-	base=$HOST_TRACE_FS/instances/$HOST_TRACE_PREFIX$BASHPID
+	ns=$(readlink /proc/self/ns/pid 2>/dev/null)
+	ns=${ns//[!0-9]/}
+	host_trace_sweep "${ns:=0}"
+	base=$HOST_TRACE_FS/instances/$HOST_TRACE_PREFIX$ns-$BASHPID
 	host_trace_instance "$base" || { echo "$HOST_TRACE_NONE$HOST_TRACE_WHY" >>"$log"; return 0; }
 	HOST_TRACE_INST=("$base")
 	echo 1 >"$base/options/event-fork" 2>/dev/null || HOST_TRACE_WHY="this tracefs has no options/event-fork"

@@ -26,6 +26,7 @@ no_instance_left() {
 	for d in "$TRACEFS/instances/$TRACE_PREFIX"*; do
 		[ -d "$d" ] || continue
 		owner=${d##*/"$TRACE_PREFIX"}
+		owner=${owner#*-}
 		! kill -0 "${owner%%-*}" 2>/dev/null || continue
 		echo "left behind: $d" >&2
 		return 1
@@ -77,7 +78,7 @@ host_trace_none() {
 
 # A fake QEMU traced on the real tracefs, and what the runner leaves there.
 host_trace_real() {
-	local why="needs root, tracefs with x86-tsc and trace-cmd" on0 stale=4194000 f noise noise_pid qpid
+	local why="needs root, tracefs with x86-tsc and trace-cmd" on0 stale=4194000 f noise noise_pid qpid ns
 	if ! real_tracefs; then
 		skip "host trace: a real trace of a fake QEMU" "$why"
 		return
@@ -85,7 +86,9 @@ host_trace_real() {
 	on0=$(<"$TRACEFS/tracing_on")
 	# an instance a killed runner left (its owner's pid dead) is swept away
 	while kill -0 "$stale" 2>/dev/null; do stale=$((stale + 1)); done
-	mkdir "$TRACEFS/instances/$TRACE_PREFIX$stale"
+	ns=$(readlink /proc/self/ns/pid)
+	ns=${ns//[!0-9]/}
+	mkdir "$TRACEFS/instances/$TRACE_PREFIX$ns-$stale"
 	# a process running beside QEMU, which the trace must not hold
 	noise=htnoise$$
 	cp /bin/sleep "$WORK/$noise"
@@ -104,13 +107,13 @@ host_trace_real() {
 	ok "host trace: ... only one" equals "$(trace_lines logs/traced.log)" 1
 	ok "host trace: the header keeps the command as it was" has_match logs/traced.log "^$FAKE -machine "
 	ok "host trace: the trace holds the fake QEMU's switches (trace-cmd report text, TSC counts)" \
-		has_match "$f.txt" "^${TRACE_PREFIX}[0-9]+: +[^ ]+-[0-9]+ +\[[0-9]+\] ?[0-9]{12,}: sched_switch: +prev_comm=[^ ]+ prev_pid=$qpid "
+		has_match "$f.txt" "^${TRACE_PREFIX}[0-9]+-[0-9]+: +[^ ]+-[0-9]+ +\[[0-9]+\] ?[0-9]{12,}: sched_switch: +prev_comm=[^ ]+ prev_pid=$qpid "
 	ok "host trace: ... and its children's (its pause's sleep)" has_match "$f.txt" ': sched_switch: +prev_comm=sleep '
 	# a switch from QEMU's task names the next one, whoever it is; one between two others is not QEMU's
 	ok "host trace: ... and no one else's (no switch from a process beside it to another)" \
 		equals "$(grep "prev_comm=$noise " "$f.txt" | grep -v -e "next_pid=$qpid " -e 'next_comm=sleep ')" ""
 	ok "host trace: no instance left, the stale one swept" no_instance_left
-	ok "host trace: ... the stale one too" not_exists "$TRACEFS/instances/$TRACE_PREFIX$stale"
+	ok "host trace: ... the stale one too" not_exists "$TRACEFS/instances/$TRACE_PREFIX$ns-$stale"
 	ok "host trace: the top instance's tracing_on as it was" equals "$(<"$TRACEFS/tracing_on")" "$on0"
 	ok "host trace: the top instance's events untouched" equals "$(grep -c . "$TRACEFS/set_event")" 0
 	# trace-cmd failing after the run: the line says why, the outcome stays
@@ -162,7 +165,7 @@ host_trace_kvm_setup() {
 		LOGDIR=$PWD RUN_TMP=$PWD RUN_OUTCOME=PASS RUN_MSG=ok
 		ARCH_CMD=(sleep 0.3) RUN_CMD=(python3 helper.py -- "${ARCH_CMD[@]}")
 		host_trace_begin k.log kvm
-		i=$HOST_TRACE_FS/instances/$HOST_TRACE_PREFIX$BASHPID
+		i=${HOST_TRACE_INST[0]}
 		{
 			echo "cmd: ${RUN_CMD[*]:0:5} ${RUN_CMD[*]: -6}"
 			echo "sched events: $(tr "\n" " " <"$i/set_event")"
