@@ -208,14 +208,16 @@ host_trace_abort() {
 # the file in the log with what it holds. With VMTICK_HOST_TRACE=1 an
 # attempt without a trace is an ERROR.
 host_trace_end() { # test log
-	local t=$1 log=$2 d out dat n lost=0 v why kinds
+	local t=$1 log=$2 d out dat n=0 lost=0 what v why kinds
 	local -a args=()
 	if ((${#HOST_TRACE_INST[@]})); then
 		for d in "${HOST_TRACE_INST[@]}"; do
 			echo 0 >"$d/tracing_on" 2>/dev/null
 			args+=(-B "${d##*/}")
-			# events dropped because the buffer was full, summed over CPUs
-			while read -r v; do lost=$((lost + v)); done < <(sed -n 's/^dropped events: //p' "$d"/per_cpu/cpu*/stats 2>/dev/null)
+			# the events held and those dropped because the buffer was full, summed over CPUs
+			while read -r what v; do
+				if [ "$what" = entries ]; then n=$((n + v)); else lost=$((lost + v)); fi
+			done < <(sed -n -e 's/^\(entries\): /\1 /p' -e 's/^dropped events: /dropped /p' "$d"/per_cpu/cpu*/stats 2>/dev/null)
 		done
 		host_trace_out_into out "$t"
 		dat=$RUN_TMP/$t.trace.dat
@@ -229,7 +231,6 @@ host_trace_end() { # test log
 		rm -f -- "$dat"
 		host_trace_abort
 		if [ -z "$HOST_TRACE_WHY" ]; then
-			n=$(gzip -dc -- "$LOGDIR/$out" | grep -c ': [a-z_]*: ')
 			kinds="the scheduler's events of QEMU's threads"
 			((${#args[@]} < 4)) || kinds+=", KVM's events and its timers' expiries$HOST_TRACE_NOTE"
 			echo "runner: host trace: $out beside this log ($n events on the TSC clock, read by trace-cmd: $kinds; $lost lost to a full buffer)" >>"$log"

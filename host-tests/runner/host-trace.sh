@@ -105,6 +105,8 @@ host_trace_real() {
 	ok "host trace: one line names the trace beside the log" \
 		has_match logs/traced.log "^runner: host trace: traced\.trace\.txt\.gz beside this log \([1-9][0-9]* events on the TSC clock, read by trace-cmd: the scheduler's events of QEMU's threads; 0 lost to a full buffer\)$"
 	ok "host trace: ... only one" equals "$(trace_lines logs/traced.log)" 1
+	ok "host trace: ... its count the trace's lines" \
+		equals "$(sed -n 's/^runner: host trace: .* (\([0-9]*\) events .*/\1/p' logs/traced.log)" "$(grep -c ': sched_' "$f.txt")"
 	ok "host trace: the header keeps the command as it was" has_match logs/traced.log "^$FAKE -machine "
 	ok "host trace: the trace holds the fake QEMU's switches (trace-cmd report text, TSC counts)" \
 		has_match "$f.txt" "^${TRACE_PREFIX}[0-9]+-[0-9]+: +[^ ]+-[0-9]+ +\[[0-9]+\] ?[0-9]{12,}: sched_switch: +prev_comm=[^ ]+ prev_pid=$qpid "
@@ -208,8 +210,8 @@ host_trace_kvm_setup() {
 		"extract -B $inst -B $inst-kvm -o $d/kvm.trace.dat"
 	ok "host trace: kvm: and writes the report's text with TSC counts" has_line "$d/argv" \
 		"report -N --raw-ts -i $d/kvm.trace.dat"
-	ok "host trace: kvm: the log says what the trace holds" has_line "$d/k.log" \
-		"runner: host trace: kvm.trace.txt.gz beside this log (1 events on the TSC clock, read by trace-cmd: the scheduler's events of QEMU's threads, KVM's events and its timers' expiries; 0 lost to a full buffer)"
+	ok "host trace: kvm: the log says what the trace holds" has_match "$d/k.log" \
+		"^runner: host trace: kvm\.trace\.txt\.gz beside this log \([0-9]+ events on the TSC clock, read by trace-cmd: the scheduler's events of QEMU's threads, KVM's events and its timers' expiries; 0 lost to a full buffer\)$"
 	ok "host trace: kvm: instances removed" has_line "$d/out" "left: 0"
 }
 
