@@ -128,13 +128,13 @@ static void check_parsed(const struct args_case *c, const char *out)
 static const struct {
 	const char *line;
 	bool valid;
-	enum lc_record_when when;
+	enum record_when when;
 } record_cases[] = {
-	{"events=pause", true, LC_RECORD_FAIL},
-	{"events=pause record=always", true, LC_RECORD_ALWAYS},
-	{"events=pause record=never", true, LC_RECORD_NEVER},
-	{"events=pause record=fail", true, LC_RECORD_FAIL},
-	{"events=pause record=sometimes", false, LC_RECORD_FAIL},
+	{"events=pause", true, RECORD_ON_FAIL},
+	{"events=pause record=always", true, RECORD_ALWAYS},
+	{"events=pause record=never", true, RECORD_NEVER},
+	{"events=pause record=fail", true, RECORD_ON_FAIL},
+	{"events=pause record=sometimes", false, RECORD_ON_FAIL},
 };
 
 static void test_record_when(void **state)

@@ -174,7 +174,7 @@ static void test_slots(void **state)
 
 /* --- the arch and its sources ------------------------------------------------------ */
 
-static const char *const record_names[] = {"on-fail", "always"};
+static const char *const record_names[] = {"fail", "always", "never"};
 
 /* Reached once the arguments are parsed: what the parse left, then the child ends. */
 static void init_reached(void)
@@ -208,15 +208,15 @@ struct args_case {
  */
 static const struct args_case cases[] = {
 	{"source=fake", 2, PARSED,
-	 "parsed: source fake fault 0 miss_every 50 record on-fail cal_window 1000000000"},
+	 "parsed: source fake fault 0 miss_every 50 record fail cal_window 1000000000"},
 	{"source=none seconds=60 record=always", 2, PARSED,
 	 "parsed: source none fault 0 miss_every 50 record always cal_window 6000000000"},
 	{"source=other seconds=1", 2, PARSED,
-	 "parsed: source other fault 0 miss_every 50 record on-fail cal_window 200000000"},
+	 "parsed: source other fault 0 miss_every 50 record fail cal_window 200000000"},
 	{"source=fake fault=miss miss_every=7", 2, PARSED,
-	 "parsed: source fake fault 7 miss_every 7 record on-fail cal_window 1000000000"},
+	 "parsed: source fake fault 7 miss_every 7 record fail cal_window 1000000000"},
 	{"source=fake fault=miss miss_every=2", 2, PARSED,
-	 "parsed: source fake fault 7 miss_every 2 record on-fail cal_window 1000000000"},
+	 "parsed: source fake fault 7 miss_every 2 record fail cal_window 1000000000"},
 	{"source=fake miss_every=7", 2, EXIT_FAIL,
 	 "FAIL: miss_every=7: it sets fault=miss's interval, and fault=none was given"},
 	{"source=fake fault=miss miss_every=1", 2, EXIT_FAIL,
@@ -224,12 +224,12 @@ static const struct args_case cases[] = {
 	{"source=fake hz=10000 seconds=600", 2, EXIT_FAIL,
 	 "FAIL: hz * seconds = 6000000 ticks: more than the 2097152 this kernel keeps"},
 	{"source=fake hz=10000 seconds=209", 2, PARSED,
-	 "parsed: source fake fault 0 miss_every 50 record on-fail cal_window 20900000000"},
+	 "parsed: source fake fault 0 miss_every 50 record fail cal_window 20900000000"},
 	{"hz=100", 2, EXIT_FAIL, NULL},
 	{"source=third", 2, EXIT_FAIL, NULL},
 	/* x86 lists 9 since pit-oneshot, which the old bound of 8 refused */
 	{"source=fake", 9, PARSED,
-	 "parsed: source fake fault 0 miss_every 50 record on-fail cal_window 1000000000"},
+	 "parsed: source fake fault 0 miss_every 50 record fail cal_window 1000000000"},
 	{"source=fake", 17, EXIT_FAIL, "FAIL: 17 tick sources: at most 16"},
 };
 

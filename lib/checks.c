@@ -3,6 +3,12 @@
  */
 #include "checks.h"
 
+const char *const record_when_names[RECORD_WHEN_NR] = {
+	[RECORD_ON_FAIL] = "fail",
+	[RECORD_ALWAYS] = "always",
+	[RECORD_NEVER] = "never",
+};
+
 bool bounded_holds(const struct bounded *b)
 {
 	for (unsigned i = 0; i < b->nbands && i < BOUND_BANDS_MAX; i++)

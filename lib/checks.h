@@ -109,4 +109,24 @@ const struct check *checks_find(const struct checks *l, const char *name);
 /* How many entries are checks (bounded or plain) that fail. */
 unsigned checks_failed(const struct checks *l);
 
+/*
+ * When an engine prints the record its judgment was made from, for the
+ * host's tools to judge again (record= of every engine): on a failed
+ * check (the default), always, or never.
+ */
+enum record_when {
+	RECORD_ON_FAIL,
+	RECORD_ALWAYS,
+	RECORD_NEVER,
+	RECORD_WHEN_NR,
+};
+/* record='s values by enum record_when: "fail", "always", "never". */
+extern const char *const record_when_names[RECORD_WHEN_NR];
+
+/* Whether to print the record, by record= and whether a check failed. */
+static inline bool record_wanted(enum record_when when, bool failed)
+{
+	return when == RECORD_ALWAYS || (when == RECORD_ON_FAIL && failed);
+}
+
 #endif

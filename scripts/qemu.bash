@@ -104,10 +104,9 @@ qemu_pick() { # which arch
 #                       figure must lie above its bands, '<' below them
 #     qemu:REGEX        the guest failed no check and QEMU's own message
 #                       (an extended regular expression) ended the run
-#     check:REGEX       every FAIL sentence matches: only for guests whose
-#                       checks print no BOUND line yet (issue 49)
-#   or several joined by ';', each failure explained by one of them (the arm64
-#   lifecycle's one-shot checks: the run checks bounded, the others not yet)
+#   or several joined by ';', each failure explained by one of them. A
+#   failure is matched by its figure's name and bands, never by its sentence:
+#   a check may be reworded without touching this table.
 # A run that fails only by a known defect of its QEMU version is KFAIL,
 # naming the defect; the same failure on any other version is a FAIL that
 # names the defect and says the version lies outside its range. The range
@@ -119,9 +118,9 @@ QEMU_DEFECTS=(
 	'qemu-x2apic-icount|9.0|11.0|tcg|*|icount|RDMSR of the x2APIC current count (839H) reads the virtual clock in an instruction not translated as I/O under -icount, and QEMU exits|qemu:Bad icount read'
 	'qemu-hpet-periodic-twice|9.1|11.0|tcg|timer-hpet timer-hpet-routed qemu-hpet-periodic-twice|icount|a periodic HPET timer whose callback finds the main counter exactly at its comparator fires again 1 us later: two interrupts a period under -icount|bound:timer_tick.hpet*.early> timer_tick.hpet*.count_off>'
 	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-cntvoff qemu-cntvoff-wrap|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:cntvoff.cpu*.met.virt< cntvoff.cpu*.wrap_irqs.virt<'
-	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:e*.vtimer.cpu*.run_oneshot_not_ok> e*.vtimer.cpu*.oneshot_late>;check:vtimer one-shot'
+	'qemu-cntvoff-wrap|8.1.4|11.0|tcg|arm-lifecycle-*|any|CVAL + CNTVOFF_EL2 past 2^64 is taken as never, though CNTVCT (CNTPCT - CNTVOFF_EL2, modulo 2^64) reaches CVAL: the virtual timer never fires|bound:e*.vtimer.cpu*.run_oneshot_not_ok> e*.vtimer.cpu*.oneshot_late> e*.vtimer.cpu*.oneshot_fired<'
 )
-QEMU_DEFECT_EVIDENCE_KINDS=(bound qemu check)
+QEMU_DEFECT_EVIDENCE_KINDS=(bound qemu)
 
 # The first row of defect id, into the variable named var (empty: no such defect).
 qemu_defect_row_into() { # var id
@@ -223,7 +222,6 @@ qemu_part_explains() { # part failure
 		return 1
 		;;
 	qemu) [[ $failure == 'qemu '* && ${failure#qemu } =~ $body ]] ;;
-	check) [[ $failure == 'check '* && ${failure#check } =~ $body ]] ;;
 	*) return 1 ;;
 	esac
 }

@@ -106,7 +106,7 @@ bool lc_parse_args(int argc, char **argv)
 		ARG_UINT("counter_set", &lc.rec.counter_set, 0, UINT64_MAX / 4, ARG_DEFAULT(0),
 			 "each vCPU writes its counter this many ticks ahead first (x86: "
 			 "IA32_TSC; arm64: CNTVOFF_EL2, entered at EL2); 0: not"),
-		ARG_ONE_OF("record", &record, lc_record_when_names, "fail",
+		ARG_ONE_OF("record", &record, record_when_names, "fail",
 			   "print each event's record (LC-RECORD lines, for scripts/lifecycle-judge): "
 			   "when a check of it failed, always, or never"),
 		ARG_UINT("rtc_set", &lc.rec.rtc_set, 0, UINT32_MAX, ARG_DEFAULT(0),
@@ -122,7 +122,7 @@ bool lc_parse_args(int argc, char **argv)
 	if (why)
 		printf("%s\n", why);
 	lc.rec.fault = (enum lc_fault)fault;
-	lc.record = (enum lc_record_when)record;
+	lc.record = (enum record_when)record;
 	report_known_defects(host_kinds[host]);
 	lc.host_kind = host_kinds[host];
 	return !why;

@@ -229,8 +229,7 @@ static void run_event(enum lc_event kind)
 	lc_judge(out, r);
 	report_checks(out);
 	report_prefix_pop();
-	if (lc.record == LC_RECORD_ALWAYS ||
-	    (lc.record == LC_RECORD_FAIL && report_failures() > failed))
+	if (record_wanted(lc.record, report_failures() > failed))
 		lc_record_print(r);
 }
 

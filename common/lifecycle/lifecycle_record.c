@@ -7,12 +7,6 @@
  */
 #include "lifecycle_record.h"
 
-const char *const lc_record_when_names[LC_NR_RECORD_WHEN] = {
-	[LC_RECORD_FAIL] = "fail",
-	[LC_RECORD_ALWAYS] = "always",
-	[LC_RECORD_NEVER] = "never",
-};
-
 /*
  * The largest magnitude a recorded number may have: 2^62 ns is the host's
  * time of day until the year 2116, 2^62 ticks of a 3 GHz counter 48 years;

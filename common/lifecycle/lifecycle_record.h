@@ -20,14 +20,6 @@
 #define LC_RECORD_NAME_MAX 48
 #define LC_RECORD_WHY_MAX 160
 
-/* When the guest prints an event's record (record=). */
-enum lc_record_when {
-	LC_RECORD_FAIL,		/* when a check of the event failed */
-	LC_RECORD_ALWAYS,
-	LC_RECORD_NEVER,
-	LC_NR_RECORD_WHEN,
-};
-extern const char *const lc_record_when_names[LC_NR_RECORD_WHEN];
 
 /* Print r's record as LC-RECORD lines. */
 void lc_record_print(const struct lc_record *r);

@@ -17,7 +17,7 @@ struct lc_state {
 	unsigned run_len[64];	/* per event: N for migrate=N, 0 for an event alone */
 	unsigned nevents;
 	volatile enum lc_phase phase;
-	unsigned record;	/* when each event's record is printed: enum lc_record_when */
+	enum record_when record; /* record=: when each event's record is printed */
 };
 
 extern struct lc_state lc;

@@ -25,15 +25,9 @@ enum tick_fault {
 	FAULT_EARLY10, /* one one-shot arming in ten followed at once by the tick's vector */
 };
 
-/* When the engine prints the run's record (record=). */
-enum tick_record_when {
-	RECORD_ON_FAIL,
-	RECORD_ALWAYS,
-};
-
 struct tick_run {
 	const struct tick_arch *arch;
-	enum tick_record_when record;
+	enum record_when record; /* record=: when the run's record is printed */
 	const struct tick_source *src;
 	enum tick_fault fault;
 	struct tick_plan plan;

@@ -381,8 +381,7 @@ static void judge_and_report(const struct tick_record *r, const struct tick_ref 
 	tick_checks(out, r, &v);
 	tick_check_rates(out, r, ref);
 	/* thousands of numbers through the serial port: seconds under a slow KVM, so on demand */
-	if (tick_run.record == RECORD_ALWAYS ||
-	    (tick_run.record == RECORD_ON_FAIL && !checks_all_hold(out)))
+	if (record_wanted(tick_run.record, !checks_all_hold(out)))
 		tick_record_print(r);
 	report_checks(out);
 }

@@ -28,11 +28,6 @@ const char *tick_fault_name(void)
 	return tick_fault_names[tick_run.fault];
 }
 
-static const char *const tick_record_names[] = {
-	[RECORD_ON_FAIL] = "on-fail",
-	[RECORD_ALWAYS] = "always",
-};
-
 /* The source a run ticks with: one of srcs, or tick_source_none after them. */
 const struct tick_source *tick_parse_args(int argc, char **argv,
 					 const struct tick_source *const *srcs, size_t n,
@@ -54,8 +49,9 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 		ARG_UINT("slow_arm", &a->slow_arm_us, 0, TICK_SLOW_ARM_MAX_US, "0",
 			 "test-only: a one-shot's comparator writes each held this many us before "
 			 "they land, one arming in 8 a period more (0: none)"),
-		ARG_ONE_OF("record", &a->record, tick_record_names, "on-fail",
-			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge)"),
+		ARG_ONE_OF("record", &a->record, record_when_names, "fail",
+			   "print the run's record (TICK-RECORD lines, for scripts/tick-judge): "
+			   "when a check fails, always or never"),
 	};
 	const struct arg_table table = ARG_TABLE(args);
 
@@ -66,7 +62,7 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 	a->sources[n] = tick_source_none.name;
 	args_parse_or_abort(&table, argc, argv);
 	tick_run.fault = (enum tick_fault)a->fault;
-	tick_run.record = (enum tick_record_when)a->record;
+	tick_run.record = (enum record_when)a->record;
 	if (a->miss_every && tick_run.fault != FAULT_MISS)
 		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
 			     a->miss_every, tick_fault_names[tick_run.fault]);

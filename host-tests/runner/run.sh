@@ -754,16 +754,55 @@ defect_table() {
 		<(bash -c ". '$q'; QEMU_DEFECTS+=('x|9.0|9.1|tcg|e|any|d|bound:e*;nope:x'); qemu_defects_check")
 	run=". '$q'; qemu_known_defect 10.0.2 tcg arm-lifecycle-migrate '' \"\$@\" && echo \"\${QEMU_DEFECT%%|*}\""
 	bound='bound e1.migrate.vtimer.cpu0.run_oneshot_not_ok 5 count 0..0'
+	fired='bound e1.pause.vtimer.cpu0.oneshot_fired 0 count 1..1'
 	check='check event 1 pause: vCPU 0 vtimer one-shot armed before the event fired (not within 780 ms of the answer)'
 	other='check event 1 pause: vCPU 0 ptimer catch-up: 90 ticks'
 	ok "qemu: a bounded one-shot failure is the arm64 lifecycle's known defect" \
 		equals "$(bash -c "$run" _ "$bound")" qemu-cntvoff-wrap
-	ok "qemu: ... and so is one with no BOUND line, and both in one run" \
-		equals "$(bash -c "$run" _ "$check" "$bound")" qemu-cntvoff-wrap
+	ok "qemu: ... and so is a one-shot that never fired, and both in one run" \
+		equals "$(bash -c "$run" _ "$fired" "$bound")" qemu-cntvoff-wrap
+	ok "qemu: ... but a failure with no BOUND line is matched by no row: figures, not sentences" \
+		equals "$(bash -c "$run" _ "$check")" ""
 	ok "qemu: ... but not beside a failure it does not explain" \
 		equals "$(bash -c "$run" _ "$bound" "$other")" ""
 	ok "qemu: ... nor a bounded figure inside its band" \
 		equals "$(bash -c "$run" _ 'bound e1.migrate.vtimer.cpu0.run_oneshot_not_ok 0 count 0..0')" ""
+}
+
+# Rewording a check's sentence changes no figure and no known defect: results.json reads BOUND and
+# RESULT lines, the known-defect table figures' names and bands (issue 49).
+reworded() {
+	local q=$TOP/scripts/qemu.bash log=$TOP/host-tests/data/tick-records/kvm-idle-hpet-drop10.log
+	local console defect
+	mkdir -p reword
+	reword <"$log" >reword/kvm-idle-hpet-drop10.log
+	ok "reworded: the recorded run's figures and bounds in results.json unchanged" \
+		equals "$(json_run_figures "$log")" "$(json_run_figures reword/kvm-idle-hpet-drop10.log)"
+	ok "reworded: ... and the rewording did change its check lines" \
+		not cmp -s "$log" reword/kvm-idle-hpet-drop10.log
+	console=$(printf '%s\n' 'BOUND: e1.pause.vtimer.cpu0.oneshot_fired 0 count 1..1' \
+		'FAIL: event 1 pause: vCPU 0 vtimer one-shot armed before the event fired (not within 780 ms of the answer)' \
+		'BOUND: e1.pause.vtimer.cpu1.oneshot_late 900.000000 ms -inf..600.000000' \
+		'FAIL: event 1 pause: vCPU 1 vtimer one-shot fired 900 ms after its deadline' \
+		'PASS: event 1 pause: every clock went on')
+	defect=". '$q'; mapfile -t f < <(qemu_guest_failures); qemu_known_defect 10.0.2 tcg arm-lifecycle-pause '' \"\${f[@]}\" && echo \"\${QEMU_DEFECT%%|*}\""
+	ok "reworded: a run failing only by a known defect's figures is that defect" \
+		equals "$(bash -c "$defect" <<<"$console")" qemu-cntvoff-wrap
+	ok "reworded: ... and so it is with every sentence reworded" \
+		equals "$(bash -c "$defect" < <(reword <<<"$console"))" qemu-cntvoff-wrap
+}
+
+# A log with every check's sentence replaced, its BOUND and RESULT lines kept.
+reword() {
+	sed -E 's/^(PASS|FAIL|KFAIL|SKIP): .*/\1: reworded, nothing of the sentence left/'
+}
+
+# results-to-json's run of a log without its name and path: its figures, bounds and outcome.
+json_run_figures() { # log
+	/usr/bin/python3 "$TOP/scripts/results-to-json" "$1" 2>/dev/null | /usr/bin/python3 -c 'import json, sys
+run = json.load(sys.stdin)["runs"][0]
+run.pop("test"); run.pop("log")
+print(json.dumps(run, sort_keys=True))'
 }
 
 # The accelerator scripts/results-to-json reads from a runner log (Debian's Python, as the runner's).
@@ -789,6 +828,7 @@ fake_checks() {
 	known_failures
 	qemu_versions
 	defect_table
+	reworded
 	busy_host
 	busy_retry_alone
 	host_trace
