@@ -25,7 +25,8 @@ HOST_TRACE_CLOCK=x86-tsc
 # says how many. Measured: a 2-s timer-hpet under TCG wrote 27,000 events,
 # 0.8 MB a CPU; this holds about 40 s of that.
 HOST_TRACE_BUFFER_KB=16384
-HOST_TRACE_SCHED_EVENTS=(sched/sched_switch sched/sched_wakeup)
+# QEMU's threads on and off a CPU; its exec and forks say which pid is QEMU and which threads are its
+HOST_TRACE_SCHED_EVENTS=(sched/sched_switch sched/sched_wakeup sched/sched_process_exec sched/sched_process_fork)
 HOST_TRACE_KVM_EVENTS=(kvm/kvm_apic_accept_irq kvm/kvm_set_irq kvm/kvm_ioapic_set_irq kvm/kvm_pic_set_irq
 	kvm/kvm_write_tsc_offset)
 HOST_TRACE_TIMER_EVENTS=(timer/hrtimer_start timer/hrtimer_expire_entry)
@@ -36,7 +37,9 @@ HOST_TRACE_PIT_WAKEUP_FILTER='comm ~ "kvm-pit/*"'
 # Instance names: PREFIX<pid namespace>-<runner job's pid>[-kvm]. tracefs is
 # the kernel's, shared by every container on it: the namespace keeps their
 # names apart, and a runner sweeps only its own namespace's.
-HOST_TRACE_PREFIX=vmtick-trace-
+# ("ns" before the namespace: the first runners of this kind, which named
+# instances PREFIX<pid>, sweep only names whose next word is all digits)
+HOST_TRACE_PREFIX=vmtick-trace-ns
 HOST_TRACE_NONE='runner: host trace: none: '
 HOST_TRACE_INST=() HOST_TRACE_WHY="" HOST_TRACE_NOTE=""
 
@@ -111,8 +114,8 @@ host_trace_remove() { # instance-dir
 host_trace_event() { # instance-dir system/event filter
 	local e=$1/events/$2
 	[ -d "$e" ] || return 1
-	if [ -n "$3" ]; then echo "$3" >"$e/filter" 2>/dev/null || return 1; fi
-	echo 1 >"$e/enable" 2>/dev/null
+	if [ -n "$3" ]; then echo "$3" 2>/dev/null >"$e/filter" || return 1; fi
+	echo 1 2>/dev/null >"$e/enable"
 }
 
 # A new instance, stopped, on the TSC clock, its buffer sized; false with
@@ -212,7 +215,8 @@ host_trace_end() { # test log
 	local -a args=()
 	if ((${#HOST_TRACE_INST[@]})); then
 		for d in "${HOST_TRACE_INST[@]}"; do
-			echo 0 >"$d/tracing_on" 2>/dev/null
+			[ -d "$d" ] || HOST_TRACE_WHY="its tracefs instance $d was removed while QEMU ran"
+			echo 0 2>/dev/null >"$d/tracing_on"
 			args+=(-B "${d##*/}")
 			# the events held and those dropped because the buffer was full, summed over CPUs
 			while read -r what v; do
@@ -221,7 +225,9 @@ host_trace_end() { # test log
 		done
 		host_trace_out_into out "$t"
 		dat=$RUN_TMP/$t.trace.dat
-		if ! why=$("$HOST_TRACE_CMD" extract "${args[@]}" -o "$dat" 2>&1 >/dev/null); then
+		if [ -n "$HOST_TRACE_WHY" ]; then
+			:
+		elif ! why=$("$HOST_TRACE_CMD" extract "${args[@]}" -o "$dat" 2>&1 >/dev/null); then
 			HOST_TRACE_WHY="$HOST_TRACE_CMD extract failed: $(tail -n 1 <<<"$why")"
 		elif ! { "$HOST_TRACE_CMD" report -N --raw-ts -i "$dat" 2>/dev/null | gzip >"$LOGDIR/$out"; } ||
 			[ "${PIPESTATUS[0]}" != 0 ]; then

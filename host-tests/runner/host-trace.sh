@@ -4,7 +4,7 @@
 
 FAKE_TRACE_CMD=$HERE/fake-trace-cmd
 TRACEFS=/sys/kernel/tracing
-TRACE_PREFIX=vmtick-trace-
+TRACE_PREFIX=vmtick-trace-ns
 
 # Whether this host can take a real trace: root, tracefs mounted (or
 # mountable), x86-tsc, trace-cmd. The checks that need one say SKIP otherwise.
@@ -111,6 +111,9 @@ host_trace_real() {
 	ok "host trace: the trace holds the fake QEMU's switches (trace-cmd report text, TSC counts)" \
 		has_match "$f.txt" "^${TRACE_PREFIX}[0-9]+-[0-9]+: +[^ ]+-[0-9]+ +\[[0-9]+\] ?[0-9]{12,}: sched_switch: +prev_comm=[^ ]+ prev_pid=$qpid "
 	ok "host trace: ... and its children's (its pause's sleep)" has_match "$f.txt" ': sched_switch: +prev_comm=sleep '
+	ok "host trace: ... its exec, which names QEMU's pid" has_match "$f.txt" ": sched_process_exec: +filename=$FAKE pid=$qpid "
+	ok "host trace: ... its forks, which name its threads and children" \
+		has_match "$f.txt" ": sched_process_fork: +comm=[^ ]+ pid=$qpid child_comm=[^ ]+ child_pid=[0-9]+"
 	# a switch from QEMU's task names the next one, whoever it is; one between two others is not QEMU's
 	ok "host trace: ... and no one else's (no switch from a process beside it to another)" \
 		equals "$(grep "prev_comm=$noise " "$f.txt" | grep -v -e "next_pid=$qpid " -e 'next_comm=sleep ')" ""
@@ -170,7 +173,7 @@ host_trace_kvm_setup() {
 		i=${HOST_TRACE_INST[0]}
 		{
 			echo "cmd: ${RUN_CMD[*]:0:5} ${RUN_CMD[*]: -6}"
-			echo "sched events: $(tr "\n" " " <"$i/set_event")"
+			echo "sched events: $(sort "$i/set_event" | tr "\n" " ")"
 			echo "sched clock: $(grep -o "\[[^]]*\]" "$i/trace_clock") fork: $(<"$i/options/event-fork") overwrite: $(<"$i/options/overwrite") kb: $(<"$i/buffer_size_kb")"
 			echo "kvm events: $(sort "$i-kvm/set_event" | tr "\n" " ")"
 			echo "kvm clock: $(grep -o "\[[^]]*\]" "$i-kvm/trace_clock")"
@@ -191,7 +194,8 @@ host_trace_kvm_setup() {
 	inst=$(sed -n 's/^inst: //p' "$d/out")
 	ok "host trace: kvm: QEMU started through the shell that turns tracing on" \
 		has_match "$d/out" "^cmd: python3 helper.py -- /bin/sh -c vmtick-host-trace $TRACEFS/instances/$inst $TRACEFS/instances/$inst-kvm -- sleep 0.3$"
-	ok "host trace: kvm: QEMU's threads' scheduler events" has_line "$d/out" "sched events: sched:sched_switch sched:sched_wakeup "
+	ok "host trace: kvm: QEMU's threads' scheduler events" has_line "$d/out" \
+		"sched events: sched:sched_process_exec sched:sched_process_fork sched:sched_switch sched:sched_wakeup "
 	ok "host trace: kvm: TSC clock, followed forks, start kept, 16 MB a CPU (in whole pages)" \
 		has_match "$d/out" "^sched clock: \[x86-tsc\] fork: 1 overwrite: 0 kb: 1638[4-9]$"
 	ok "host trace: kvm: KVM's events, its timers' and its PIT thread's" has_line "$d/out" \
