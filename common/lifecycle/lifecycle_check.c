@@ -20,82 +20,117 @@ static u64 worst(const struct lc_record *r, const u64 *per_cpu_value, size_t str
 	return w;
 }
 
-void lc_check_clock(struct checks *out, const struct lc_record *r, unsigned i)
-{
-	enum lc_event kind = r->done.kind;
-	const struct lc_done *d = &r->done;
-	const struct lc_clock *c = &r->arch->clocks[i];
-	u64 hz = lc_clock_hz(r, c), base_ns, step_ns, allow_ns, frozen_ns;
-	enum lc_semantics sem = c->during[kind];
-	int cpu_back, cpu_base, cpu_step;
-	u64 back = worst(r, &r->cpu[0].backwards[i], sizeof(struct lc_cpu), &cpu_back);
-	u64 base = worst(r, &r->cpu[0].step[LC_BEFORE][i], sizeof(struct lc_cpu), &cpu_base);
-	u64 during = worst(r, &r->cpu[0].step[LC_DURING][i], sizeof(struct lc_cpu), &cpu_step);
-	int cpu_after;
-	u64 after = worst(r, &r->cpu[0].step[LC_AFTER][i], sizeof(struct lc_cpu), &cpu_after);
+/* One clock's steps over an event: the worst vCPU's, in ns, and the stop they are judged by. */
+struct clock_steps {
+	const struct lc_clock *c;
+	u64 hz;
+	int cpu_back, cpu_step;
+	u64 back;    /* times it went backwards, on the worst vCPU */
+	u64 base_ns; /* the largest step in the window before */
+	u64 step_ns; /* the largest over the event or in the window after */
 	/* a step is one stop's: a run of migrations is judged by its longest stop and wait */
-	u64 stop_ns = lc_one_stop_ns(r), wait_ns = lc_one_stop_wait_ns(r);
+	u64 stop_ns, wait_ns;
+};
 
+static struct clock_steps clock_steps(const struct lc_record *r, unsigned i)
+{
+	struct clock_steps s = {.c = &r->arch->clocks[i]};
+	int cpu_base, cpu_after;
+	u64 base = worst(r, &r->cpu[0].step[LC_BEFORE][i], sizeof(struct lc_cpu), &cpu_base);
+	u64 during = worst(r, &r->cpu[0].step[LC_DURING][i], sizeof(struct lc_cpu), &s.cpu_step);
+	u64 after = worst(r, &r->cpu[0].step[LC_AFTER][i], sizeof(struct lc_cpu), &cpu_after);
+
+	s.hz = lc_clock_hz(r, s.c);
+	s.back = worst(r, &r->cpu[0].backwards[i], sizeof(struct lc_cpu), &s.cpu_back);
 	if (after > during)
-		during = after, cpu_step = cpu_after;
-	base_ns = ticks_to_ns(base, hz);
-	step_ns = ticks_to_ns(during, hz);
+		during = after, s.cpu_step = cpu_after;
+	s.base_ns = ticks_to_ns(base, s.hz);
+	s.step_ns = ticks_to_ns(during, s.hz);
+	s.stop_ns = lc_one_stop_ns(r);
+	s.wait_ns = lc_one_stop_wait_ns(r);
+	return s;
+}
+
+/* Never backwards, and no step longer than the stop and what the host's delays add to it. */
+static void check_steps(struct checks *out, const struct lc_record *r, unsigned i,
+			const struct clock_steps *s)
+{
 	/*
 	 * a vCPU descheduled next to the stop adds what the window before saw,
 	 * on either side; one the host kept from running during the event (the
 	 * runner measures it: a migration's second QEMU and the vCPUs share
 	 * the host's CPUs) sees every clock step by that long
 	 */
-	allow_ns = stop_ns + 2 * base_ns + LC_STAMP_SLACK_NS + wait_ns;
+	u64 allow_ns = s->stop_ns + 2 * s->base_ns + LC_STAMP_SLACK_NS + s->wait_ns;
+	const char *name = s->c->name;
+
 	lc_bounded(
-		out, r, c->name, "backwards",
+		out, r, name, "backwards",
 		&(struct bounded){
-			.unit = "count", .value = (s64)back, .nbands = 1, .band = {{0, 0}}},
+			.unit = "count", .value = (s64)s->back, .nbands = 1, .band = {{0, 0}}},
 		"%s never went backwards on any vCPU (worst vCPU %d: %llu times, by up to %llu ns)",
-		c->name, cpu_back, back, ticks_to_ns(r->cpu[cpu_back].worst_back[i], hz));
-	lc_bounded_ms(out, r, c->name, "step", step_ns, 0, allow_ns,
+		name, s->cpu_back, s->back, ticks_to_ns(r->cpu[s->cpu_back].worst_back[i], s->hz));
+	lc_bounded_ms(out, r, name, "step", s->step_ns, 0, allow_ns,
 		      "%s: largest step over the event %llu us (vCPU %d) <= stopped %llu us + 2 x "
 		      "%llu us "
 		      "(largest step before) + %llu us + %llu us a vCPU waited for a host CPU",
-		      c->name, step_ns / NSEC_PER_USEC, cpu_step, stop_ns / NSEC_PER_USEC,
-		      base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC,
-		      wait_ns / NSEC_PER_USEC);
-	if (r->fault == LC_FAULT_FLIP)
-		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
+		      name, s->step_ns / NSEC_PER_USEC, s->cpu_step, s->stop_ns / NSEC_PER_USEC,
+		      s->base_ns / NSEC_PER_USEC, LC_STAMP_SLACK_NS / NSEC_PER_USEC,
+		      s->wait_ns / NSEC_PER_USEC);
+}
+
+/* Whether the clock ran or stood still over the stop, as the arch declares for the event. */
+static void check_semantics(struct checks *out, const struct lc_record *r, unsigned i,
+			    const struct clock_steps *s)
+{
+	enum lc_semantics sem = s->c->during[r->done.kind];
+	const char *name = s->c->name;
 	/*
 	 * A frozen clock resumes with the guest; a vCPU the host then keeps
 	 * from running (the runner measures it) reads it that much later.
 	 */
-	frozen_ns = 2 * base_ns + LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS + d->overhead_ns + wait_ns;
+	u64 frozen_ns = 2 * s->base_ns + LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS +
+			r->done.overhead_ns + s->wait_ns;
+
+	if (r->fault == LC_FAULT_FLIP)
+		sem = sem == LC_RUNS ? LC_FROZEN : LC_RUNS;
 	if (r->arch->derived && i == r->arch->derived->clock) {
 		/* exact, where a read's delay beside the stop made this check flaky under load */
 		checks_info(out,
 			    "%s: whether it ran or stood still over the stop is judged by its "
 			    "parameters against the %s (below)",
-			    c->name, r->arch->clocks[r->arch->derived->counter].name);
-	} else if (stop_ns < 2 * frozen_ns) {
+			    name, r->arch->clocks[r->arch->derived->counter].name);
+	} else if (s->stop_ns < 2 * frozen_ns) {
 		checks_info(out,
 			    "%s: a stop of %llu ms is too short to tell a running clock from a "
 			    "frozen one (which may move by %llu ms)",
-			    c->name, stop_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
+			    name, s->stop_ns / NSEC_PER_MSEC, frozen_ns / NSEC_PER_MSEC);
 	} else if (sem == LC_RUNS) {
-		lc_bounded_ms(out, r, c->name, "step", step_ns,
-			      (s64)stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
+		lc_bounded_ms(out, r, name, "step", s->step_ns,
+			      (s64)s->stop_ns - (s64)LC_STAMP_SLACK_NS, BOUND_OPEN_HI,
 			      "%s ran while the guest was stopped: step %llu us >= stopped %llu us "
 			      "- %llu us",
-			      c->name, step_ns / NSEC_PER_USEC, stop_ns / NSEC_PER_USEC,
+			      name, s->step_ns / NSEC_PER_USEC, s->stop_ns / NSEC_PER_USEC,
 			      LC_STAMP_SLACK_NS / NSEC_PER_USEC);
 	} else {
 		lc_bounded_ms(
-			out, r, c->name, "step", step_ns, 0, frozen_ns,
+			out, r, name, "step", s->step_ns, 0, frozen_ns,
 			"%s was frozen while the guest was stopped: step %llu us <= 2 x %llu us + "
 			"%llu us + %llu us QEMU spent stopping and restarting the vCPUs + %llu us "
 			"a "
 			"vCPU waited for a host CPU",
-			c->name, step_ns / NSEC_PER_USEC, base_ns / NSEC_PER_USEC,
+			name, s->step_ns / NSEC_PER_USEC, s->base_ns / NSEC_PER_USEC,
 			(LC_STAMP_SLACK_NS + LC_FROZEN_SLACK_NS) / NSEC_PER_USEC,
-			d->overhead_ns / NSEC_PER_USEC, wait_ns / NSEC_PER_USEC);
+			r->done.overhead_ns / NSEC_PER_USEC, s->wait_ns / NSEC_PER_USEC);
 	}
+}
+
+void lc_check_clock(struct checks *out, const struct lc_record *r, unsigned i)
+{
+	struct clock_steps s = clock_steps(r, i);
+
+	check_steps(out, r, i, &s);
+	check_semantics(out, r, i, &s);
 }
 
 unsigned lc_every_cpu_slots(const struct lc_arch *arch)

@@ -55,16 +55,16 @@ static void lateness_buckets(struct checks *out, const struct tick_record *r, co
 
 void tick_note_lateness(struct checks *out, const struct tick_record *r, u64 *late)
 {
-	u64 hz = r->counter_hz;
+	u64 counter_hz = r->counter_hz;
 	struct stats st;
 	u64 min_ns, med_ns, p99_ns, max_ns;
 
 	lateness_buckets(out, r, late);
 	stats_compute(late, r->n, &st);
-	min_ns = ticks_to_ns(st.min, hz);
-	med_ns = ticks_to_ns(st.median, hz);
-	p99_ns = ticks_to_ns(st.p99, hz);
-	max_ns = ticks_to_ns(st.max, hz);
+	min_ns = ticks_to_ns(st.min, counter_hz);
+	med_ns = ticks_to_ns(st.median, counter_hz);
+	p99_ns = ticks_to_ns(st.p99, counter_hz);
+	max_ns = ticks_to_ns(st.max, counter_hz);
 	checks_info(out, "lateness: min %llu ns, median %llu ns, p99 %llu ns, max %llu ns", min_ns,
 		    med_ns, p99_ns, max_ns);
 	tick_result(out, r->source, "late_min", "ns", min_ns);
@@ -75,9 +75,9 @@ void tick_note_lateness(struct checks *out, const struct tick_record *r, u64 *la
 
 /* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
 void tick_note_counts(struct checks *out, const char *source, u64 expected, u64 received, u64 span,
-		      u64 phase, u64 hz)
+		      u64 phase, u64 counter_hz)
 {
-	u64 span_ns = max(ticks_to_ns(span, hz), 1ull),
+	u64 span_ns = max(ticks_to_ns(span, counter_hz), 1ull),
 	    rate = received * MSEC_PER_SEC * NSEC_PER_SEC / span_ns;
 	char buf[24];
 
@@ -86,7 +86,7 @@ void tick_note_counts(struct checks *out, const char *source, u64 expected, u64 
 	tick_result(out, source, "ticks_expected", "ticks", expected);
 	tick_result(out, source, "ticks_received", "ticks", received);
 	result_milli(out, source, "ticks_per_s", "Hz", rate);
-	tick_result(out, source, "phase", "us", ticks_to_ns(phase, hz) / NSEC_PER_USEC);
+	tick_result(out, source, "phase", "us", ticks_to_ns(phase, counter_hz) / NSEC_PER_USEC);
 }
 
 static u64 us_of(const struct tick_record *r, u64 ticks)

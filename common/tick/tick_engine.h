@@ -80,7 +80,11 @@ struct tick_args {
 	u64 hz, seconds, miss_every, resolution, slow_arm_us;
 };
 
-/* The source a run ticks with, one of srcs or tick_source_none; tick_run's fault, record, miss_every set. */
+/*
+ * The source a run ticks with, one of srcs or tick_source_none; every
+ * other argument into a (miss_every's default filled in). It writes
+ * nothing else: the engine takes a into tick_run.
+ */
 const struct tick_source *tick_parse_args(int argc, char **argv, const struct tick_source *const *srcs,
 					 size_t n, struct tick_args *a);
 /* fault='s name of tick_run.fault */

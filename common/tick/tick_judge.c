@@ -173,9 +173,10 @@ static u64 part_us(const struct host_part *p)
 
 /* The parts [*first, *last] that overlap [a, b] (counter ticks after the anchor), widened by the
  * stamps' slack. */
-static bool parts_over(const struct tick_host *h, u64 hz, u64 a, u64 b, u32 *first, u32 *last)
+static bool parts_over(const struct tick_host *h, u64 counter_hz, u64 a, u64 b, u32 *first,
+		       u32 *last)
 {
-	s64 slack = (s64)ns_to_ticks(h->stamp_us * NSEC_PER_USEC, hz), from = (s64)h->from,
+	s64 slack = (s64)ns_to_ticks(h->stamp_us * NSEC_PER_USEC, counter_hz), from = (s64)h->from,
 	    len = (s64)(h->to - h->from), lo = (s64)a - slack, hi = (s64)b + slack;
 
 	if (!h->nparts || len <= 0 || hi < from || lo > from + len)
@@ -188,9 +189,9 @@ static bool parts_over(const struct tick_host *h, u64 hz, u64 a, u64 b, u32 *fir
 	return true;
 }
 
-static bool swamped(const struct tick_host *h, u64 hz, const struct host_part *p)
+static bool swamped(const struct tick_host *h, u64 counter_hz, const struct host_part *p)
 {
-	u64 part_len_us = ticks_to_ns((h->to - h->from) / h->nparts, hz) / NSEC_PER_USEC;
+	u64 part_len_us = ticks_to_ns((h->to - h->from) / h->nparts, counter_hz) / NSEC_PER_USEC;
 
 	return part_us(p) * 100 > TICK_HOST_SWAMPED_PCT * max(part_len_us, 1ull);
 }

@@ -228,7 +228,7 @@ u64 tick_resolution(const struct tick_record *r, struct tick_work *w);
 void tick_note_plan(struct checks *out, const struct tick_record *r);
 /* Counts, and the rate over the schedule's span (not the wait for lost ticks at the end). */
 void tick_note_counts(struct checks *out, const char *source, u64 expected, u64 received, u64 span,
-		      u64 phase, u64 hz);
+		      u64 phase, u64 counter_hz);
 /* The lateness of each tick against its slot (late[], counter ticks, sorted here): its
  * distribution. */
 void tick_note_lateness(struct checks *out, const struct tick_record *r, u64 *late);

@@ -314,18 +314,19 @@ static void make_record(struct tick_record *r, u64 want_hz)
  * then armed again, cheaply, for the end of a schedule starting now;
  * tick_wake() holds it to the real end.
  */
-static void tick_until_done(const struct tick_source *src, u64 hz)
+static void tick_until_done(const struct tick_source *src, u64 counter_hz)
 {
 	u64 span = tick_counts_to_ticks(&tick_run.plan.cal,
 					tick_run.expected * tick_run.plan.period_counts) +
-		   hz * TICK_GRACE_MS / MSEC_PER_SEC;
+		   counter_hz * TICK_GRACE_MS / MSEC_PER_SEC;
 
 	arm_guard(arch_counter() + span);
 	if (tick_run.guard != GUARD_NONE)
 		arm_guard(arch_counter() + span);
 	tick_run.running = true;
 	tick_run.anchor = src->start();
-	tick_run.stop_at = tick_slot(tick_run.expected - 1) + hz * TICK_GRACE_MS / MSEC_PER_SEC;
+	tick_run.stop_at =
+		tick_slot(tick_run.expected - 1) + counter_hz * TICK_GRACE_MS / MSEC_PER_SEC;
 	if (src->kind == TICK_ONESHOT)
 		arm(tick_slot(0), tick_run.anchor);
 	wait_done();
@@ -355,7 +356,8 @@ static void report_plan(const struct tick_record *r)
 	report_checks(out);
 }
 
-static void judge_and_report(const struct tick_record *r, const struct tick_ref *ref, u64 hz)
+static void judge_and_report(const struct tick_record *r, const struct tick_ref *ref,
+			     u64 counter_hz)
 {
 	struct tick_work *w = tick_work(r->n);
 	struct checks *out = fresh_checks();
@@ -363,7 +365,7 @@ static void judge_and_report(const struct tick_record *r, const struct tick_ref 
 
 	tick_judge(r, &v, w);
 	tick_note_counts(out, r->source, r->expected, r->n, tick_rec_slot(r, r->expected - 1),
-			 r->end_at, hz);
+			 r->end_at, counter_hz);
 	tick_note_lateness(out, r, w->late);
 	/* after the lateness: the resolution's runs reuse the judgment's work arrays */
 	tick_take_resolution(r, &v, w, tick_run.needs_one_in);
@@ -386,7 +388,7 @@ static void judge_and_report(const struct tick_record *r, const struct tick_ref 
 	report_checks(out);
 }
 
-static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 hz)
+static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u64 counter_hz)
 {
 	const char *why = src->setup(want_hz, &tick_run.plan);
 	struct tick_record r;
@@ -405,39 +407,39 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	tick_run.period =
 		max(tick_counts_to_ticks(&tick_run.plan.cal, tick_run.plan.period_counts), 1ull);
 	/* the device under test may be a reference too (the HPET): not that one */
-	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, hz);
+	tick_ref_begin(&ref, src->refclock ? src->refclock : src->name, counter_hz);
 	host_span_begin(&span, arch_counter, tick_run.counter_hz);
 	/* an interrupt latched while its pin was masked lands here, not in the run */
 	tick_run.arch->flush();
 	report_info("phase start");
 	if (tick_run.has_steal)
 		tick_run.steal_start = steal_ns();
-	tick_until_done(src, hz);
+	tick_until_done(src, counter_hz);
 	report_info("phase end");
 	host_span_end(&span);
 	if (tick_run.guard == GUARD_NONE)
 		report_info("no second timer to end the run had %s stopped: the runner's timeout "
 			    "would have",
 			    src->what);
-	tick_ref_end(&ref, hz);
+	tick_ref_end(&ref, counter_hz);
 	make_record(&r, want_hz);
 	report_plan(&r);
 	tick_ask_host(&r, &span);
-	judge_and_report(&r, &ref, hz);
+	judge_and_report(&r, &ref, counter_hz);
 }
 
 /* Interrupts an idle run may take: the wake-up, and a spurious one or two. */
 #define TICK_IDLE_MAX_INTERRUPTS 3
 
 /* No timer: one wake-up at the end, so the guest sleeps the whole time. */
-static void run_idle(u64 seconds, u64 hz)
+static void run_idle(u64 seconds, u64 counter_hz)
 {
 	struct checks *out;
 	u64 end, interrupts = 0;
 
 	report_info("phase start");
 	tick_run.anchor = arch_counter();
-	end = tick_run.anchor + seconds * hz;
+	end = tick_run.anchor + seconds * counter_hz;
 	if (!tick_run.arch->wake_at(end)) {
 		report_info("phase end");
 		report_skip("no timer to end the idle run with");
@@ -447,10 +449,10 @@ static void run_idle(u64 seconds, u64 hz)
 	report_info("phase end");
 	out = fresh_checks();
 	tick_note_counts(out, "none", 0, 0, end - tick_run.anchor,
-			 tick_run.woke_at - tick_run.anchor, hz);
+			 tick_run.woke_at - tick_run.anchor, counter_hz);
 	checks_plain(out, tick_run.woke_at >= end,
 		     "woke once %llu s had passed, not before (%llu ns late)", seconds,
-		     tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+		     tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, counter_hz) : 0);
 	/*
 	 * A baseline that takes interrupts is no baseline: a timer the
 	 * firmware left running (the PIT at 18.2 Hz) would show up here.
@@ -459,7 +461,7 @@ static void run_idle(u64 seconds, u64 hz)
 		     "the guest stayed idle: %llu interrupt(s), the wake-up included (at most %d)",
 		     interrupts, TICK_IDLE_MAX_INTERRUPTS);
 	tick_result(out, "none", "wake_late", "ns",
-		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, hz) : 0);
+		    tick_run.woke_at >= end ? ticks_to_ns(tick_run.woke_at - end, counter_hz) : 0);
 	report_checks(out);
 }
 
@@ -471,19 +473,19 @@ const struct tick_source tick_source_none = {
 };
 
 /* The counter's frequency and how it was found, with fault=freq5 applied. */
-static u64 counter_hz(const char **how)
+static u64 measured_counter_hz(const char **how)
 {
-	u64 hz = tick_run.arch->counter_hz(how);
+	u64 counter_hz = tick_run.arch->counter_hz(how);
 
 	u64 permille = tick_run.fault == FAULT_FREQ1   ? TICK_FAULT_FREQ1_PERMILLE
 		       : tick_run.fault == FAULT_FREQ5 ? TICK_FAULT_FREQ5_PERMILLE
 						       : 0;
 
 	if (!permille)
-		return hz;
-	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz", tick_fault_name(),
-		    permille, hz);
-	return hz * permille / MILLI_PER_UNIT;
+		return counter_hz;
+	report_info("fault=%s: the counter's frequency taken as %llu/1000 of %llu Hz",
+		    tick_fault_name(), permille, counter_hz);
+	return counter_hz * permille / MILLI_PER_UNIT;
 }
 
 static void start_host_accounting(void)
@@ -498,35 +500,9 @@ static void start_host_accounting(void)
 			    "explains are the host's");
 }
 
-int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct tick_source *const *srcs,
-	      size_t n)
+/* The test-only options against the source they act on: an option it cannot take is bad input. */
+static void check_test_options(const struct tick_source *src, const struct tick_arch *arch)
 {
-	struct tick_args a;
-	const struct tick_source *src = tick_parse_args(argc, argv, srcs, n, &a);
-	u64 want_hz = a.hz, seconds = a.seconds, hz;
-	const char *why, *how;
-
-	if (want_hz * seconds > TICK_MAX_SAMPLES)
-		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
-			     want_hz * seconds, TICK_MAX_SAMPLES);
-	report_prefix_push(src->name);
-	tick_run.arch = arch;
-	tick_run.src = src;
-	hz = arch_counter_hz();
-	if (!hz)
-		report_abort("the counter's frequency is unknown");
-	/* sized from the rough figure; the arch measures a better one */
-	tick_run.cal_window = max(hz * CAL_WINDOW_MIN_MS / MSEC_PER_SEC, hz * seconds / CAL_RUN_SHARE);
-	tick_run.arch->init();
-	irq_disable();
-	hz = tick_run.counter_hz = counter_hz(&how);
-	why = src->probe ? src->probe() : NULL;
-	if (why) {
-		report_skip("%s: %s", src->what, why);
-		return report_summary();
-	}
-	report_info("%s: %llu Hz for %llu s", src->what, want_hz, seconds);
-	report_info("counter at %llu Hz (%s)", hz, how);
 	if (tick_run.fault == FAULT_STOP100 && src->kind != TICK_ONESHOT)
 		report_abort("fault=stop100 needs a one-shot source; %s is not one", src->name);
 	if (tick_run.fault == FAULT_MISS && !src->mute)
@@ -554,13 +530,51 @@ int tick_main(int argc, char **argv, const struct tick_arch *arch, const struct 
 			    "kvm-pvm)",
 			    tick_run.slow_arm_ns / NSEC_PER_USEC,
 			    tick_run.slow_arm_ns / NSEC_PER_USEC, TICK_SLOW_ARM_EVERY);
+}
+
+int tick_main(int argc, char **argv, const struct tick_arch *arch,
+	      const struct tick_source *const *srcs, size_t n)
+{
+	struct tick_args a;
+	const struct tick_source *src = tick_parse_args(argc, argv, srcs, n, &a);
+	u64 want_hz = a.hz, seconds = a.seconds, counter_hz;
+	const char *why, *how;
+
+	tick_run.fault = (enum tick_fault)a.fault;
+	tick_run.record = (enum record_when)a.record;
+	tick_run.miss_every = a.miss_every;
+	tick_run.needs_one_in = a.resolution;
+	tick_run.slow_arm_ns = a.slow_arm_us * NSEC_PER_USEC;
+	if (want_hz * seconds > TICK_MAX_SAMPLES)
+		report_abort("hz * seconds = %llu ticks: more than the %u this kernel keeps",
+			     want_hz * seconds, TICK_MAX_SAMPLES);
+	report_prefix_push(src->name);
+	tick_run.arch = arch;
+	tick_run.src = src;
+	counter_hz = arch_counter_hz();
+	if (!counter_hz)
+		report_abort("the counter's frequency is unknown");
+	/* sized from the rough figure; the arch measures a better one */
+	tick_run.cal_window = max(counter_hz * CAL_WINDOW_MIN_MS / MSEC_PER_SEC,
+				  counter_hz * seconds / CAL_RUN_SHARE);
+	tick_run.arch->init();
+	irq_disable();
+	counter_hz = tick_run.counter_hz = measured_counter_hz(&how);
+	why = src->probe ? src->probe() : NULL;
+	if (why) {
+		report_skip("%s: %s", src->what, why);
+		return report_summary();
+	}
+	report_info("%s: %llu Hz for %llu s", src->what, want_hz, seconds);
+	report_info("counter at %llu Hz (%s)", counter_hz, how);
+	check_test_options(src, arch);
 	if (tick_run.fault)
 		report_info("fault=%s injected on purpose: this run should FAIL", tick_fault_name());
 	if (src->kind == TICK_NONE) {
-		run_idle(seconds, hz);
+		run_idle(seconds, counter_hz);
 	} else {
 		start_host_accounting();
-		run_ticks(src, want_hz, seconds, hz);
+		run_ticks(src, want_hz, seconds, counter_hz);
 	}
 	return report_summary();
 }

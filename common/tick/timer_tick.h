@@ -52,8 +52,10 @@ struct tick_source {
 	/* NULL when the machine has it, else the reason (a SKIP). */
 	const char *(*probe)(void);
 	/*
-	 * Calibrate and route, program nothing that ticks: fill plan for hz.
-	 * Returns NULL, or why the source cannot tick at hz here (a FAIL).
+	 * Calibrate and route, program nothing that ticks: fill plan for hz
+	 * ticks per second (hz is the tick rate throughout the engine, as in
+	 * hz=; the counter's frequency is counter_hz). Returns NULL, or why
+	 * the source cannot tick at hz here (a FAIL).
 	 */
 	const char *(*setup)(u64 hz, struct tick_plan *plan);
 	/*

@@ -61,16 +61,14 @@ const struct tick_source *tick_parse_args(int argc, char **argv,
 		a->sources[i] = srcs[i]->name;
 	a->sources[n] = tick_source_none.name;
 	args_parse_or_abort(&table, argc, argv);
-	tick_run.fault = (enum tick_fault)a->fault;
-	tick_run.record = (enum record_when)a->record;
-	if (a->miss_every && tick_run.fault != FAULT_MISS)
-		report_abort("miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
-			     a->miss_every, tick_fault_names[tick_run.fault]);
+	if (a->miss_every && a->fault != FAULT_MISS)
+		report_abort(
+			"miss_every=%llu: it sets fault=miss's interval, and fault=%s was given",
+			a->miss_every, tick_fault_names[a->fault]);
 	if (a->miss_every && a->miss_every < TICK_FAULT_MISS_EVERY_MIN)
 		report_abort("miss_every=%llu would mute every expiry: at least %d", a->miss_every,
 			     TICK_FAULT_MISS_EVERY_MIN);
-	tick_run.miss_every = a->miss_every ? a->miss_every : TICK_FAULT_MISS_EVERY;
-	tick_run.needs_one_in = a->resolution;
-	tick_run.slow_arm_ns = a->slow_arm_us * NSEC_PER_USEC;
+	if (!a->miss_every)
+		a->miss_every = TICK_FAULT_MISS_EVERY;
 	return a->source < n ? srcs[a->source] : &tick_source_none;
 }
