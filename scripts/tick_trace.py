@@ -23,9 +23,16 @@ interrupt waits with the vCPU on a CPU (docs/timers.md, "The host's
 trace"); the record's op lines say when the guest let interrupts in again,
 which a rule needs, and no traced run has them yet. Where the record has no anchor= (older runs) the run is placed by
 its arrivals against the acceptances, and says so.
+
+A run is a folder (guest.log, threads.txt, the tracefs text) or the
+runner's log of an entry (logs/NAME.log, docs/runner.md "The host's
+trace"): the record from the log, the trace from the file its "runner: host
+trace:" line names (trace-cmd report's text, gzipped), QEMU's threads from
+the trace's own exec and fork events.
 """
 import argparse
 import bisect
+import gzip
 import lzma
 import os
 import re
@@ -37,8 +44,12 @@ U64 = 1 << 64
 # Without anchor=: the first this many acceptances and ticks are tried against each other
 ESTIMATE_TRIES = 30
 
-EVENT = re.compile(r"^\s*(?P<comm>.+?)-(?P<tid>\d+)\s+\[\d+\]\s+\S+\s+(?P<ts>\d+): "
-                   r"(?P<name>\w+): (?P<args>.*)$")
+# tracefs's text ("  COMM-TID [CPU] FLAGS TS: EVENT: ARGS") or trace-cmd report's
+# ("INSTANCE:  COMM-TID [CPU]TS: EVENT: ARGS", with -N --raw-ts, as the runner keeps it)
+EVENT = re.compile(r"^(?:\S+:\s+)?\s*(?P<comm>.+?)-(?P<tid>\d+)\s+\[\d+\]\s*(?:\S+\s+)?"
+                   r"(?P<ts>\d+): (?P<name>\w+): (?P<args>.*)$")
+RUNNER_TRACE = re.compile(r"^runner: host trace: (\S+) beside this log", re.M)
+RUNNER_NONE = re.compile(r"^runner: host trace: none: (.*)$", re.M)
 
 
 class Bad(Exception):
@@ -103,7 +114,7 @@ def parse_threads(text):
 
 def read_events(path, pid, tids):
     """The events of this QEMU's threads (and its PIT kthread), and the hrtimer ones."""
-    opener = lzma.open if path.endswith(".xz") else open
+    opener = lzma.open if path.endswith(".xz") else gzip.open if path.endswith(".gz") else open
     pit_comm = f"kvm-pit/{pid}"
     with opener(path, "rt") as f:
         for line in f:
@@ -342,6 +353,67 @@ def timeline(join, around, out, width=5):
                   + "\n")
 
 
+def threads_from_trace(path):
+    """QEMU's pid, its threads' ids, its vCPU threads' ids, from the runner's trace: the exec of
+    qemu-system-*, the forks from it and from its threads, the names its threads switch under."""
+    opener = gzip.open if path.endswith(".gz") else open
+    pid, tids, names = None, set(), {}
+    with opener(path, "rt") as f:
+        for line in f:
+            m = EVENT.match(line)
+            if not m:
+                continue
+            a = m["args"]
+            if m["name"] == "sched_process_exec" and pid is None and "/qemu-system-" in a:
+                pid = re.search(r"\bpid=(\d+)", a)[1]
+                tids = {pid}
+            elif m["name"] == "sched_process_fork" and pid is not None:
+                f2 = re.search(r"\bpid=(\d+) child_comm=.* child_pid=(\d+)", a)
+                if f2 and f2[1] in tids:
+                    tids.add(f2[2])
+            elif m["name"] == "sched_switch":
+                # every name a thread ran under (QEMU names its threads after it makes them)
+                s = re.search(r"prev_comm=(.*) prev_pid=(\d+) ", a)
+                if s:
+                    names.setdefault(s[2], set()).add(s[1])
+    if pid is None:
+        raise Bad("the trace holds no exec of qemu-system-*: no way to tell QEMU's threads")
+    vcpus = {t for t in tids if any("/KVM" in n for n in names.get(t, ()))}
+    if not vcpus:
+        tcg = sorted(n for t in tids for n in names.get(t, ()) if "/TCG" in n)
+        raise Bad("no vCPU thread named CPU N/KVM in the trace" + (
+            f" ({', '.join(tcg)}: a TCG run, whose guest TSC is QEMU's count, not the host's; "
+            "nothing places its ticks on the host's timeline)" if tcg else ""))
+    return pid, tids, vcpus
+
+
+def run_log(path, args, out):
+    """A run the runner logged: its record and the trace its log names."""
+    with open(path, errors="replace") as f:
+        text = f.read()
+    m = RUNNER_TRACE.search(text)
+    if not m:
+        none = RUNNER_NONE.search(text)
+        raise Bad("the log names no host trace" + (f" (none: {none[1]})" if none else
+                                                   " (no 'runner: host trace:' line)"))
+    trace = os.path.join(os.path.dirname(path), m[1])
+    rec = parse_record(text)
+    pid, tids, vcpus = threads_from_trace(trace)
+    join_and_report(os.path.basename(path), rec, trace, pid, tids, vcpus, args, out)
+
+
+def join_and_report(run, rec, trace, pid, tids, vcpus, args, out):
+    tr = collect(read_events(trace, pid, tids), rec, pid, tids, vcpus)
+    join = Join(rec, tr, vcpus, raiser_tid(rec["source"], pid))
+    gaps = report(run, rec, tr, join, out)
+    if args.gaps:
+        list_gaps(join, gaps, out)
+    if args.timeline is not None:
+        timeline(join, args.timeline, out)
+    elif gaps:
+        timeline(join, max(gaps, key=lambda g: g[1])[0], out)
+
+
 def run_dir(d, args, out):
     for name in ("guest.log", "threads.txt"):
         if not os.path.isfile(os.path.join(d, name)):
@@ -354,15 +426,7 @@ def run_dir(d, args, out):
         rec = parse_record(f.read())
     with open(os.path.join(d, "threads.txt")) as f:
         pid, tids, vcpus = parse_threads(f.read())
-    tr = collect(read_events(trace, pid, tids), rec, pid, tids, vcpus)
-    join = Join(rec, tr, vcpus, raiser_tid(rec["source"], pid))
-    gaps = report(os.path.basename(os.path.normpath(d)), rec, tr, join, out)
-    if args.gaps:
-        list_gaps(join, gaps, out)
-    if args.timeline is not None:
-        timeline(join, args.timeline, out)
-    elif gaps:
-        timeline(join, max(gaps, key=lambda g: g[1])[0], out)
+    join_and_report(os.path.basename(os.path.normpath(d)), rec, trace, pid, tids, vcpus, args, out)
 
 
 def main(argv=None):
@@ -370,7 +434,8 @@ def main(argv=None):
         prog="tick-trace", description="Join a periodic timer-tick run with the host's trace: "
         "what the host did between ticks. RUN is a folder with guest.log (the guest's log with "
         "its record, record=always), threads.txt (pid tid comm of QEMU's threads) and "
-        "trace.txt[.xz] (tracefs text, trace_clock x86-tsc). Exit 0, or 2 on bad input.")
+        "trace.txt[.xz] (tracefs text, trace_clock x86-tsc), or the runner's log of a traced "
+        "entry (logs/NAME.log, its record with record=always). Exit 0, or 2 on bad input.")
     p.add_argument("runs", nargs="+", metavar="RUN")
     p.add_argument("--gaps", action="store_true", help="list every stretch with lost slots")
     p.add_argument("--timeline", type=int, metavar="TICK",
@@ -379,8 +444,11 @@ def main(argv=None):
     status = 0
     for d in args.runs:
         try:
-            run_dir(d, args, sys.stdout)
-        except (Bad, OSError, lzma.LZMAError, ValueError) as e:
+            if os.path.isfile(d):
+                run_log(d, args, sys.stdout)
+            else:
+                run_dir(d, args, sys.stdout)
+        except (Bad, OSError, lzma.LZMAError, EOFError, ValueError) as e:
             print(f"tick-trace: {d}: {e}", file=sys.stderr)
             status = 2
     return status

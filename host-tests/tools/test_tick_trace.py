@@ -9,6 +9,7 @@ one stretch where the guest lost its slot, and nowhere else. The totals are
 checked against counts taken from the trace's text here, not against
 figures copied from a run of the tool.
 """
+import gzip
 import lzma
 import os
 import re
@@ -141,6 +142,84 @@ class BadInput(unittest.TestCase):
         rec = {"source": "hpet", "counter_hz": 1}
         with self.assertRaisesRegex(tick_trace.Bad, "no kvm_write_tsc_offset"):
             tick_trace.collect(iter(()), rec, "1", {"1"}, {"2"})
+
+
+def runner_line(line):
+    """A tracefs text line as trace-cmd report -N --raw-ts writes it in the runner's trace."""
+    m = tick_trace.EVENT.match(line)
+    if not m or line.startswith("#"):
+        return None
+    return (f"vmtick-trace-ns1-1:  {m['comm']}-{m['tid']} [000]{m['ts']}: "
+            f"{m['name']}: {m['args']}\n")
+
+
+class RunnerLog(unittest.TestCase):
+    """The runner's log of a traced entry (docs/runner.md, "The host's trace") as a RUN."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def write_log(self, guest, trace_lines,
+                  line="runner: host trace: t.trace.txt.gz beside this log"):
+        with gzip.open(os.path.join(self.dir, "t.trace.txt.gz"), "wt") as f:
+            f.writelines(trace_lines)
+        log = os.path.join(self.dir, "t.log")
+        with open(log, "w") as f:
+            f.write(guest + line + "\n")
+        return log
+
+    def test_same_join_as_the_folder(self):
+        """The fixture rewritten as the runner keeps it, QEMU's threads only from its exec and
+        forks: the same join, line for line, as from the folder."""
+        with open(os.path.join(RUN, "threads.txt")) as f:
+            rows = [r.split(None, 2) for r in f if r.strip()]
+        pid = next(r[0] for r in rows if len(r) > 2 and r[2].startswith("qemu"))
+        lines = [f"vmtick-trace-ns1-1:  sh-{pid} [000]1: sched_process_exec: "
+                 f"filename=/usr/bin/qemu-system-x86_64 pid={pid} old_pid={pid}\n"]
+        lines += [f"vmtick-trace-ns1-1:  qemu-system-x86-{pid} [000]1: sched_process_fork: "
+                  f"comm=qemu-system-x86 pid={pid} child_comm=qemu-system-x86 child_pid={r[1]}\n"
+                  for r in rows if r[0] == pid and r[1] != pid]
+        with lzma.open(os.path.join(RUN, "trace.txt.xz"), "rt") as f:
+            lines += [x for x in map(runner_line, f) if x]
+        with open(os.path.join(RUN, "guest.log")) as f:
+            log = self.write_log(f.read(), lines)
+        status, out, err = tool("--gaps", log)
+        self.assertEqual((status, err), (0, ""))
+        _, want, _ = tool("--gaps", RUN)
+        # the first line names the run: the folder's name, or the log's
+        self.assertEqual(out.split("\n", 1)[1], want.split("\n", 1)[1])
+        self.assertIn("tick-trace: t.log: hpet, ", out)
+
+    def test_tcg_run_refused(self):
+        lines = ["vmtick-trace-ns1-1:  sh-7 [000]1: sched_process_exec: "
+                 "filename=/usr/bin/qemu-system-x86_64 pid=7 old_pid=7\n",
+                 "vmtick-trace-ns1-1:  qemu-system-x86-7 [000]2: sched_process_fork: "
+                 "comm=qemu-system-x86 pid=7 child_comm=qemu-system-x86 child_pid=9\n",
+                 "vmtick-trace-ns1-1:  ALL CPUs/TCG-9 [000]3: sched_switch: "
+                 "prev_comm=ALL CPUs/TCG prev_pid=9 prev_prio=120 prev_state=S ==> "
+                 "next_comm=swapper/0 next_pid=0 next_prio=120\n"]
+        with open(os.path.join(RUN, "guest.log")) as f:
+            log = self.write_log(f.read(), lines)
+        status, _, err = tool(log)
+        self.assertEqual(status, 2)
+        self.assertIn("no vCPU thread named CPU N/KVM in the trace (ALL CPUs/TCG: a TCG run", err)
+
+    def test_no_qemu_exec(self):
+        log = self.write_log("", ["vmtick-trace-ns1-1:  x-1 [000]1: sched_switch: prev_comm=x "
+                                  "prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=y "
+                                  "next_pid=2 next_prio=120\n"])
+        with self.assertRaisesRegex(tick_trace.Bad, "no exec of qemu-system"):
+            tick_trace.threads_from_trace(os.path.join(os.path.dirname(log), "t.trace.txt.gz"))
+
+    def test_no_trace_named(self):
+        log = self.write_log("TICK-RECORD: 1 source=hpet\n", [],
+                             line="runner: host trace: none: not root (tracefs is root's)")
+        status, _, err = tool(log)
+        self.assertEqual(status, 2)
+        self.assertIn("the log names no host trace (none: not root (tracefs is root's))", err)
 
 
 if __name__ == "__main__":
