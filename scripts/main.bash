@@ -24,6 +24,8 @@ shell pattern ('selftest-*'). Without TEST or -g, every entry outside the
   --qemu WHICH   the QEMU to run: a folder holding usr/bin/qemu-system-ARCH,
                  or a version ("10", "7.2") of the system's QEMU or of one
                  scripts/install-deps.sh put under /opt/vmtick-qemu
+  --replay-bundle  a replay bundle for every entry run under TCG -icount,
+                 not only for a FAIL (logs/NAME.replay/, docs/runner.md)
   -h             this help
 
 Environment: QEMU, ACCEL (kvm|tcg), TIMEOUT, TIMEOUT_FACTOR, FIRMWARE,
@@ -55,6 +57,7 @@ main_parse_args() { # args...
 		-t | --tap) RUN_TAP=1 ;;
 		--default-bios)
 			FIRMWARE=default ;;
+		--replay-bundle) replay_force 1 ;;
 		-g | -j | --group | --jobs | --arch | --build | --junit | --tap-file | --qemu)
 			(($# >= 2)) || main_usage_error "$1 needs a value"
 			main_option "$1" "$2"

@@ -3,7 +3,7 @@
 # shellcheck shell=bash
 
 # The pieces, in the order they are loaded below.
-runner_lib_names() { printf '%s\n' units cfg arch qemu guest host_trace runner report tap junit select main; }
+runner_lib_names() { printf '%s\n' units cfg arch qemu guest host_trace runner replay report tap junit select main; }
 # shellcheck source=scripts/units.bash
 . "$SRCDIR/scripts/units.bash"
 # shellcheck source=scripts/cfg.bash
@@ -18,6 +18,8 @@ runner_lib_names() { printf '%s\n' units cfg arch qemu guest host_trace runner r
 . "$SRCDIR/scripts/host_trace.bash"
 # shellcheck source=scripts/runner.bash
 . "$SRCDIR/scripts/runner.bash"
+# shellcheck source=scripts/replay.bash
+. "$SRCDIR/scripts/replay.bash"
 # shellcheck source=scripts/report.bash
 . "$SRCDIR/scripts/report.bash"
 # shellcheck source=scripts/tap.bash

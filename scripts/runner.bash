@@ -326,6 +326,8 @@ run_test() { # test
 	if [ -n "$earlier" ]; then
 		RUN_MSG+=" (attempt $attempt of $RUN_ATTEMPTS$earlier)"
 	fi
+	# a FAIL under TCG -icount recorded again, kept as a replay bundle (scripts/replay.bash)
+	replay_after_run "$t" "$log" "$tmo"
 	run_usec_into now
 	start=$((now - start))
 	run_write_result "$t" "$RUN_OUTCOME" "$start" "$RUN_MSG" "$when" "$attempt"

@@ -70,6 +70,9 @@ make_build() { # dir arch
 # errors, signals, interrupted runs, option errors, the build layout.
 # shellcheck source=host-tests/runner/gate.sh
 . "$HERE/gate.sh"
+# The runner's replay bundles (scripts/replay.bash): replay_fake, real_replay.
+# shellcheck source=host-tests/runner/replay.sh
+. "$HERE/replay.sh"
 # shellcheck source=host-tests/runner/host-trace.sh
 . "$HERE/host-trace.sh"
 
@@ -441,6 +444,7 @@ real_kernels() {
 	ok "real standalone: no logs/ where it ran" not_exists logs
 	real_signals "$build"
 	real_lifecycle "$build"
+	real_replay "$build"
 }
 
 # Host events (docs/lifecycle.md) with the real x86 lifecycle kernel (KVM
@@ -822,6 +826,7 @@ fake_checks() {
 	build_layout
 	cfg_errors
 	evidence_agent
+	replay_fake
 	jobs_slots
 	accel
 	standalone
