@@ -131,6 +131,13 @@ host_trace_real() {
 	ok "host trace: required, report failing: ERROR naming it" \
 		has_match out.txt "^ERROR +pass .*VMTICK_HOST_TRACE=1 but no host trace was recorded: $FAKE_TRACE_CMD report of .* failed; the run was PASS"
 	ok "host trace: ... no half-written trace" not_exists logs/pass.trace.txt.gz
+	# QEMU killed at its timeout: the trace read all the same, nothing left
+	trace_run TIMEOUT=2 -- hang
+	ok "host trace: timed out: TIMEOUT" has_match out.txt '^TIMEOUT +hang '
+	ok "host trace: timed out: the trace kept and named" \
+		has_match logs/hang.log '^runner: host trace: hang\.trace\.txt\.gz beside this log \([1-9]'
+	ok "host trace: timed out: no instance left" no_instance_left
+	ok "host trace: timed out: no QEMU left" no_process "sleep $FAKE_QEMU_SLEEP"
 	host_trace_interrupt
 }
 
