@@ -20,6 +20,7 @@
 #include "x86/processor.h"
 #include "x86/rtc.h"
 #include "x86/timer_regs.h"
+#include "host_evidence.h"
 
 /* rate select 1 and 2 give 256 and 128 Hz; 3 to 15 give 32768 Hz >> (RS - 1) */
 #define RS_MIN 1
@@ -147,14 +148,17 @@ static void sort(u64 *v, unsigned n)
 /* A rate's flags: the period they cluster at and their intervals' interquartile spread, in TSC
  * cycles. */
 struct rate_seen {
-	u64 period; /* 0 when no flag came */
-	u64 spread; /* 0 with fewer than 4 intervals */
+	u64 period;	 /* 0 when no flag came */
+	u64 spread;	 /* 0 with fewer than 4 intervals */
+	unsigned n;	 /* intervals */
+	u64 held_us;	 /* what the host held QEMU's threads over the try (the agent's evidence) */
+	bool host_known; /* whether the agent answered for this try */
 };
 
 static struct rate_seen period_at(unsigned rs)
 {
 	static u64 iv[RATE_INTERVALS_MAX];
-	struct rate_seen r = {0, 0};
+	struct rate_seen r = {0};
 	u64 period_us = USEC_PER_SEC / rs_hz(rs), end, prev, t;
 	/* polls a sixteenth of a period apart: the sightings' error, and room for QEMU's main loop
 	 */
@@ -181,6 +185,7 @@ static struct rate_seen period_at(unsigned rs)
 		 n < RATE_INTERVALS_MAX);
 	if (!n)
 		return r;
+	r.n = n;
 	r.period = clustered(iv, n);
 	sort(iv, n);
 	if (n >= RATE_INTERVALS_MIN)
@@ -188,38 +193,129 @@ static struct rate_seen period_at(unsigned rs)
 	return r;
 }
 
+/* One rate's tries, each on the counter, with what the host held QEMU's threads over each. */
+struct rate_tries {
+	unsigned n;
+	u64 from[RATE_TRIES], to[RATE_TRIES];
+	struct rate_seen seen[RATE_TRIES];
+};
+
+static void try_window(void *arg, u32 i, u64 *from, u64 *to)
+{
+	const struct rate_tries *t = arg;
+
+	*from = t->from[i];
+	*to = t->to[i];
+}
+
+/* lib/host_evidence.h's rule: the main loop that sets the flag, the vCPU that polls it, the steal.
+ */
+static void try_answer(void *arg, u32 i, const struct host_part *p)
+{
+	struct rate_tries *t = arg;
+
+	t->seen[i].held_us = host_held_us(p, 0);
+	t->seen[i].host_known = true;
+}
+
 /*
- * One rate select: PASS within the tolerance; FAIL outside it when its
- * flags came regularly; SKIP, with the evidence, when they scattered by
- * more than a quarter period (the host kept QEMU's timer callbacks late:
- * such flags cannot tell the rate from its neighbours).
+ * Whether the host explains a try's period, longer than the rate's: its
+ * flags came late by the difference each interval at least, n intervals
+ * (a delay makes the flags later, never sooner), and the host held QEMU's
+ * threads at least that long over the try.
+ */
+static bool host_explains(const struct rate_seen *r, u64 want)
+{
+	return r->host_known && r->period > want &&
+	       r->held_us >= us_from_tsc((r->period - want) * r->n);
+}
+
+static bool rate_off(const struct rate_seen *r, u64 want)
+{
+	u64 diff = r->period > want ? r->period - want : want - r->period;
+
+	return diff * 100 > want * RATE_TOLERANCE_PCT;
+}
+
+/*
+ * A rate's tries, until one is within the tolerance: a window whose flags
+ * scattered, or were late, is measured again (at the slow rates four
+ * intervals, one late sighting bends two of them); a rate that is wrong is
+ * off in every one. Where the agent answers, the tries lie between two of
+ * its marks, and where they ended off it is asked what the host held
+ * QEMU's threads over each.
+ */
+static void rate_tries(unsigned rs, struct rate_tries *t)
+{
+	u64 want = arch_counter_hz() / rs_hz(rs);
+	bool evidence = host_evidence_offered();
+	struct host_ask q = {0, try_window, try_answer, t};
+	struct host_span span;
+	u64 stamp_us;
+
+	t->n = 0;
+	if (evidence)
+		host_span_begin(&span, arch_counter, arch_counter_hz());
+	do {
+		t->from[t->n] = arch_counter();
+		t->seen[t->n] = period_at(rs);
+		t->to[t->n] = arch_counter();
+	} while (rate_off(&t->seen[t->n++], want) && t->n < RATE_TRIES);
+	if (!evidence)
+		return;
+	host_span_end(&span);
+	q.n = t->n;
+	if (rate_off(&t->seen[t->n - 1], want))
+		host_span_windows(&span, &q, &stamp_us);
+}
+
+/*
+ * One rate select: PASS within the tolerance at a try; FAIL outside it in
+ * every try when its flags came regularly and the host's evidence does not
+ * explain each; SKIP, with the evidence, when they scattered by more than
+ * a quarter period (the host kept QEMU's timer callbacks late: such flags
+ * cannot tell the rate from its neighbours), or when every try came late
+ * by no more than the host held QEMU's threads over it.
  */
 static void rate_check(unsigned rs)
 {
-	u64 want = arch_counter_hz() / rs_hz(rs), diff = want;
-	struct rate_seen r = {0, 0};
-	unsigned t;
+	static struct rate_tries t;
+	u64 want = arch_counter_hz() / rs_hz(rs);
+	const struct rate_seen *r;
+	unsigned explained = 0;
+	bool off;
+	char held[64] = "";
 
-	/* tries: a window a busy host disturbed throughout is measured again */
-	for (t = 0; t < RATE_TRIES && diff * 100 > want * RATE_TOLERANCE_PCT; t++) {
-		r = period_at(rs);
-		diff = r.period > want ? r.period - want : want - r.period;
-	}
-	if (diff * 100 > want * RATE_TOLERANCE_PCT && r.spread * RATE_SPREAD_DIV > want) {
-		report_skip("rate select %u: flags %llu us apart where they cluster, but their "
-			    "intervals' "
-			    "quartiles %llu us apart, over a quarter of the %llu us period (%u "
-			    "Hz): QEMU's timer "
-			    "callbacks ran late on a busy host, %u tries",
-			    rs, us_from_tsc(r.period), us_from_tsc(r.spread), us_from_tsc(want),
-			    rs_hz(rs), t);
+	rate_tries(rs, &t);
+	r = &t.seen[t.n - 1];
+	off = rate_off(r, want);
+	for (unsigned i = 0; i < t.n; i++)
+		explained += host_explains(&t.seen[i], want);
+	if (off && r->spread * RATE_SPREAD_DIV > want) {
+		report_skip(
+			"rate select %u: flags %llu us apart where they cluster, but their "
+			"intervals' quartiles %llu us apart, over a quarter of the %llu us period "
+			"(%u Hz): QEMU's timer callbacks ran late on a busy host, %u tries",
+			rs, us_from_tsc(r->period), us_from_tsc(r->spread), us_from_tsc(want),
+			rs_hz(rs), t.n);
 		return;
 	}
-	report(r.period && diff * 100 <= want * RATE_TOLERANCE_PCT,
+	if (off && explained == t.n) {
+		report_skip("rate select %u: periodic flag every %llu us (%u Hz: %llu us) in %u "
+			    "tries, each late by no more than the host held QEMU's threads (the "
+			    "last: %llu us late over %u intervals, held %llu us): not judged",
+			    rs, us_from_tsc(r->period), rs_hz(rs), us_from_tsc(want), t.n,
+			    us_from_tsc((r->period - want) * r->n), r->n, r->held_us);
+		return;
+	}
+	if (off && r->host_known)
+		snprintf(held, sizeof(held), "; the host held QEMU's threads %llu us of the last",
+			 r->held_us);
+	report(r->period && !off,
 	       "rate select %u: periodic flag every %llu us, where its intervals over 20 ms "
-	       "cluster (or its "
-	       "one interval), try %u (%u Hz: %llu us, within %u%%)",
-	       rs, us_from_tsc(r.period), t, rs_hz(rs), us_from_tsc(want), RATE_TOLERANCE_PCT);
+	       "cluster (or its one interval), try %u (%u Hz: %llu us, within %u%%)%s",
+	       rs, us_from_tsc(r->period), t.n, rs_hz(rs), us_from_tsc(want), RATE_TOLERANCE_PCT,
+	       held);
 }
 
 void rtc_rate_checks(void)
