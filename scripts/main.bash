@@ -192,8 +192,8 @@ main_list() {
 	done
 }
 
-# Keep one generation of logs: the files of logs/ move to logs.old/. Its
-# directories stay: they are other runs' (make run's logs/ARCH-CC/, the
+# Keep one generation of logs: the files of logs/ move to logs.old/, and
+# the replay bundles (NAME.replay/) with them. Its other directories stay: they are other runs' (make run's logs/ARCH-CC/, the
 # suites' logs/reports/, LOGDIR=logs/NAME runs), which a later plain run
 # must not take away. A log directory that cannot be made or written is an
 # error naming it, before any test starts.
@@ -208,7 +208,8 @@ main_logs() {
 		why=$(mkdir -- "$LOGDIR.old" 2>&1) ||
 			main_fatal "${RUN_PROG:-run_tests.sh}: cannot make $LOGDIR.old for the last run's logs: ${why##*: }"
 		for e in "$LOGDIR"/* "$LOGDIR"/.[!.]*; do
-			if [ -d "$e" ] || { [ ! -e "$e" ] && [ ! -L "$e" ]; }; then continue; fi
+			# a FAIL's replay bundle (scripts/replay.bash) is this run's, not another run's
+			if { [ -d "$e" ] && ! replay_is_bundle "$e"; } || { [ ! -e "$e" ] && [ ! -L "$e" ]; }; then continue; fi
 			why=$(mv -- "$e" "$LOGDIR.old/" 2>&1) ||
 				main_fatal "${RUN_PROG:-run_tests.sh}: cannot move $e to $LOGDIR.old: ${why##*: }"
 		done

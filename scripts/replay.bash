@@ -42,6 +42,13 @@ REPLAY_SHUTDOWN_QEMU=9.1
 
 replay_force() { REPLAY_FORCE=$1; }
 
+# Whether a folder of the log directory is a replay bundle (main_logs moves
+# them to logs.old/ with the run's files): its name and its commands.txt,
+# written before anything else is run.
+replay_is_bundle() { # dir
+	[[ $1 == *"$REPLAY_SUFFIX" ]] && [ -f "$1/commands.txt" ]
+}
+
 # Why the entry's run, as RUN_CMD and PREP_* give it, can have no bundle,
 # into REPLAY_WHY_NOT (empty: it can).
 replay_why_not() { # test
@@ -120,7 +127,7 @@ replay_after_run() { # test log timeout
 }
 
 replay_bundle() { # test log timeout
-	local t=$1 log=$2 tmo=$3 dir kname why summary size check recorded agent="" evidence
+	local t=$1 log=$2 tmo=$3 dir kname why summary size check recorded agent="" evidence t0 t1 secs
 	T_REPLAY=$t dir=$LOGDIR/$t$REPLAY_SUFFIX kname=${PREP_KERNEL##*/}
 	rm -rf -- "$dir"
 	if ! why=$(mkdir -- "$dir" 2>&1 && cp -- "$PREP_KERNEL" "$dir/$kname" 2>&1); then
@@ -132,6 +139,7 @@ replay_bundle() { # test log timeout
 	replay_cmd replay "$kname"
 	replay_write "$dir" "$tmo" "${record[@]}"
 	flock -s "$RUN_LOCK_FD"
+	run_usec_into t0
 	replay_run "$dir" console.txt record-stderr.txt "$tmo" "${record[@]}"
 	recorded=$REPLAY_STATUS
 	echo "$recorded" >"$dir/record-status"
@@ -145,12 +153,15 @@ replay_bundle() { # test log timeout
 	fi
 	replay_run "$dir" replay-check.txt replay-check.txt $((${tmo%.*} + RUN_KILL_AFTER + 5)) ./replay.sh
 	flock -u "$RUN_LOCK_FD"
+	run_usec_into t1
+	t1=$((t1 - t0))
+	printf -v secs '%d.%02d' $((t1 / USEC_PER_SEC)) $((t1 % USEC_PER_SEC * 100 / USEC_PER_SEC))
 	check=$(tail -n 1 "$dir/replay-check.txt")
 	size=$(du -sk -- "$dir" | cut -f1)
 	cfg_value_into evidence "$t" evidence
 	# docs/runner.md, "Replay bundles": QEMU never hands the agent's answers to a recording guest
 	[ -z "$evidence" ] || agent=" without the host-evidence agent"
-	echo "runner: replay bundle $t$REPLAY_SUFFIX/ ($size KiB): the run recorded again$agent (QEMU status $recorded, ${summary:-no SUMMARY line}), replayed once: ${check:-replay.sh said nothing (status $REPLAY_STATUS)}" >>"$log"
+	echo "runner: replay bundle $t$REPLAY_SUFFIX/ ($size KiB, $secs s to record and replay): the run recorded again$agent (QEMU status $recorded, ${summary:-no SUMMARY line}), replayed once: ${check:-replay.sh said nothing (status $REPLAY_STATUS)}" >>"$log"
 	RUN_MSG+=" (replay bundle: $t$REPLAY_SUFFIX/)"
 }
 

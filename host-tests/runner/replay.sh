@@ -42,7 +42,7 @@ replay_fake() {
 		has_match logs/rr.replay/commands.txt "^$d/rr-qemu .*-kernel fail.flat .*-icount shift=7,sleep=off,rr=replay,rrfile=record.bin$"
 	ok "replay fake: ... the kernel copied beside them" cmp -s build/x86/fail.flat logs/rr.replay/fail.flat
 	ok "replay fake: the log says the bundle replayed once" has_match logs/rr.log \
-		'^runner: replay bundle rr\.replay/ \([0-9]+ KiB\): the run recorded again \(QEMU status 3, SUMMARY: 2 tests, 1 unexpected failures, 0 skipped\), replayed once: replay: PASS: console byte for byte as recorded \(4 lines, 4 PASS/FAIL/SKIP/KFAIL/BOUND/SUMMARY lines\), QEMU status 3 \(the record.s\)$'
+		'^runner: replay bundle rr\.replay/ \([0-9]+ KiB, [0-9]+\.[0-9]{2} s to record and replay\): the run recorded again \(QEMU status 3, SUMMARY: 2 tests, 1 unexpected failures, 0 skipped\), replayed once: replay: PASS: console byte for byte as recorded \(4 lines, 4 PASS/FAIL/SKIP/KFAIL/BOUND/SUMMARY lines\), QEMU status 3 \(the record.s\)$'
 	ok "replay fake: a FAIL without -icount has no bundle, and its log says why" has_line logs/plain.log \
 		"runner: no replay bundle: it ran without -icount (guest time followed the host's): QEMU records and replays runs under -icount only"
 	ok "replay fake: ... and none is made" not_exists logs/plain.replay
@@ -50,6 +50,8 @@ replay_fake() {
 	ACCEL=tcg UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build rr >out.txt 2>&1
 	ok "replay fake: a record run that wrote no record is named incomplete" has_line logs/rr.log \
 		"runner: replay bundle rr.replay/ incomplete: the record run (QEMU status 3) wrote no record.bin"
+	ok "replay fake: ... and the last run's bundle was moved to logs.old/ with its logs" \
+		test -x logs.old/rr.replay/replay.sh -a -f logs.old/rr.log
 	cd "$TOP" || return
 }
 
@@ -81,7 +83,7 @@ real_replay_one() { # build label qemu-binary (empty: the system's)
 	ok "replay $l: rr-fail FAILs, rr-pass passes (exit 1)" equals "$st:$(tail -n 1 out.txt)" "1:1 passed, 1 failed, 0 skipped"
 	ok "replay $l: the FAIL line names its bundle" has_match out.txt '^FAIL +rr-fail .*\(replay bundle: rr-fail\.replay/\)$'
 	ok "replay $l: the log: recorded again without the agent, FAILing again, replayed once" has_match logs/rr-fail.log \
-		'^runner: replay bundle rr-fail\.replay/ \([0-9]+ KiB\): the run recorded again without the host-evidence agent \(QEMU status 3, SUMMARY: [0-9]+ tests, [1-9][0-9]* unexpected failures, [0-9]+ skipped\), replayed once: replay: PASS: console byte for byte as recorded '
+		'^runner: replay bundle rr-fail\.replay/ \([0-9]+ KiB, [0-9]+\.[0-9]{2} s to record and replay\): the run recorded again without the host-evidence agent \(QEMU status 3, SUMMARY: [0-9]+ tests, [1-9][0-9]* unexpected failures, [0-9]+ skipped\), replayed once: replay: PASS: console byte for byte as recorded '
 	ok "replay $l: no bundle for the PASS" not_exists logs/rr-pass.replay
 	mv logs/rr-fail.replay moved
 	for i in 1 2 3; do
