@@ -16,7 +16,9 @@
 # Nothing runs while QEMU runs: the kernel fills the buffers, and
 # trace-cmd extract reads them when QEMU has ended (host_trace_end); the
 # instances are then removed. VMTICK_HOST_TRACE: auto (default) traces
-# where it can, 0 never, 1 makes an entry that cannot be traced an ERROR.
+# where it can the entries whose judgment the host's record serves (those
+# with evidence = or events =: about 0.8 s each after QEMU ends), 0 never,
+# 1 every entry, one that cannot be traced an ERROR.
 HOST_TRACE_FS=${VMTICK_TRACEFS:-/sys/kernel/tracing} # the tests point it at a made-up tree
 HOST_TRACE_CMD=${VMTICK_TRACE_CMD:-trace-cmd}          # and this at a fake
 HOST_TRACE_CLOCK=x86-tsc
@@ -74,6 +76,8 @@ host_trace_why_not_into() { # var
 		_hw_out="cannot write $HOST_TRACE_FS/instances"
 	elif ! grep -qw -- "$HOST_TRACE_CLOCK" "$HOST_TRACE_FS/trace_clock" 2>/dev/null; then
 		_hw_out="trace_clock offers no $HOST_TRACE_CLOCK (not an x86 host)"
+	elif [ "${HOST_TRACE_MODE:-auto}" = auto ] && [ -z "${PREP_HOST_SERVED-x}" ]; then
+		_hw_out="not this entry: auto traces those the host's evidence serves (evidence = or events =), VMTICK_HOST_TRACE=1 every one"
 	fi
 }
 

@@ -132,6 +132,9 @@ run_prepare() { # test
 	elif [ -n "$evidence" ] && [ ! -x "$RUN_PYTHON" ]; then
 		PREP_OUTCOME=ERROR PREP_MSG="evidence needs $RUN_PYTHON for scripts/host_evidence.py, which is not installed"
 	else
+		# the entries whose judgment the host's record serves: traced under auto
+		# shellcheck disable=SC2034 # PREP_HOST_SERVED: host_trace_why_not_into's
+		PREP_HOST_SERVED=$events$evidence
 		host_trace_prepare
 	fi
 }

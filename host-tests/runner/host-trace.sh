@@ -57,6 +57,13 @@ host_trace_none() {
 	ok "host trace: VMTICK_HOST_TRACE=0 says so in one line" \
 		equals "$(trace_line logs/pass.log)" "runner: host trace: none: turned off (VMTICK_HOST_TRACE=0)"
 	ok "host trace: the guest's output untouched" has_line logs/pass.log 'PASS: one'
+	if [ "$(id -u)" = 0 ]; then
+		trace_run VMTICK_TRACE_CMD="$FAKE_TRACE_CMD" -- plain
+		ok "host trace: auto leaves an entry the host's evidence does not serve, saying so" \
+			equals "$(trace_line logs/plain.log)" "runner: host trace: none: not this entry: auto traces those the host's evidence serves (evidence = or events =), VMTICK_HOST_TRACE=1 every one"
+	else
+		skip "host trace: auto leaves an entry the host's evidence does not serve, saying so" "not root: the not-root line comes first"
+	fi
 	trace_run HOST_TRACE_UID=1000
 	ok "host trace: not root says so" equals "$(trace_line logs/pass.log)" "runner: host trace: none: not root (tracefs is root's)"
 	ok "host trace: not root still PASSes" has_match out.txt '^PASS +pass '
@@ -107,7 +114,7 @@ host_trace_real() {
 	ok "host trace: ... only one" equals "$(trace_lines logs/traced.log)" 1
 	ok "host trace: ... its count the trace's lines" \
 		equals "$(sed -n 's/^runner: host trace: .* (\([0-9]*\) events .*/\1/p' logs/traced.log)" "$(grep -c ': sched_' "$f.txt")"
-	ok "host trace: the header keeps the command as it was" has_match logs/traced.log "^$FAKE -machine "
+	ok "host trace: the header keeps the command as it was" has_match logs/traced.log "^[^ ]*python3 [^ ]*host_evidence\.py -- $FAKE -machine "
 	ok "host trace: the trace holds the fake QEMU's switches (trace-cmd report text, TSC counts)" \
 		has_match "$f.txt" "^${TRACE_PREFIX}[0-9]+-[0-9]+: +[^ ]+-[0-9]+ +\[[0-9]+\] ?[0-9]{12,}: sched_switch: +prev_comm=[^ ]+ prev_pid=$qpid "
 	ok "host trace: ... and its children's (its pause's sleep)" has_match "$f.txt" ': sched_switch: +prev_comm=sleep '
@@ -231,7 +238,7 @@ host_trace() {
 	make_build "$d/build" x86_64
 	printf '%s\n' "span $d/span.txt" 'out PASS: traced' 'pause 1' 'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' \
 		'exit 0' >"$d/build/x86/traced.flat"
-	printf '%s\n' '[pass]' 'file = pass.flat' '[traced]' 'file = traced.flat' '[hang]' 'file = hang.flat' 'timeout = 60' >"$d/h.cfg"
+	printf '%s\n' '[pass]' 'file = pass.flat' 'evidence = host' '[traced]' 'file = traced.flat' 'evidence = host' '[hang]' 'file = hang.flat' 'evidence = host' 'timeout = 60' '[plain]' 'file = pass.flat' >"$d/h.cfg"
 	cd "$d" || return
 	host_trace_none
 	host_trace_real
