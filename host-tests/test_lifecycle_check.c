@@ -348,6 +348,70 @@ static void test_clock_table(void **state)
 	}
 }
 
+/* The case named what, judged into a list of its own (no printing): what the host's tools read. */
+static struct checks *judge_clock_case(const char *what)
+{
+	for (size_t i = 0; i < ARRAY_LEN(clock_cases); i++) {
+		const struct clock_case *c = &clock_cases[i];
+
+		if (strcmp(c->what, what))
+			continue;
+		reset_event(c->kind, c->stopped_ns);
+		lc.rec.done.vcpu_wait_ns = c->wait_ns;
+		lc.rec.fault = c->fault;
+		set_steps(c->cpu, c->clock, 1, c);
+		set_steps(!c->cpu, c->clock, 2, c);
+		lc.rec.cpu[c->cpu].backwards[c->clock] = c->back;
+		lc.rec.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
+		lc.rec.done.kind = c->kind;
+		struct checks *l = test_checks();
+
+		lc_check_clock(l, &lc.rec, c->clock);
+		return l;
+	}
+	fail_msg("no clock case '%s'", what);
+	return NULL;
+}
+
+/* Entry k of l: a bounded check of figure name, value (10^-6 ms), holding or not. */
+static void expect_bounded(const struct checks *l, unsigned k, const char *name, s64 value,
+			   s64 lo, s64 hi, bool holds)
+{
+	const struct check *c = &l->c[k];
+
+	assert_true(k < l->n);
+	assert_int_equal(c->kind, CHECK_BOUNDED);
+	assert_string_equal(c->name, name);
+	assert_int_equal(c->b.value, value);
+	assert_int_equal(c->b.band[0].lo, lo);
+	assert_int_equal(c->b.band[0].hi, hi);
+	assert_int_equal(check_holds(c), holds);
+}
+
+/*
+ * The same checks read as entries, not sentences: each figure, its band
+ * and its outcome, as the replay tools and the known-defect table read
+ * them.
+ */
+static void test_clock_entries(void **state)
+{
+	struct checks *l = judge_clock_case("a clean pause: the counter runs through it");
+
+	assert_int_equal(l->n, 3);
+	expect_bounded(l, 0, "e1.pause.counter.backwards", 0, 0, 0, true);
+	expect_bounded(l, 1, "e1.pause.counter.step", 1001 * MS, 0, 1012 * MS, true);
+	expect_bounded(l, 2, "e1.pause.counter.step", 1001 * MS, 990 * MS, BOUND_OPEN_HI, true);
+	assert_true(checks_all_hold(l));
+	l = judge_clock_case("a step 1 us beyond the bound");
+	expect_bounded(l, 1, "e1.pause.counter.step", 1012 * MS + US, 0, 1012 * MS, false);
+	assert_int_equal(checks_failed(l), 1);
+	l = judge_clock_case("kvmclock ran through a stop it is frozen in");
+	expect_bounded(l, 1, "e1.pause.kvmclock.step", 1001 * MS, 0, 1012 * MS, true);
+	assert_int_equal(l->c[2].kind, CHECK_BOUNDED);
+	assert_false(check_holds(&l->c[2]));
+	assert_int_equal(checks_failed(l), 1);
+}
+
 /* A clean pause says four lines and no more: no INFO, nothing about another clock. */
 static void test_clock_clean_whole(void **state)
 {
@@ -843,6 +907,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clock_table),
 		cmocka_unit_test(test_clock_clean_whole),
+		cmocka_unit_test(test_clock_entries),
 		cmocka_unit_test(test_oneshot_table),
 		cmocka_unit_test(test_oneshot_every_cpu),
 		cmocka_unit_test(test_periodic_table),
