@@ -193,7 +193,8 @@ main_list() {
 }
 
 # Keep one generation of logs: the files of logs/ move to logs.old/, and
-# the replay bundles (NAME.replay/) with them. Its other directories stay: they are other runs' (make run's logs/ARCH-CC/, the
+# the replay bundles (NAME.replay/) with them. Its other directories stay:
+# they are other runs' (make run's logs/ARCH-CC/, the
 # suites' logs/reports/, LOGDIR=logs/NAME runs), which a later plain run
 # must not take away. A log directory that cannot be made or written is an
 # error naming it, before any test starts.
