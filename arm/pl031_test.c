@@ -53,8 +53,10 @@
 /* how long to wait for the match: ahead plus two seconds, in seconds of the counter */
 #define MATCH_WAIT_S		(MATCH_AHEAD_S + 2)
 
-enum phase { PHASE_TOD = 1 << 0, PHASE_MATCH = 1 << 1, PHASE_MASK = 1 << 2, PHASE_ALL = (1 << 3) - 1 };
-static const char *const phase_names[] = { "tod", "match", "mask" };
+/* The steps of phases=, each its index in phase_names[]. */
+enum phase { PHASE_TOD, PHASE_MATCH, PHASE_MASK };
+static const char *const phase_names[] = {
+	[PHASE_TOD] = "tod", [PHASE_MATCH] = "match", [PHASE_MASK] = "mask"};
 enum fault { FAULT_NONE, FAULT_UNMASKED, FAULT_NOCLEAR, FAULT_EARLY, FAULT_TOD_STALE2S };
 static const char *const fault_names[] = { "none", "unmasked", "noclear", "early", "tod_stale2s" };
 /* fault=early: RTCMR set this much nearer than the check expects, as an alarm firing early would look */
@@ -197,9 +199,8 @@ static void check_mask(void)
 }
 
 static const struct arg args[] = {
-	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &opt.host_ns, .lo = 1,
-	  .hi = UINT64_MAX, .fraction = &opt.host_has_fraction,
-	  .help = "the host's time of day when QEMU started; absent: no time of day check" },
+	ARG_HOST_TIME(&opt.host_ns, &opt.host_has_fraction, 1,
+		      "the host's time of day when QEMU started; absent: no time of day check"),
 	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "5",
 		    "the time of day check's allowance for start-up and boot"),
 	ARG_LIST("phases", &opt.phases, phase_names, "tod,match,mask", "steps to run"),
@@ -220,11 +221,11 @@ int main(int argc, char **argv)
 		return report_summary();
 	}
 	/* first: the host's time of day is from before QEMU started, and the match steps take seconds */
-	if ((opt.phases & PHASE_TOD) && opt.host_ns)
+	if (arg_listed(opt.phases, PHASE_TOD) && opt.host_ns)
 		check_tod();
-	else if (opt.phases & PHASE_TOD)
+	else if (arg_listed(opt.phases, PHASE_TOD))
 		report_info("tod: no host_time given, not checked");
-	if (!(opt.phases & (PHASE_MATCH | PHASE_MASK)))
+	if (!arg_listed(opt.phases, PHASE_MATCH) && !arg_listed(opt.phases, PHASE_MASK))
 		return report_summary();
 	irq = pl031_irq();
 	if (!gic_version() || !irq) {
@@ -234,9 +235,9 @@ int main(int argc, char **argv)
 	install_irq_handler(irq, pl031_handler);
 	gic_set_trigger(irq, GIC_TRIGGER_LEVEL);
 	gic_enable_irq(irq);
-	if (opt.phases & PHASE_MATCH)
+	if (arg_listed(opt.phases, PHASE_MATCH))
 		check_match();
-	if (opt.phases & PHASE_MASK)
+	if (arg_listed(opt.phases, PHASE_MASK))
 		check_mask();
 	gic_disable_irq(irq);
 	return report_summary();

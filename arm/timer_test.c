@@ -120,15 +120,12 @@ static const char *const fault_names[] = {
 	"tval_unsigned", "tval_clamp", "istatus", "cval_signed", "cval_wrap",
 };
 
-enum phase {
-	PHASE_REGS = 1 << 0,
-	PHASE_COUNTER = 1 << 1,
-	PHASE_FREQ = 1 << 2,
-	PHASE_TVAL = 1 << 3,
-	PHASE_FAR = 1 << 4,
-	PHASE_PER_VCPU = PHASE_REGS | PHASE_TVAL | PHASE_FAR,
+/* The steps of phases=, each its index in phase_names[]. */
+enum phase { PHASE_REGS, PHASE_COUNTER, PHASE_FREQ, PHASE_TVAL, PHASE_FAR };
+static const char *const phase_names[] = {
+	[PHASE_REGS] = "regs", [PHASE_COUNTER] = "counter", [PHASE_FREQ] = "freq",
+	[PHASE_TVAL] = "tval", [PHASE_FAR] = "far",
 };
-static const char *const phase_names[] = { "regs", "counter", "freq", "tval", "far" };
 
 static struct {
 	u64 loops;
@@ -426,13 +423,13 @@ static void check_tval_read(enum timer_kind k, int cpu, const struct tval_read *
 static void tval_on(enum timer_kind k, int cpu)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tval_writes); i++) {
-		if (!(opt.phases & tval_writes[i].phase))
+		if (!arg_listed(opt.phases, tval_writes[i].phase))
 			continue;
 		check_tval_write(k, cpu, &tval_writes[i]);
 		check_tval_irq(k, cpu, &tval_writes[i]);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(tval_reads); i++)
-		if (opt.phases & tval_reads[i].phase)
+		if (arg_listed(opt.phases, tval_reads[i].phase))
 			check_tval_read(k, cpu, &tval_reads[i]);
 }
 
@@ -481,14 +478,14 @@ static void timers_on(void *unused)
 	for (enum timer_kind k = TIMER_VIRT; k <= TIMER_PHYS; k++) {
 		gic_enable_irq(timer_irq(k));
 		tval_on(k, cpu);
-		if (opt.phases & PHASE_REGS) {
+		if (arg_listed(opt.phases, PHASE_REGS)) {
 			check_istatus(k, cpu);
 			check_imask(k, cpu);
 			check_fire(k, cpu);
 			for (size_t i = 0; i < ARRAY_SIZE(withdrawals); i++)
 				check_level(k, cpu, &withdrawals[i]);
 		}
-		for (size_t i = 0; i < ARRAY_SIZE(far_cvals) && (opt.phases & PHASE_FAR); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(far_cvals) && arg_listed(opt.phases, PHASE_FAR); i++)
 			check_far(k, cpu, far_cvals[i]);
 		gic_disable_irq(timer_irq(k));
 	}
@@ -598,13 +595,15 @@ int main(int argc, char **argv)
 		report_abort("CNTFRQ_EL0 is %llu: no counter frequency", timer_freq());
 	report_info("CNTFRQ %llu Hz, running at EL%u", timer_freq(), boot_el());
 	report_result("timer.cntfrq_hz", "Hz", "%llu", timer_freq());
-	if (opt.phases & PHASE_PER_VCPU)
+	/* the steps each vCPU runs on its own timers */
+	if (arg_listed(opt.phases, PHASE_REGS) || arg_listed(opt.phases, PHASE_TVAL) ||
+	    arg_listed(opt.phases, PHASE_FAR))
 		check_regs();
-	if (opt.phases & PHASE_COUNTER) {
+	if (arg_listed(opt.phases, PHASE_COUNTER)) {
 		check_counter(TIMER_VIRT);
 		check_counter(TIMER_PHYS);
 	}
-	if (opt.phases & PHASE_FREQ)
+	if (arg_listed(opt.phases, PHASE_FREQ))
 		check_freq();
 	return report_summary();
 }

@@ -28,6 +28,14 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_BLOB (1 << 20)
+/* The header's fields, by their offsets (the devicetree specification, 5.2) */
+#define FDT_HDR_MAGIC		  0
+#define FDT_HDR_TOTALSIZE	  4
+#define FDT_HDR_OFF_DT_STRUCT	  8
+#define FDT_HDR_VERSION		  20
+#define FDT_HDR_LAST_COMP_VERSION 24
+#define FDT_HDR_SIZE_DT_STRINGS	  32
+#define FDT_HDR_SIZE_DT_STRUCT	  36
 
 /* What each dumped configuration must show. */
 static const struct machine {
@@ -293,27 +301,28 @@ static void test_bad_header(void **state)
 	assert_int_equal(dt_init(&dt, NULL, 100), DT_ERR_TRUNCATED);
 	assert_int_equal(dt_init(&dt, d.blob, 35), DT_ERR_TRUNCATED);
 	assert_int_equal(dt_init(&dt, d.blob, d.size - 1), DT_ERR_TRUNCATED);
-	put32(d.blob, 0xdeadbeef);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADMAGIC);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 20, 15);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADVERSION);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 24, 18);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADVERSION);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 8, (uint32_t)d.size + 4);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADLAYOUT);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 8, fdt_off_dt_struct(d.blob) + 2);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADLAYOUT);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 32, 0xffffffff);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADLAYOUT);
-	memcpy(d.blob, saved, sizeof(saved));
-	put32(d.blob + 36, 0xfffffff0);
-	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADLAYOUT);
-	memcpy(d.blob, saved, sizeof(saved));
+	{
+		/* one header field written over at a time, the rest as loaded */
+		const struct {
+			unsigned field;
+			uint32_t value;
+			int want;
+		} bad[] = {
+			{ FDT_HDR_MAGIC, 0xdeadbeef, DT_ERR_BADMAGIC },
+			{ FDT_HDR_VERSION, 15, DT_ERR_BADVERSION },
+			{ FDT_HDR_LAST_COMP_VERSION, 18, DT_ERR_BADVERSION },
+			{ FDT_HDR_OFF_DT_STRUCT, (uint32_t)d.size + 4, DT_ERR_BADLAYOUT },
+			{ FDT_HDR_OFF_DT_STRUCT, fdt_off_dt_struct(d.blob) + 2, DT_ERR_BADLAYOUT },
+			{ FDT_HDR_SIZE_DT_STRINGS, 0xffffffff, DT_ERR_BADLAYOUT },
+			{ FDT_HDR_SIZE_DT_STRUCT, 0xfffffff0, DT_ERR_BADLAYOUT },
+		};
+
+		for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+			put32(d.blob + bad[i].field, bad[i].value);
+			assert_int_equal(dt_init(&dt, d.blob, d.size), bad[i].want);
+			memcpy(d.blob, saved, sizeof(saved));
+		}
+	}
 	put32(struct_at(&d, 0), 2);	/* root is not a BEGIN_NODE */
 	assert_int_equal(dt_init(&dt, d.blob, d.size), DT_ERR_BADSTRUCTURE);
 	free(d.blob);
@@ -334,12 +343,12 @@ static void test_totalsize_below_header(void **state)
 
 	load_good(&d);
 	for (size_t v = 0; v < sizeof(versions) / sizeof(versions[0]); v++) {
-		put32(d.blob + 20, versions[v]);
-		put32(d.blob + 24, 16);
+		put32(d.blob + FDT_HDR_VERSION, versions[v]);
+		put32(d.blob + FDT_HDR_LAST_COMP_VERSION, 16);
 		for (uint32_t total = 0; total < HEADER_SIZE(versions[v]); total++) {
 			int got;
 
-			put32(d.blob + 4, total);
+			put32(d.blob + FDT_HDR_TOTALSIZE, total);
 			got = dt_init(&dt, d.blob, d.size);
 			if (got != DT_ERR_TRUNCATED)
 				fail_msg("version %u, totalsize %u: %s (%d), want %s", versions[v], total,

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/fixed.h"
 
 #define RANDOM_CASES 1000000
@@ -182,18 +183,10 @@ static void reference(char *out, size_t size, const char *sign, uint64_t magnitu
 		 (int)(decimals > scale ? decimals - scale : 0), "0000000000000000000");
 }
 
-static uint64_t next_random(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
-
 static void test_random_against_reference(void **state)
 {
 	char got[FIXED_BUF_SIZE], want[2 * FIXED_BUF_SIZE];
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	u64 seed = 0x9e3779b97f4a7c15ULL;
 
 	for (int i = 0; i < RANDOM_CASES; i++) {
 		uint64_t r = next_random(&seed);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/x86/hpet.h"
 
 #define ARRAY_LEN(a)  (sizeof(a) / sizeof((a)[0]))
@@ -58,15 +59,6 @@ static void test_reached_cases(void **state)
 			fail_msg("counter %#x, comparator %#x (%s): reached %d, want %d",
 				 c->counter, c->cmp, c->what, !c->reached, c->reached);
 	}
-}
-
-/* xorshift64*: reproducible, and every bit pattern is reachable. */
-static u64 next_random(u64 *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
 }
 
 /* Counters all around the wrap, comparators 1..HPET_ARM_MAX_COUNTS ahead: reached once there. */

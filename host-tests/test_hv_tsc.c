@@ -20,14 +20,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <pthread.h>
 #include <stdio.h>
 #include "host_shim.h"
+#include "torn_race.h"
 #include "../lib/hv_tsc.h"
 #include "../lib/pvclock.h"
 
 #define RANDOM_ROUNDS 1000000
-#define READERS 3
 #define READS_PER_READER 2000000
 /*
  * The page may read up to 2 units of 100 ns below kvmclock / 100 (the
@@ -179,20 +178,12 @@ static void *reader(void *torn)
 
 static void test_no_torn_copy(void **state)
 {
-	pthread_t w, r[READERS];
-	int torn = 0;
+	int torn;
 
 	page = (struct hv_ref_tsc_page){ .tsc_sequence = 1, .tsc_scale = scale_of(1), .tsc_offset = 1 };
-	writer_stop = 0;
-	assert_int_equal(pthread_create(&w, NULL, writer, NULL), 0);
-	for (int i = 0; i < READERS; i++)
-		assert_int_equal(pthread_create(&r[i], NULL, reader, &torn), 0);
-	for (int i = 0; i < READERS; i++)
-		pthread_join(r[i], NULL);
-	writer_stop = 1;
-	pthread_join(w, NULL);
+	torn = torn_race(writer, reader, &writer_stop);
 	printf("writer reached generation %lld; %d torn copies in %d reads\n", (long long)page.tsc_offset, torn,
-	       READERS * READS_PER_READER);
+	       TORN_RACE_READERS * READS_PER_READER);
 	assert_true(page.tsc_offset > 1000);
 	if (torn)
 		fail_msg("hv_tsc_read returned %d torn copies (sequence, scale and offset not all of one update)", torn);

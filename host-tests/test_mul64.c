@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/mul64.h"
 
 #define ARRAY_LEN(a)  (sizeof(a) / sizeof((a)[0]))
@@ -96,15 +97,6 @@ static void test_edges(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(edges); i++)
 		for (size_t j = 0; j < ARRAY_LEN(edges); j++)
 			check("edge operands", edges[i], edges[j]);
-}
-
-/* xorshift64*: reproducible, and every bit pattern is reachable. */
-static u64 next_random(u64 *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dull;
 }
 
 static void test_random(void **state)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/pvclock.h"
 #include "../lib/units.h"
 
@@ -61,18 +62,9 @@ static void test_edges(void **state)
 					    scale_reference(deltas[d], muls[m], shifts[s]));
 }
 
-/* xorshift64*: reproducible, and every bit pattern is reachable. */
-static uint64_t next_random(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
-
 static void test_random(void **state)
 {
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	u64 seed = 0x9e3779b97f4a7c15ULL;
 
 	for (int i = 0; i < RANDOM_ROUNDS; i++) {
 		/* a random bit length too, so small deltas are as common as huge ones */

@@ -24,9 +24,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include "host_shim.h"
+#include "torn_race.h"
 #include "../lib/pvclock.h"
 
-#define READERS 3
 #define READS_PER_READER 3000000
 #define CLAMPERS 4
 #define CLAMPS_PER_THREAD 2000000
@@ -97,20 +97,12 @@ static void *reader(void *torn)
 
 static void test_no_torn_copy(void **state)
 {
-	pthread_t w, r[READERS];
-	int torn = 0;
+	int torn;
 
 	area = (struct pvclock_vcpu_time_info){ .version = 2, .tsc_to_system_mul = mul_of(0) };
-	writer_stop = 0;
-	assert_int_equal(pthread_create(&w, NULL, writer, NULL), 0);
-	for (int i = 0; i < READERS; i++)
-		assert_int_equal(pthread_create(&r[i], NULL, reader, &torn), 0);
-	for (int i = 0; i < READERS; i++)
-		pthread_join(r[i], NULL);
-	writer_stop = 1;
-	pthread_join(w, NULL);
+	torn = torn_race(writer, reader, &writer_stop);
 	printf("writer reached version %u; %d torn copies in %d reads\n", area.version, torn,
-	       READERS * READS_PER_READER);
+	       TORN_RACE_READERS * READS_PER_READER);
 	assert_true(area.version > 1000);
 	if (torn)
 		fail_msg("pvclock_read returned %d torn copies (fields of two updates)", torn);

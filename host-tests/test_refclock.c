@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/units.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -66,18 +67,10 @@ static struct {
 	uint64_t now_ps;
 	uint64_t clock_cost_ps, ref_cost_ps;
 	uint64_t jitter_ps;	/* up to this much more per read, pseudo-randomly */
-	uint64_t seed;
+	u64 seed;
 	uint64_t clock_num, clock_den;	/* clock ticks = ns * num / den */
 	uint64_t ref_hz;
 } sim;
-
-static uint64_t next_random(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
 
 static void spend(uint64_t cost_ps)
 {
@@ -314,7 +307,7 @@ static void test_random_costs(void **state)
 		int64_t truth = (int64_t)(rate[0] * PPB_PER_UNIT / rate[1]) - (int64_t)PPB_PER_UNIT;
 		struct refclock_mark m0, m1;
 		struct refclock_rate r;
-		uint64_t seed;
+		u64 seed;
 
 		sim_reset(100000000, rate[0], rate[1]);
 		sim.seed += (uint64_t)i * 7919;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "xorshift.h"
 #include "../lib/stats.h"
 #include "../lib/fixed.h"
 #include "../lib/units.h"
@@ -32,15 +33,6 @@
 #define HZ_MAX	       18000000000ull
 
 typedef unsigned __int128 u128;
-
-/* xorshift64*: reproducible, and every bit pattern is reachable. */
-static u64 next_random(u64 *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dULL;
-}
 
 /* A random value of random bit length, so small values are as common as huge ones. */
 static u64 random_any(u64 *s)
@@ -265,77 +257,77 @@ static void test_compute_empty(void **state)
 }
 
 /* Samples whose statistics are known by hand; unsorted on purpose. */
+static const struct {
+	u64 n;
+	u64 v[6];
+	u64 min, max, median, p99, mean, mad;
+} known_cases[] = {
+	{1, {5}, 5, 5, 5, 5, 5, 0},
+	{2, {9, 4}, 4, 9, 6, 9, 6, 2},
+	{3, {3, 1, 2}, 1, 3, 2, 3, 2, 1},
+	/* deviations 5 1 1 15: the MAD is (1 + 5) / 2, not the lower middle 1 */
+	{4, {20, 6, 0, 4}, 0, 20, 5, 20, 7, 3},
+	{5, {1, 2, 3, 4, 1000}, 1, 1000, 3, 1000, 202, 1},
+	/* the median of two values near UINT64_MAX, whose sum does not fit */
+	{2,
+	 {UINT64_MAX, UINT64_MAX - 1},
+	 UINT64_MAX - 1,
+	 UINT64_MAX,
+	 UINT64_MAX - 1,
+	 UINT64_MAX,
+	 UINT64_MAX - 1,
+	 0},
+	{2,
+	 {UINT64_MAX, UINT64_MAX},
+	 UINT64_MAX,
+	 UINT64_MAX,
+	 UINT64_MAX,
+	 UINT64_MAX,
+	 UINT64_MAX,
+	 0},
+	{2,
+	 {UINT64_MAX, 0},
+	 0,
+	 UINT64_MAX,
+	 UINT64_MAX / 2,
+	 UINT64_MAX,
+	 UINT64_MAX / 2,
+	 UINT64_MAX / 2},
+	{4,
+	 {UINT64_MAX, UINT64_MAX - 2, 1, 3},
+	 1,
+	 UINT64_MAX,
+	 UINT64_MAX / 2 + 1,
+	 UINT64_MAX,
+	 UINT64_MAX / 2 + 1,
+	 UINT64_MAX / 2 - 1},
+	/* a sum of 2^65 - 4: the mean is still the mean, below the maximum */
+	{3,
+	 {UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX},
+	 UINT64_MAX - 2,
+	 UINT64_MAX,
+	 UINT64_MAX - 1,
+	 UINT64_MAX,
+	 UINT64_MAX - 1,
+	 1},
+};
+
 static void test_compute_known(void **state)
 {
-	static const struct {
-		u64 n;
-		u64 v[6];
-		u64 min, max, median, p99, mean, mad;
-	} cases[] = {
-		{1, {5}, 5, 5, 5, 5, 5, 0},
-		{2, {9, 4}, 4, 9, 6, 9, 6, 2},
-		{3, {3, 1, 2}, 1, 3, 2, 3, 2, 1},
-		/* deviations 5 1 1 15: the MAD is (1 + 5) / 2, not the lower middle 1 */
-		{4, {20, 6, 0, 4}, 0, 20, 5, 20, 7, 3},
-		{5, {1, 2, 3, 4, 1000}, 1, 1000, 3, 1000, 202, 1},
-		/* the median of two values near UINT64_MAX, whose sum does not fit */
-		{2,
-		 {UINT64_MAX, UINT64_MAX - 1},
-		 UINT64_MAX - 1,
-		 UINT64_MAX,
-		 UINT64_MAX - 1,
-		 UINT64_MAX,
-		 UINT64_MAX - 1,
-		 0},
-		{2,
-		 {UINT64_MAX, UINT64_MAX},
-		 UINT64_MAX,
-		 UINT64_MAX,
-		 UINT64_MAX,
-		 UINT64_MAX,
-		 UINT64_MAX,
-		 0},
-		{2,
-		 {UINT64_MAX, 0},
-		 0,
-		 UINT64_MAX,
-		 UINT64_MAX / 2,
-		 UINT64_MAX,
-		 UINT64_MAX / 2,
-		 UINT64_MAX / 2},
-		{4,
-		 {UINT64_MAX, UINT64_MAX - 2, 1, 3},
-		 1,
-		 UINT64_MAX,
-		 UINT64_MAX / 2 + 1,
-		 UINT64_MAX,
-		 UINT64_MAX / 2 + 1,
-		 UINT64_MAX / 2 - 1},
-		/* a sum of 2^65 - 4: the mean is still the mean, below the maximum */
-		{3,
-		 {UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX},
-		 UINT64_MAX - 2,
-		 UINT64_MAX,
-		 UINT64_MAX - 1,
-		 UINT64_MAX,
-		 UINT64_MAX - 1,
-		 1},
-	};
-
-	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+	for (size_t i = 0; i < ARRAY_LEN(known_cases); i++) {
 		u64 v[6];
 		struct stats st;
 
-		memcpy(v, cases[i].v, sizeof(v));
-		stats_compute(v, cases[i].n, &st);
-		assert_int_equal(st.n, cases[i].n);
-		assert_int_equal(st.min, cases[i].min);
-		assert_int_equal(st.max, cases[i].max);
-		assert_int_equal(st.median, cases[i].median);
-		assert_int_equal(st.p99, cases[i].p99);
-		assert_int_equal(st.mean, cases[i].mean);
-		assert_int_equal(st.mad, cases[i].mad);
-		check_stats(cases[i].v, cases[i].n);
+		memcpy(v, known_cases[i].v, sizeof(v));
+		stats_compute(v, known_cases[i].n, &st);
+		assert_int_equal(st.n, known_cases[i].n);
+		assert_int_equal(st.min, known_cases[i].min);
+		assert_int_equal(st.max, known_cases[i].max);
+		assert_int_equal(st.median, known_cases[i].median);
+		assert_int_equal(st.p99, known_cases[i].p99);
+		assert_int_equal(st.mean, known_cases[i].mean);
+		assert_int_equal(st.mad, known_cases[i].mad);
+		check_stats(known_cases[i].v, known_cases[i].n);
 	}
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "host_shim.h"
+#include "mismatches.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define ERRNO_UNTOUCHED 12345
@@ -41,16 +42,6 @@ static const char *const inputs[] = {
 
 static const int bases[] = { 0, 2, 3, 8, 10, 16, 36 };
 
-static int failures;
-
-static void assert_clean(void)
-{
-	int n = failures;
-
-	failures = 0;
-	if (n)
-		fail_msg("%d mismatches", n);
-}
 
 static void report_mismatch(const char *fn, const char *s, int base, unsigned long long want,
 			    unsigned long long got, long want_end, long got_end, int want_err,

@@ -27,6 +27,14 @@ const char *arg_value(const char *arg, const char *key);
  * how many words it has, or -1 for an empty list or a word not in names.
  */
 int arg_names_bits(const char *list, const char *const *names, size_t n, unsigned *bits);
+/*
+ * Whether a list argument's bits hold names[i] (bit i): a kernel's steps
+ * are an enum of indices into its names[], never bits of their own.
+ */
+static inline bool arg_listed(unsigned bits, unsigned i)
+{
+	return bits & (1u << i);
+}
 /* Whether word is one of the comma-separated words of list. */
 bool arg_in_list(const char *word, const char *list);
 
@@ -76,6 +84,14 @@ struct arg {
 #define ARG_SECONDS(k, p, l, h, d, hl)                                                    \
 	{ .key = (k), .kind = ARG_KIND_SECONDS, .to.u64 = (p), .lo = (l), .hi = (h), .def = (d), \
 	  .help = (hl) }
+/*
+ * host_time=SECONDS[.FRACTION]: the host's time of day when QEMU started
+ * (date +%s.%N), the runner's {host_time}, in ns from the epoch; *f says
+ * whether it had a fraction (a whole second's rounding to allow, or not).
+ */
+#define ARG_HOST_TIME(p, f, l, hl)                                                      \
+	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = (p), .lo = (l),          \
+	  .hi = UINT64_MAX, .fraction = (f), .help = (hl) }
 #define ARG_LIST(k, p, n, d, hl)                                                  \
 	{ .key = (k), .kind = ARG_KIND_LIST, .to.bits = (p), .names = (n),        \
 	  .nnames = ARRAY_SIZE(n), .def = (d), .help = (hl) }

@@ -88,14 +88,22 @@ static const char *scan(const char *s, int base, struct subject *out)
 	return p == digits ? s : p;
 }
 
-static bool bad_base(const char *s, char **endp, int base)
+/*
+ * s's subject in base, *endp (when not NULL) set past it: false for a base
+ * C does not allow (EINVAL, *endp at s), which the callers answer with 0.
+ */
+static bool read_subject(const char *s, char **endp, int base, struct subject *sub)
 {
-	if (base == 0 || (base >= BASE_MIN && base <= BASE_MAX))
-		return false;
+	const char *end = s;
+	bool ok = base == 0 || (base >= BASE_MIN && base <= BASE_MAX);
+
+	if (ok)
+		end = scan(s, base, sub);
+	else
+		errno = EINVAL;
 	if (endp)
-		*endp = (char *)s;
-	errno = EINVAL;
-	return true;
+		*endp = (char *)end;
+	return ok;
 }
 
 /* Unsigned: the magnitude must fit in max, then a minus sign negates it in the unsigned type. */
@@ -103,13 +111,9 @@ static unsigned long long to_unsigned(const char *s, char **endp, int base,
 				      unsigned long long max)
 {
 	struct subject sub;
-	const char *end;
 
-	if (bad_base(s, endp, base))
+	if (!read_subject(s, endp, base, &sub))
 		return 0;
-	end = scan(s, base, &sub);
-	if (endp)
-		*endp = (char *)end;
 	if (sub.overflow || sub.magnitude > max) {
 		errno = ERANGE;
 		return max;
@@ -122,13 +126,9 @@ static unsigned long long to_unsigned(const char *s, char **endp, int base,
 static long long to_signed(const char *s, char **endp, int base, long long min, long long max)
 {
 	struct subject sub;
-	const char *end;
 
-	if (bad_base(s, endp, base))
+	if (!read_subject(s, endp, base, &sub))
 		return 0;
-	end = scan(s, base, &sub);
-	if (endp)
-		*endp = (char *)end;
 	if (!sub.negative && (sub.overflow || sub.magnitude > (unsigned long long)max)) {
 		errno = ERANGE;
 		return max;

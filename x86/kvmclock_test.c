@@ -131,15 +131,15 @@
 /* us printed as ms: NSEC_PER_USEC is 10^3, three decimals */
 #define US_AS_MS_SCALE		3
 
-/* Bits of phases=, in the order of phase_names[]. */
+/* The steps of phases=, each its index in phase_names[]. */
 enum phase {
-	PHASE_TSCFREQ = 1 << 0,
-	PHASE_WALLCLOCK = 1 << 1,
-	PHASE_RATE = 1 << 2,
-	PHASE_RAW = 1 << 3,
-	PHASE_MONOTONIC = 1 << 4,
-	PHASE_SKEW = 1 << 5,
-	PHASE_PERF = 1 << 6,
+	PHASE_TSCFREQ,
+	PHASE_WALLCLOCK,
+	PHASE_RATE,
+	PHASE_RAW,
+	PHASE_MONOTONIC,
+	PHASE_SKEW,
+	PHASE_PERF,
 };
 
 /* Test-only faults (fault=NAME), each for the check that must catch it. */
@@ -196,16 +196,17 @@ static const char *fmt_us_as_ms(char *buf, size_t size, s64 us)
 /* ---- arguments ---------------------------------------------------------- */
 
 static const char *const phase_names[] = {
-	"tscfreq", "wallclock", "rate", "raw", "monotonic", "skew", "perf",
+	[PHASE_TSCFREQ] = "tscfreq", [PHASE_WALLCLOCK] = "wallclock", [PHASE_RATE] = "rate",
+	[PHASE_RAW] = "raw", [PHASE_MONOTONIC] = "monotonic", [PHASE_SKEW] = "skew",
+	[PHASE_PERF] = "perf",
 };
 
 static struct options o;
 
 static const struct arg args[] = {
 	ARG_UINT("loops", &o.loops, 1, MAX_LOOPS, "1000", "reads per vCPU in steps 4, 5 and 7"),
-	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &o.host_ns, .hi = UINT64_MAX,
-	  .fraction = &o.host_has_fraction,
-	  .help = "the host's time of day when QEMU started (date +%s.%N); 0 or absent: no step 2" },
+	ARG_HOST_TIME(&o.host_ns, &o.host_has_fraction, 0,
+		      "the host's time of day when QEMU started (date +%s.%N); 0 or absent: no step 2"),
 	ARG_SECONDS("threshold", &o.threshold_ns, 0, UINT64_MAX, "0.5",
 		    "the largest start-up delay step 2 allows"),
 	ARG_LIST("phases", &o.phases, phase_names, "tscfreq,wallclock,rate,raw,monotonic,skew,perf",
@@ -643,21 +644,21 @@ int main(int argc, char **argv)
 	results = memalign(CACHE_LINE_SIZE, sizeof(*results) * (size_t)cpu_count());
 	kvmclock_print_params();
 
-	if (o.phases & PHASE_TSCFREQ)
+	if (arg_listed(o.phases, PHASE_TSCFREQ))
 		tscfreq_test();
-	if ((o.phases & PHASE_WALLCLOCK) && o.host_ns)
+	if (arg_listed(o.phases, PHASE_WALLCLOCK) && o.host_ns)
 		wallclock_test(&o);
-	else if (o.phases & PHASE_WALLCLOCK)
+	else if (arg_listed(o.phases, PHASE_WALLCLOCK))
 		report_info("wallclock: no host time given, not checked");
-	if (o.phases & PHASE_RATE)
+	if (arg_listed(o.phases, PHASE_RATE))
 		rate_test(&o);
-	if (o.phases & PHASE_RAW)
+	if (arg_listed(o.phases, PHASE_RAW))
 		raw_stability_test(o.loops);
-	if (o.phases & PHASE_MONOTONIC)
+	if (arg_listed(o.phases, PHASE_MONOTONIC))
 		monotonic_test(o.loops);
-	if (o.phases & PHASE_SKEW)
+	if (arg_listed(o.phases, PHASE_SKEW))
 		skew_test();
-	if (o.phases & PHASE_PERF)
+	if (arg_listed(o.phases, PHASE_PERF))
 		perf_test(o.loops);
 
 	kvmclock_exit();

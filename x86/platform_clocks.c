@@ -79,10 +79,11 @@
 /* fault=hpet_rate, pm_rate: +0.5%, more than the 0.1% the references tolerate plus the brackets */
 #define FAULT_RATE_PPM 5000
 
-enum phase { PHASE_WARPS = 1 << 0, PHASE_RATES = 1 << 1, PHASE_ALL = (1 << 2) - 1 };
+/* The steps of phases=, each its index in phase_names[]. */
+enum phase { PHASE_WARPS, PHASE_RATES };
 enum fault { FAULT_NONE, FAULT_WARP, FAULT_HPET_RATE, FAULT_PM_RATE };
 
-static const char *const phase_names[] = {"warps", "rates"};
+static const char *const phase_names[] = {[PHASE_WARPS] = "warps", [PHASE_RATES] = "rates"};
 static const char *const fault_names[] = {"none", "warp", "hpet_rate", "pm_rate"};
 
 /* A platform counter: raw reads of its hardware width, and the refclock (lib/x86/refclock.c)
@@ -316,9 +317,9 @@ int main(int argc, char **argv)
 			report_prefix_pop();
 			continue;
 		}
-		if (opt.phases & PHASE_WARPS)
+		if (arg_listed(opt.phases, PHASE_WARPS))
 			warp_test(c);
-		if (opt.phases & PHASE_RATES)
+		if (arg_listed(opt.phases, PHASE_RATES))
 			rate_test(c, present[1 - i] ? other : NULL);
 		report_prefix_pop();
 	}

@@ -78,17 +78,14 @@
 /* fault=freq: +0.5%, more than the 0.1% the references tolerate plus the brackets */
 #define FAULT_FREQ_PPM		5000
 
-enum phase {
-	PHASE_CPUID = 1 << 0,
-	PHASE_WARPS = 1 << 1,
-	PHASE_AUX = 1 << 2,
-	PHASE_FREQ = 1 << 3,
-	PHASE_ALL = (1 << 4) - 1,
-};
+/* The steps of phases=, each its index in phase_names[]. */
+enum phase { PHASE_CPUID, PHASE_WARPS, PHASE_AUX, PHASE_FREQ };
 
 enum fault { FAULT_NONE, FAULT_WARP, FAULT_AUX, FAULT_FREQ, FAULT_INVTSC };
 
-static const char *const phase_names[] = { "cpuid", "warps", "aux", "freq" };
+static const char *const phase_names[] = {
+	[PHASE_CPUID] = "cpuid", [PHASE_WARPS] = "warps", [PHASE_AUX] = "aux", [PHASE_FREQ] = "freq",
+};
 static const char *const fault_names[] = { "none", "warp", "aux", "freq", "invtsc" };
 
 struct options {
@@ -369,13 +366,13 @@ int main(int argc, char **argv)
 		report_skip("CPUID offers no TSC");
 		return report_summary();
 	}
-	if (opt.phases & PHASE_CPUID)
+	if (arg_listed(opt.phases, PHASE_CPUID))
 		cpuid_test();
-	if (opt.phases & PHASE_WARPS)
+	if (arg_listed(opt.phases, PHASE_WARPS))
 		warp_test();
-	if (opt.phases & PHASE_AUX)
+	if (arg_listed(opt.phases, PHASE_AUX))
 		aux_test();
-	if (opt.phases & PHASE_FREQ)
+	if (arg_listed(opt.phases, PHASE_FREQ))
 		freq_test();
 	return report_summary();
 }

@@ -1,30 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* 64-bit entry stubs for all 256 vectors: build a struct ex_regs and call do_exception(). */
-#include "x86/processor.h"
-
-/* Vectors for which the CPU pushes an error code (SDM vol. 3, table 6-1). */
-#define HAS_ERROR_CODE(v) ((v) == DF_VECTOR || (v) == TS_VECTOR || (v) == NP_VECTOR || \
-	(v) == SS_VECTOR || (v) == GP_VECTOR || (v) == PF_VECTOR || (v) == AC_VECTOR || \
-	(v) == CP_VECTOR || (v) == 29 || (v) == 30)
-/* Each stub fits in ISR_STUB_SIZE bytes, so stub n is at isr_stubs + n * ISR_STUB_SIZE. */
-#define ISR_STUB_SIZE 16
+#include "x86/isr_stubs.h"
 
 	.text
 	.code64
-	.balign ISR_STUB_SIZE
-	.globl isr_stubs
-isr_stubs:
-	.set vec, 0
-	.rept 256
-	.balign ISR_STUB_SIZE
-	.if !HAS_ERROR_CODE(vec)
-	pushq $0
-	.endif
-	pushq $vec
-	jmp isr_common
-	.set vec, vec + 1
-	.endr
-isr_stubs_end:
+	isr_stub_table pushq
 
 isr_common:
 	push %r15
@@ -65,8 +45,3 @@ isr_common:
 	pop %r15
 	add $16, %rsp
 	iretq
-
-	.section .rodata
-	.globl isr_stub_size
-isr_stub_size:
-	.long ISR_STUB_SIZE

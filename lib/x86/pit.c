@@ -18,11 +18,28 @@
 #define PIT_CMD_MODE2  (2u << 1) /* rate generator: a pulse every count */
 #define PIT_CMD_BINARY 0u
 
+/* A 16-bit count, low byte first (PIT_CMD_LOHI); 65536 is written as 0. */
+static void write_count(u16 data_port, u32 count)
+{
+	outb((u8)count, data_port);
+	outb((u8)(count >> 8), data_port);
+}
+
+/* A channel's count latched (a snapshot the two reads take apart), low byte first. */
+static u16 read_count(u8 channel, u16 data_port)
+{
+	u16 lo, hi;
+
+	outb(channel | PIT_CMD_LATCH, PIT_MODE_CMD);
+	lo = inb(data_port);
+	hi = inb(data_port);
+	return (u16)(lo | hi << 8);
+}
+
 static void pit_program(u8 mode, u32 reload)
 {
 	outb(PIT_CMD_CH0 | PIT_CMD_LOHI | mode | PIT_CMD_BINARY, PIT_MODE_CMD);
-	outb((u8)reload, PIT_CH0_DATA);
-	outb((u8)(reload >> 8), PIT_CH0_DATA);
+	write_count(PIT_CH0_DATA, reload);
 }
 
 /* Writing the mode alone leaves the old count running (QEMU's and KVM's PIT): load a count of 1. */
@@ -33,12 +50,7 @@ void pit_quiesce(void)
 
 u16 pit_ch0_count(void)
 {
-	u16 lo, hi;
-
-	outb(PIT_CMD_CH0 | PIT_CMD_LATCH, PIT_MODE_CMD);
-	lo = inb(PIT_CH0_DATA);
-	hi = inb(PIT_CH0_DATA);
-	return (u16)(lo | hi << 8);
+	return read_count(PIT_CMD_CH0, PIT_CH0_DATA);
 }
 
 void pit_ch0_run_free(void)
@@ -67,9 +79,7 @@ void pit_ch0_oneshot_mode(void)
 /* Mode 0 re-armed by the count alone: the mode stays, a new count restarts it. */
 void pit_ch0_oneshot(u32 counts)
 {
-	/* PIT_ONESHOT_COUNT_MAX (2^16) is written as 0 */
-	outb((u8)counts, PIT_CH0_DATA);
-	outb((u8)(counts >> 8), PIT_CH0_DATA);
+	write_count(PIT_CH0_DATA, counts); /* PIT_ONESHOT_COUNT_MAX (2^16) as 0 */
 }
 
 /* Port 0x61 as channel 2's first use found it; 0xffff: not saved. */
@@ -84,8 +94,7 @@ static void ch2_program(u8 mode, u16 reload)
 	/* gate low while loading: in mode 0 the count starts on the gate's rising edge */
 	outb((gate & ~PIT_SPEAKER) & ~PIT_GATE2, PIT_CH2_GATE_PORT);
 	outb(PIT_CMD_CH2 | PIT_CMD_LOHI | mode | PIT_CMD_BINARY, PIT_MODE_CMD);
-	outb((u8)reload, PIT_CH2_DATA);
-	outb((u8)(reload >> 8), PIT_CH2_DATA);
+	write_count(PIT_CH2_DATA, reload);
 	outb((gate & ~PIT_SPEAKER) | PIT_GATE2, PIT_CH2_GATE_PORT);
 }
 
@@ -97,12 +106,7 @@ void pit_ch2_run(void)
 
 u16 pit_ch2_count(void)
 {
-	u16 lo, hi;
-
-	outb(PIT_CMD_CH2 | PIT_CMD_LATCH, PIT_MODE_CMD);
-	lo = inb(PIT_CH2_DATA);
-	hi = inb(PIT_CH2_DATA);
-	return (u16)(lo | hi << 8);
+	return read_count(PIT_CMD_CH2, PIT_CH2_DATA);
 }
 
 void pit_ch2_oneshot(u16 count)

@@ -111,7 +111,8 @@
 #include "report.h"
 #include "units.h"
 
-static const char *const phase_names[] = {"update", "tod", "periodic"};
+static const char *const phase_names[] = {
+	[PHASE_UPDATE] = "update", [PHASE_TOD] = "tod", [PHASE_PERIODIC] = "periodic"};
 static const char *const fault_names[] = {"none",	    "noack",	     "tod_stale2s",
 					  "periodic_rate",  "periodic_half", "periodic_slow",
 					  "periodic_noflag"};
@@ -150,9 +151,8 @@ static const char *parse_ref(const char *v)
 }
 
 static const struct arg args[] = {
-	{ .key = "host_time", .kind = ARG_KIND_SECONDS, .to.u64 = &opt.host_ns, .lo = 1,
-	  .hi = UINT64_MAX, .fraction = &opt.host_has_fraction,
-	  .help = "the host's time of day when QEMU started; absent: no step 2" },
+	ARG_HOST_TIME(&opt.host_ns, &opt.host_has_fraction, 1,
+		      "the host's time of day when QEMU started; absent: no step 2"),
 	ARG_SECONDS("threshold", &opt.threshold_ns, 0, UINT64_MAX, "4",
 		    "step 2's allowance for start-up and boot"),
 	ARG_LIST("phases", &opt.phases, phase_names, "update,tod,periodic", "steps to run"),
@@ -187,9 +187,9 @@ int main(int argc, char **argv)
 			"the TSC's frequency is not known: no timeout for the interrupt waits");
 	find_ref();
 	route_irq8();
-	if (opt.phases & (PHASE_UPDATE | PHASE_TOD))
+	if (arg_listed(opt.phases, PHASE_UPDATE) || arg_listed(opt.phases, PHASE_TOD))
 		update_test();
-	if (opt.phases & PHASE_PERIODIC)
+	if (arg_listed(opt.phases, PHASE_PERIODIC))
 		periodic_test();
 	return report_summary();
 }

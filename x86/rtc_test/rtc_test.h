@@ -16,12 +16,8 @@
 /* quarters of 4 interrupts at least: a mark needs a spread */
 #define PERIODIC_MIN_IRQS 16
 
-enum phase {
-	PHASE_UPDATE = 1 << 0,
-	PHASE_TOD = 1 << 1,
-	PHASE_PERIODIC = 1 << 2,
-	PHASE_ALL = (1 << 3) - 1
-};
+/* The steps of phases=, each its index in phase_names[] (main.c). */
+enum phase { PHASE_UPDATE, PHASE_TOD, PHASE_PERIODIC };
 enum fault {
 	FAULT_NONE,
 	FAULT_NOACK,

@@ -2,6 +2,7 @@
 /* rtc_test's steps 1 and 2: the update-ended interrupt, once a second, and the time of day it shows against the host's. */
 #include "libc.h"
 #include "rtc_test.h"
+#include "argv.h"
 #include "fixed.h"
 #include "report.h"
 #include "stats.h"
@@ -63,13 +64,13 @@ static void interval_check(unsigned k)
 
 void update_test(void)
 {
-	unsigned want = opt.phases & PHASE_UPDATE ? UPDATE_IRQS : 1;
+	unsigned want = arg_listed(opt.phases, PHASE_UPDATE) ? UPDATE_IRQS : 1;
 	unsigned n;
 
 	rtc_read_time_in_handler = true;
 	n = collect(RTC_IRQ_UPDATE, want, (want + 1) * NSEC_PER_SEC);
 	rtc_read_time_in_handler = false;
-	if (opt.phases & PHASE_UPDATE) {
+	if (arg_listed(opt.phases, PHASE_UPDATE)) {
 		report_prefix_push("update");
 		report(n == want,
 		       "%u update-ended interrupts within %u s (want %u, one per second)", n,
@@ -81,7 +82,7 @@ void update_test(void)
 			interval_check(k);
 		report_prefix_pop();
 	}
-	if (!(opt.phases & PHASE_TOD))
+	if (!arg_listed(opt.phases, PHASE_TOD))
 		return;
 	if (!opt.host_ns)
 		report_info("tod: no host_time given, not checked");

@@ -243,7 +243,8 @@ static bool pending_within(unsigned n, u64 us)
 	return true;
 }
 
-static void width_checks(unsigned n, u32 route)
+/* Tn_32MODE_CNF: the comparator's upper dword gone, the counter's low dword compared. */
+static void mode32_checks(unsigned n, u32 route)
 {
 	u32 conf = HPET_TN_32MODE_CNF | HPET_TN_INT_TYPE_CNF | HPET_TN_INT_ENB_CNF | route, hi;
 	u64 w = counts_from_us(SHORT_US), at = COUNTER_WRAP32 - w, seen;
@@ -290,8 +291,16 @@ static void width_checks(unsigned n, u32 route)
 		     HALF_WRAP32 - w, HALF_WRAP32, fired ? "set" : "clear", MUST_NOT_US / 1000);
 	halt();
 	timer_off(n);
-	/* 64-bit mode compares all 64 bits: the same low dword is behind the counter */
-	conf_write(n, conf & ~HPET_TN_32MODE_CNF);
+}
+
+/* 64-bit mode compares all 64 bits: the low dword 32-bit mode fired at the wrap is behind the counter. */
+static void mode64_checks(unsigned n, u32 route)
+{
+	u32 conf = HPET_TN_INT_TYPE_CNF | HPET_TN_INT_ENB_CNF | route, hi;
+	u64 w = counts_from_us(SHORT_US), at = COUNTER_WRAP32 - w;
+	bool fired;
+
+	conf_write(n, conf);
 	hpet_reg_write(HPET_TN_CMP(n), (u32)(w / 2));
 	hpet_reg_write(HPET_TN_CMP_HI(n), 1);
 	hi = hpet_reg_read(HPET_TN_CMP_HI(n));
@@ -494,7 +503,8 @@ void hpet_checks(void)
 	}
 	route = h.gsi << HPET_TN_INT_ROUTE_SHIFT;
 	irq_enable();
-	width_checks(h.t, route);
+	mode32_checks(h.t, route);
+	mode64_checks(h.t, route);
 	level_checks(h.t, route);
 	edge_checks(h.t, route);
 	{

@@ -84,14 +84,6 @@ static const char *const fault_names[] = {
 	"rtc_rate",   "rtc_alarm",    "rtc_reg_c",
 };
 
-enum phase {
-	PHASE_LAPIC = 1 << 0,
-	PHASE_DEADLINE = 1 << 1,
-	PHASE_HPET = 1 << 2,
-	PHASE_PIT = 1 << 3,
-	PHASE_RTC_RATES = 1 << 4,
-	PHASE_RTC_CLOCK = 1 << 5,
-};
 static const char *const phase_names[] = {"lapic", "deadline",	"hpet",
 					  "pit",   "rtc_rates", "rtc_clock"};
 static void (*const phase_fns[])(void) = {lapic_checks, deadline_checks, hpet_checks,
@@ -178,7 +170,7 @@ int main(int argc, char **argv)
 	/* QEMU starts the PIT's channel 0 at reset: stopped, it interrupts nothing here */
 	pit_quiesce();
 	for (unsigned i = 0; i < ARRAY_SIZE(phase_fns); i++) {
-		if (!(opt.phases & (1u << i)))
+		if (!arg_listed(opt.phases, i))
 			continue;
 		report_prefix_push(phase_names[i]);
 		phase_fns[i]();

@@ -154,6 +154,7 @@ static void latch_checks(void)
 
 static const char *const rw_names[] = {"latch", "LSB", "MSB", "LSB then MSB"};
 
+/* The read-back's status byte after each way of programming the channel. */
 static void status_checks(void)
 {
 	static const struct {
@@ -166,7 +167,7 @@ static void status_checks(void)
 		{3, PIT_RW_MSB, 0, MSB_COUNT << 8},
 		{2, PIT_RW_LSB_MSB, PIT_BCD, BCD_COUNT},
 	};
-	u16 count, live;
+	u16 count;
 	u8 st;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(progs); i++) {
@@ -181,6 +182,14 @@ static void status_checks(void)
 		       progs[i].bcd ? "BCD" : "binary", (st >> 1) & 7, rw_names[(st >> 4) & 3],
 		       st & PIT_STATUS_BCD);
 	}
+}
+
+/* The read-back's OUTPUT bit in mode 0, and its count latched like the latch command's. */
+static void read_back_checks(void)
+{
+	u16 count, live;
+	u8 st;
+
 	/* mode 0: OUT is low until terminal count, and the status byte's OUTPUT says so */
 	load(0, PIT_RW_LSB_MSB, ONESHOT_COUNT, 0);
 	st = read_back(&count);
@@ -200,8 +209,14 @@ static void status_checks(void)
 	       "read-back of the count: %u read %u us later, the live count %u: %u apart (at least "
 	       "%u: held)",
 	       count, HOLD_US, live, moved(count, live), HOLD_MIN_COUNTS);
-	/* mode 1 waits for the gate's rising edge to load its count: the count is null until then
-	 */
+}
+
+/* Mode 1 waits for the gate's rising edge to load its count: the count is null until then. */
+static void mode1_gate_checks(void)
+{
+	u16 count;
+	u8 st;
+
 	gate(false);
 	control(PIT_SC(CH) | PIT_RW_LSB_MSB | PIT_MODE(1));
 	outb((u8)ONESHOT_COUNT, PIT_CH2_DATA);
@@ -391,6 +406,8 @@ void pit_checks(void)
 	port_b_saved = inb(PIT_PORT_B);
 	latch_checks();
 	status_checks();
+	read_back_checks();
+	mode1_gate_checks();
 	mode0_checks();
 	mode2_checks();
 	mode3_checks();
