@@ -144,16 +144,19 @@ void lc_find_rtc(const struct lc_arch *arch)
  */
 void lc_set_rtc(void)
 {
+	struct checks *out = lc_checks();
 	u64 secs = 0;
 	const char *why = !lc.rec.rtc ? "no seconds clock here" : !lc.rec.rtc->set ? "it cannot be set here"
 							       : lc.rec.rtc->set(lc.rec.rtc_set);
 
 	if (!why)
 		why = lc.rec.rtc->epoch(&secs);
-	report(!why && secs >= lc.rec.rtc_set && secs <= lc.rec.rtc_set + LC_RTC_SET_READ_S,
-	       "the seconds clock reads the time of day the guest set: %llu s since 1970 (set %llu: "
-	       "%s)",
-	       secs, lc.rec.rtc_set, why ? why : "read back within a second or two");
+	checks_plain(
+		out, !why && secs >= lc.rec.rtc_set && secs <= lc.rec.rtc_set + LC_RTC_SET_READ_S,
+		"the seconds clock reads the time of day the guest set: %llu s since 1970 (set "
+		"%llu: %s)",
+		secs, lc.rec.rtc_set, why ? why : "read back within a second or two");
+	report_checks(out);
 	if (why)
 		lc.rec.rtc = NULL;
 }

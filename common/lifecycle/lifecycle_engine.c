@@ -242,6 +242,7 @@ static void init_on(void *arg)
 
 int lc_main(int argc, char **argv, const struct lc_arch *arch)
 {
+	struct checks *out;
 	const char *why;
 
 	lc.rec.arch = arch;
@@ -249,12 +250,13 @@ int lc_main(int argc, char **argv, const struct lc_arch *arch)
 	lc.rec.counter_hz = arch_counter_hz();
 	lc.rec.has_tod = arch->tod_ns != NULL;
 	lc.rec.has_flag = arch->take_stopped_flag != NULL;
-	if (!report(lc_parse_args(argc, argv), "arguments are valid"))
+	out = lc_checks();
+	if (checks_plain(out, lc_parse_args(argc, argv), "arguments are valid") &&
+	    cpu_count() > LC_MAX_CPUS)
+		checks_plain(out, false, "at most %d vCPUs, not %d", LC_MAX_CPUS, cpu_count());
+	report_checks(out);
+	if (!checks_all_hold(out))
 		return report_summary();
-	if (cpu_count() > LC_MAX_CPUS) {
-		report(false, "at most %d vCPUs, not %d", LC_MAX_CPUS, cpu_count());
-		return report_summary();
-	}
 	why = arch->probe();
 	if (why) {
 		report_skip("%s", why);

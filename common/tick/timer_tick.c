@@ -396,7 +396,10 @@ static void run_ticks(const struct tick_source *src, u64 want_hz, u64 seconds, u
 	struct host_span span;
 
 	if (why) {
-		report(false, "set-up: %s", why);
+		struct checks *out = fresh_checks();
+
+		checks_plain(out, false, "set-up: %s", why);
+		report_checks(out);
 		return;
 	}
 	tick_run.err_fx = tick_ppb_to_fx(tick_run.plan.cal.err_ppb);
