@@ -32,4 +32,23 @@ static inline struct checks *test_checks(void)
 		report_checks(J);                 \
 	} while (0)
 
+/*
+ * A fresh event record to judge, for the lifecycle's tests (those that
+ * include lifecycle_state.h first): event 1 of kind on arch's ncpus vCPUs,
+ * a counter at counter_hz, the rest zero.
+ */
+#ifdef VMTICK_LIFECYCLE_STATE_H
+static inline struct lc_record *fresh_event(const struct lc_arch *arch, unsigned ncpus,
+					    u64 counter_hz, enum lc_event kind)
+{
+	memset(&lc, 0, sizeof(lc));
+	lc.rec.arch = arch;
+	lc.rec.ncpus = ncpus;
+	lc.rec.counter_hz = counter_hz;
+	lc.rec.seq = 1;
+	lc.rec.done = (struct lc_done){.kind = kind, .seq = 1};
+	return &lc.rec;
+}
+#endif
+
 #endif

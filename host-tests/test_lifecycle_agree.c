@@ -69,12 +69,7 @@ static void play(const void *arg)
 {
 	const struct agree_case *c = arg;
 
-	memset(&lc, 0, sizeof(lc));
-	lc.rec.arch = &arch;
-	lc.rec.ncpus = NCPUS;
-	lc.rec.counter_hz = COUNTER_HZ;
-	lc.rec.seq = 1;
-	lc.rec.done = (struct lc_done){ .kind = LC_PAUSE, .seq = 1 };
+	fresh_event(&arch, NCPUS, COUNTER_HZ, LC_PAUSE);
 	lc.rec.cpu[1].agree[0][0] = c->before;
 	lc.rec.cpu[1].agree[1][0] = c->after;
 	PRINTED(lc_check_agree(J, &lc.rec));

@@ -94,13 +94,9 @@ static u64 ns_to_clock(unsigned clock, u64 ns)
  */
 static void reset_event(enum lc_event kind, u64 stopped_ns)
 {
-	memset(&lc, 0, sizeof(lc));
-	lc.rec.arch = &reload_arch;
-	lc.rec.ncpus = NCPUS;
-	lc.rec.counter_hz = COUNTER_HZ;
-	lc.rec.seq = 1;
+	fresh_event(&reload_arch, NCPUS, COUNTER_HZ, kind);
 	lc.rec.catchup_max = LC_CATCHUP_MAX;
-	lc.rec.done = (struct lc_done){ .kind = kind, .seq = 1, .duration_ns = stopped_ns };
+	lc.rec.done.duration_ns = stopped_ns;
 	if (kind == LC_PAUSE)
 		lc.rec.done.overhead_ns = PAUSE_QEMU_NS;
 	lc.rec.phase_start[LC_BEFORE] = PHASE0;

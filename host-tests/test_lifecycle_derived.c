@@ -94,11 +94,7 @@ static void play(const void *arg)
 {
 	const struct derived_case *c = arg;
 
-	memset(&lc, 0, sizeof(lc));
-	lc.rec.arch = &arch;
-	lc.rec.ncpus = NCPUS;
-	lc.rec.counter_hz = COUNTER_HZ;
-	lc.rec.seq = 1;
+	fresh_event(&arch, NCPUS, COUNTER_HZ, LC_PAUSE);
 	lc.rec.fault = c->fault;
 	lc.rec.done = (struct lc_done){ .kind = LC_PAUSE, .seq = 1, .duration_ns = PAUSE_STOP_NS,
 				    .overhead_ns = PAUSE_QEMU_NS };

@@ -61,12 +61,7 @@ static u64 c(u64 ns)
 /* A clean run: every period ticked, every gap a period, every one-shot once, 1 ms late. */
 static void clean_run(void)
 {
-	memset(&lc, 0, sizeof(lc));
-	lc.rec.arch = &arch;
-	lc.rec.ncpus = NCPUS;
-	lc.rec.counter_hz = COUNTER_HZ;
-	lc.rec.seq = 1;
-	lc.rec.done = (struct lc_done){.kind = LC_MIGRATE, .seq = 1};
+	fresh_event(&arch, NCPUS, COUNTER_HZ, LC_MIGRATE);
 	lc.rec.run.n = RUN;
 	for (unsigned k = 1; k <= RUN; k++) {
 		u64 req = c(START + (k - 1) * STRETCH_NS);
