@@ -318,10 +318,9 @@ static void set_steps(int cpu, unsigned clock, u64 div, const struct clock_case 
 	v->step[LC_AFTER][clock] = ns_to_clock(clock, c->after_ns) / div;
 }
 
-static void run_clock(const void *arg)
+/* The event a clock case describes, into lc.rec. */
+static void set_clock_case(const struct clock_case *c)
 {
-	const struct clock_case *c = arg;
-
 	reset_event(c->kind, c->stopped_ns);
 	lc.rec.done.vcpu_wait_ns = c->wait_ns;
 	lc.rec.fault = c->fault;
@@ -330,6 +329,13 @@ static void run_clock(const void *arg)
 	lc.rec.cpu[c->cpu].backwards[c->clock] = c->back;
 	lc.rec.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
 	lc.rec.done.kind = c->kind;
+}
+
+static void run_clock(const void *arg)
+{
+	const struct clock_case *c = arg;
+
+	set_clock_case(c);
 	PRINTED(lc_check_clock(J, &lc.rec, c->clock));
 }
 
@@ -352,14 +358,7 @@ static struct checks *judge_clock_case(const char *what)
 
 		if (strcmp(c->what, what))
 			continue;
-		reset_event(c->kind, c->stopped_ns);
-		lc.rec.done.vcpu_wait_ns = c->wait_ns;
-		lc.rec.fault = c->fault;
-		set_steps(c->cpu, c->clock, 1, c);
-		set_steps(!c->cpu, c->clock, 2, c);
-		lc.rec.cpu[c->cpu].backwards[c->clock] = c->back;
-		lc.rec.cpu[c->cpu].worst_back[c->clock] = ns_to_clock(c->clock, c->back_ns);
-		lc.rec.done.kind = c->kind;
+		set_clock_case(c);
 		struct checks *l = test_checks();
 
 		lc_check_clock(l, &lc.rec, c->clock);
