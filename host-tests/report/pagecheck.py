@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
+import defectscheck
 import overviewcheck
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -173,7 +174,7 @@ def check_page(path):
         text = f.read()
     page = parse_html(text)
     svgs = parse_svgs(text)
-    faults = overviewcheck.check_shape(text)
+    faults = overviewcheck.check_shape(text) + defectscheck.check(text)
     if faults:
         raise PageError(f"{len(faults)} fault(s) of the page's shape: " + "; ".join(faults[:5]))
     return check_figures(page), svgs

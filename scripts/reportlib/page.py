@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from . import overview, sections
+from . import defects, overview, sections
 from .svg import esc
 
 CSS = """
@@ -36,6 +36,8 @@ svg .whisker{stroke:#123;stroke-width:1.2;fill:none}svg .grid{stroke:#e4e4e4}
 svg .bound{stroke:#d00;stroke-width:2}svg .blab{fill:#b00;font-size:10px}
 svg .hbar{fill:#69c}svg .count{font-size:9px;fill:#234}svg .marker{stroke:#444;stroke-dasharray:3 2}
 svg .mlab{font-size:10px;fill:#333}svg .axisline{stroke:#444}
+td.d-pass{background:#dfd}td.d-kfail{background:#fe9}td.d-fail{background:#fbb}
+table.defects td b{white-space:nowrap}
 """
 
 
@@ -272,10 +274,19 @@ def page_head(title, sides, notes):
     return out
 
 
-def render(title, sides, notes, compare_lines, marks):
+def defect_runs(sides):
+    """defects.Run of every suite of every side, named as the overview names it."""
+    prefix = ["", ""] if len(sides) == 1 else ["A: ", "B: "]
+    return [defects.Run(p + display_label((suite, suite.tests, logdir)), suite.tests)
+            for p, side in zip(prefix, sides) for logdir, suite_list in side for suite in suite_list]
+
+
+def render(title, sides, notes, compare_lines, marks, known=((), ()), out_dir=None):
     """
     sides: [[(logdir, suites)]], one list per side; notes: problems to show
-    at the top. The run at a glance first, then each suite's sections.
+    at the top; known: (defects, problems) of defects.load; out_dir: the
+    page's folder (its links to docs/). The run at a glance first, the known
+    QEMU defects against the run's QEMUs, then each suite's sections.
     """
     groups = [groups_of(side, len(sides) == 1) for side in sides]
     keys = []
@@ -290,6 +301,7 @@ def render(title, sides, notes, compare_lines, marks):
                                   groups[0])
     out = page_head(title, sides, notes)
     out.append(overview.render(entries_of(keys, built), block_id))
+    out.append(defects.render(defect_runs(sides), *known, out_dir=out_dir))
     if compare_lines:
         out.append('<h2>Changes bench-compare flags</h2><ul>' +
                    "".join(f"<li>{line}</li>" for line in compare_lines) + "</ul>")

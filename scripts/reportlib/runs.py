@@ -26,6 +26,12 @@ QEMU_ARCH = {"qemu-system-aarch64": "aarch64", "qemu-system-x86_64": "x86_64",
 NOT_SUITES = ("reports", "logs.old")
 # QEMU's version in its --version line, as the JUnit's qemu_version holds it
 QEMU_VERSION_RE = re.compile(r"version (\d+\.\d+(?:\.\d+)?)")
+# The runner's line of a failure a known QEMU defect explains (run_known_defect,
+# scripts/runner.bash), in the log and at the head of its message (the JUnit's)
+DEFECT_LINE_RE = {"known": re.compile(r"^runner: known QEMU defect (\S+) \("),
+                  "outside": re.compile(r"^runner: QEMU defect (\S+) seen outside its known range \(")}
+DEFECT_MSG_RE = {"known": re.compile(r"^known QEMU defect (\S+) of QEMU "),
+                 "outside": re.compile(r"^QEMU defect (\S+) seen outside its known range: ")}
 
 
 def _results_to_json():
@@ -63,6 +69,7 @@ class Test:
     log_not_started: str = ""    # the reason of a test the runner never started
     qemu: str = ""               # QEMU's version ("10.0.2"): "" when nothing recorded it
     qemu_from: str = ""          # where that came from: the log, results.json, JUnit
+    defect_lines: list = field(default_factory=list)  # ("known"|"outside", id, the runner's line)
 
     def first(self, tag):
         return next((m for t, m in self.checks if t == tag), "")
@@ -120,8 +127,33 @@ def set_qemu(test, version, source):
         test.qemu, test.qemu_from = version, source
 
 
+def defects_named(test):
+    """[("known"|"outside", defect id)]: the runner's lines in the log, else its message's head."""
+    if test.defect_lines:
+        return [(kind, name) for kind, name, _ in test.defect_lines]
+    for kind, pat in DEFECT_MSG_RE.items():
+        m = pat.match(test.message)
+        if m:
+            return [(kind, m.group(1))]
+    return []
+
+
 def outcome_from_log(test, ended):
-    """The outcome when no JUnit says it: from the SUMMARY line, as the runner decides it."""
+    """
+    The outcome when no JUnit says it: from the SUMMARY line, as the runner
+    decides it; a failure the runner's line puts down to a known QEMU
+    defect of this version is KFAIL, its message that line's, then why.
+    """
+    outcome, why = _outcome_of_summary(test, ended)
+    known = [line for kind, _, line in test.defect_lines if kind == "known"]
+    if known and outcome in ("FAIL", "CRASH", "ERROR"):
+        fail = test.first("FAIL")
+        return "KFAIL", (f"{known[0][len('runner: '):]}; {outcome}: {why}"
+                         + (f"; first FAIL: {fail}" if fail else ""))
+    return outcome, why
+
+
+def _outcome_of_summary(test, ended):
     if test.log_not_started:
         return "SKIP" if "needs" in test.log_not_started else "ERROR", test.log_not_started
     counts = parse_summary(test.summary)
@@ -179,6 +211,11 @@ def parse_test(path, label):
         m = DISTURB_RE.match(line)
         if m:
             test.disturb = (int(m["waited"]), int(m["run"]), int(m["stolen"]))
+            continue
+        for kind, pat in DEFECT_LINE_RE.items():
+            m = pat.match(line)
+            if m:
+                test.defect_lines.append((kind, m.group(1), line))
     test.earlier = sorted(os.path.basename(p) for p in glob.glob(path + ".[0-9]*"))
     ended = test.disturb is not None
     if not ended and not test.log_not_started:
