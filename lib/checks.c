@@ -191,13 +191,18 @@ bool checks_all_hold(const struct checks *l)
 	return !l->dropped && !checks_failed(l);
 }
 
-unsigned checks_failed(const struct checks *l)
+unsigned checks_failed_from(const struct checks *l, unsigned first)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < l->n; i++)
+	for (unsigned i = first; i < l->n; i++)
 		n += !check_holds(&l->c[i]);
 	return n;
+}
+
+unsigned checks_failed(const struct checks *l)
+{
+	return checks_failed_from(l, 0);
 }
 
 const struct check *checks_find(const struct checks *l, const char *name)

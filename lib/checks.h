@@ -108,6 +108,8 @@ bool checks_all_hold(const struct checks *l);
 const struct check *checks_find(const struct checks *l, const char *name);
 /* How many entries are checks (bounded or plain) that fail. */
 unsigned checks_failed(const struct checks *l);
+/* The same among the entries from first on (what one judge appended). */
+unsigned checks_failed_from(const struct checks *l, unsigned first);
 
 /*
  * When an engine prints the record its judgment was made from, for the
