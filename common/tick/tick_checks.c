@@ -347,15 +347,15 @@ void tick_checks(struct checks *out, const struct tick_record *r, const struct t
 			"were, the worst tick %llu by %llu us, not judged: without the host's "
 			"evidence (no vmtick runner) a host delay the guest cannot see looks like "
 			"a late interrupt",
-			TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+			IRQ_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
 			us_of(r, v->worst_unexplained));
 	else
 		tick_bounded(out, r->source, "late_unexplained_max", "ns", 0,
 			     (s64)ticks_to_ns(v->worst_unexplained, r->counter_hz), 0,
-			     TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC,
+			     IRQ_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC,
 			     "no tick late by more than %u ms beyond the evidence (steal time, the "
 			     "host's): %llu were, the worst tick %llu by %llu us",
-			     TICK_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
+			     IRQ_UNEXPLAINED_LATE_MS, v->over_late, v->worst_unexplained_tick,
 			     us_of(r, v->worst_unexplained));
 	check_early(out, r, v);
 	check_rate(out, r, v);

@@ -466,7 +466,7 @@ static void judge_late(const struct tick_record *r, struct tick_verdict *v, u64 
 		v->worst_unexplained_tick = j;
 	}
 	/* in ns, as the check's BOUND line prints the worst and the bound */
-	if (ticks_to_ns(unexplained, r->counter_hz) > TICK_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC)
+	if (ticks_to_ns(unexplained, r->counter_hz) > IRQ_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC)
 		v->over_late++;
 }
 
@@ -522,7 +522,7 @@ u64 tick_judge_asks(const struct tick_record *r, struct tick_window *out, u64 ma
 		    struct tick_work *w)
 {
 	struct tick_verdict v = {.period = tick_rec_period(r)};
-	u64 n = 0, bound = r->counter_hz * TICK_UNEXPLAINED_LATE_MS / MSEC_PER_SEC;
+	u64 n = 0, bound = r->counter_hz * IRQ_UNEXPLAINED_LATE_MS / MSEC_PER_SEC;
 
 	walk_run(r, w);
 	v.normal_late = normal_latency(r, w);

@@ -89,12 +89,6 @@ struct tick_record {
  * show: the last tick, late across a slot's edge as the run ends.
  */
 #define TICK_UNEXPLAINED_LOST_MAX 1
-/*
- * Lateness no evidence explains, per tick. The bound is set by what must
- * fail: a tick held 20 ms by the guest or the emulation (fault=hold20);
- * the handler's own time puts such a tick above 19 ms (docs/timers.md).
- */
-#define TICK_UNEXPLAINED_LATE_MS 19
 /* A part of the run the host took more than this share of is not judged. */
 #define TICK_HOST_SWAMPED_PCT 50
 /*

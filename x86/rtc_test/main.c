@@ -19,12 +19,12 @@
  *
  * Delivery delay: QEMU raises IRQ 8 from its main loop, whose scheduling
  * delays the guest cannot see (up to 16.3 ms measured for the HPET's,
- * raised the same way, beside two busy loops: docs/timers.md, IRQ_LATE_MS),
+ * raised the same way, beside two busy loops: docs/timers.md, IRQ_UNEXPLAINED_LATE_MS),
  * plus the vCPU's steal time, which it can. An interrupt's edge follows the
  * previous handler's read of register C (else that read had taken its
  * flag), so the steal that can have delayed it is what accrued since that
  * handler (since the wait began, for the first). Two delays differ by less
- * than the larger of IRQ_LATE_MS plus either's steal.
+ * than the larger of IRQ_UNEXPLAINED_LATE_MS plus either's steal.
  *
  * What it checks (phases=):
  *  1. update: with UIE, UPDATE_IRQS interrupts within UPDATE_IRQS + 1 s,
@@ -54,14 +54,14 @@
  *     reference's tolerance, about 0.1% (a rate 0.5% off fails). On a busy
  *     one (steal time over 5% of the window, under half a mark's quarter in
  *     its run, or no steal time to tell by: TCG) the delays' difference,
- *     IRQ_LATE_MS and steal, / window + tolerance, about 4-8%; there, with
+ *     IRQ_UNEXPLAINED_LATE_MS and steal, / window + tolerance, about 4-8%; there, with
  *     no run to time the period by (or its count uncertain), the periods
  *     are counted interval by interval. A window whose periods are not
  *     certain (on a quiet host no run of 16 or the count ambiguous; on a
  *     busy one over a third of the periods without an interrupt) is
  *     unusable; up to PERIODIC_WINDOWS are measured, the best judged.
  *     Under the runner (unittests.cfg's evidence = host) the host's
- *     evidence replaces steal time and IRQ_LATE_MS (evidence.c; docs/
+ *     evidence replaces steal time and IRQ_UNEXPLAINED_LATE_MS (evidence.c; docs/
  *     runner.md, "Host evidence for the guest"): a window is busy when the
  *     host held QEMU's threads (a vCPU's and the main loop's waits, the
  *     steal) over 5% of it; then its periods are counted interval by

@@ -137,13 +137,13 @@ static bool busy_host(struct periodic_figures *f)
  * took from QEMU's threads over the interval before it, and, counted
  * interval by interval, the periods its delays can have miscounted
  * (f->ambiguous); by hand,
- * IRQ_LATE_MS and the steal time before it. A bound so found that is too
+ * IRQ_UNEXPLAINED_LATE_MS and the steal time before it. A bound so found that is too
  * wide to tell a rate PERIODIC_FINE_PPB off leaves the rate untold unless
  * it is off beyond it.
  */
 static void coarse_bound(struct periodic_figures *f, const struct period_marks *m, u64 nominal_ns)
 {
-	u64 late_ns = f->no_host ? IRQ_LATE_MS * NSEC_PER_MSEC +
+	u64 late_ns = f->no_host ? IRQ_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC +
 					   max(steal_before(m->first), steal_before(m->last))
 				 : max(f->host.before_ns[m->first], f->host.before_ns[m->last]) +
 					   f->ambiguous * nominal_ns;
@@ -228,7 +228,7 @@ static void coarse_how(const struct periodic_figures *f, char *how, size_t size)
 		snprintf(how, size, "the marks' spread");
 	else if (f->no_host)
 		snprintf(how, size, "%s: %u ms of delay and the steal time at either end",
-			 f->coarse, IRQ_LATE_MS);
+			 f->coarse, IRQ_UNEXPLAINED_LATE_MS);
 	else
 		snprintf(how, size,
 			 "%s: the host held QEMU's threads back %llu us before the first mark's "

@@ -6,9 +6,9 @@
 #include "libc.h"
 #include "refclock.h"
 #include "x86/rtc.h"
+#include "host_evidence.h"
 
 #define UPDATE_IRQS	     2
-#define IRQ_LATE_MS	     19
 #define MAX_WINDOW_MS	     5000
 #define MAX_RATES	     4
 #define MAX_EVENTS	     4096

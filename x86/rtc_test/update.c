@@ -46,7 +46,7 @@ static void interval_check(unsigned k)
 {
 	u64 interval_ns = ref_ns(rtc_events[k].at - rtc_events[k - 1].at);
 	/* the reference's tolerance in ppb is its error in ns over the nominal second */
-	u64 slack_ns = IRQ_LATE_MS * NSEC_PER_MSEC + max(steal_before(k - 1), steal_before(k)) +
+	u64 slack_ns = IRQ_UNEXPLAINED_LATE_MS * NSEC_PER_MSEC + max(steal_before(k - 1), steal_before(k)) +
 		       rtc_ref->tolerance_ppb;
 	u64 off = interval_ns > NSEC_PER_SEC ? interval_ns - NSEC_PER_SEC
 					     : NSEC_PER_SEC - interval_ns;
