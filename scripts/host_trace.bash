@@ -16,9 +16,11 @@
 # Nothing runs while QEMU runs: the kernel fills the buffers, and
 # trace-cmd extract reads them when QEMU has ended (host_trace_end); the
 # instances are then removed. VMTICK_HOST_TRACE: auto (default) traces
-# where it can the entries whose judgment the host's record serves (those
-# with evidence = or events =: about 0.8 s each after QEMU ends), 0 never,
-# 1 every entry, one that cannot be traced an ERROR.
+# where it can the KVM runs of the entries whose judgment the host's
+# record serves (those with evidence = or events =: about 0.8 s each after
+# QEMU ends), 0 never, 1 every entry under either accelerator, one that
+# cannot be traced an ERROR. HOST_TRACE_TCG=1 (the tests' fake QEMU runs
+# under TCG) traces TCG runs under auto too.
 HOST_TRACE_FS=${VMTICK_TRACEFS:-/sys/kernel/tracing} # the tests point it at a made-up tree
 HOST_TRACE_CMD=${VMTICK_TRACE_CMD:-trace-cmd}          # and this at a fake
 HOST_TRACE_CLOCK=x86-tsc
@@ -78,6 +80,9 @@ host_trace_why_not_into() { # var
 		_hw_out="trace_clock offers no $HOST_TRACE_CLOCK (not an x86 host)"
 	elif [ "${HOST_TRACE_MODE:-auto}" = auto ] && [ -z "${PREP_HOST_SERVED-x}" ]; then
 		_hw_out="not this entry: auto traces those the host's evidence serves (evidence = or events =), VMTICK_HOST_TRACE=1 every one"
+	elif [ "${HOST_TRACE_MODE:-auto}" = auto ] && [ "${HOST_TRACE_ACCEL:-kvm}" != kvm ] &&
+		[ -z "${HOST_TRACE_TCG:-}" ]; then
+		_hw_out="a ${HOST_TRACE_ACCEL} run: its guest's counter is QEMU's, not the host's TSC, so nothing puts its record on the trace's timeline; auto traces KVM runs, VMTICK_HOST_TRACE=1 this one too"
 	fi
 }
 
@@ -145,7 +150,7 @@ host_trace_instance() { # instance-dir
 # or say in one log line why there is no trace.
 host_trace_begin() { # log accel
 	local log=$1 accel=$2 base k e ns
-	HOST_TRACE_INST=() HOST_TRACE_NOTE=""
+	HOST_TRACE_INST=() HOST_TRACE_NOTE="" HOST_TRACE_ACCEL=$accel
 	host_trace_why_not_into HOST_TRACE_WHY
 	if [ -z "$HOST_TRACE_WHY" ]; then
 		# QEMU's place in the command: after the helper's words, if one runs it
