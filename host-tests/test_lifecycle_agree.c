@@ -44,22 +44,23 @@ static const struct lc_arch arch = { .clocks = clocks, .nclocks = 1 };
 struct agree_case {
 	const char *what;
 	struct bracket before, after;
+	s64 gap; /* the figure: the brackets' gap in ticks (negative: they overlap), bound ..1 */
 	const char *line;
 };
 
 static const struct agree_case agree_cases[] = {
-	{ "the offset stayed: brackets overlap", { -200, 200 }, { -100, 300 },
+	{ "the offset stayed: brackets overlap", { -200, 200 }, { -100, 300 }, -300,
 	  "PASS: vCPU 1's TSC against vCPU 0's kept its offset over the event: "
 	  "-100..100 ns before, -50..150 ns after (moved 50 ns; bound: the brackets overlap, to 1 "
 	  "tick)" },
-	{ "brackets that touch within the grain", { 0, 100 }, { 101, 300 },
+	{ "brackets that touch within the grain", { 0, 100 }, { 101, 300 }, 1,
 	  "PASS: vCPU 1's TSC against vCPU 0's kept its offset over the event: "
 	  "0..50 ns before, 50..150 ns after (moved 75 ns; bound: the brackets overlap, to 1 tick)" },
-	{ "an offset restored 1 ms apart", { -200, 200 }, { 1999800, 2000200 },
+	{ "an offset restored 1 ms apart", { -200, 200 }, { 1999800, 2000200 }, 1999600,
 	  "FAIL: vCPU 1's TSC against vCPU 0's kept its offset over the event: "
 	  "-100..100 ns before, 999900..1000100 ns after (moved 1000000 ns; bound: the brackets "
 	  "overlap, to 1 tick)" },
-	{ "two ticks apart: beyond the grain", { 0, 100 }, { 102, 300 },
+	{ "two ticks apart: beyond the grain", { 0, 100 }, { 102, 300 }, 2,
 	  "FAIL: vCPU 1's TSC against vCPU 0's kept its offset over the event: "
 	  "0..50 ns before, 51..150 ns after (moved 75 ns; bound: the brackets overlap, to 1 "
 	  "tick)" },
@@ -73,6 +74,29 @@ static void play(const void *arg)
 	lc.rec.cpu[1].agree[0][0] = c->before;
 	lc.rec.cpu[1].agree[1][0] = c->after;
 	PRINTED(lc_check_agree(J, &lc.rec));
+}
+
+/* Each case's check as the tools read it: the figure, its band and its outcome, no sentence. */
+static void test_agree_entries(void **state)
+{
+	for (size_t i = 0; i < sizeof(agree_cases) / sizeof(agree_cases[0]); i++) {
+		const struct agree_case *c = &agree_cases[i];
+		struct checks *l = test_checks();
+		const struct check *e;
+
+		fresh_event(&arch, NCPUS, COUNTER_HZ, LC_PAUSE);
+		lc.rec.cpu[1].agree[0][0] = c->before;
+		lc.rec.cpu[1].agree[1][0] = c->after;
+		lc_check_agree(l, &lc.rec);
+		e = checks_find(l, "e1.pause.TSC.offset_gap.cpu1");
+		assert_non_null(e);
+		assert_int_equal(e->kind, CHECK_BOUNDED);
+		assert_int_equal(e->b.value, c->gap);
+		assert_int_equal(e->b.band[0].lo, BOUND_OPEN_LO);
+		assert_int_equal(e->b.band[0].hi, LC_AGREE_GRAIN_TICKS);
+		/* the case's words say PASS or FAIL; the entry's bands decide */
+		assert_int_equal(check_holds(e), !strncmp(c->line, "PASS", 4));
+	}
 }
 
 static void test_agree(void **state)
@@ -90,6 +114,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agree),
+		cmocka_unit_test(test_agree_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,9 +2,6 @@
 /* The lifecycle test's clocks across vCPUs: each vCPU's offset to the boot vCPU's, by hand-offs before and after the event, must not move. */
 #include "lifecycle_judge.h"
 
-/* Counter granularity: two brackets of one offset may miss each other by this much. */
-#define LC_AGREE_GRAIN_TICKS 1
-
 /* A signed count of clock ticks in ns. */
 static s64 signed_ns(s64 ticks, u64 hz)
 {

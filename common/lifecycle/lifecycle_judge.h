@@ -332,6 +332,9 @@ struct lc_record {
 	struct lc_answer answer;
 };
 
+/* Counter granularity: two brackets of one offset across vCPUs may miss each other by this much. */
+#define LC_AGREE_GRAIN_TICKS 1
+
 /* The record's counter ticks in ns, and back. */
 static inline u64 lc_ns(const struct lc_record *r, u64 ticks)
 {
