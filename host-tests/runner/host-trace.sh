@@ -37,6 +37,28 @@ trace_line() { grep '^runner: host trace: ' "$1"; }
 trace_lines() { grep -c '^runner: host trace: ' "$1"; }
 
 # A run of [pass] (or TEST) with the fake QEMU, env settings first.
+# The switches away from task comm in a trace that go to neither QEMU (pid) nor a task forked
+# from it or from its forks, by the trace's sched_process_fork lines.
+not_qemus_switches() { # trace pid comm
+	awk -v q="$2" -v c="$3" '
+	{ line[NR] = $0 }
+	/sched_process_fork:/ {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^pid=/) p = substr($i, 5)
+			if ($i ~ /^child_pid=/) child[substr($i, 11)] = p
+		}
+	}
+	END {
+		ours[q] = 1
+		do { more = 0; for (k in child) if ((child[k] in ours) && !(k in ours)) { ours[k] = 1; more = 1 } } while (more)
+		for (n = 1; n <= NR; n++) {
+			if (line[n] !~ ("sched_switch: +prev_comm=" c " ")) continue
+			if (match(line[n], /next_pid=[0-9]+/) && (substr(line[n], RSTART + 9, RLENGTH - 9) in ours)) continue
+			print line[n]
+		}
+	}' "$1"
+}
+
 trace_run() { # [env=value...] [-- TEST]
 	local envs=() t=pass
 	while (($#)) && [ "$1" != -- ]; do envs+=("$1") && shift; done
@@ -128,9 +150,10 @@ host_trace_real() {
 	ok "host trace: ... its exec, which names QEMU's pid" has_match "$f.txt" ": sched_process_exec: +filename=$FAKE pid=$qpid "
 	ok "host trace: ... its forks, which name its threads and children" \
 		has_match "$f.txt" ": sched_process_fork: +comm=[^ ]+ pid=$qpid child_comm=[^ ]+ child_pid=[0-9]+"
-	# a switch from QEMU's task names the next one, whoever it is; one between two others is not QEMU's
+	# a switch from QEMU's task names the next one, whoever it is; one between two others is not
+	# QEMU's: a switch away from the noise must be to QEMU or a task it forked (the trace's forks)
 	ok "host trace: ... and no one else's (no switch from a process beside it to another)" \
-		equals "$(grep "prev_comm=$noise " "$f.txt" | grep -v -e "next_pid=$qpid " -e 'next_comm=sleep ')" ""
+		equals "$(not_qemus_switches "$f.txt" "$qpid" "$noise")" ""
 	ok "host trace: no instance left, the stale one swept" no_instance_left
 	ok "host trace: ... the stale one too" not_exists "$TRACEFS/instances/$TRACE_PREFIX$ns-$stale"
 	ok "host trace: the top instance's tracing_on as it was" equals "$(<"$TRACEFS/tracing_on")" "$on0"
