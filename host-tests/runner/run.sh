@@ -777,13 +777,13 @@ defect_table() {
 # RESULT lines, the known-defect table figures' names and bands (issue 49).
 reworded() {
 	local q=$TOP/scripts/qemu.bash log=$TOP/host-tests/data/tick-records/kvm-idle-hpet-drop10.log
-	local console defect
-	mkdir -p reword
-	reword <"$log" >reword/kvm-idle-hpet-drop10.log
+	local console defect d=$WORK/reword
+	mkdir -p "$d"
+	reword <"$log" >"$d/kvm-idle-hpet-drop10.log"
 	ok "reworded: the recorded run's figures and bounds in results.json unchanged" \
-		equals "$(json_run_figures "$log")" "$(json_run_figures reword/kvm-idle-hpet-drop10.log)"
+		equals "$(json_run_figures "$log")" "$(json_run_figures "$d/kvm-idle-hpet-drop10.log")"
 	ok "reworded: ... and the rewording did change its check lines" \
-		not cmp -s "$log" reword/kvm-idle-hpet-drop10.log
+		not cmp -s "$log" "$d/kvm-idle-hpet-drop10.log"
 	console=$(printf '%s\n' 'BOUND: e1.pause.vtimer.cpu0.oneshot_fired 0 count 1..1' \
 		'FAIL: event 1 pause: vCPU 0 vtimer one-shot armed before the event fired (not within 780 ms of the answer)' \
 		'BOUND: e1.pause.vtimer.cpu1.oneshot_late 900.000000 ms -inf..600.000000' \
