@@ -99,7 +99,7 @@ signal_crash() {
 # checked on every run, not only under nohup.
 INTERRUPT_SIGNALS=(INT HUP TERM)
 interrupt_run() { # signal pid|group
-	local pid i defaults
+	local pid defaults
 	defaults=$(IFS=,; echo "${INTERRUPT_SIGNALS[*]}")
 	rm -rf logs logs.old i.xml i.tap
 	set -m
@@ -110,11 +110,8 @@ interrupt_run() { # signal pid|group
 	) &
 	pid=$!
 	set +m
-	# up to 30 s: a loaded host (make check's other streams) starts it late; its timeout is 60 s
-	for ((i = 0; i < 300; i++)); do
-		grep -qs 'INFO: hanging' logs/hang.log && break
-		sleep 0.1
-	done
+	# a loaded host (make check's other streams) starts it late; its timeout is 60 s
+	wait_for logs/hang.log 'INFO: hanging'
 	if [ "$2" = group ]; then kill -s "$1" -- "-$pid"; else kill -s "$1" "$pid"; fi
 	wait "$pid"
 	st=$?

@@ -180,16 +180,13 @@ host_trace_real() {
 
 # A run interrupted while its QEMU runs leaves nothing in tracefs.
 host_trace_interrupt() {
-	local pid i seen=""
+	local pid seen=""
 	rm -rf logs logs.old
 	set -m
 	(VMTICK_HOST_TRACE=auto HOST_TRACE_TCG=1 UNITTESTS_CFG=h.cfg QEMU=$FAKE exec "$RUNNER" --build build hang >out.txt 2>err.txt) &
 	pid=$!
 	set +m
-	for ((i = 0; i < 300; i++)); do
-		grep -qs 'INFO: hanging' logs/hang.log && break
-		sleep 0.1
-	done
+	wait_for logs/hang.log 'INFO: hanging'
 	if compgen -G "$TRACEFS/instances/$TRACE_PREFIX*" >/dev/null; then seen=1; fi
 	kill -INT "$pid"
 	wait "$pid"

@@ -354,7 +354,7 @@ standalone() {
 # A real QEMU stopped from outside: SIGKILL is a CRASH, the runner's SIGTERM an
 # interrupted run with its reports. The kernel is copied to a path of this
 # test's own, so that only its QEMU is looked up and killed.
-real_wait_for() { # file pattern
+wait_for() { # file pattern: up to 30 s (a loaded host starts a run late), false if it never came
 	local i
 	for ((i = 0; i < 300; i++)); do
 		grep -qs -- "$2" "$1" && return 0
@@ -372,7 +372,7 @@ real_signals() { # build
 	cd "$d" || return
 	UNITTESTS_CFG=r.cfg "$RUNNER" --build rb -j 1 mode-hang >out.txt 2>&1 &
 	pid=$!
-	real_wait_for logs/mode-hang.log 'hanging on purpose'
+	wait_for logs/mode-hang.log 'hanging on purpose'
 	qemu=$(pgrep -f "^qemu-system-x86_64 .*-kernel $d/rb/x86/selftest.flat")
 	[ -z "$qemu" ] || kill -KILL "$qemu"
 	wait "$pid"
@@ -384,7 +384,7 @@ real_signals() { # build
 	UNITTESTS_CFG=r.cfg "$RUNNER" --build rb -j 1 --junit i.xml --tap-file i.tap >out.txt 2>&1 &
 	pid=$!
 	set +m
-	real_wait_for logs/mode-hang.log 'hanging on purpose'
+	wait_for logs/mode-hang.log 'hanging on purpose'
 	kill -TERM "$pid"
 	wait "$pid"
 	st=$?
