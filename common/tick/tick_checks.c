@@ -270,10 +270,6 @@ bool tick_check_failed(const struct checks *l, const struct tick_record *r, cons
 	return c && !check_holds(c);
 }
 
-bool tick_check_held(const struct checks *l, const struct tick_record *r, const char *name)
-{
-	return !tick_check_failed(l, r, name);
-}
 
 static void check_early(struct checks *out, const struct tick_record *r,
 			const struct tick_verdict *v)

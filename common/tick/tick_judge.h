@@ -243,8 +243,6 @@ void tick_check_lost(struct checks *out, const struct tick_record *r, const stru
  * run's source (timer_tick.SOURCE.NAME); false when it was not judged.
  */
 bool tick_check_failed(const struct checks *l, const struct tick_record *r, const char *name);
-/* Whether no bounded check of figure NAME failed (not judged: true). */
-bool tick_check_held(const struct checks *l, const struct tick_record *r, const char *name);
 /* Whether the lost-tick check, made by tick_check_lost() into a list of its own, fails. */
 bool tick_lost_fails(const struct tick_record *r, const struct tick_verdict *v);
 /* The lost-tick check's resolution on this run where it passed (tick_resolution), into v. */
