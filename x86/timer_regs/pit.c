@@ -124,29 +124,34 @@ static unsigned moved(u16 a, u16 b)
 
 /* ---- the counter latch command -------------------------------------------------------- */
 
+/*
+ * Latch, wait HOLD_US and latch `again` more times, then read the count
+ * (the first latch's, if the later ones were ignored) and the live one.
+ */
+static void latch_and_hold(unsigned again, u16 *held, u16 *live)
+{
+	latch();
+	spin_us(HOLD_US);
+	while (again--)
+		latch();
+	*held = read16();
+	*live = latched();
+}
+
 static void latch_checks(void)
 {
 	u16 l, c;
 
 	load(2, PIT_RW_LSB_MSB, 0, 0);
-	latch();
-	spin_us(HOLD_US);
-	l = read16();
-	c = latched();
+	latch_and_hold(0, &l, &c);
 	report(moved(l, c) >= HOLD_MIN_COUNTS,
 	       "counter latch: the count latched %u us before reading is %u, the live count then "
-	       "%u: %u "
-	       "apart (at least %u: the latch held it)",
+	       "%u: %u apart (at least %u: the latch held it)",
 	       HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
-	latch();
-	spin_us(HOLD_US);
-	latch();
-	l = read16();
-	c = latched();
+	latch_and_hold(1, &l, &c);
 	report(moved(l, c) >= HOLD_MIN_COUNTS,
 	       "counter latch twice %u us apart, then read: %u, the live count %u: %u apart (at "
-	       "least %u: "
-	       "the second latch is ignored)",
+	       "least %u: the second latch is ignored)",
 	       HOLD_US, l, c, moved(l, c), HOLD_MIN_COUNTS);
 }
 
