@@ -73,20 +73,6 @@ static s64 apply_sign(u64 v, bool negative)
 	return (s64)(negative ? 0 - v : v);
 }
 
-/*
- * C truncates toward zero: the quotient is negative when the signs differ,
- * the remainder takes the dividend's sign. INT64_MIN / -1 is undefined in C;
- * here it gives INT64_MIN with remainder 0 instead of a fault.
- */
-static s64 sdivmod64(s64 n, s64 d, s64 *rem)
-{
-	u64 r;
-	u64 q = udivmod64(magnitude(n), magnitude(d), &r);
-
-	*rem = apply_sign(r, n < 0);
-	return apply_sign(q, (n < 0) != (d < 0));
-}
-
 u64 __udivmoddi4(u64 n, u64 d, u64 *rem)
 {
 	u64 r;
@@ -112,29 +98,30 @@ u64 __umoddi3(u64 n, u64 d)
 	return r;
 }
 
+/*
+ * The signed ones divide the magnitudes and give each result its sign, as
+ * C truncates toward zero: the quotient is negative when the signs differ,
+ * the remainder takes the dividend's sign. INT64_MIN / -1 is undefined in
+ * C; here it gives INT64_MIN with remainder 0 instead of a fault.
+ */
 s64 __divmoddi4(s64 n, s64 d, s64 *rem)
 {
-	s64 r;
-	s64 q = sdivmod64(n, d, &r);
+	u64 r;
+	u64 q = udivmod64(magnitude(n), magnitude(d), &r);
 
 	if (rem)
-		*rem = r;
-	return q;
+		*rem = apply_sign(r, n < 0);
+	return apply_sign(q, (n < 0) != (d < 0));
 }
 
 s64 __divdi3(s64 n, s64 d)
 {
-	s64 r;
-
-	return sdivmod64(n, d, &r);
+	return apply_sign(__udivdi3(magnitude(n), magnitude(d)), (n < 0) != (d < 0));
 }
 
 s64 __moddi3(s64 n, s64 d)
 {
-	s64 r;
-
-	sdivmod64(n, d, &r);
-	return r;
+	return apply_sign(__umoddi3(magnitude(n), magnitude(d)), n < 0);
 }
 
 #endif
