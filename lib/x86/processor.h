@@ -144,37 +144,30 @@ static inline u64 rdtscp(u32 *aux)
 	return lo | ((u64)hi << 32);
 }
 
-static inline unsigned long read_cr0(void)
-{
-	unsigned long v;
+/*
+ * read_REG() and write_REG(v) for a control or debug register REG (cr0,
+ * dr7): one mov each; a write is a compiler barrier, as what it changes
+ * (paging, caching, breakpoints) bears on the memory accesses around it.
+ */
+#define DEFINE_REG_READ(reg)                                  \
+	static inline unsigned long read_##reg(void)          \
+	{                                                     \
+		unsigned long v;                              \
+                                                              \
+		asm volatile("mov %%" #reg ", %0" : "=r"(v)); \
+		return v;                                     \
+	}
+#define DEFINE_REG_WRITE(reg)                                          \
+	static inline void write_##reg(unsigned long v)                \
+	{                                                              \
+		asm volatile("mov %0, %%" #reg : : "r"(v) : "memory"); \
+	}
 
-	asm volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
-}
-
-static inline unsigned long read_cr2(void)
-{
-	unsigned long v;
-
-	asm volatile("mov %%cr2, %0" : "=r"(v));
-	return v;
-}
-
-static inline unsigned long read_cr3(void)
-{
-	unsigned long v;
-
-	asm volatile("mov %%cr3, %0" : "=r"(v));
-	return v;
-}
-
-static inline unsigned long read_cr4(void)
-{
-	unsigned long v;
-
-	asm volatile("mov %%cr4, %0" : "=r"(v));
-	return v;
-}
+/* read_cr0(), read_cr2(), read_cr3(), read_cr4() */
+DEFINE_REG_READ(cr0)
+DEFINE_REG_READ(cr2)
+DEFINE_REG_READ(cr3)
+DEFINE_REG_READ(cr4)
 
 /* sti takes effect after the next instruction: no interrupt slips in before hlt. */
 static inline void safe_halt(void)

@@ -31,49 +31,22 @@
 #define CPUID_80000008_EBX_IBPB		BIT(12)	/* AMD's enumeration */
 #define CPUID_80000008_EBX_IBRS		BIT(14)
 
-static inline void write_cr0(unsigned long v)
-{
-	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
-}
-
-static inline void write_cr4(unsigned long v)
-{
-	asm volatile("mov %0, %%cr4" : : "r"(v) : "memory");
-}
+/* write_cr0(), write_cr4(), read_dr7(), write_dr7() (x86/processor.h's accessors) */
+DEFINE_REG_WRITE(cr0)
+DEFINE_REG_WRITE(cr4)
+DEFINE_REG_READ(dr7)
+DEFINE_REG_WRITE(dr7)
 
 #ifdef __x86_64__
-/* CR8 (the TPR's priority class, TPR[7:4]) exists in 64-bit mode only. */
-static inline unsigned long read_cr8(void)
-{
-	unsigned long v;
-
-	asm volatile("mov %%cr8, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_cr8(unsigned long v)
-{
-	asm volatile("mov %0, %%cr8" : : "r"(v) : "memory");
-}
+/* CR8 (the TPR's priority class, TPR[7:4]) exists in 64-bit mode only: read_cr8(), write_cr8(). */
+DEFINE_REG_READ(cr8)
+DEFINE_REG_WRITE(cr8)
 
 static inline void swapgs(void)
 {
 	asm volatile("swapgs" ::: "memory");
 }
 #endif
-
-static inline unsigned long read_dr7(void)
-{
-	unsigned long v;
-
-	asm volatile("mov %%dr7, %0" : "=r"(v));
-	return v;
-}
-
-static inline void write_dr7(unsigned long v)
-{
-	asm volatile("mov %0, %%dr7" : : "r"(v) : "memory");
-}
 
 static inline void wbinvd(void)
 {
