@@ -136,6 +136,21 @@ struct tick_arch {
 };
 
 /*
+ * The hooks every arch half has, each named as its member with hook_ in
+ * front (static hook_init(), hook_counter_hz(), ...): an arch's struct
+ * tick_arch starts with these and adds the optional ones it has.
+ */
+#define TICK_ARCH_HOOKS                        \
+	.init = hook_init,                     \
+	.counter_hz = hook_counter_hz,         \
+	.wait = hook_wait,                     \
+	.flush = hook_flush,                   \
+	.wake_at = hook_wake_at,               \
+	.wake_cancel = hook_wake_cancel,       \
+	.guard_at = hook_guard_at,             \
+	.guard_cancel = hook_guard_cancel
+
+/*
  * The engine: parse source=NAME hz=N seconds=N, run the source through
  * its schedule, report. srcs is the test's table of the arch's sources;
  * "none" (the idle baseline) is built in. Returns the exit code.

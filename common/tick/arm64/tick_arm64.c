@@ -301,12 +301,5 @@ GENERIC_TIMER_SOURCE(vtimer, TIMER_VIRT, "generic virtual timer (CNTV), one-shot
 GENERIC_TIMER_SOURCE(ptimer, TIMER_PHYS, "generic physical timer (CNTP), one-shot by CVAL");
 
 const struct tick_arch tick_arch_arm64 = {
-	.init = hook_init,
-	.counter_hz = hook_counter_hz,
-	.wait = hook_wait,
-	.flush = hook_flush,
-	.wake_at = hook_wake_at,
-	.wake_cancel = hook_wake_cancel,
-	.guard_at = hook_guard_at,
-	.guard_cancel = hook_guard_cancel,
+	TICK_ARCH_HOOKS,
 };

@@ -352,13 +352,6 @@ static void hook_raise(void)
 }
 
 const struct tick_arch tick_arch_x86 = {
-	.init = hook_init,
-	.counter_hz = hook_counter_hz,
-	.wait = hook_wait,
-	.flush = hook_flush,
-	.wake_at = hook_wake_at,
-	.wake_cancel = hook_wake_cancel,
-	.guard_at = hook_guard_at,
-	.guard_cancel = hook_guard_cancel,
+	TICK_ARCH_HOOKS,
 	.raise = hook_raise,
 };
