@@ -192,6 +192,17 @@ struct lc_arch {
 };
 
 /*
+ * The timer hooks every arch half has, each a static function named as
+ * its member: an arch's struct lc_arch holds these and the rest its own.
+ */
+#define LC_ARCH_HOOKS                   \
+	.probe = probe,                 \
+	.init_cpu = init_cpu,           \
+	.oneshot_at = oneshot_at,       \
+	.periodic = periodic,           \
+	.stop = stop
+
+/*
  * The arch half's timer interrupt, on the vCPU it came to, with
  * arch_counter() read on entry. Returns the slot's role, so a periodic
  * timer that is re-armed by software knows to re-arm.
