@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A judgment's list for host tests (lib/checks.h), as large as the guest's
- * lifecycle list: test_checks() hands it out emptied; PRINTED(call) runs a
- * judge into it (the call names it J) and prints it with the guest's one
- * printer, report_checks(), so what a test captures is what the guest
- * prints. Header-only: static storage per test binary.
+ * lifecycle list: test_checks() hands it out emptied, for a test to judge
+ * into and read the entries of (the lifecycle's tests: lc_entries.h);
+ * PRINTED(call) runs a judge into it (the call names it J) and prints it
+ * with the guest's one printer, report_checks(), so what a test of the
+ * printed lines captures is what the guest prints. Header-only: static
+ * storage per test binary.
  */
 #ifndef VMTICK_HOST_JUDGED_H
 #define VMTICK_HOST_JUDGED_H

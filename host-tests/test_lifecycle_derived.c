@@ -12,8 +12,9 @@
  * only on such a host (or with fault=skew, fault=flip); here each bound is
  * hit from both sides, the skew fault included.
  * How: two vCPUs, a 1000 ms pause (QEMU's own work 4 ms); a move is given
- * to the vCPU and phase it happens in; the PASS/FAIL/INFO lines are read
- * back (console_capture.h).
+ * to the vCPU and phase it happens in; the checks are read back as entries
+ * (lc_entries.h: each figure, its band, its outcome), each vCPU's move as
+ * its RESULT.
  */
 /* LIBSRC: common/lifecycle/lifecycle_derived.c common/lifecycle/lifecycle_derived_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/report.c lib/checks.c lib/fixed.c */
 /* LIBSRC: lib/printf.c lib/string.c */
@@ -22,7 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "console_capture.h"
 #include "host_shim.h"
 #include "../common/lifecycle/lifecycle_state.h"
 #include "../lib/units.h"
@@ -30,10 +30,12 @@
 #define NCPUS	      2
 #include "fake_checks_arch.h"
 #include "judged.h"
+#include "lc_entries.h"
 #define MS	      ((s64)NSEC_PER_MSEC)
 #define PAUSE_STOP_NS (1000 * MS)
 #define PAUSE_QEMU_NS (4 * MS)
 #define MAX_MOVES     4
+#define MAX_WANTS     4
 
 struct lc_state lc;
 static int current_cpu;
@@ -87,12 +89,12 @@ struct derived_case {
 	enum lc_fault fault;
 	struct move moves[MAX_MOVES];
 	unsigned nmoves;
-	const char *lines[3];
+	struct want want[MAX_WANTS];
 };
 
-static void play(const void *arg)
+static struct checks *play(const struct derived_case *c)
 {
-	const struct derived_case *c = arg;
+	struct checks *l = test_checks();
 
 	fresh_event(&arch, NCPUS, COUNTER_HZ, LC_PAUSE);
 	lc.rec.fault = c->fault;
@@ -105,105 +107,56 @@ static void play(const void *arg)
 		lc_follow_derived(&lc.rec.cpu[current_cpu], c->moves[i].ph);
 	}
 	current_cpu = 0;
-	PRINTED(lc_check_derived(J, &lc.rec));
+	lc_check_derived(l, &lc.rec);
+	return l;
 }
 
 /*
  * The declared model for a pause: kvmclock frozen, the TSC running, so
- * -1000 ms; bound 10 (the stamps) + 50 (QEMU's unseen steps) + 4 ms. The
- * vCPUs agree within 3 ns a change on each side plus the largest move at a
- * change before the event.
+ * -1000 ms; the boot vCPU's move is that many ns off it, bound 10 (the
+ * stamps) + 50 (QEMU's unseen steps) + 4 ms. The vCPUs agree within 3 ns a
+ * change on each side plus the largest move at a change before the event.
+ * Each vCPU's move is its RESULT.
  */
-#define DECLARED(got, off)                                                                         \
-	"PASS: kvmclock moved " got " ns against the TSC over the event; the host declares the "   \
-	"first stands still while the second runs (-1000000000 ns): " off " ns off (bound "       \
-	"64000000 ns)"
+#define DECLARED(verdict, off_ns) \
+	{ verdict, FIGURE("e1.pause.kvmclock.declared_off_ns", "ns", off_ns, -64 * MS, 64 * MS) }
+#define APART(verdict, ns, bound_ns) \
+	{ verdict, FIGURE("e1.pause.kvmclock.vcpus_apart_ns", "ns", ns, 0, bound_ns) }
+#define MOVED(cpu, ns) { RESULT_IS("e1.pause.kvmclock_vs_TSC.moved.cpu" #cpu, "ns", ns) }
 
 static const struct derived_case cases[] = {
-	{
-		"a clean pause: both vCPUs move by the stop, to the ns",
-		LC_FAULT_NONE,
-		{ { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500001 } }, 2,
-		{ DECLARED("-1000500000", "500000"),
-		  "PASS: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500001 ns (vCPU 1) to -1000500000 ns (vCPU 0), 1 ns apart (bound 6 ns: on "
-		  "each side 3 ns of rounding for each of 1 changes and the largest move at a change "
-		  "in the window before, 0 ns)" },
-	},
-	{
-		"vCPU 1 takes its new parameters after the answer: still the event's",
-		LC_FAULT_NONE,
-		{ { 0, LC_DURING, -1000500000 }, { 1, LC_AFTER, -1000500000 } }, 2,
-		{ DECLARED("-1000500000", "500000"),
-		  "PASS: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500000 ns (vCPU 0) to -1000500000 ns (vCPU 0), 0 ns apart (bound 6 ns: on "
-		  "each side 3 ns of rounding for each of 1 changes and the largest move at a change "
-		  "in the window before, 0 ns)" },
-	},
-	{
-		"vCPU 1's area restored 7 ns apart, beyond the rounding",
-		LC_FAULT_NONE,
-		{ { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000499993 } }, 2,
-		{ "FAIL: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500000 ns (vCPU 0) to -1000499993 ns (vCPU 1), 7 ns apart (bound 6 ns: on "
-		  "each side 3 ns of rounding for each of 1 changes and the largest move at a change "
-		  "in the window before, 0 ns)" },
-	},
-	{
-		"a host whose quiet updates move 40 ns allows that much apart",
-		LC_FAULT_NONE,
-		{ { 0, LC_BEFORE, 40 }, { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000499950 } },
-		3,
-		{ "PASS: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500000 ns (vCPU 0) to -1000499950 ns (vCPU 1), 50 ns apart (bound 86 ns: on "
-		  "each side 3 ns of rounding for each of 1 changes and the largest move at a change "
-		  "in the window before, 40 ns)" },
-	},
-	{
-		"fault=skew: the last vCPU 1 ms ahead from its first change in the event",
-		LC_FAULT_SKEW,
-		{ { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500000 } }, 2,
-		{ "FAIL: kvmclock moved alike against the TSC on every vCPU over the event: "
-		  "-1000500000 ns (vCPU 0) to -999500000 ns (vCPU 1), 1000000 ns apart (bound 6 ns: "
-		  "on each side 3 ns of rounding for each of 1 changes and the largest move at a "
-		  "change in the window before, 0 ns)" },
-	},
-	{
-		"kvmclock that kept running with the TSC: fits no declared model",
-		LC_FAULT_NONE,
-		{ { 0, LC_DURING, -20 }, { 1, LC_DURING, -20 } }, 2,
-		{ "FAIL: kvmclock moved -20 ns against the TSC over the event; the host declares the "
-		  "first stands still while the second runs (-1000000000 ns): 999999980 ns off "
-		  "(bound 64000000 ns)" },
-	},
-	{
-		"fault=flip: the opposite semantics declared",
-		LC_FAULT_FLIP,
-		{ { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500000 } }, 2,
-		{ "FAIL: kvmclock moved -1000500000 ns against the TSC over the event; the host "
-		  "declares the first runs while the second stands still (1000000000 ns): "
-		  "2000500000 ns off (bound 64000000 ns)" },
-	},
-	{
-		"no change at all over a stop kvmclock is frozen in: a FAIL, not nothing",
-		LC_FAULT_NONE,
-		{ { 0, LC_BEFORE, 0 } }, 1,
-		{ "FAIL: kvmclock moved 0 ns against the TSC over the event; the host declares the "
-		  "first stands still while the second runs (-1000000000 ns): 1000000000 ns off "
-		  "(bound 64000000 ns)" },
-	},
+	{ "a clean pause: both vCPUs move by the stop, to the ns", LC_FAULT_NONE,
+	  { { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500001 } }, 2,
+	  { DECLARED(WANT_PASS, -500000), APART(WANT_PASS, 1, 6), MOVED(0, "-1000500000"),
+	    MOVED(1, "-1000500001") } },
+	{ "vCPU 1 takes its new parameters after the answer: still the event's", LC_FAULT_NONE,
+	  { { 0, LC_DURING, -1000500000 }, { 1, LC_AFTER, -1000500000 } }, 2,
+	  { DECLARED(WANT_PASS, -500000), APART(WANT_PASS, 0, 6), MOVED(1, "-1000500000") } },
+	{ "vCPU 1's area restored 7 ns apart, beyond the rounding", LC_FAULT_NONE,
+	  { { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000499993 } }, 2,
+	  { APART(WANT_FAIL, 7, 6), MOVED(1, "-1000499993") } },
+	{ "a host whose quiet updates move 40 ns allows that much apart", LC_FAULT_NONE,
+	  { { 0, LC_BEFORE, 40 }, { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000499950 } }, 3,
+	  { APART(WANT_PASS, 50, 86), { RESULT_IS("e1.pause.kvmclock_vs_TSC.quiet_move.cpu0", "ns",
+						  "40") } } },
+	{ "fault=skew: the last vCPU 1 ms ahead from its first change in the event", LC_FAULT_SKEW,
+	  { { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500000 } }, 2,
+	  { APART(WANT_FAIL, 1000000, 6), MOVED(1, "-999500000") } },
+	{ "kvmclock that kept running with the TSC: fits no declared model", LC_FAULT_NONE,
+	  { { 0, LC_DURING, -20 }, { 1, LC_DURING, -20 } }, 2,
+	  { DECLARED(WANT_FAIL, 999999980), MOVED(0, "-20") } },
+	/* declared: the first runs while the second stands still, +1000 ms */
+	{ "fault=flip: the opposite semantics declared", LC_FAULT_FLIP,
+	  { { 0, LC_DURING, -1000500000 }, { 1, LC_DURING, -1000500000 } }, 2,
+	  { DECLARED(WANT_FAIL, -2000500000), MOVED(0, "-1000500000") } },
+	{ "no change at all over a stop kvmclock is frozen in: a FAIL, not nothing", LC_FAULT_NONE,
+	  { { 0, LC_BEFORE, 0 } }, 1, { DECLARED(WANT_FAIL, 1000000000), MOVED(0, "0") } },
 };
 
 static void test_cases(void **state)
 {
-	static char out[CAPTURE_MAX];
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		printf("case: %s\n", cases[i].what);
-		capture(play, &cases[i], out, sizeof(out));
-		for (size_t l = 0; l < 3 && cases[i].lines[l]; l++)
-			has_line(out, cases[i].lines[l]);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		LC_EXPECT(cases[i].what, play(&cases[i]), cases[i].want);
 }
 
 int main(void)

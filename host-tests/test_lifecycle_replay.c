@@ -6,18 +6,19 @@
  * What: each log of host-tests/data/lifecycle-records/ (real runs with
  * record=always: x86 and arm64, TCG at rest and beside two busy loops, QEMU
  * 7.2 and 10, a fault of each arch) holds every event's LC-RECORD block;
- * each event judged again must print the very lines the guest printed for
- * it (every PASS, FAIL, KFAIL, INFO, BOUND and RESULT line, figures and
- * bounds to the last digit), or, for a record kept from before a rule
- * changed, the verdict the index gives it. A bad record is refused with
- * what was wrong.
+ * each event judged again must make the very entries (lib/checks.h) the
+ * guest printed for it, in order: each figure, unit and band to the last
+ * digit, each verdict and known defect, each INFO and SKIP; never a
+ * sentence, which may be reworded since the run was recorded. A record
+ * kept from before a rule changed must get the verdict the index gives
+ * it. A bad record is refused with what was wrong.
  * Why: the lifecycle's bounds are judged from what the host measured; a
  * change to any constant or rule of the judgment moves a BOUND line of some
  * recorded event, and this test says which (host-tests/mutants doubles and
  * halves each constant and needs this test to fail).
- * How: the log's lines of the event are those from its first figure
- * (RESULT eSEQ.KIND.host.stopped) to its record; the replay's are
- * captured from stdout (console_capture.h).
+ * How: the guest's entries are read back from its lines of the event (from
+ * RESULT eSEQ.KIND.host.stopped to its record; a BOUND line and the
+ * verdict after it are one entry), the replay's judged into a list.
  */
 /* LIBSRC: common/lifecycle/lifecycle_judge.c common/lifecycle/lifecycle_record.c */
 /* LIBSRC: common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_run_check.c */
@@ -34,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "console_capture.h"
 #include "host_shim.h"
 #include "../common/lifecycle/lifecycle_record.h"
 #include "slurp.h"
@@ -43,8 +43,6 @@
 #include "fake_checks_arch.h"
 #include "fake_checks_never.h"
 
-/* Room for one event's replayed lines (a run of 10 migrations on 4 vCPUs prints about 20 KB). */
-#define REPLAY_MAX (256 * 1024)
 #define LINE_MAX_LEN 1024
 
 /* What judging a recorded event again must give. */
@@ -61,17 +59,11 @@ struct replay_fixture {
 
 #include "data/lifecycle-records/index.h"
 #include "judged.h"
+#include "lc_entries.h"
 
 static struct lc_record_text parsed;
 /* the log being replayed: a failed check leaves the test at once, the teardown frees it */
 static char *log;
-
-static void judge_parsed(const void *arg)
-{
-	report_prefix_pushf("event %u %s", parsed.rec.seq, lc_event_name(parsed.rec.done.kind));
-	PRINTED(lc_judge(J, &parsed.rec));
-	report_prefix_pop();
-}
 
 /* A report line: the kinds lib/report.c prints. */
 static bool report_line(const char *s, size_t len)
@@ -118,35 +110,174 @@ static const char *event_lines(const char *log, const char *begin, const struct 
 	return last;
 }
 
-/* The replay's lines equal the guest's, one by one. */
-static void expect_same(const char *file, const char *guest, const char *guest_end,
-			const char *replay)
+/* An entry of the guest's list, read back from its lines: the line's words point into line. */
+struct guest_entry {
+	struct check c;
+	char line[LINE_MAX_LEN];
+};
+
+/* A BOUND line's figure or band end, "-1.500000" or "inf", in 10^-scale units. */
+static bool parse_fixed(const char *t, s64 *v, unsigned *scale)
 {
-	static char g[LINE_MAX_LEN], h[LINE_MAX_LEN];
-	const char *replay_end = replay + strlen(replay);
+	char digits[32], *end;
+	const char *dot = strchr(t, '.');
+	size_t n = 0;
+
+	if (!strcmp(t, "inf") || !strcmp(t, "-inf")) {
+		*v = *t == '-' ? BOUND_OPEN_LO : BOUND_OPEN_HI;
+		return true;
+	}
+	*scale = dot ? (unsigned)strlen(dot + 1) : 0;
+	for (; *t && n < sizeof(digits) - 1; t++)
+		if (*t != '.')
+			digits[n++] = *t;
+	digits[n] = '\0';
+	*v = strtoll(digits, &end, 10);
+	return n && !*end;
+}
+
+/* "name value unit lo..hi[ lo..hi]" (after "BOUND: ") into g's figure and bands. */
+static bool parse_bound(char *words, struct guest_entry *g)
+{
+	struct bounded *b = &g->c.b;
+	char *save, *value, *t;
+	unsigned scale = 0;
+
+	g->c.kind = CHECK_BOUNDED;
+	b->name = strtok_r(words, " ", &save);
+	value = strtok_r(NULL, " ", &save);
+	b->unit = strtok_r(NULL, " ", &save);
+	if (!b->name || !value || !b->unit || !parse_fixed(value, &b->value, &b->scale))
+		return false;
+	snprintf(g->c.name, sizeof(g->c.name), "%s", b->name);
+	while ((t = strtok_r(NULL, " ", &save))) {
+		char *dots = strstr(t, "..");
+
+		if (!dots || b->nbands == BOUND_BANDS_MAX)
+			return false;
+		*dots = '\0';
+		if (!parse_fixed(t, &b->band[b->nbands].lo, &scale) ||
+		    !parse_fixed(dots + 2, &b->band[b->nbands].hi, &scale))
+			return false;
+		b->nbands++;
+	}
+	return b->nbands > 0;
+}
+
+/* A verdict line into g's outcome (a KFAIL's defect from its end); false for another kind. */
+static bool parse_verdict(char *line, struct guest_entry *g)
+{
+	static const char known[] = " (known defect of this host: ";
+	char *defect = strstr(line, known);
+
+	if (!strncmp(line, "KFAIL: ", 7) && defect) {
+		snprintf(g->c.defect, sizeof(g->c.defect), "%.*s",
+			 (int)strcspn(defect + strlen(known), ")"), defect + strlen(known));
+		return true;
+	}
+	g->c.pass = !strncmp(line, "PASS: ", 6);
+	return g->c.pass || !strncmp(line, "FAIL: ", 6);
+}
+
+/* "name value unit" (after "RESULT: ") into g's figure. */
+static bool parse_result(char *words, struct guest_entry *g)
+{
+	char *save, *name = strtok_r(words, " ", &save);
+
+	g->c.kind = CHECK_RESULT;
+	snprintf(g->c.name, sizeof(g->c.name), "%s", name ? name : "");
+	g->c.text = strtok_r(NULL, " ", &save);
+	g->c.b.unit = strtok_r(NULL, " ", &save);
+	return name && g->c.text && g->c.b.unit;
+}
+
+/* The guest's next entry from its lines of the event: false when there are no more. */
+static bool next_guest_entry(const char *file, const char **s, const char *end,
+			     struct guest_entry *g)
+{
+	char *line = g->line;
+	bool ok;
+
+	memset(&g->c, 0, sizeof(g->c));
+	if (!next_report_line(s, end, line))
+		return false;
+	g->c.text = line;
+	if (!strncmp(line, "BOUND: ", 7)) {
+		static char verdict[LINE_MAX_LEN];
+
+		ok = parse_bound(line + 7, g) && next_report_line(s, end, verdict) &&
+		     parse_verdict(verdict, g);
+	} else if (!strncmp(line, "RESULT: ", 8)) {
+		ok = parse_result(line + 8, g);
+	} else if (!strncmp(line, "INFO: ", 6) || !strncmp(line, "SKIP: ", 6)) {
+		g->c.kind = *line == 'I' ? CHECK_INFO : CHECK_SKIP;
+		ok = true;
+	} else {
+		g->c.kind = CHECK_PLAIN;
+		ok = parse_verdict(line, g);
+	}
+	if (!ok)
+		fail_msg("%s: the guest's line '%s' is no entry of a judgment", file, line);
+	return true;
+}
+
+/* Whether the replay's entry r is the guest's g: figure, unit, bands, verdict; no sentence. */
+static bool same_entry(const struct check *g, const struct check *r)
+{
+	bool bounded = g->kind == CHECK_BOUNDED;
+
+	if (g->kind != r->kind)
+		return false;
+	if (g->kind == CHECK_RESULT)
+		return !strcmp(g->name, r->name) && !strcmp(g->text, r->text) &&
+		       !strcmp(g->b.unit, r->b.unit);
+	if (g->kind != CHECK_PLAIN && !bounded)
+		return true;
+	if (g->pass != check_holds(r) || (g->defect[0] && strcmp(g->defect, r->defect)))
+		return false;
+	if (!bounded)
+		return true;
+	if (strcmp(g->name, r->name) || strcmp(g->b.unit, r->b.unit) || g->b.scale != r->b.scale ||
+	    g->b.value != r->b.value || g->b.nbands != r->b.nbands)
+		return false;
+	for (unsigned i = 0; i < g->b.nbands; i++)
+		if (g->b.band[i].lo != r->b.band[i].lo || g->b.band[i].hi != r->b.band[i].hi)
+			return false;
+	return true;
+}
+
+/* The replay's entries are the guest's, one by one, and no more. */
+static void expect_same(const char *file, const char *guest, const char *guest_end,
+			const struct checks *l)
+{
+	static struct guest_entry g;
+	char a[LINE_MAX_LEN + 200], b[LINE_MAX_LEN + 200];
 	unsigned n = 0;
 
-	for (;;) {
-		bool more_g = next_report_line(&guest, guest_end, g);
-		bool more_h = next_report_line(&replay, replay_end, h);
+	for (;; n++) {
+		bool more_g = next_guest_entry(file, &guest, guest_end, &g);
 
-		n++;
-		if (!more_g && !more_h)
+		if (!more_g && n == l->n)
 			return;
-		if (!more_g || !more_h || strcmp(g, h))
-			fail_msg("%s: line %u of the event judged again differs\n  guest:  %s\n  "
-				 "replay: %s",
-				 file, n, more_g ? g : "(no more lines)", more_h ? h : "(no more lines)");
+		if (!more_g || n == l->n || !same_entry(&g.c, &l->c[n])) {
+			lc_print_entries(l);
+			fail_msg("%s: event %u: entry %u of the event judged again differs\n  "
+				 "guest:  %s\n  replay: %s",
+				 file, parsed.rec.seq, n,
+				 more_g ? entry_text(a, sizeof(a), &g.c) : "(none)",
+				 n < l->n ? entry_text(b, sizeof(b), &l->c[n]) : "(none)");
+		}
 	}
 }
 
-static void expect_passes(const char *file, const char *replay)
+static void expect_passes(const char *file, const struct checks *l)
 {
-	const char *bad = strstr(replay, "FAIL: ");
+	char e[LINE_MAX_LEN + 200];
 
-	if (bad)
-		fail_msg("%s: judged again, a check fails: %.*s", file,
-			 (int)strcspn(bad, "\n"), bad);
+	for (unsigned i = 0; i < l->n; i++)
+		if (!check_holds(&l->c[i]))
+			fail_msg("%s: judged again, a check fails: %s", file,
+				 entry_text(e, sizeof(e), &l->c[i]));
 }
 
 static char *fixture_log(const char *file)
@@ -166,7 +297,6 @@ static char *fixture_log(const char *file)
 
 static void replay_fixture(const struct replay_fixture *fx)
 {
-	static char out[REPLAY_MAX];
 	unsigned events = 0;
 	size_t pos = 0;
 
@@ -174,6 +304,7 @@ static void replay_fixture(const struct replay_fixture *fx)
 	log = fixture_log(fx->file);
 	for (;;) {
 		const char *begin = strstr(log + pos, LC_RECORD_PREFIX "begin"), *lines, *bad;
+		struct checks *judged;
 		bool found;
 
 		bad = lc_record_parse(log, &pos, &parsed, &found);
@@ -182,16 +313,19 @@ static void replay_fixture(const struct replay_fixture *fx)
 		if (!found)
 			break;
 		events++;
-		capture(judge_parsed, NULL, out, sizeof(out));
+		judged = test_checks();
+		lc_judge(judged, &parsed.rec);
+		if (judged->dropped)
+			fail_msg("%s: event %u: the list dropped %u entries", fx->file,
+				 parsed.rec.seq, judged->dropped);
 		lines = event_lines(log, begin, &parsed.rec);
 		if (!lines)
 			fail_msg("%s: event %u: no figure of it before its record", fx->file,
 				 parsed.rec.seq);
 		if (fx->want == REPLAY_SAME)
-			expect_same(fx->file, lines, begin, out);
+			expect_same(fx->file, lines, begin, judged);
 		else
-			expect_passes(fx->file, out);
-
+			expect_passes(fx->file, judged);
 	}
 	if (events != fx->events)
 		fail_msg("%s: %u records, the index says %u", fx->file, events, fx->events);

@@ -17,8 +17,10 @@
  * How: the counter ticks in ns (fake_counter.h) and reads what each case sets;
  * lc_read_answer() (common/lifecycle/lifecycle_engine.c, the console) is played here and
  * hands back the case's line; each case runs in a child
- * (child_capture.h), as an abort ends the life. The bounds below are
- * worked out beside the cases.
+ * (child_capture.h), as an abort ends the life, and judges into a list in
+ * memory it shares with the test, whose entries the test reads once the
+ * child is gone (lc_entries.h: each figure, each check's outcome, never a
+ * sentence). The bounds below are worked out beside the cases.
  */
 /* LIBSRC: common/lifecycle/lifecycle_reset.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
@@ -27,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/mman.h>
 #include "console_capture.h"
 #include "child_capture.h"
 #include "fake_counter.h"
@@ -35,6 +38,7 @@
 #include "../common/lifecycle/lifecycle_state.h"
 #include "../lib/report.h"
 #include "judged.h"
+#include "lc_entries.h"
 
 #define MS NSEC_PER_MSEC
 /* the host's facts of a reset: 1001.216 ms from system_reset to the boot request, 1002.114 in all
@@ -53,10 +57,31 @@
 struct lc_state lc;
 static const char *answer; /* NULL: none comes */
 
-/* the engine's list (lifecycle_engine.c, not linked here) */
+/*
+ * The engine's list (lifecycle_engine.c, not linked here), in memory shared
+ * with the children (share_list): what a case's child judged stays for the
+ * test to read.
+ */
+static struct checks *life;
+
 struct checks *lc_checks(void)
 {
-	return test_checks();
+	checks_clear(life);
+	return life;
+}
+
+static int share_list(void **state)
+{
+	struct shared {
+		struct checks l;
+		struct check c[TEST_CHECKS_MAX];
+		char text[TEST_CHECKS_TEXT];
+	} *m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(m != MAP_FAILED);
+	checks_init(&m->l, m->c, TEST_CHECKS_MAX, m->text, sizeof(m->text));
+	life = &m->l;
+	return 0;
 }
 
 void cpu_relax(void)
@@ -87,90 +112,59 @@ struct boot_case {
 	enum lc_fault fault;
 	const char *answer;
 	u64 counter_ms; /* the counter at the boot request */
-	const char *want_line;
 	int want_code;
+	const char *shows; /* what the child printed holds this (the answer quoted back) */
+	struct want want[4]; /* the judgment, exactly; none where the life ends before it */
 };
 
 /*
  * The bound on the counter's time since the reset, from the host's
  * 1001.216 ms (duration_ns): + 20 ppt = 1021.240, + 50 ms slack = 1071.240
- * ms. On arm64 from total_ns, 1002.114 ms: 1072.156 ms.
+ * ms. On arm64 from total_ns, 1002.114 ms: 1072.156 ms. The host's figures
+ * first, then the counter's check (x86's fails naming the host kind's
+ * defect, none here) and its figure: x86's value at the boot request,
+ * arm64's move forward (0 when it went back).
  */
+#define JUDGED(figure, ms, ...)                                                                    \
+	{ { RESULT_IS("e1.reset.host.down", "ms", "1001.216") },                                   \
+	  { RESULT_IS("e1.reset.host.total", "ms", "1002.114") }, { __VA_ARGS__ },                 \
+	  { RESULT_IS("e1.reset.counter." figure, "ms", ms) } }
+#define RESTARTED(ms, ...) JUDGED("at_boot", ms, __VA_ARGS__)
+#define WENT_ON(ms, ...)   JUDGED("moved", ms, __VA_ARGS__)
+#define KFAILED		   WANT_KFAIL, .defect = "none/tsc-reset"
+#define BOOT_1		       "LIFECYCLE-DONE reset 1" FACTS
+
 static const struct boot_case boot_cases[] = {
-	/* nothing checked in the first life's handshake: the child's summary fails for that alone
-	 */
-	{"the first life", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 0" FACTS, 10,
-	 "first event 1", EXIT_FAIL},
-	{"no answer", &x86_like, LC_FAULT_NONE, NULL, 10,
-	 "FAIL: no answer from the runner to the boot request in 300 s", EXIT_FAIL},
-	{"not an answer", &x86_like, LC_FAULT_NONE, "hello", 10,
-	 "FAIL: the runner's answer to the boot request is not one: 'hello'", EXIT_FAIL},
+	/* nothing checked in the first life's handshake: its summary fails for that alone */
+	{"the first life", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 0" FACTS, 10, EXIT_FAIL,
+	 "first event 1"},
+	{"no answer", &x86_like, LC_FAULT_NONE, NULL, 10, EXIT_FAIL, "FAIL: "},
+	{"not an answer", &x86_like, LC_FAULT_NONE, "hello", 10, EXIT_FAIL, "'hello'"},
 	{"an answer for a pause", &x86_like, LC_FAULT_NONE, "LIFECYCLE-DONE pause 1" FACTS, 10,
-	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE pause 1" FACTS
-	 "'",
-	 EXIT_FAIL},
+	 EXIT_FAIL, "'LIFECYCLE-DONE pause 1" FACTS "'"},
 	{"a reset the events do not have there", &x86_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10,
-	 "FAIL: the runner's answer to the boot request is not one: 'LIFECYCLE-DONE reset 2" FACTS
-		 CARRIED "'",
-	 EXIT_FAIL},
-	{"x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
-	 "ms at "
-	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	 "system_reset to it (bound 1071.240 ms)",
-	 EXIT_PASS},
-	{"x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1071,
-	 "PASS: event 1 reset: the counter started again from zero at the reset: it read 1071.000 "
-	 "ms at "
-	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	 "system_reset to it (bound 1071.240 ms)",
-	 EXIT_PASS},
-	{"x86: more than the host saw", &x86_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 1072,
-	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 1072.000 "
-	 "ms at "
-	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	 "system_reset to it (bound 1071.240 ms)",
-	 EXIT_FAIL},
+	 "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10, EXIT_FAIL,
+	 "'LIFECYCLE-DONE reset 2" FACTS CARRIED "'"},
+	{"x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED,
+	 800, EXIT_PASS, "first event 2", RESTARTED("800.000", WANT_PASS)},
+	{"x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED, 1071,
+	 EXIT_PASS, "first event 2", RESTARTED("1071.000", WANT_PASS)},
+	{"x86: more than the host saw", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED, 1072, EXIT_FAIL,
+	 "first event 2", RESTARTED("1072.000", KFAILED)},
 	{"x86: within the host's time, but above the counter at the request: it went on", &x86_like,
-	 LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED_EARLY, 800,
-	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 800.000 "
-	 "ms at "
-	 "the boot request (500.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	 "system_reset to it (bound 1071.240 ms)",
-	 EXIT_FAIL},
+	 LC_FAULT_NONE, BOOT_1 CARRIED_EARLY, 800, EXIT_FAIL, "first event 2",
+	 RESTARTED("800.000", KFAILED)},
 	{"x86: fault=reset_counter, the counter went on", &x86_like, LC_FAULT_RESET_COUNTER,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	 "FAIL: event 1 reset: the counter started again from zero at the reset: it read 5800.000 "
-	 "ms at "
-	 "the boot request (5000.000 ms as the reset was asked for), the host saw 1001.216 ms from "
-	 "system_reset to it (bound 1071.240 ms)",
-	 EXIT_FAIL},
-	{"arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
-	 "PASS: event 1 reset: the counter went on across the reset: +900.000 ms from the reset "
-	 "request "
-	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
-	 EXIT_PASS},
-	{"arm64: further than the host saw", &arm_like, LC_FAULT_NONE,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 6073,
-	 "FAIL: event 1 reset: the counter went on across the reset: +1073.000 ms from the reset "
-	 "request to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
-	 EXIT_FAIL},
-	{"arm64: restarted", &arm_like, LC_FAULT_NONE, "LIFECYCLE-DONE reset 1" FACTS CARRIED, 800,
-	 "FAIL: event 1 reset: the counter went on across the reset: -4200.000 ms from the reset "
-	 "request "
-	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
-	 EXIT_FAIL},
-	{"arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER,
-	 "LIFECYCLE-DONE reset 1" FACTS CARRIED, 5900,
-	 "FAIL: event 1 reset: the counter went on across the reset: -4100.000 ms from the reset "
-	 "request "
-	 "to the boot request, the host saw 1002.114 ms (bound 0 to 1072.156 ms)",
-	 EXIT_FAIL},
+	 BOOT_1 CARRIED, 800, EXIT_FAIL, "first event 2", RESTARTED("5800.000", KFAILED)},
+	{"arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 5900, EXIT_PASS,
+	 "first event 2", WENT_ON("900.000", WANT_PASS)},
+	{"arm64: further than the host saw", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 6073,
+	 EXIT_FAIL, "first event 2", WENT_ON("1073.000", WANT_FAIL)},
+	/* back by 4200 ms, then 4100 ms */
+	{"arm64: restarted", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 800, EXIT_FAIL,
+	 "first event 2", WENT_ON("0.000", WANT_FAIL)},
+	{"arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER, BOOT_1 CARRIED, 5900,
+	 EXIT_FAIL, "first event 2", WENT_ON("0.000", WANT_FAIL)},
 };
 
 static void setup_life(const struct boot_case *c)
@@ -196,25 +190,36 @@ static void boot(const void *arg)
 	printf("first event %u\n", first);
 }
 
-static void test_boot_table(void **state)
+/* A case in its child: its exit status, what it printed, and exactly the judgment it wants. */
+static void expect_boot(const struct boot_case *c, struct child_outcome *o)
 {
-	for (size_t i = 0; i < sizeof(boot_cases) / sizeof(boot_cases[0]); i++)
-		child_expect(boot, &boot_cases[i], boot_cases[i].what, boot_cases[i].want_code,
-			     boot_cases[i].want_line);
+	checks_clear(life);
+	child_run(boot, c, o);
+	if (o->code != c->want_code)
+		fail_msg("%s: exit status %d, want %d; printed:\n%s", c->what, o->code,
+			 c->want_code, o->out);
+	if (!strstr(o->out, c->shows))
+		fail_msg("%s: no '%s' in what it printed:\n%s", c->what, c->shows, o->out);
+	LC_EXPECT_EXACTLY(c->what, life, c->want);
 }
 
-/* A new life: the counts carried over, said, and the host's figures as RESULT lines. */
+static void test_boot_table(void **state)
+{
+	struct child_outcome o;
+
+	for (size_t i = 0; i < sizeof(boot_cases) / sizeof(boot_cases[0]); i++)
+		expect_boot(&boot_cases[i], &o);
+}
+
+/* A new life: the boot request, the counts carried over and said, and the next event. */
 static void test_new_life_lines(void **state)
 {
 	struct child_outcome o;
 
-	child_run(boot, &boot_cases[5], &o);
+	expect_boot(&boot_cases[5], &o);
 	has_line(o.out, "LIFECYCLE-REQUEST: boot 0");
-	has_line(o.out, "INFO: event 1 reset: a new life; 3 checks, 0 failed, 1 skipped before it");
-	has_line(o.out, "RESULT: e1.reset.host.down 1001.216 ms");
-	has_line(o.out, "RESULT: e1.reset.host.total 1002.114 ms");
-	has_line(o.out, "RESULT: e1.reset.counter.at_boot 800.000 ms");
-	has_line(o.out, "first event 2");
+	/* said: 3 checks, 0 failed, 1 skipped before it */
+	HAS_LINE_WITH(o.out, "INFO: ", " 3 ", " 0 ", " 1 ");
 	/* the 3 carried, one skipped, and this life's check */
 	has_line(o.out, "SUMMARY: 4 tests, 0 unexpected failures, 1 skipped");
 }
@@ -240,5 +245,5 @@ int main(void)
 		cmocka_unit_test(test_has_reset),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, share_list, NULL);
 }

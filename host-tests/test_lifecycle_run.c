@@ -5,11 +5,12 @@
  * What: the record the sampling leaves for a run of three migrations (each
  * migration's stretch from its request to the next, the runner's facts of
  * each, every periodic timer's ticks and longest gap and every one-shot's
- * fires per migration) is set by hand and lc_check_run()'s PASS/FAIL lines
- * read back: a clean run; ticks lost over one migration beyond its stop,
- * and the same loss the host's measured waits explain; a tick late beyond
- * the stop and the waits; a one-shot that fired twice, never, before its
- * deadline or past the dwell.
+ * fires per migration) is set by hand and lc_check_run()'s entries read
+ * back (lc_entries.h: each figure, its band, its outcome): a clean run;
+ * ticks lost over one migration beyond its stop, and the same loss the
+ * host's measured waits explain; a tick late beyond the stop and the
+ * waits; a one-shot that fired twice, never, before its deadline or past
+ * the dwell.
  * Why: each migration is judged on its own stop and the host's waits
  * around it; a run summed into one event would hide one bad migration
  * among nine good ones, and a wait taken from the wrong migration would
@@ -33,6 +34,7 @@
 #define NCPUS	    2
 #include "fake_checks_arch.h"
 #include "judged.h"
+#include "lc_entries.h"
 #define MS	    NSEC_PER_MSEC
 #define RUN	    3
 #define STRETCH_NS  (500 * MS)
@@ -95,7 +97,9 @@ static void clean_run(void)
  * stopped (3 ms rounds up) + the periods waited (before_wait of 2 and 3,
  * vcpu_wait of 2); a gap at most 10 + 3 + the waits + 10 ms; a one-shot
  * once, at or after its deadline, within 100 ms + the waits of the answer
- * (the answer comes after the deadline here).
+ * (the answer comes after the deadline here). Each check's figure is the
+ * worst migration's (the one-shots': how many were not so), with the
+ * one-shots still pending at the answer as a RESULT.
  */
 struct run_case {
 	const char *what;
@@ -104,57 +108,51 @@ struct run_case {
 	u64 wait_ns;	   /* before_wait_ns of migration 3 (the dwell after 2) */
 	u32 fires;	   /* cntv's, ~0u: 1 */
 	s64 fired_ns;	   /* after the answer (negative: before the deadline), 0: as clean */
-	const char *start; /* the line expected */
-	const char *part;
+	struct want want[2];
 };
 
 #define KEEP_FIRES (~0u)
+#define LOST(verdict, n, allowed) \
+	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_lost_worst", "ticks", n, 0, allowed) } }
+#define LATE(verdict, us, allowed_us) \
+	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_gap_worst_us", "us", us, 0, allowed_us) } }
+#define ONESHOT(slot, verdict, bad) \
+	{ verdict, FIGURE("e1.migrate." slot ".cpu1.run_oneshot_not_ok", "count", bad, 0, 0) }
+#define PENDING(slot, n) { RESULT_IS("e1.migrate." slot ".cpu1.run_oneshot_pending", "count", n) }
+#define CNTV(verdict, bad, pending) { ONESHOT("cntv", verdict, bad), PENDING("cntv", pending) }
 
 static const struct run_case cases[] = {
-	{"clean", 0, 0, 0, KEEP_FIRES, 0,
-	 "PASS: vCPU 1 cntp over 3 migrations back to back: ticks lost",
-	 "(0 over; the worst, migration 1: 0 of 50 periods without a tick, allowed 1 + 1 periods "
-	 "stopped + 0 periods"},
-	{"lost 3", 47, 0, 0, KEEP_FIRES, 0,
-	 "FAIL: vCPU 1 cntp over 3 migrations back to back: ticks lost",
-	 "(1 over; the worst, migration 2: 3 of 50 periods without a tick, allowed 1 + 1 periods "
-	 "stopped + 0 periods"},
-	{"lost 3, 10 ms waited", 47, 0, 10 * MS, KEEP_FIRES, 0,
-	 "PASS: vCPU 1 cntp over 3 migrations back to back: ticks lost",
-	 "migration 2: 3 of 50 periods without a tick, allowed 1 + 1 periods stopped + 1 periods"},
-	{"late 24 ms", 0, 24 * MS, 0, KEEP_FIRES, 0,
-	 "FAIL: vCPU 1 cntp over 3 migrations back to back: no tick later",
-	 "(1 over; the worst, migration 2: 24000 us after the tick before, allowed a period 10000 "
-	 "us "
-	 "+ stopped 3000 us + 0 us"},
-	{"late 23 ms", 0, 23 * MS, 0, KEEP_FIRES, 0,
-	 "PASS: vCPU 1 cntp over 3 migrations back to back: no tick later", "23000 us after"},
-	{"late 24 ms, 1 ms waited", 0, 24 * MS, MS, KEEP_FIRES, 0,
-	 "PASS: vCPU 1 cntp over 3 migrations back to back: no tick later", "24000 us after"},
-	{"one-shot twice", 0, 0, 0, 2, 0,
-	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
-	 "(1 not; 0 of them still pending at the answer, across the stop; the first not, migration "
-	 "2: fired 2 times"},
-	{"one-shot never", 0, 0, 0, 0, 0,
-	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
-	 "the first not, migration 2: fired 0 times"},
+	{"clean", 0, 0, 0, KEEP_FIRES, 0, LOST(WANT_PASS, 0, 2)},
+	{"lost 3", 47, 0, 0, KEEP_FIRES, 0, LOST(WANT_FAIL, 3, 2)},
+	{"lost 3, 10 ms waited", 47, 0, 10 * MS, KEEP_FIRES, 0, LOST(WANT_PASS, 3, 3)},
+	{"late 24 ms", 0, 24 * MS, 0, KEEP_FIRES, 0, LATE(WANT_FAIL, 24000, 23000)},
+	{"late 23 ms", 0, 23 * MS, 0, KEEP_FIRES, 0, LATE(WANT_PASS, 23000, 23000)},
+	{"late 24 ms, 1 ms waited", 0, 24 * MS, MS, KEEP_FIRES, 0, LATE(WANT_PASS, 24000, 24000)},
+	{"one-shot twice", 0, 0, 0, 2, 0, CNTV(WANT_FAIL, 1, "0")},
+	{"one-shot never", 0, 0, 0, 0, 0, CNTV(WANT_FAIL, 1, "0")},
 	{"one-shot early", 0, 0, 0, KEEP_FIRES, -(s64)(ANSWER_NS - DEADLINE_NS) - (s64)MS,
-	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
-	 "migration 2: fired 1 times, -1000 us from the deadline"},
+	 CNTV(WANT_FAIL, 1, "0")},
 	{"one-shot 101 ms after the answer", 0, 0, 0, KEEP_FIRES, 101 * (s64)MS,
-	 "FAIL: vCPU 1 cntv one-shot armed with each of 3 migrations",
-	 "1 of them still pending at the answer, across the stop; the first not, migration 2: "
-	 "fired "
-	 "1 times, 301000 us from the deadline, 101000 us late"},
+	 CNTV(WANT_FAIL, 1, "1")},
 	{"one-shot 100 ms after the answer", 0, 0, 0, KEEP_FIRES, 100 * (s64)MS,
-	 "PASS: vCPU 1 cntv one-shot armed with each of 3 migrations",
-	 "1 of them still pending at the answer, across the stop; the latest, migration 2"},
+	 CNTV(WANT_PASS, 0, "1")},
 };
 
-static void run_case(const void *arg)
+/* vCPU 1's one-shot of migration 2 fired fired_ns after the answer (negative: before it). */
+static void fire_oneshot(s64 fired_ns)
 {
-	const struct run_case *rc = arg;
+	struct lc_timer *o = &lc.rec.cpu[1].t[SLOT_ONESHOT];
+
+	if (fired_ns > 0)
+		o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)fired_ns);
+	else if (fired_ns < 0)
+		o->run_fired_at[2] = lc.rec.run.answered[2] - c((u64)-fired_ns);
+}
+
+static struct checks *judge_run(const struct run_case *rc)
+{
 	struct lc_timer *o = &lc.rec.cpu[1].t[SLOT_ONESHOT], *p = &lc.rec.cpu[1].t[SLOT_PERIODIC];
+	struct checks *l = test_checks();
 
 	clean_run();
 	if (rc->ticks)
@@ -164,25 +162,15 @@ static void run_case(const void *arg)
 	lc.rec.run.done[3].before_wait_ns = rc->wait_ns;
 	if (rc->fires != KEEP_FIRES)
 		o->run_fires[2] = rc->fires;
-	if (rc->fired_ns > 0)
-		o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)rc->fired_ns);
-	else if (rc->fired_ns < 0)
-		o->run_fired_at[2] = lc.rec.run.answered[2] - c((u64)-rc->fired_ns);
-	PRINTED(lc_check_run(J, &lc.rec));
+	fire_oneshot(rc->fired_ns);
+	lc_check_run(l, &lc.rec);
+	return l;
 }
 
 static void test_run_table(void **state)
 {
-	char out[CAPTURE_MAX];
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const struct run_case *rc = &cases[i];
-
-		capture(run_case, rc, out, sizeof(out));
-		printf("case: %s\n", rc->what);
-		has_line_with(out, rc->start, &rc->part, 1);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		LC_EXPECT(cases[i].what, judge_run(&cases[i]), cases[i].want);
 }
 
 /*
@@ -200,64 +188,53 @@ static const struct lc_arch device_arch = {
 	.periodic_kind = LC_PERIODIC_REARMED,
 };
 
+#define HPET(verdict, bad) { ONESHOT("hpet", verdict, bad), PENDING("hpet", "1") }
+
 static const struct device_case {
 	const char *what;
 	s64 fired_ns;			/* after migration 2's answer */
 	u64 stamp_wait_ns, vcpu_wait_ns;	/* in the dwell after it (migration 3's) */
-	const char *start, *part;
+	struct want want[2];
 } device_cases[] = {
-	{"101 ms late, QEMU's threads waited 1 ms", 101 * (s64)MS, MS, 0,
-	 "PASS: vCPU 1 hpet one-shot armed with each of 3 migrations",
-	 "101000 us late, QEMU's threads waited 1000 us)"},
-	{"102 ms late, QEMU's threads waited 1 ms", 102 * (s64)MS, MS, 0,
-	 "FAIL: vCPU 1 hpet one-shot armed with each of 3 migrations",
-	 "102000 us late, QEMU's threads waited 1000 us)"},
-	{"101 ms late, a vCPU waited 1 ms", 101 * (s64)MS, 0, MS,
-	 "FAIL: vCPU 1 hpet one-shot armed with each of 3 migrations",
-	 "101000 us late, QEMU's threads waited 0 us)"},
+	{"101 ms late, QEMU's threads waited 1 ms", 101 * (s64)MS, MS, 0, HPET(WANT_PASS, 0)},
+	{"102 ms late, QEMU's threads waited 1 ms", 102 * (s64)MS, MS, 0, HPET(WANT_FAIL, 1)},
+	{"101 ms late, a vCPU waited 1 ms", 101 * (s64)MS, 0, MS, HPET(WANT_FAIL, 1)},
 };
-
-static void device_case(const void *arg)
-{
-	const struct device_case *dc = arg;
-	struct lc_timer *o = &lc.rec.cpu[1].t[SLOT_ONESHOT];
-
-	clean_run();
-	lc.rec.arch = &device_arch;
-	lc.rec.run.done[3].stamp_wait_ns = dc->stamp_wait_ns;
-	lc.rec.run.done[3].before_wait_ns = dc->vcpu_wait_ns;
-	o->run_fired_at[2] = lc.rec.run.answered[2] + c((u64)dc->fired_ns);
-	PRINTED(lc_check_run(J, &lc.rec));
-}
 
 static void test_device_slot_waits(void **state)
 {
-	char out[CAPTURE_MAX];
-
-	(void)state;
 	for (size_t i = 0; i < sizeof(device_cases) / sizeof(device_cases[0]); i++) {
 		const struct device_case *dc = &device_cases[i];
+		struct checks *l = test_checks();
 
-		capture(device_case, dc, out, sizeof(out));
-		printf("case: %s\n", dc->what);
-		has_line_with(out, dc->start, &dc->part, 1);
+		clean_run();
+		lc.rec.arch = &device_arch;
+		lc.rec.run.done[3].stamp_wait_ns = dc->stamp_wait_ns;
+		lc.rec.run.done[3].before_wait_ns = dc->vcpu_wait_ns;
+		fire_oneshot(dc->fired_ns);
+		lc_check_run(l, &lc.rec);
+		LC_EXPECT(dc->what, l, dc->want);
 	}
 }
 
-/* The host's stops per migration are RESULT lines, the worst migration's figures BOUND lines; a clean run fails nothing. */
+/*
+ * The host's stops per migration are RESULT figures, the worst migration's
+ * figures bounded checks; a clean run fails nothing.
+ */
 static void test_clean_run_results(void **state)
 {
-	char out[CAPTURE_MAX];
-	static const struct run_case clean = {"clean", 0, 0, 0, KEEP_FIRES, 0, NULL, NULL};
+	static const struct run_case clean = {"clean", 0, 0, 0, KEEP_FIRES, 0, {{WANT_END}}};
+	static const struct want want[] = {
+		{RESULT_IS("e1.migrate.host.m2_stopped", "ms", "3.000")},
+		{WANT_PASS, FIGURE("e1.migrate.cntp.cpu0.run_lost_worst", "ticks", 0, 0, 2)},
+		{WANT_PASS, FIGURE("e1.migrate.cntp.cpu0.run_gap_worst_us", "us", 10000, 0, 23000)},
+		{WANT_PASS, FIGURE("e1.migrate.cntv.cpu1.run_oneshot_not_ok", "count", 0, 0, 0)},
+		{RESULT_IS("e1.migrate.cntv.cpu1.run_oneshot_pending", "count", "0")},
+	};
+	struct checks *l = judge_run(&clean);
 
-	(void)state;
-	capture(run_case, &clean, out, sizeof(out));
-	has_line(out, "RESULT: e1.migrate.host.m2_stopped 3.000 ms");
-	has_line(out, "BOUND: e1.migrate.cntp.cpu0.run_lost_worst 0 ticks 0..2");
-	has_line(out, "BOUND: e1.migrate.cntp.cpu0.run_gap_worst_us 10000 us 0..23000");
-	has_line(out, "BOUND: e1.migrate.cntv.cpu1.run_oneshot_not_ok 0 count 0..0");
-	has_line(out, "RESULT: e1.migrate.cntv.cpu1.run_oneshot_pending 0 count");
-	lacks(out, "FAIL");
+	LC_EXPECT("a clean run", l, want);
+	assert_int_equal(checks_failed(l), 0);
 }
 
 int main(void)
