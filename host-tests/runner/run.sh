@@ -207,27 +207,35 @@ cfg_errors() {
 }
 
 # --- evidence = host: QEMU under scripts/host_evidence.py, which answers the guest
+# (the QEMU it wraps named in the log and results.json: for Debian's 7.2 and for 10)
 evidence_agent() {
-	local d=$WORK/evidence st
+	local version
+	for version in 7.2.22 10.0.2; do
+		evidence_agent_under "$version"
+	done
+}
+
+evidence_agent_under() { # fake QEMU's version
+	local d=$WORK/evidence-$1 st
 	make_build "$d/build" x86_64
 	printf '%s\n' 'out HOST-EVIDENCE: mark 0' 'pause 0.1' 'out HOST-EVIDENCE: mark 1' \
 		'out HOST-EVIDENCE: request 0 1 2' answer 'out PASS: asked' 'out RESULT: evid.figure 1 ns' \
 		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/build/x86/evidence.flat"
 	printf '%s\n' '[evid]' 'file = evidence.flat' 'evidence = host' >"$d/t.cfg"
 	cd "$d" || return
-	FAKE_QEMU_VERSION=10.0.2 UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
+	FAKE_QEMU_VERSION=$1 UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
 	st=$?
-	ok "evidence: the entry passes through the agent: exit status 0" equals "$st" 0
-	ok "evidence: ... and a PASS line" has_match out.txt '^PASS +evid '
-	ok "evidence: the log's command is the agent's around QEMU's" has_match logs/evid.log \
+	ok "evidence ($1): the entry passes through the agent: exit status 0" equals "$st" 0
+	ok "evidence ($1): ... and a PASS line" has_match out.txt '^PASS +evid '
+	ok "evidence ($1): the log's command is the agent's around QEMU's" has_match logs/evid.log \
 		"^/usr/bin/python3 $TOP/scripts/host_evidence.py -- $FAKE -machine pc "
-	ok "evidence: the guest got the agent's answer" has_match logs/evid.log \
+	ok "evidence ($1): the guest got the agent's answer" has_match logs/evid.log \
 		'^ANSWER: HOST-EVIDENCE-DONE parts=2 span_us=[0-9]+ stamp_us=[0-9]+ vcpu=[0-9]+,[0-9]+ other=[0-9]+,[0-9]+ steal=[0-9]+,[0-9]+$'
-	ok "evidence: the log's header names the QEMU under the agent and its version" \
-		equals "$(sed -n 3p logs/evid.log)" "runner: qemu 10.0.2 $FAKE"
-	ok "evidence: results.json names that QEMU and its version for the run, not the agent" \
-		equals "$(results_qemu logs/results.json evid)" "$FAKE 10.0.2"
-	ok "evidence: ... and setup.qemu_version names no other binary" \
+	ok "evidence ($1): the log's header names the QEMU under the agent and its version" \
+		equals "$(sed -n 3p logs/evid.log)" "runner: qemu $1 $FAKE"
+	ok "evidence ($1): results.json names that QEMU and its version for the run, not the agent" \
+		equals "$(results_qemu logs/results.json evid)" "$FAKE $1"
+	ok "evidence ($1): ... and setup.qemu_version names no other binary" \
 		equals "$(results_qemu logs/results.json)" "$FAKE"
 	cd "$TOP" || return
 }
