@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A judgment's entries (lib/checks.h) held to what a host test's case wants: never a sentence. */
+/* A judgment's entries (lib/checks.h) held to what a host test's case wants, not the words. */
 /*
  * What: a case lists what it wants of the judgment's list: a bounded check
  * by its figure's name (the nth of that name: a clock's two "step" checks)
@@ -7,14 +7,24 @@
  * as printed; a plain check (no figure) by its rank among the plain checks,
  * PASS, FAIL or KFAIL (failing with a known-defect id); an INFO or SKIP by
  * its rank; a figure that must not be there, or with no name a plain check
- * (WANT_ABSENT: the check not made). lc_expect() holds the list to the
- * case, lc_expect_exactly() to nothing else, in order. A failure names the
- * case and the check, with what the entry holds, and prints the list.
+ * (WANT_ABSENT: the check not made). Any want may name numbers its
+ * entry's sentence must mention (.mentions = {"1071.240", "-4200.000"}),
+ * each as a whole number: "5000.000" is not in "15000.0001" nor "-5000.000",
+ * a number inside a word ("cpu0", "x86") is none, a '+' is no part of one;
+ * a number named k times must be there k times at least ("vCPU 0: set 0
+ * times": {"0", "0"}), and with .mentions_only no other number may be.
+ * Where numbers collide (the vCPU's and a count's), naming every number of
+ * the sentence holds each: any one changed leaves one of them short.
+ * lc_expect() holds the list to the case, lc_expect_exactly() to nothing
+ * else, in order. A failure names the case and the check, with what the
+ * entry holds (a mention: the number and the sentence), and prints the list.
  * Why: a sentence may be reworded and the judgment stays the same; the
- * figure, its bound and the verdict are what the judgment is. A want that
- * finds no entry fails the test: a check the judgment stopped making never
- * passes a case by its absence. Every INFO and SKIP the list holds must be
- * one the case names, as a check not made is said in one.
+ * figure, its bound and the verdict are what the judgment is, and a figure
+ * the sentence alone carries (the worst vCPU, the wait it was allowed) is
+ * held as a number, never by the words around it. A want that finds no
+ * entry fails the test: a check the judgment stopped making never passes a
+ * case by its absence. Every INFO and SKIP the list holds must be one the
+ * case names, as a check not made is said in one.
  * How: header-only (static inline), after <cmocka.h>; the bands' ends are
  * in the figure's 10^-scale units (a figure in ms: ns), as lib/checks.h.
  */
@@ -37,6 +47,8 @@ enum want_kind {
 	WANT_ABSENT, /* no nth entry of figure `name` (no name: no nth plain check) */
 };
 
+#define WANT_MENTIONS_MAX 12
+
 struct want {
 	enum want_kind kind;
 	const char *name; /* the figure; NULL: a plain check, an INFO or a SKIP, by rank */
@@ -47,6 +59,9 @@ struct want {
 	struct bound_band band[BOUND_BANDS_MAX];
 	const char *result; /* WANT_RESULT */
 	const char *defect; /* WANT_KFAIL */
+	/* numbers the entry's sentence mentions, as printed; up to the first NULL */
+	const char *mentions[WANT_MENTIONS_MAX];
+	bool mentions_only; /* and no number beside them */
 };
 
 /* A bounded figure's fields, in one band or two: { WANT_PASS, FIGURE(...) }. */
@@ -196,6 +211,100 @@ static inline bool want_met(const struct want *w, const struct check *c)
 	return true;
 }
 
+static inline bool lc_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/* A character of a word a digit may be part of: "cpu0", "x86", "e1". */
+static inline bool lc_word_char(char ch)
+{
+	return lc_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+/*
+ * The next number of sentence s from *at on (NULL: none), *len its length:
+ * digits with a '.' between digits, after no letter, digit or '_', with
+ * the '-' or '+' before it that no word or other sign comes before ("+-50":
+ * 50, a bound either way); *at past it.
+ */
+static inline const char *next_number(const char *s, const char **at, size_t *len)
+{
+	for (const char *p = *at; *p;) {
+		const char *start = p;
+
+		if (!lc_digit(*p)) {
+			p++;
+			continue;
+		}
+		while (lc_digit(*p) || (*p == '.' && lc_digit(p[1])))
+			p++;
+		*at = p;
+		if (start > s && lc_word_char(start[-1]))
+			continue;
+		if (start > s && (start[-1] == '-' || start[-1] == '+') &&
+		    (start - 1 == s ||
+		     !(lc_word_char(start[-2]) || start[-2] == '-' || start[-2] == '+')))
+			start--;
+		*len = (size_t)(*at - start);
+		return start;
+	}
+	return NULL;
+}
+
+/* A number as compared: its '+' is no part of it. */
+static inline const char *unplussed(const char *m)
+{
+	return *m == '+' ? m + 1 : m;
+}
+
+/* How many times sentence s mentions number m (NULL: how many numbers it has). */
+static inline unsigned numbers_in(const char *s, const char *m)
+{
+	const char *at = s, *n;
+	unsigned k = 0;
+	size_t len;
+
+	if (m)
+		m = unplussed(m);
+	while ((n = next_number(s, &at, &len))) {
+		if (*n == '+')
+			n++, len--;
+		k += !m || (strlen(m) == len && !strncmp(n, m, len));
+	}
+	return k;
+}
+
+/* The sentence of entry c mentions every number w names, as often as w names it. */
+static inline void expect_mentions(const char *what, const struct checks *l, const struct want *w,
+				   const struct check *c)
+{
+	const char *text = c->text ? c->text : "";
+	char want[400];
+	unsigned n;
+
+	for (n = 0; n < WANT_MENTIONS_MAX && w->mentions[n]; n++) {
+		unsigned times = 0, got = numbers_in(text, w->mentions[n]);
+
+		for (unsigned j = 0; j <= n; j++)
+			times += !strcmp(unplussed(w->mentions[j]), unplussed(w->mentions[n]));
+		if (got < times) {
+			lc_print_entries(l);
+			fail_msg("case '%s': %s: its sentence mentions the number %s %u times, "
+				 "want %u\n  sentence: %s",
+				 what, w->name ? w->name : want_text(want, sizeof(want), w, 0),
+				 w->mentions[n], got, times, text);
+		}
+	}
+	if (w->mentions_only && numbers_in(text, NULL) != n) {
+		lc_print_entries(l);
+		fail_msg("case '%s': %s: its sentence has %u numbers, the case names %u\n"
+			 "  sentence: %s",
+			 what, w->name ? w->name : want_text(want, sizeof(want), w, 0),
+			 numbers_in(text, NULL), n, text);
+	}
+}
+
 /* Hold the list to one want; the index of its entry (l->n for WANT_ABSENT). */
 static inline unsigned expect_one(const char *what, const struct checks *l, const struct want *w)
 {
@@ -225,6 +334,7 @@ static inline unsigned expect_one(const char *what, const struct checks *l, cons
 			 entry_text(got, sizeof(got), c),
 			 want_text(want, sizeof(want), w, c->b.scale));
 	}
+	expect_mentions(what, l, w, c);
 	return at;
 }
 

@@ -6,12 +6,13 @@
  * every vCPU's largest clock steps per phase, its timers' ticks and stamps,
  * its stopped-flag sightings, the runner's answer - is set by hand for a
  * pause, a save or a migration, and the checks' entries are read back
- * (lc_entries.h: each figure, its bands, its outcome; never the
- * sentence, which may be reworded): a clean event; a clock that steps
- * back, jumps beyond the stop, stands still through a stop it runs through
- * or runs through one it is frozen in; a one-shot that fires early, late or
- * never; a periodic timer that stops, slows, storms or drifts after the
- * event; a stopped flag missing, set early or set again.
+ * (lc_entries.h: each figure, its bands, its outcome, and the numbers
+ * only a sentence carries, as numbers; never its words, which may be
+ * reworded): a clean event; a clock that steps back, jumps beyond the
+ * stop, stands still through a stop it runs through or runs through one
+ * it is frozen in; a one-shot that fires early, late or never; a
+ * periodic timer that stops, slows, storms or drifts after the event; a
+ * stopped flag missing, set early or set again.
  * Why: those checks are what tell a broken host from a good one, and a
  * guest run shows them only on a host that breaks them (or with a fault=
  * compiled into the sampling); here each bound is hit from both sides.
@@ -133,19 +134,25 @@ struct clock_case {
 	struct want want[MAX_WANTS];
 };
 
-#define BACKWARDS(verdict, clock, times) \
-	{ verdict, FIGURE("e1.pause." clock ".backwards", "count", times, 0, 0) }
-#define STEP(verdict, event, clock, ns, hi_ns) \
-	{ verdict, FIGURE("e1." event "." clock ".step", "ms", ns, 0, hi_ns) }
-/* the counter over the pause: its step bound 1012 ms */
-#define COUNTER_STEP(verdict, ns) STEP(verdict, "pause", "counter", ns, 1012 * MS)
+/* its sentence: the worst vCPU, its times back and by how many ns at most */
+#define BACKWARDS(verdict, clock, times, cpu, by_ns)                                   \
+	{ verdict, FIGURE("e1.pause." clock ".backwards", "count", times, 0, 0),       \
+	  .mentions = { #cpu, #times, #by_ns } }
+/* its sentence: the vCPU of the largest step, and the us a vCPU waited (either may be 0) */
+#define STEP(verdict, event, clock, ns, hi_ns, cpu, wait_us)                \
+	{ verdict, FIGURE("e1." event "." clock ".step", "ms", ns, 0, hi_ns), \
+	  .mentions = { #cpu, #wait_us } }
+/* the counter over the pause on vCPU 1, no wait: its step bound 1012 ms */
+#define COUNTER_STEP(verdict, ns) STEP(verdict, "pause", "counter", ns, 1012 * MS, 1, 0)
 #define RAN(verdict, ns) \
 	{ verdict, FIGURE("e1.pause.counter.step", "ms", ns, 990 * MS, BOUND_OPEN_HI), .nth = 1 }
 #define FROZEN(verdict, event, clock, ns, hi_ns) \
 	{ verdict, FIGURE("e1." event "." clock ".step", "ms", ns, 0, hi_ns), .nth = 1 }
-/* a stop too short to tell running from frozen: said in an INFO, not judged */
-#define NOT_JUDGED(event, clock) \
-	{ WANT_INFO }, { WANT_ABSENT, .name = "e1." event "." clock ".step", .nth = 1 }
+/* a stop too short to tell running from frozen: said in an INFO (the stop, what a frozen clock
+ * may move, in ms), not judged */
+#define NOT_JUDGED(event, clock, stop_ms, frozen_ms)    \
+	{ WANT_INFO, .mentions = { #stop_ms, #frozen_ms } }, \
+	{ WANT_ABSENT, .name = "e1." event "." clock ".step", .nth = 1 }
 /* a 1000 ms pause, no fault, no vCPU waiting; 1 ms steps before, these over the event and after */
 #define PAUSED(clock, cpu, during_ns, after_ns) \
 	clock, LC_PAUSE, PAUSE_STOP_NS, 0, LC_FAULT_NONE, cpu, 1 * MS, during_ns, after_ns
@@ -154,18 +161,19 @@ struct clock_case {
 
 static const struct clock_case clock_cases[] = {
 	{ "a clean pause: the counter runs through it", PAUSED(CLOCK_COUNTER, 1, 1001 * MS, 1 * MS),
-	  .want = { BACKWARDS(WANT_PASS, "counter", 0), COUNTER_STEP(WANT_PASS, 1001 * MS),
+	  .want = { BACKWARDS(WANT_PASS, "counter", 0, 0, 0), COUNTER_STEP(WANT_PASS, 1001 * MS),
 		    RAN(WANT_PASS, 1001 * MS) } },
 	{ "a clean pause: kvmclock is frozen through it",
 	  PAUSED(CLOCK_KVMCLOCK, 1, 30 * MS, 1 * MS),
-	  .want = { BACKWARDS(WANT_PASS, "kvmclock", 0),
-		    STEP(WANT_PASS, "pause", "kvmclock", 30 * MS, 1012 * MS),
+	  .want = { BACKWARDS(WANT_PASS, "kvmclock", 0, 0, 0),
+		    STEP(WANT_PASS, "pause", "kvmclock", 30 * MS, 1012 * MS, 1, 0),
 		    FROZEN(WANT_PASS, "pause", "kvmclock", 30 * MS, 66 * MS) } },
 	{ "a clock that steps back 20 ms (fault=back), in counter ticks",
 	  PAUSED(CLOCK_COUNTER, 1, 1001 * MS, 1 * MS), 3, 20 * MS,
-	  .want = { BACKWARDS(WANT_FAIL, "counter", 3), COUNTER_STEP(WANT_PASS, 1001 * MS) } },
+	  .want = { BACKWARDS(WANT_FAIL, "counter", 3, 1, 20000000),
+		    COUNTER_STEP(WANT_PASS, 1001 * MS) } },
 	{ "a clock that jumps 3 s ahead (fault=jump)", PAUSED(CLOCK_COUNTER, 0, 4001 * MS, 1 * MS),
-	  .want = { COUNTER_STEP(WANT_FAIL, 4001 * MS) } },
+	  .want = { STEP(WANT_FAIL, "pause", "counter", 4001 * MS, 1012 * MS, 0, 0) } },
 	{ "a step of the whole bound", PAUSED(CLOCK_COUNTER, 1, 1012 * MS, 1 * MS),
 	  .want = { COUNTER_STEP(WANT_PASS, 1012 * MS) } },
 	{ "a step 1 us beyond the bound", PAUSED(CLOCK_COUNTER, 1, 1012 * MS + US, 1 * MS),
@@ -173,7 +181,7 @@ static const struct clock_case clock_cases[] = {
 	{ "a vCPU the host kept from running for 200 ms",
 	  CLOCK_COUNTER, LC_PAUSE, PAUSE_STOP_NS, 200 * MS, LC_FAULT_NONE, 1, 1 * MS, 1212 * MS,
 	  1 * MS,
-	  .want = { STEP(WANT_PASS, "pause", "counter", 1212 * MS, 1212 * MS) } },
+	  .want = { STEP(WANT_PASS, "pause", "counter", 1212 * MS, 1212 * MS, 1, 200000) } },
 	{ "the step after the answer is the event's too",
 	  PAUSED(CLOCK_COUNTER, 1, 2 * MS, 1001 * MS),
 	  .want = { COUNTER_STEP(WANT_PASS, 1001 * MS), RAN(WANT_PASS, 1001 * MS) } },
@@ -183,7 +191,7 @@ static const struct clock_case clock_cases[] = {
 	  PAUSED(CLOCK_COUNTER, 1, 990 * MS, 1 * MS), .want = { RAN(WANT_PASS, 990 * MS) } },
 	{ "kvmclock ran through a stop it is frozen in",
 	  PAUSED(CLOCK_KVMCLOCK, 1, 1001 * MS, 1 * MS),
-	  .want = { STEP(WANT_PASS, "pause", "kvmclock", 1001 * MS, 1012 * MS),
+	  .want = { STEP(WANT_PASS, "pause", "kvmclock", 1001 * MS, 1012 * MS, 1, 0),
 		    FROZEN(WANT_FAIL, "pause", "kvmclock", 1001 * MS, 66 * MS) } },
 	{ "a frozen clock that moved by the whole bound",
 	  PAUSED(CLOCK_KVMCLOCK, 1, 66 * MS, 1 * MS),
@@ -194,12 +202,12 @@ static const struct clock_case clock_cases[] = {
 	/* frozen: 2 x 1 + 10 + 50 ms, no overhead outside a pause; 3 ms < 2 x 62 ms */
 	{ "a 3 ms migration downtime is too short to judge semantics by",
 	  CLOCK_COUNTER, LC_MIGRATE, MIGRATE_STOP_NS, 0, LC_FAULT_NONE, 1, 1 * MS, 4 * MS, 1 * MS,
-	  .want = { STEP(WANT_PASS, "migrate", "counter", 4 * MS, 15 * MS),
-		    NOT_JUDGED("migrate", "counter") } },
+	  .want = { STEP(WANT_PASS, "migrate", "counter", 4 * MS, 15 * MS, 1, 0),
+		    NOT_JUDGED("migrate", "counter", 3, 62) } },
 	/* a frozen clock may move 62 ms: judging takes a stop twice that */
 	{ "a 100 ms stop is more than a frozen clock moves, not twice it",
 	  CLOCK_COUNTER, LC_SAVE, 100 * MS, 0, LC_FAULT_NONE, 1, 1 * MS, 101 * MS, 1 * MS,
-	  .want = { NOT_JUDGED("save", "counter") } },
+	  .want = { NOT_JUDGED("save", "counter", 100, 62) } },
 	/* frozen: 2 x 1 + 10 + 50 ms = 62 ms without a pause's overhead */
 	{ "a save and restore: kvmclock frozen, no pause overhead in its bound", SAVED(0, 62 * MS),
 	  .want = { FROZEN(WANT_PASS, "save", "kvmclock", 62 * MS, 62 * MS) } },
@@ -329,7 +337,9 @@ static const struct oneshot_case oneshot_cases[] = {
 	{ "1 us after that", true, 1800001, { LATE(WANT_FAIL, 0, 1800 * MS + US, 1800 * MS) },
 	  300 * MS },
 	{ "never (fault=rearm)", false, 0,
-	  { { WANT_FAIL, FIGURE("e1.pause.cntv.cpu0.oneshot_fired", "count", 0, 1, 1) },
+	  /* its sentence: vCPU 0, not within 500 ms (a window) of the answer */
+	  { { WANT_FAIL, FIGURE("e1.pause.cntv.cpu0.oneshot_fired", "count", 0, 1, 1),
+	      .mentions = { "0", "500" } },
 	    { WANT_ABSENT, .name = "e1.pause.cntv.cpu0.oneshot_late" } } },
 };
 
@@ -456,7 +466,9 @@ static const struct periodic_case periodic_cases[] = {
 	{ "waiting does not excuse ticks beyond nominal", &reload_arch, { 50, 120, 58 },
 	  { 0, 0, 0 }, 0, { RATE(WANT_FAIL, 1160, 780) }, { 0, 0, 60 * MS } },
 	{ "a window more than 20% waited is not judged", &reload_arch, { 50, 120, 25 },
-	  { 0, 0, 0 }, 0, { { WANT_INFO }, NO_RATE }, { 0, 0, 101 * MS } },
+	  { 0, 0, 0 }, 0,
+	  /* its sentence: vCPU 0, 0 ms waited before, 101 ms after, more than 20% */
+	  { { WANT_INFO, .mentions = { "0", "0", "101", "20" } }, NO_RATE }, { 0, 0, 101 * MS } },
 	{ "catch-up a vCPU's waits explain, at the bound", &reload_arch, { 50, 120, 50 },
 	  { 0, 16, 20 }, 0, { CATCHUP(WANT_PASS, 36, 36) }, { 0, 150 * MS, 50 * MS } },
 	{ "one catch-up tick more than they explain", &reload_arch, { 50, 120, 50 },
@@ -570,7 +582,18 @@ struct period_case {
 };
 
 #define PERIOD(verdict, ppm) { { verdict, FIGURE(PERIOD_NAME, "ppm", ppm, -1, 1) } }
-#define NOT_TIMED { { WANT_INFO }, { WANT_ABSENT, .name = PERIOD_NAME } }
+/* said in an INFO that mentions these numbers and no other; the period not checked */
+#define NOT_TIMED(...)                                                           \
+	{ { WANT_INFO, .mentions = { __VA_ARGS__ }, .mentions_only = true }, \
+	  { WANT_ABSENT, .name = PERIOD_NAME } }
+/*
+ * Why, told by the numbers: a busy host's steal time over 5% of the window
+ * mentions 5 beside the vCPU's 0; too few ticks and a tick lost mention
+ * the vCPU alone (no count, no index), so no number tells those two apart.
+ */
+#define TOO_FEW	  NOT_TIMED("0")
+#define BUSY	  NOT_TIMED("0", "5")
+#define TICK_LOST NOT_TIMED("0")
 
 static const struct period_case period_cases[] = {
 	{ "the same period", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 0, PERIOD(WANT_PASS, 0) },
@@ -584,15 +607,15 @@ static const struct period_case period_cases[] = {
 	  PERIOD(WANT_PASS, -1) },
 	{ "2 ppm slow", { GRID_TICKS, GRID_TICKS }, 40, { 0, 0 }, 0, PERIOD(WANT_FAIL, 2) },
 	/* the least a window's ticks time a period by: 16 (LC_STAMPS_MIN, as a literal: pinned) */
-	{ "15 ticks before: too few", { 15, GRID_TICKS }, 0, { 0, 0 }, 0, NOT_TIMED },
+	{ "15 ticks before: too few", { 15, GRID_TICKS }, 0, { 0, 0 }, 0, TOO_FEW },
 	{ "16 ticks before: enough", { 16, GRID_TICKS }, 0, { 0, 0 }, 0, PERIOD(WANT_PASS, 0) },
 	{ "a busy host after: 30 ms of steal time in 490 ms", { GRID_TICKS, GRID_TICKS }, 0,
-	  { 0, 30 * MS }, 0, NOT_TIMED },
+	  { 0, 30 * MS }, 0, BUSY },
 	{ "steal time just under 5%", { GRID_TICKS, GRID_TICKS }, 0, { 0, 24 * MS }, 0,
 	  PERIOD(WANT_PASS, 0) },
-	{ "a tick lost after", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 20, NOT_TIMED },
+	{ "a tick lost after", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 }, 20, TICK_LOST },
 	{ "the window's last tick lost: one run short", { GRID_TICKS, GRID_TICKS }, 0, { 0, 0 },
-	  GRID_TICKS - 1, NOT_TIMED },
+	  GRID_TICKS - 1, TICK_LOST },
 };
 
 /* Window w's ticks, from start, one a period apart; the tick at index lost skipped. */
@@ -647,25 +670,29 @@ struct flag_case {
 };
 
 #define VCPUS_SET(n)		{ RESULT_IS("e1.pause.stopped_flag.vcpus_set", "vcpus", n) }
-#define FLAG_SET(verdict, cpu)	{ verdict, .nth = 2 * (cpu) }
-#define FLAG_CLEAR(verdict, cpu) { verdict, .nth = 2 * (cpu) + 1 }
+/* its sentence: the vCPU, the times it found the flag set after the request and before it */
+#define FLAG_SET(verdict, cpu, after, before) \
+	{ verdict, .nth = 2 * (cpu), .mentions = { #cpu, #after, #before } }
+/* its sentence: the vCPU, the times the flag was set again */
+#define FLAG_CLEAR(verdict, cpu, again) \
+	{ verdict, .nth = 2 * (cpu) + 1, .mentions = { #cpu, #again } }
 
 static const struct flag_case flag_cases[] = {
 	{ "set on each vCPU, one during the event, one after it",
 	  { { 0, 1, 0 }, { 0, 0, 1 } },
-	  { VCPUS_SET("2"), FLAG_SET(WANT_PASS, 0), FLAG_CLEAR(WANT_PASS, 0),
-	    FLAG_SET(WANT_PASS, 1), FLAG_CLEAR(WANT_PASS, 1) } },
+	  { VCPUS_SET("2"), FLAG_SET(WANT_PASS, 0, 1, 0), FLAG_CLEAR(WANT_PASS, 0, 0),
+	    FLAG_SET(WANT_PASS, 1, 1, 0), FLAG_CLEAR(WANT_PASS, 1, 0) } },
 	{ "missing on vCPU 1 (a VMM that never sets it, fault=stopped_flag)",
 	  { { 0, 1, 0 }, { 0, 0, 0 } },
-	  { VCPUS_SET("1"), FLAG_SET(WANT_FAIL, 1), FLAG_CLEAR(WANT_PASS, 1) } },
+	  { VCPUS_SET("1"), FLAG_SET(WANT_FAIL, 1, 0, 0), FLAG_CLEAR(WANT_PASS, 1, 0) } },
 	{ "missing on every vCPU", { { 0, 0, 0 }, { 0, 0, 0 } },
-	  { VCPUS_SET("0"), FLAG_SET(WANT_FAIL, 0), FLAG_SET(WANT_FAIL, 1) } },
+	  { VCPUS_SET("0"), FLAG_SET(WANT_FAIL, 0, 0, 0), FLAG_SET(WANT_FAIL, 1, 0, 0) } },
 	{ "set before the request too", { { 1, 1, 0 }, { 0, 1, 0 } },
-	  { FLAG_SET(WANT_FAIL, 0), FLAG_SET(WANT_PASS, 1) } },
+	  { FLAG_SET(WANT_FAIL, 0, 1, 1), FLAG_SET(WANT_PASS, 1, 1, 0) } },
 	{ "set again after the guest cleared it (fault=stopped_reset)",
 	  { { 0, 1, 1 }, { 0, 1, 0 } },
-	  { VCPUS_SET("2"), FLAG_SET(WANT_PASS, 0), FLAG_CLEAR(WANT_FAIL, 0),
-	    FLAG_CLEAR(WANT_PASS, 1) } },
+	  { VCPUS_SET("2"), FLAG_SET(WANT_PASS, 0, 2, 0), FLAG_CLEAR(WANT_FAIL, 0, 1),
+	    FLAG_CLEAR(WANT_PASS, 1, 0) } },
 };
 
 static struct checks *judge_flag(const struct flag_case *c)
@@ -705,6 +732,43 @@ static void test_result_ms(void **state)
 	LC_EXPECT_EXACTLY("RESULT names", l, want);
 }
 
+/* --- a want's mentions: whole numbers of a sentence (lc_entries.h) ----------------------- */
+
+/*
+ * How many times a sentence mentions a number: never inside a longer one
+ * or a word, its sign its own, a '+' no part of it; NULL: every number.
+ */
+static void test_mentions_whole_numbers(void **state)
+{
+	static const struct {
+		const char *sentence, *number;
+		unsigned times;
+	} cases[] = {
+		{ "it read 15000.0001 ms", "5000.000", 0 },
+		{ "it read 5000.0001 ms", "5000.000", 0 },
+		{ "(5000.000 ms as asked)", "5000.000", 1 },
+		{ "moved -5000.000 ms", "5000.000", 0 },
+		{ "moved -4200.000 ms", "-4200.000", 1 },
+		{ "moved 4200.000 ms", "-4200.000", 0 },
+		{ "went on +900.000 ms", "900.000", 1 },
+		{ "went on 900.000 ms", "+900.000", 1 },
+		{ "at most +-50 ms", "50", 1 },
+		{ "vCPU 0 on cpu0 of x86, e1.pause", "0", 1 },
+		{ "x86", "86", 0 },
+		{ "ranges 10-5 and 0..1500.", "5", 1 },
+		{ "ranges 10-5 and 0..1500.", "1500", 1 },
+		{ "found set 0 times, 0 before, 10 after", "0", 2 },
+		{ "vCPU 1: 3 times, by up to 20000000 ns (1 + 2.5%)", NULL, 5 },
+		{ "no number here", NULL, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+		if (numbers_in(cases[i].sentence, cases[i].number) != cases[i].times)
+			fail_msg("'%s' mentions %s %u times, want %u", cases[i].sentence,
+				 cases[i].number ? cases[i].number : "a number",
+				 numbers_in(cases[i].sentence, cases[i].number), cases[i].times);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -718,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_period_table),
 		cmocka_unit_test(test_flag_table),
 		cmocka_unit_test(test_result_ms),
+		cmocka_unit_test(test_mentions_whole_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

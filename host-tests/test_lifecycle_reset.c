@@ -19,8 +19,9 @@
  * hands back the case's line; each case runs in a child
  * (child_capture.h), as an abort ends the life, and judges into a list in
  * memory it shares with the test, whose entries the test reads once the
- * child is gone (lc_entries.h: each figure, each check's outcome, never a
- * sentence). The bounds below are worked out beside the cases.
+ * child is gone (lc_entries.h: each figure, each check's outcome and the
+ * numbers its sentence carries, never the sentence's words). The bounds
+ * below are worked out beside the cases.
  */
 /* LIBSRC: common/lifecycle/lifecycle_reset.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/strto.c lib/wait.c */
@@ -132,6 +133,10 @@ struct boot_case {
 #define RESTARTED(ms, ...) JUDGED("at_boot", ms, __VA_ARGS__)
 #define WENT_ON(ms, ...)   JUDGED("moved", ms, __VA_ARGS__)
 #define KFAILED		   WANT_KFAIL, .defect = "none/tsc-reset"
+/* the check's sentence: x86's counter as the reset was asked for, and its bound */
+#define X86_SAYS(at_request_ms) .mentions = { at_request_ms, "1071.240" }
+/* arm64's move from the reset request (back: negative), and its bound */
+#define ARM_SAYS(moved_ms)	.mentions = { moved_ms, "1072.156" }
 #define BOOT_1		       "LIFECYCLE-DONE reset 1" FACTS
 
 static const struct boot_case boot_cases[] = {
@@ -146,25 +151,26 @@ static const struct boot_case boot_cases[] = {
 	 "LIFECYCLE-DONE reset 2" FACTS CARRIED, 10, EXIT_FAIL,
 	 "'LIFECYCLE-DONE reset 2" FACTS CARRIED "'"},
 	{"x86: restarted, 800 ms at the boot request", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED,
-	 800, EXIT_PASS, "first event 2", RESTARTED("800.000", WANT_PASS)},
+	 800, EXIT_PASS, "first event 2", RESTARTED("800.000", WANT_PASS, X86_SAYS("5000.000"))},
 	{"x86: 1071.240 ms is the bound itself", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED, 1071,
-	 EXIT_PASS, "first event 2", RESTARTED("1071.000", WANT_PASS)},
+	 EXIT_PASS, "first event 2", RESTARTED("1071.000", WANT_PASS, X86_SAYS("5000.000"))},
 	{"x86: more than the host saw", &x86_like, LC_FAULT_NONE, BOOT_1 CARRIED, 1072, EXIT_FAIL,
-	 "first event 2", RESTARTED("1072.000", KFAILED)},
+	 "first event 2", RESTARTED("1072.000", KFAILED, X86_SAYS("5000.000"))},
 	{"x86: within the host's time, but above the counter at the request: it went on", &x86_like,
 	 LC_FAULT_NONE, BOOT_1 CARRIED_EARLY, 800, EXIT_FAIL, "first event 2",
-	 RESTARTED("800.000", KFAILED)},
+	 RESTARTED("800.000", KFAILED, X86_SAYS("500.000"))},
 	{"x86: fault=reset_counter, the counter went on", &x86_like, LC_FAULT_RESET_COUNTER,
-	 BOOT_1 CARRIED, 800, EXIT_FAIL, "first event 2", RESTARTED("5800.000", KFAILED)},
+	 BOOT_1 CARRIED, 800, EXIT_FAIL, "first event 2",
+	 RESTARTED("5800.000", KFAILED, X86_SAYS("5000.000"))},
 	{"arm64: went on by 900 ms", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 5900, EXIT_PASS,
-	 "first event 2", WENT_ON("900.000", WANT_PASS)},
+	 "first event 2", WENT_ON("900.000", WANT_PASS, ARM_SAYS("+900.000"))},
 	{"arm64: further than the host saw", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 6073,
-	 EXIT_FAIL, "first event 2", WENT_ON("1073.000", WANT_FAIL)},
-	/* back by 4200 ms, then 4100 ms */
+	 EXIT_FAIL, "first event 2", WENT_ON("1073.000", WANT_FAIL, ARM_SAYS("+1073.000"))},
+	/* back by 4200 ms, then 4100 ms: the figure 0, the sentence the move back */
 	{"arm64: restarted", &arm_like, LC_FAULT_NONE, BOOT_1 CARRIED, 800, EXIT_FAIL,
-	 "first event 2", WENT_ON("0.000", WANT_FAIL)},
+	 "first event 2", WENT_ON("0.000", WANT_FAIL, ARM_SAYS("-4200.000"))},
 	{"arm64: fault=reset_counter", &arm_like, LC_FAULT_RESET_COUNTER, BOOT_1 CARRIED, 5900,
-	 EXIT_FAIL, "first event 2", WENT_ON("0.000", WANT_FAIL)},
+	 EXIT_FAIL, "first event 2", WENT_ON("0.000", WANT_FAIL, ARM_SAYS("-4100.000"))},
 };
 
 static void setup_life(const struct boot_case *c)

@@ -6,11 +6,12 @@
  * migration's stretch from its request to the next, the runner's facts of
  * each, every periodic timer's ticks and longest gap and every one-shot's
  * fires per migration) is set by hand and lc_check_run()'s entries read
- * back (lc_entries.h: each figure, its band, its outcome): a clean run;
- * ticks lost over one migration beyond its stop, and the same loss the
- * host's measured waits explain; a tick late beyond the stop and the
- * waits; a one-shot that fired twice, never, before its deadline or past
- * the dwell.
+ * back (lc_entries.h: each figure, its band, its outcome, and every
+ * number its sentence carries, the worst migration's among them): a
+ * clean run; ticks lost over one migration beyond its stop, and the same
+ * loss the host's measured waits explain; a tick late beyond the stop and
+ * the waits; a one-shot that fired twice, never, before its deadline or
+ * past the dwell.
  * Why: each migration is judged on its own stop and the host's waits
  * around it; a run summed into one event would hide one bad migration
  * among nine good ones, and a wait taken from the wrong migration would
@@ -111,31 +112,49 @@ struct run_case {
 	struct want want[2];
 };
 
+/*
+ * The numbers each check's sentence carries, every one (a number named k
+ * times is there k times): vCPU 1 over 3 migrations, then the migrations
+ * over their bound, the worst migration (the one-shots': the first not
+ * so, or the latest) and its figures.
+ */
 #define KEEP_FIRES (~0u)
-#define LOST(verdict, n, allowed) \
-	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_lost_worst", "ticks", n, 0, allowed) } }
-#define LATE(verdict, us, allowed_us) \
-	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_gap_worst_us", "us", us, 0, allowed_us) } }
-#define ONESHOT(slot, verdict, bad) \
-	{ verdict, FIGURE("e1.migrate." slot ".cpu1.run_oneshot_not_ok", "count", bad, 0, 0) }
-#define PENDING(slot, n) { RESULT_IS("e1.migrate." slot ".cpu1.run_oneshot_pending", "count", n) }
-#define CNTV(verdict, bad, pending) { ONESHOT("cntv", verdict, bad), PENDING("cntv", pending) }
+/* `lost` of 50 periods without a tick in the worst migration, allowed 1 + 1 stopped + `waited` */
+#define LOST(verdict, lost, allowed, over, worst, waited)                                  \
+	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_lost_worst", "ticks", lost, 0, allowed), \
+	    .mentions = { "1", "3", #over, #worst, #lost, "50", "1", "1", #waited } } }
+/* `us` after the tick before, allowed a period 10000 us + stopped 3000 + `waited` + 10000 us */
+#define LATE(verdict, us, allowed_us, over, worst, waited)                                   \
+	{ { verdict, FIGURE("e1.migrate.cntp.cpu1.run_gap_worst_us", "us", us, 0, allowed_us), \
+	    .mentions = { "1", "3", #over, #worst, #us, "10000", "3000", #waited, "10000" } } }
+/*
+ * `bad` of them not so within 100 ms (the dwell) and the waits, `pending`
+ * at the answer; migration 2 fired `fires` times, `from` us from its
+ * deadline, `late` us late, `waited` us the host's waits
+ */
+#define ONESHOT(slot, verdict, bad, pending, fires, from, late, waited)                          \
+	{ verdict, FIGURE("e1.migrate." slot ".cpu1.run_oneshot_not_ok", "count", bad, 0, 0),     \
+	  .mentions = { "1", "3", "100", #bad, #pending, "2", #fires, #from, #late, #waited } }, \
+	{ RESULT_IS("e1.migrate." slot ".cpu1.run_oneshot_pending", "count", #pending) }
+#define CNTV(verdict, bad, pending, fires, from, late) \
+	{ ONESHOT("cntv", verdict, bad, pending, fires, from, late, 0) }
 
 static const struct run_case cases[] = {
-	{"clean", 0, 0, 0, KEEP_FIRES, 0, LOST(WANT_PASS, 0, 2)},
-	{"lost 3", 47, 0, 0, KEEP_FIRES, 0, LOST(WANT_FAIL, 3, 2)},
-	{"lost 3, 10 ms waited", 47, 0, 10 * MS, KEEP_FIRES, 0, LOST(WANT_PASS, 3, 3)},
-	{"late 24 ms", 0, 24 * MS, 0, KEEP_FIRES, 0, LATE(WANT_FAIL, 24000, 23000)},
-	{"late 23 ms", 0, 23 * MS, 0, KEEP_FIRES, 0, LATE(WANT_PASS, 23000, 23000)},
-	{"late 24 ms, 1 ms waited", 0, 24 * MS, MS, KEEP_FIRES, 0, LATE(WANT_PASS, 24000, 24000)},
-	{"one-shot twice", 0, 0, 0, 2, 0, CNTV(WANT_FAIL, 1, "0")},
-	{"one-shot never", 0, 0, 0, 0, 0, CNTV(WANT_FAIL, 1, "0")},
+	{"clean", 0, 0, 0, KEEP_FIRES, 0, LOST(WANT_PASS, 0, 2, 0, 1, 0)},
+	{"lost 3", 47, 0, 0, KEEP_FIRES, 0, LOST(WANT_FAIL, 3, 2, 1, 2, 0)},
+	{"lost 3, 10 ms waited", 47, 0, 10 * MS, KEEP_FIRES, 0, LOST(WANT_PASS, 3, 3, 0, 2, 1)},
+	{"late 24 ms", 0, 24 * MS, 0, KEEP_FIRES, 0, LATE(WANT_FAIL, 24000, 23000, 1, 2, 0)},
+	{"late 23 ms", 0, 23 * MS, 0, KEEP_FIRES, 0, LATE(WANT_PASS, 23000, 23000, 0, 2, 0)},
+	{"late 24 ms, 1 ms waited", 0, 24 * MS, MS, KEEP_FIRES, 0,
+	 LATE(WANT_PASS, 24000, 24000, 0, 2, 1000)},
+	{"one-shot twice", 0, 0, 0, 2, 0, CNTV(WANT_FAIL, 1, 0, 2, 1000, 0)},
+	{"one-shot never", 0, 0, 0, 0, 0, CNTV(WANT_FAIL, 1, 0, 0, 1000, 0)},
 	{"one-shot early", 0, 0, 0, KEEP_FIRES, -(s64)(ANSWER_NS - DEADLINE_NS) - (s64)MS,
-	 CNTV(WANT_FAIL, 1, "0")},
+	 CNTV(WANT_FAIL, 1, 0, 1, -1000, 0)},
 	{"one-shot 101 ms after the answer", 0, 0, 0, KEEP_FIRES, 101 * (s64)MS,
-	 CNTV(WANT_FAIL, 1, "1")},
+	 CNTV(WANT_FAIL, 1, 1, 1, 301000, 101000)},
 	{"one-shot 100 ms after the answer", 0, 0, 0, KEEP_FIRES, 100 * (s64)MS,
-	 CNTV(WANT_PASS, 0, "1")},
+	 CNTV(WANT_PASS, 0, 1, 1, 300000, 100000)},
 };
 
 /* vCPU 1's one-shot of migration 2 fired fired_ns after the answer (negative: before it). */
@@ -188,7 +207,10 @@ static const struct lc_arch device_arch = {
 	.periodic_kind = LC_PERIODIC_REARMED,
 };
 
-#define HPET(verdict, bad) { ONESHOT("hpet", verdict, bad), PENDING("hpet", "1") }
+/* pending at the answer, fired once, `from` us from the deadline: `late` us late, QEMU's threads
+ * waited `waited` us */
+#define HPET(verdict, bad, from, late, waited) \
+	{ ONESHOT("hpet", verdict, bad, 1, 1, from, late, waited) }
 
 static const struct device_case {
 	const char *what;
@@ -196,9 +218,12 @@ static const struct device_case {
 	u64 stamp_wait_ns, vcpu_wait_ns;	/* in the dwell after it (migration 3's) */
 	struct want want[2];
 } device_cases[] = {
-	{"101 ms late, QEMU's threads waited 1 ms", 101 * (s64)MS, MS, 0, HPET(WANT_PASS, 0)},
-	{"102 ms late, QEMU's threads waited 1 ms", 102 * (s64)MS, MS, 0, HPET(WANT_FAIL, 1)},
-	{"101 ms late, a vCPU waited 1 ms", 101 * (s64)MS, 0, MS, HPET(WANT_FAIL, 1)},
+	{"101 ms late, QEMU's threads waited 1 ms", 101 * (s64)MS, MS, 0,
+	 HPET(WANT_PASS, 0, 301000, 101000, 1000)},
+	{"102 ms late, QEMU's threads waited 1 ms", 102 * (s64)MS, MS, 0,
+	 HPET(WANT_FAIL, 1, 302000, 102000, 1000)},
+	{"101 ms late, a vCPU waited 1 ms", 101 * (s64)MS, 0, MS,
+	 HPET(WANT_FAIL, 1, 301000, 101000, 0)},
 };
 
 static void test_device_slot_waits(void **state)

@@ -17,7 +17,8 @@
  * for the edge search one that moves STEP_NS at every read (fake_counter.h); the seconds
  * clock is played here (its tick changes once the counter passes the
  * edge). Each check is read back as its entry (lc_entries.h: its figure,
- * band and outcome); the figures are worked out beside the cases.
+ * band and outcome, and the numbers only its sentence carries); the
+ * figures are worked out beside the cases.
  */
 /* LIBSRC: common/lifecycle/lifecycle_tod.c common/lifecycle/lifecycle_rtc_edge.c common/lifecycle/lifecycle_check.c common/lifecycle/lifecycle_proto.c common/lifecycle/lifecycle_figure.c lib/busy.c lib/period.c */
 /* LIBSRC: lib/report.c lib/checks.c lib/stats.c lib/fixed.c lib/printf.c lib/string.c lib/wait.c */
@@ -96,16 +97,23 @@ struct tod_case {
 	struct want want[1];
 };
 
-/* The offset moved by after - before, bound LC_TOD_SLACK_NS (50 ms) plus the stamp waits. */
-#define MOVED(verdict, ns, slack_ns) \
-	{ { verdict, FIGURE("e1.pause.tod.moved", "ms", ns, -(slack_ns), slack_ns) } }
+/*
+ * The offset moved by after - before, bound LC_TOD_SLACK_NS (50 ms) plus
+ * the stamp waits; its sentence carries the offsets (us) and the bound's
+ * parts (ms).
+ */
+#define TOD(before_us, after_us, wait_ms, verdict, ns, slack_ms)                                   \
+	{ before_us, after_us, wait_ms,                                                            \
+	  { { verdict,                                                                             \
+	      FIGURE("e1.pause.tod.moved", "ms", ns, -(slack_ms) * (s64)MS, (slack_ms) * (s64)MS), \
+	      .mentions = { #before_us, #after_us, #slack_ms, "50", #wait_ms } } } }
 
 static const struct tod_case tod_cases[] = {
-	{5000, 15000, 0, MOVED(WANT_PASS, 10 * (s64)MS, 50 * (s64)MS)},
-	{5000, 55000, 0, MOVED(WANT_PASS, 50 * (s64)MS, 50 * (s64)MS)},
-	{5000, 55001, 0, MOVED(WANT_FAIL, 50001 * (s64)NSEC_PER_USEC, 50 * (s64)MS)},
-	{5000, -46000, 0, MOVED(WANT_FAIL, -51 * (s64)MS, 50 * (s64)MS)},
-	{5000, 65000, 12, MOVED(WANT_PASS, 60 * (s64)MS, 62 * (s64)MS)},
+	TOD(5000, 15000, 0, WANT_PASS, 10 * (s64)MS, 50),
+	TOD(5000, 55000, 0, WANT_PASS, 50 * (s64)MS, 50),
+	TOD(5000, 55001, 0, WANT_FAIL, 50001 * (s64)NSEC_PER_USEC, 50),
+	TOD(5000, -46000, 0, WANT_FAIL, -51 * (s64)MS, 50),
+	TOD(5000, 65000, 12, WANT_PASS, 60 * (s64)MS, 62),
 };
 
 static void test_tod_table(void **state)
@@ -212,9 +220,12 @@ struct rtc_case {
 #define OFFSET(verdict, ms)                                                                        \
 	{ verdict, FIGURE("e1.pause.rtc.tod_offset_ms", "ms", (ms) * (s64)MS,                      \
 			  -1050100 * (s64)NSEC_PER_USEC, 50100 * (s64)NSEC_PER_USEC) }
+/* its sentence carries the offset before, -300 ms in every case, no figure does */
 #define RTC_MOVED(verdict, us)                                                                     \
-	{ verdict, FIGURE("e1.pause.rtc.tod_moved_ms", "ms", (us) * (s64)NSEC_PER_USEC,            \
-			  -50200 * (s64)NSEC_PER_USEC, 50200 * (s64)NSEC_PER_USEC) }
+	{ verdict,                                                                                 \
+	  FIGURE("e1.pause.rtc.tod_moved_ms", "ms", (us) * (s64)NSEC_PER_USEC,                     \
+		 -50200 * (s64)NSEC_PER_USEC, 50200 * (s64)NSEC_PER_USEC),                         \
+	  .mentions = { "-300" } }
 #define NO_OFFSET { WANT_ABSENT, .name = "e1.pause.rtc.tod_offset_ms" }
 
 static const struct rtc_case rtc_cases[] = {
@@ -232,8 +243,9 @@ static const struct rtc_case rtc_cases[] = {
 	 NULL, 0, {OFFSET(WANT_FAIL, -1300)}},
 	{"no edge before, the host idle", 0, 0, LC_FAULT_NONE, "stuck", NULL, 0,
 	 {{WANT_FAIL}, NO_OFFSET}},
+	/* its sentence: the 301 ms waited, more than 20% of the 1500 ms search */
 	{"no edge after, QEMU's threads waited 301 ms of the 1500", 0, 0, LC_FAULT_NONE, NULL,
-	 "stuck", 301, {{WANT_INFO}, NO_OFFSET, {WANT_ABSENT}}},
+	 "stuck", 301, {{WANT_INFO, .mentions = {"301", "20", "1500"}}, NO_OFFSET, {WANT_ABSENT}}},
 	{"no edge after, QEMU's threads waited 300 ms: judged", 0, 0, LC_FAULT_NONE, NULL, "stuck",
 	 300, {{WANT_FAIL}, NO_OFFSET}},
 };

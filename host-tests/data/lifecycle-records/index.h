@@ -8,7 +8,10 @@
  * running; "busy": beside two shell busy loops. No KVM run: this machine
  * has no /dev/kvm. Made by record.sh here (the entries of unittests.cfg with
  * record=always appended, the faults' entries with fault=); run it again
- * after a change to what a lifecycle check prints.
+ * only when a lifecycle check's figure, band or verdict changes (or the
+ * entries it makes: a check, INFO or SKIP added or gone). The replay
+ * compares entries, never sentences: a sentence reworded, its numbers
+ * too, needs no new recording.
  */
 static const struct replay_fixture replays[] = {
 	/* x86 (TSC, HPET, PM timer; LAPIC, RTC, HPET comparator), at rest and beside busy loops */
