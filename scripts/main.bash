@@ -259,12 +259,16 @@ main_interrupted() {
 	done
 }
 
-# The figures of this run (RESULT lines) and its known failures (KFAIL lines)
-# as logs/results.json (docs/bench.md).
+# Every run of this one that started QEMU (its log's header names the QEMU),
+# with its figures (RESULT lines) and known failures (KFAIL lines), as
+# logs/results.json (docs/bench.md): the QEMU and version of each, figures
+# or none.
 main_results_json() {
 	local logs=() r
 	for r in "$LOGDIR"/*.log; do
-		if [ -s "${r%.log}.results" ] || grep -qa '^KFAIL: ' "$r"; then logs+=("$r"); fi
+		if [ -s "${r%.log}.results" ] || grep -qa -e '^KFAIL: ' -e '^runner: qemu ' "$r"; then
+			logs+=("$r")
+		fi
 	done
 	((${#logs[@]})) || return 0
 	# a standalone script carries no copy of the converter

@@ -221,7 +221,7 @@ evidence_agent_under() { # fake QEMU's version
 	printf '%s\n' 'out HOST-EVIDENCE: mark 0' 'pause 0.1' 'out HOST-EVIDENCE: mark 1' \
 		'out HOST-EVIDENCE: request 0 1 2' answer 'out PASS: asked' 'out RESULT: evid.figure 1 ns' \
 		'out SUMMARY: 1 tests, 0 unexpected failures, 0 skipped' 'exit 0' >"$d/build/x86/evidence.flat"
-	printf '%s\n' '[evid]' 'file = evidence.flat' 'evidence = host' >"$d/t.cfg"
+	printf '%s\n' '[evid]' 'file = evidence.flat' 'evidence = host' '[plain]' 'file = skip.flat' >"$d/t.cfg"
 	cd "$d" || return
 	FAKE_QEMU_VERSION=$1 UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build >out.txt 2>&1
 	st=$?
@@ -237,6 +237,8 @@ evidence_agent_under() { # fake QEMU's version
 		equals "$(results_qemu logs/results.json evid)" "$FAKE $1"
 	ok "evidence ($1): ... and setup.qemu_version names no other binary" \
 		equals "$(results_qemu logs/results.json)" "$FAKE"
+	ok "evidence ($1): results.json names the QEMU of a run without figures too" \
+		equals "$(results_qemu logs/results.json plain)" "$FAKE $1"
 	cd "$TOP" || return
 }
 
