@@ -37,23 +37,28 @@ class FileWriter:
         self.thread.start()
 
     def _run(self):
+        # the thread owns the listening socket and closes it: closed from finish() while this
+        # thread was still to reach accept(), it failed with EBADF instead of timing out
         try:
-            conn, _ = self.sock.accept()
-            with conn, open(self.target, 'wb') as f:
-                while True:
-                    data = conn.recv(RECV_BYTES)
-                    if not data:
-                        break
-                    f.write(data)
+            with self.sock:
+                conn, _ = self.sock.accept()
+                with conn, open(self.target, 'wb') as f:
+                    while True:
+                        data = conn.recv(RECV_BYTES)
+                        if not data:
+                            break
+                        f.write(data)
         except OSError as e:
             self.error = e
 
     def finish(self):
         """Wait for the whole state to be written; MigrationFileError when it was not."""
         self.thread.join(IO_TIMEOUT)
-        self.sock.close()
-        if self.error or self.thread.is_alive():
-            raise MigrationFileError(f'writing the saved state: {self.error or "timed out"}')
+        # still running: timed out, whatever it meets later; ended: its error is final
+        if self.thread.is_alive():
+            raise MigrationFileError('writing the saved state: timed out')
+        if self.error:
+            raise MigrationFileError(f'writing the saved state: {self.error}')
 
 
 def feed_file(path, source):

@@ -50,6 +50,19 @@ class Files(unittest.TestCase):
         with self.assertRaisesRegex(mf.MigrationFileError, r"^writing the saved state: timed out"):
             writer.finish()
 
+    def test_the_writer_owns_its_socket(self):
+        # finish() decides "timed out" from the thread alone and never closes the socket the
+        # thread may still be about to accept on (closed under it: EBADF, seen under load)
+        self.short("IO_TIMEOUT", 0.2)
+        writer = mf.FileWriter(self.sock, self.state)
+        self.short("IO_TIMEOUT", 0.01)
+        with self.assertRaisesRegex(mf.MigrationFileError, r"^writing the saved state: timed out$"):
+            writer.finish()
+        self.assertNotEqual(writer.sock.fileno(), -1, "finish() closed the thread's socket")
+        writer.thread.join(5)
+        self.assertFalse(writer.thread.is_alive())
+        self.assertEqual(writer.sock.fileno(), -1, "the thread left its socket open")
+
     def test_feed_sends_the_file_whole(self):
         with open(self.state, "wb") as f:
             f.write(STATE)
