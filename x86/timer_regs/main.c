@@ -57,6 +57,7 @@
  *     rtc_rate      the rate select written one higher
  *     rtc_alarm     every alarm byte written as don't care
  *     rtc_reg_c     register C read from register D
+ *     rtc_uip_long  update-in-progress held 3 ms past its fall (an update that runs long)
  * Anything else is refused, a failure.
  */
 #include "libc.h"
@@ -81,7 +82,7 @@ static const char *const fault_names[] = {
 	"mask",	      "stop",	      "deadline_keep", "hpet_halt", "hpet_restart", "hpet_period",
 	"hpet_width", "hpet_val_set", "hpet_status",   "hpet_type", "hpet_route",   "pit_no_latch",
 	"pit_status", "pit_mode",     "pit_access",    "pit_out",   "rtc_uip",	    "rtc_format",
-	"rtc_rate",   "rtc_alarm",    "rtc_reg_c",
+	"rtc_rate",   "rtc_alarm",    "rtc_reg_c",     "rtc_uip_long",
 };
 
 static const char *const phase_names[] = {"lapic", "deadline",	"hpet",

@@ -45,10 +45,11 @@
 /* an update comes once a second: wait a little longer */
 #define UPDATE_WAIT_US	  1200000
 /*
- * A busy host keeps the polling vCPU away from about half of each second
- * (two busy loops on two CPUs: one try in two missed the 244 us window):
- * six tries, so that an RTC without the window is not missed in every one
- * as often as one in eight (1 in 64).
+ * Beside two busy loops on two CPUs a try may miss the 244 us window while
+ * the host holds the polling vCPU, and the misses come together (the
+ * vCPU is preempted as QEMU's main loop wakes for the update: one run of
+ * six missed all six tries). With three tries fault=rtc_uip once came out
+ * a SKIP there (every try explained); with six it FAILed in every attempt.
  */
 #define UIP_TRIES	  6
 #define UIP_WINDOW_MAX_US (RTC_UIP_LEAD_US + RTC_UPDATE_MAX_US)
@@ -59,6 +60,8 @@
  */
 #define POLL_GAP_US	20
 #define POLL_PER_PERIOD 16
+/* fault=rtc_uip_long: update-in-progress held this much past its fall */
+#define UIP_LONG_FAULT_US 3000
 
 /* ---- access, and the faults that imitate a buggy RTC ------------------------------------ */
 
@@ -69,7 +72,20 @@ static u8 reg_c(void)
 
 static bool uip(void)
 {
-	return cmos_read(RTC_REG_A) & (opt.fault == FAULT_RTC_UIP ? RTC_A_UIP >> 1 : RTC_A_UIP);
+	static bool was_high;
+	static u64 fell_at;
+	u8 bit = opt.fault == FAULT_RTC_UIP ? RTC_A_UIP >> 1 : RTC_A_UIP;
+	bool high = cmos_read(RTC_REG_A) & bit;
+
+	if (opt.fault != FAULT_RTC_UIP_LONG)
+		return high;
+	/* held UIP_LONG_FAULT_US past its fall, as an RTC whose update ran long */
+	if (high || was_high) {
+		if (!high)
+			fell_at = rdtsc();
+		was_high = high;
+	}
+	return high || (fell_at && rdtsc() - fell_at < tsc_from_us(UIP_LONG_FAULT_US));
 }
 
 static void write_b(u8 b)
@@ -115,6 +131,47 @@ static u64 wait_flag(u8 want, u64 us, u64 gap_us)
 	return 0;
 }
 
+/* ---- what the host held QEMU's threads over a try (lib/host_evidence.h) ------------------- */
+
+/* A stretch of one try on the counter, and what the host held QEMU's threads over it. */
+struct host_hold {
+	u64 from, to;
+	u64 held_us;
+	bool known; /* the agent answered for it */
+};
+
+static void hold_window(void *arg, u32 i, u64 *from, u64 *to)
+{
+	const struct host_hold *h = arg;
+
+	*from = h[i].from;
+	*to = h[i].to;
+}
+
+/* lib/host_evidence.h's rule: the main loop running the RTC, the vCPU polling it, the steal. */
+static void hold_answer(void *arg, u32 i, const struct host_part *p)
+{
+	struct host_hold *h = arg;
+
+	h[i].held_us = host_held_us(p, 0);
+	h[i].known = true;
+}
+
+/* Ask the agent what the host held QEMU's threads over each of n stretches of span. */
+static void ask_holds(const struct host_span *span, struct host_hold *h, unsigned n)
+{
+	struct host_ask q = {n, hold_window, hold_answer, h};
+	u64 stamp_us;
+
+	host_span_windows(span, &q, &stamp_us);
+}
+
+/* Whether the host held QEMU's threads at least need_us over the stretch; need 0: nothing can. */
+static bool hold_explains(const struct host_hold *h, u64 need_us)
+{
+	return h->known && need_us && h->held_us >= need_us;
+}
+
 /* ---- rate select ------------------------------------------------------------------------- */
 
 /*
@@ -157,8 +214,6 @@ struct rate_seen {
 	u64 period;	 /* 0 when no flag came */
 	u64 spread;	 /* 0 with fewer than 4 intervals */
 	unsigned n;	 /* intervals */
-	u64 held_us;	 /* what the host held QEMU's threads over the try (the agent's evidence) */
-	bool host_known; /* whether the agent answered for this try */
 };
 
 static struct rate_seen period_at(unsigned rs)
@@ -199,41 +254,22 @@ static struct rate_seen period_at(unsigned rs)
 	return r;
 }
 
-/* One rate's tries, each on the counter, with what the host held QEMU's threads over each. */
+/* One rate's tries, each over its whole stretch on the counter. */
 struct rate_tries {
 	unsigned n;
-	u64 from[RATE_TRIES], to[RATE_TRIES];
+	struct host_hold hold[RATE_TRIES];
 	struct rate_seen seen[RATE_TRIES];
 };
 
-static void try_window(void *arg, u32 i, u64 *from, u64 *to)
-{
-	const struct rate_tries *t = arg;
-
-	*from = t->from[i];
-	*to = t->to[i];
-}
-
-/* lib/host_evidence.h's rule: the main loop that sets the flag, the vCPU that polls it, the steal.
- */
-static void try_answer(void *arg, u32 i, const struct host_part *p)
-{
-	struct rate_tries *t = arg;
-
-	t->seen[i].held_us = host_held_us(p, 0);
-	t->seen[i].host_known = true;
-}
-
 /*
- * Whether the host explains a try's period, longer than the rate's: its
- * flags came late by the difference each interval at least, n intervals
- * (a delay makes the flags later, never sooner), and the host held QEMU's
- * threads at least that long over the try.
+ * What the host must have held QEMU's threads to explain a try's period,
+ * longer than the rate's: its flags came late by the difference each
+ * interval at least, n intervals (a delay makes the flags later, never
+ * sooner). 0 for a period not longer: nothing explains it.
  */
-static bool host_explains(const struct rate_seen *r, u64 want)
+static u64 rate_need_us(const struct rate_seen *r, u64 want)
 {
-	return r->host_known && r->period > want &&
-	       r->held_us >= us_from_tsc((r->period - want) * r->n);
+	return r->period > want ? us_from_tsc((r->period - want) * r->n) : 0;
 }
 
 static bool rate_off(const struct rate_seen *r, u64 want)
@@ -255,24 +291,21 @@ static void rate_tries(unsigned rs, struct rate_tries *t)
 {
 	u64 want = arch_counter_hz() / rs_hz(rs);
 	bool evidence = host_evidence_offered();
-	struct host_ask q = {0, try_window, try_answer, t};
 	struct host_span span;
-	u64 stamp_us;
 
-	t->n = 0;
+	memset(t, 0, sizeof(*t));
 	if (evidence)
 		host_span_begin(&span, arch_counter, arch_counter_hz());
 	do {
-		t->from[t->n] = arch_counter();
+		t->hold[t->n].from = arch_counter();
 		t->seen[t->n] = period_at(rs);
-		t->to[t->n] = arch_counter();
+		t->hold[t->n].to = arch_counter();
 	} while (rate_off(&t->seen[t->n++], want) && t->n < RATE_TRIES);
 	if (!evidence)
 		return;
 	host_span_end(&span);
-	q.n = t->n;
 	if (rate_off(&t->seen[t->n - 1], want))
-		host_span_windows(&span, &q, &stamp_us);
+		ask_holds(&span, t->hold, t->n);
 }
 
 /*
@@ -288,15 +321,17 @@ static void rate_check(unsigned rs)
 	static struct rate_tries t;
 	u64 want = arch_counter_hz() / rs_hz(rs);
 	const struct rate_seen *r;
+	const struct host_hold *h;
 	unsigned explained = 0;
 	bool off;
 	char held[64] = "";
 
 	rate_tries(rs, &t);
 	r = &t.seen[t.n - 1];
+	h = &t.hold[t.n - 1];
 	off = rate_off(r, want);
 	for (unsigned i = 0; i < t.n; i++)
-		explained += host_explains(&t.seen[i], want);
+		explained += hold_explains(&t.hold[i], rate_need_us(&t.seen[i], want));
 	if (off && r->spread * RATE_SPREAD_DIV > want) {
 		report_skip(
 			"rate select %u: flags %llu us apart where they cluster, but their "
@@ -311,12 +346,12 @@ static void rate_check(unsigned rs)
 			    "tries, each late by no more than the host held QEMU's threads (the "
 			    "last: %llu us late over %u intervals, held %llu us): not judged",
 			    rs, us_from_tsc(r->period), rs_hz(rs), us_from_tsc(want), t.n,
-			    us_from_tsc((r->period - want) * r->n), r->n, r->held_us);
+			    rate_need_us(r, want), r->n, h->held_us);
 		return;
 	}
-	if (off && r->host_known)
+	if (off && h->known)
 		snprintf(held, sizeof(held), "; the host held QEMU's threads %llu us of the last",
-			 r->held_us);
+			 h->held_us);
 	report(r->period && !off,
 	       "rate select %u: periodic flag every %llu us, where its intervals over 20 ms "
 	       "cluster (or its one interval), try %u (%u Hz: %llu us, within %u%%)%s",
@@ -375,6 +410,7 @@ struct uip_window {
 	u8 sec_before, sec_after;  /* the seconds read before it rose and after it fell */
 	/* unseen: the seconds moved between the polls at low_at and change_at */
 	bool moved;
+	/* the last poll that saw it low before it rose (or the seconds moved), the first after */
 	u64 low_at, change_at;
 };
 
@@ -401,6 +437,7 @@ static void watch_uip(struct uip_window *w)
 			w->last_high = t;
 		} else if (w->seen) {
 			w->sec_after = cmos_read(RTC_SECONDS);
+			w->change_at = t;
 			return;
 		} else if ((s = cmos_read(RTC_SECONDS)) != w->sec_before) {
 			*w = (struct uip_window){.sec_before = w->sec_before, .sec_after = s,
@@ -415,72 +452,53 @@ static void watch_uip(struct uip_window *w)
 /* The UIP checks' tries, each with what the host held QEMU's threads over its stretch. */
 struct uip_tries {
 	unsigned n;
-	u64 from[UIP_TRIES], to[UIP_TRIES];
 	struct uip_window w[UIP_TRIES];
-	u8 c[UIP_TRIES]; /* register C after each */
-	u64 held_us[UIP_TRIES];
-	bool host_known[UIP_TRIES];
+	struct host_hold hold[UIP_TRIES]; /* each try's stretch in question (uip_narrow) */
+	u8 c[UIP_TRIES];		  /* register C after each */
 };
 
+/* The window's length at least: its first to last sighting. */
 static u64 uip_len_us(const struct uip_window *w)
 {
 	return w->seen ? us_from_tsc(w->last_high - w->first_high) : 0;
 }
 
+/* The window's length at most: the polls either side of it (0: it never fell in the try). */
+static u64 uip_span_us(const struct uip_window *w)
+{
+	return w->seen && w->change_at ? us_from_tsc(w->change_at - w->low_at) : 0;
+}
+
+/* A window seen and known to be no longer than its lead and the update. */
 static bool uip_good(const struct uip_window *w)
 {
-	return w->seen && uip_len_us(w) <= UIP_WINDOW_MAX_US;
+	return uip_span_us(w) && uip_span_us(w) <= UIP_WINDOW_MAX_US;
 }
 
 /*
- * A try gone wrong, and the stretch of it the host may explain: UIP unseen
- * while the seconds moved (the polls either side of the update: had they
- * been under RTC_UIP_LEAD_US apart, one lay in the window), UIP held too
- * long (its first to last sighting: QEMU ends the window in its main
- * loop's update callback), or no update at all (the whole try).
+ * A try gone wrong narrowed to the stretch the host may explain, the polls
+ * either side of the update: UIP unseen while the seconds moved (had they
+ * been under RTC_UIP_LEAD_US apart, one lay in the window), or UIP seen
+ * but not bounded within its lead and the update (QEMU ends the window in
+ * its main loop's update callback; a vCPU kept from polling widens the
+ * bound); a window that never fell, or no update at all: the whole try.
  */
-static void uip_stretch(const struct uip_tries *u, unsigned i, u64 *from, u64 *to)
+static void uip_narrow(const struct uip_window *w, struct host_hold *h)
 {
-	const struct uip_window *w = &u->w[i];
-
-	*from = w->moved ? w->low_at : w->seen ? w->first_high : u->from[i];
-	*to = w->moved ? w->change_at : w->seen ? w->last_high : u->to[i];
+	if (w->moved || w->change_at) {
+		h->from = w->low_at;
+		h->to = w->change_at;
+	}
 }
 
 /* How long the host must have held QEMU's threads to explain try i; 0: nothing can. */
 static u64 uip_need_us(const struct uip_tries *u, unsigned i)
 {
 	const struct uip_window *w = &u->w[i];
-	u64 from, to, us;
+	u64 us = us_from_tsc(u->hold[i].to - u->hold[i].from);
+	u64 allowed = w->moved ? RTC_UIP_LEAD_US : w->change_at ? UIP_WINDOW_MAX_US : USEC_PER_SEC;
 
-	uip_stretch(u, i, &from, &to);
-	us = us_from_tsc(to - from);
-	if (w->moved)
-		return us > RTC_UIP_LEAD_US ? us - RTC_UIP_LEAD_US : 0;
-	if (w->seen)
-		return us > UIP_WINDOW_MAX_US ? us - UIP_WINDOW_MAX_US : 0;
-	return us > USEC_PER_SEC ? us - USEC_PER_SEC : 0;
-}
-
-static bool uip_explained(const struct uip_tries *u, unsigned i)
-{
-	u64 need = uip_need_us(u, i);
-
-	return u->host_known[i] && need && u->held_us[i] >= need;
-}
-
-static void uip_window_of(void *arg, u32 i, u64 *from, u64 *to)
-{
-	uip_stretch(arg, i, from, to);
-}
-
-/* lib/host_evidence.h's rule: the main loop's update, the vCPU's polls, the steal. */
-static void uip_answer(void *arg, u32 i, const struct host_part *p)
-{
-	struct uip_tries *u = arg;
-
-	u->held_us[i] = host_held_us(p, 0);
-	u->host_known[i] = true;
+	return us > allowed ? us - allowed : 0;
 }
 
 /*
@@ -493,27 +511,26 @@ static void uip_answer(void *arg, u32 i, const struct host_part *p)
 static void uip_tries(struct uip_tries *u)
 {
 	bool evidence = host_evidence_offered();
-	struct host_ask q = {0, uip_window_of, uip_answer, u};
 	struct host_span span;
-	u64 stamp_us;
+	unsigned i;
 
 	memset(u, 0, sizeof(*u));
 	if (evidence)
 		host_span_begin(&span, arch_counter, arch_counter_hz());
 	do {
+		i = u->n++;
 		reg_c();
-		u->from[u->n] = arch_counter();
-		watch_uip(&u->w[u->n]);
-		u->to[u->n] = arch_counter();
-		u->c[u->n] = reg_c();
-		u->n++;
-	} while (!uip_good(&u->w[u->n - 1]) && uip_need_us(u, u->n - 1) && u->n < UIP_TRIES);
+		u->hold[i].from = arch_counter();
+		watch_uip(&u->w[i]);
+		u->hold[i].to = arch_counter();
+		u->c[i] = reg_c();
+		uip_narrow(&u->w[i], &u->hold[i]);
+	} while (!uip_good(&u->w[i]) && uip_need_us(u, i) && u->n < UIP_TRIES);
 	if (!evidence)
 		return;
 	host_span_end(&span);
-	q.n = u->n;
-	if (!uip_good(&u->w[u->n - 1]))
-		host_span_windows(&span, &q, &stamp_us);
+	if (!uip_good(&u->w[i]))
+		ask_holds(&span, u->hold, u->n);
 }
 
 static unsigned from_bcd(u8 v)
@@ -524,19 +541,16 @@ static unsigned from_bcd(u8 v)
 /* What the last try saw, and what the host held over it where asked, in words. */
 static void uip_seen_words(const struct uip_tries *u, char *buf, size_t size)
 {
-	const struct uip_window *w = &u->w[u->n - 1];
-	u64 from, to;
-	int k;
+	const struct host_hold *h = &u->hold[u->n - 1];
+	int k = 0;
 
-	uip_stretch(u, u->n - 1, &from, &to);
-	if (w->moved)
+	buf[0] = 0;
+	if (u->w[u->n - 1].moved)
 		k = snprintf(buf, size, "; the seconds moved between polls %llu us apart",
-			     us_from_tsc(to - from));
-	else
-		k = snprintf(buf, size, "%s", "");
-	if (u->host_known[u->n - 1] && k >= 0 && (size_t)k < size)
+			     us_from_tsc(h->to - h->from));
+	if (h->known && k >= 0 && (size_t)k < size)
 		snprintf(buf + k, size - k, "; the host held QEMU's threads %llu us of it",
-			 u->held_us[u->n - 1]);
+			 h->held_us);
 }
 
 /* Every try explained by the host: what they saw, not judged. */
@@ -546,8 +560,8 @@ static void uip_skip(const struct uip_tries *u)
 
 	report_skip("update-in-progress: %s in each of %u tries, each by no more than the host "
 		    "held QEMU's threads (the last: %llu us needed, held %llu us): not judged",
-		    w->seen ? "held too long" : "missed", u->n, uip_need_us(u, u->n - 1),
-		    u->held_us[u->n - 1]);
+		    w->seen ? "not bounded within its lead and the update" : "missed", u->n,
+		    uip_need_us(u, u->n - 1), u->hold[u->n - 1].held_us);
 }
 
 /* With an update seen: the seconds one more across it, and register C's UF after it. */
@@ -573,10 +587,13 @@ static void uip_after_checks(const struct uip_window *w, u8 b, u8 c)
  * RTC_UIP_LEAD_US ahead of each update, register A's UIP rises, and falls
  * when the update is done (MC146818A, "update cycle"): seen within a try,
  * no longer than the lead and the update, the seconds one more after it,
- * register C's UF set. A try the host disturbed (an unseen window whose
- * polls it kept over RTC_UIP_LEAD_US apart, a window its main loop ended
- * late) is watched again; every try so disturbed is a SKIP with the
- * figures, and one it does not explain is judged.
+ * register C's UF set; the length passes only where the polls either
+ * side of the window bound it (its sightings alone give only a lower
+ * bound: a vCPU kept from polling sees a long window short). A try the
+ * host disturbed (an unseen window whose polls it kept over
+ * RTC_UIP_LEAD_US apart, a window not bounded in time) is watched again;
+ * every try so disturbed is a SKIP with the figures, and one it does not
+ * explain is judged.
  */
 static void uip_checks(u8 b)
 {
@@ -589,7 +606,7 @@ static void uip_checks(u8 b)
 	uip_tries(&u);
 	w = &u.w[u.n - 1];
 	for (unsigned i = 0; i < u.n; i++)
-		explained += uip_explained(&u, i);
+		explained += hold_explains(&u.hold[i], uip_need_us(&u, i));
 	if (!uip_good(w) && explained == u.n) {
 		uip_skip(&u);
 	} else {
@@ -597,11 +614,12 @@ static void uip_checks(u8 b)
 		uip_seen_words(&u, words, sizeof(words));
 		report(w->seen, "update-in-progress (register A bit 7) %s within 1.2 s (of %u tries)%s",
 		       w->seen ? "seen" : "never seen", u.n, w->seen ? "" : words);
-		report(w->seen && len <= UIP_WINDOW_MAX_US,
-		       "update-in-progress high for %llu us between its first and last sightings (at "
-		       "most %u: %u us ahead of the update and the update's %u)%s",
-		       len, UIP_WINDOW_MAX_US, RTC_UIP_LEAD_US, RTC_UPDATE_MAX_US,
-		       w->seen && len > UIP_WINDOW_MAX_US ? words : "");
+		report(uip_good(w),
+		       "update-in-progress high for %llu us between its first and last sightings, "
+		       "%llu us between the polls either side (at most %u: %u us ahead of the update "
+		       "and the update's %u)%s",
+		       len, uip_span_us(w), UIP_WINDOW_MAX_US, RTC_UIP_LEAD_US, RTC_UPDATE_MAX_US,
+		       w->seen && !uip_good(w) ? words : "");
 	}
 	uip_after_checks(w, b, u.c[u.n - 1]);
 }
