@@ -669,7 +669,8 @@ busy_host() {
 	printf '%s\n' 'selfbusy 2000' 'pause 0.5' "flaky $d/runs-self" >"$d/build/x86/flaky-self.flat"
 	printf '%s\n' 'busy 2000' 'pause 0.5' "out FAIL: always" 'out SUMMARY: 1 tests, 1 unexpected failures, 0 skipped' \
 		'exit 1' >"$d/build/x86/fail-busy.flat"
-	printf '[flaky-busy]\nfile = flaky-busy.flat\n[flaky-quiet]\nfile = flaky-quiet.flat\n[fail-busy]\nfile = fail-busy.flat\n[flaky-self]\nfile = flaky-self.flat\n' >"$d/t.cfg"
+	printf '%s\n' 'busy 2000' 'pause 0.5' "flaky $d/runs-evid" >"$d/build/x86/flaky-evid.flat"
+	printf '[flaky-busy]\nfile = flaky-busy.flat\n[flaky-quiet]\nfile = flaky-quiet.flat\n[fail-busy]\nfile = fail-busy.flat\n[flaky-self]\nfile = flaky-self.flat\n[flaky-evid]\nfile = flaky-evid.flat\nevidence = host\n' >"$d/t.cfg"
 	mkdir -p "$d/proc"
 	cd "$d" || return
 	RUN_PROC=$d/proc UNITTESTS_CFG=t.cfg QEMU=$FAKE "$RUNNER" --build build --junit junit.xml \
@@ -686,6 +687,9 @@ busy_host() {
 		has_match out.txt '^FAIL +flaky-self .*first FAIL: flaky: late \(a FAIL on a quiet host, not run again: QEMU.s threads waited 2000 ms for a CPU in [0-9]+ ms, other processes ran 0 ms'
 	ok "busy: ... one attempt" equals "$(wc -l <runs-self)" 1
 	ok "busy: ... one attempt" equals "$(wc -l <runs-quiet)" 1
+	ok "busy: a FAIL judged with the host's evidence is final on a busy host too" \
+		has_match out.txt '^FAIL +flaky-evid .*first FAIL: flaky: late \(judged with the host.s evidence, not run again: QEMU.s threads waited 2000 ms for a CPU in [0-9]+ ms, other processes ran [0-9]+ ms'
+	ok "busy: ... one attempt" equals "$(wc -l <runs-evid)" 1
 	ok "busy: a FAIL in every attempt is a FAIL" has_match out.txt '^FAIL +fail-busy .*\(attempt 3 of 3; attempt 1 FAIL: always while .*; attempt 2 FAIL: always while '
 	ok "busy: ... every attempt's log kept" test -s logs/fail-busy.log.2
 	ok "busy: ... exit status 1" equals "$st" 1
