@@ -40,7 +40,10 @@ def serve(conn, answers, got=None, greeting=GREETING, answered=None):
         _serve(f, send, answers, got, greeting, answered)
     except (OSError, ValueError):
         pass        # the client went away
-    f.close()
+    try:
+        f.close()   # flushes what is left: a client gone is a broken pipe here too
+    except OSError:
+        pass
     conn.close()
 
 
