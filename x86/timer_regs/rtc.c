@@ -406,11 +406,21 @@ void rtc_rate_checks(void)
 
 struct uip_window {
 	bool seen;
-	u64 first_high, last_high; /* TSC at the first and last UIP sightings */
-	u8 sec_before, sec_after;  /* the seconds read before it rose and after it fell */
+	/* TSC: after the first sighting's read, before the last one's (the least it lasted) */
+	u64 first_high, last_high;
+	u8 sec_before, sec_after; /* the seconds read before it rose and after it fell */
 	/* unseen: the seconds moved between the polls at low_at and change_at */
 	bool moved;
-	/* the last poll that saw it low before it rose (or the seconds moved), the first after */
+	/*
+	 * Before the reads of the last poll that saw it low before it rose (or
+	 * the seconds moved), after the read that saw it fall (the seconds
+	 * move): a read is stamped either side, since it can wait for QEMU's
+	 * lock while a busy host holds the thread that has it (4 ms once,
+	 * beside two busy loops in real time: the seconds moved between
+	 * stamps taken before the reads, 21 us apart). The seconds moved
+	 * within that span; had it been under RTC_UIP_LEAD_US, the first
+	 * poll's UIP read lay in the window's lead: missed.
+	 */
 	u64 low_at, change_at;
 };
 
@@ -421,27 +431,29 @@ struct uip_window {
  */
 static void watch_uip(struct uip_window *w)
 {
-	u64 end = rdtsc() + tsc_from_us(UPDATE_WAIT_US), t;
+	u64 end = rdtsc() + tsc_from_us(UPDATE_WAIT_US), t, after;
+	bool high;
 	u8 s;
 
 	*w = (struct uip_window){.seen = false};
-	while (uip() && rdtsc() < end)
+	while ((w->low_at = rdtsc()) < end && uip())
 		spin_us(POLL_GAP_US);
 	w->sec_before = w->sec_after = cmos_read(RTC_SECONDS);
-	w->low_at = rdtsc();
 	for (; (t = rdtsc()) < end; spin_us(POLL_GAP_US)) {
-		if (uip()) {
+		high = uip();
+		after = rdtsc();
+		if (high) {
 			if (!w->seen)
-				w->first_high = t;
+				w->first_high = after;
 			w->seen = true;
 			w->last_high = t;
 		} else if (w->seen) {
 			w->sec_after = cmos_read(RTC_SECONDS);
-			w->change_at = t;
+			w->change_at = after;
 			return;
 		} else if ((s = cmos_read(RTC_SECONDS)) != w->sec_before) {
 			*w = (struct uip_window){.sec_before = w->sec_before, .sec_after = s,
-						 .moved = true, .low_at = w->low_at, .change_at = t};
+						 .moved = true, .low_at = w->low_at, .change_at = rdtsc()};
 			return;
 		} else {
 			w->low_at = t;
@@ -460,7 +472,7 @@ struct uip_tries {
 /* The window's length at least: its first to last sighting. */
 static u64 uip_len_us(const struct uip_window *w)
 {
-	return w->seen ? us_from_tsc(w->last_high - w->first_high) : 0;
+	return w->seen && w->last_high > w->first_high ? us_from_tsc(w->last_high - w->first_high) : 0;
 }
 
 /* The window's length at most: the polls either side of it (0: it never fell in the try). */
