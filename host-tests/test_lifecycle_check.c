@@ -132,6 +132,7 @@ struct clock_case {
 	u64 before_ns, during_ns, after_ns;
 	u64 back, back_ns;	     /* on that vCPU: reads below the one before, by up to */
 	struct want want[MAX_WANTS];
+	u64 after_wait_ns; /* a vCPU's wait for a host CPU in the window after, as the runner measured */
 };
 
 /* its sentence: the worst vCPU, its times back and by how many ns at most */
@@ -217,6 +218,17 @@ static const struct clock_case clock_cases[] = {
 	  .want = { FROZEN(WANT_PASS, "save", "kvmclock", 362 * MS, 362 * MS) } },
 	{ "the same step with no wait measured is a clock that ran", SAVED(0, 362 * MS),
 	  .want = { FROZEN(WANT_FAIL, "save", "kvmclock", 362 * MS, 62 * MS) } },
+	/* TCG, QEMU 10, a quiet host: the boot vCPU kept 100 ms from running after the answer */
+	{ "a frozen clock's step in the window after, where a vCPU waited",
+	  PAUSED(CLOCK_KVMCLOCK, 0, 3 * MS, 103 * MS), .after_wait_ns = 100 * MS,
+	  .want = { STEP(WANT_PASS, "pause", "kvmclock", 103 * MS, 1112 * MS, 0, 100000),
+		    FROZEN(WANT_PASS, "pause", "kvmclock", 103 * MS, 166 * MS) } },
+	{ "the same step with the wait measured during the event only",
+	  CLOCK_KVMCLOCK, LC_PAUSE, PAUSE_STOP_NS, 3 * MS, LC_FAULT_NONE, 0, 1 * MS, 3 * MS, 103 * MS,
+	  .want = { FROZEN(WANT_FAIL, "pause", "kvmclock", 103 * MS, 69 * MS) } },
+	{ "a clock that ran through the stop, its step in the window after, a vCPU waited there",
+	  PAUSED(CLOCK_KVMCLOCK, 1, 3 * MS, 1001 * MS), .after_wait_ns = 100 * MS,
+	  .want = { FROZEN(WANT_FAIL, "pause", "kvmclock", 1001 * MS, 166 * MS) } },
 };
 
 static void set_steps(int cpu, unsigned clock, u64 div, const struct clock_case *c)
@@ -235,6 +247,7 @@ static struct checks *judge_clock(const struct clock_case *c)
 
 	reset_event(c->kind, c->stopped_ns);
 	lc.rec.done.vcpu_wait_ns = c->wait_ns;
+	lc.rec.done.after_wait_ns = c->after_wait_ns;
 	lc.rec.fault = c->fault;
 	set_steps(c->cpu, c->clock, 1, c);
 	set_steps(!c->cpu, c->clock, 2, c);
