@@ -4,7 +4,7 @@
  * event's record (LC-RECORD lines) beside the lines the guest printed for
  * it: real runs of lifecycle.flat with record=always under
  * scripts/lifecycle.py on a 2-CPU machine without KVM (TCG), QEMU 7.2
- * ("tcg-") and 10.0.2 ("q10-"), 2026-12-05. "idle": nothing else
+ * ("tcg-") and 10.0.2 ("q10-"), 2026-12-05, recorded again 2026-12-07. "idle": nothing else
  * running; "busy": beside two shell busy loops. No KVM run: this machine
  * has no /dev/kvm. Made by record.sh here (the entries of unittests.cfg with
  * record=always appended, the faults' entries with fault=); run it again
