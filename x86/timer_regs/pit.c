@@ -37,7 +37,7 @@
 #define MODE3_HIGH_LO_PCT 35
 #define MODE3_HIGH_HI_PCT 65
 /*
- * Mode 3's share of time high is summed over the stretches between samples
+ * Modes 2 and 3: OUT's share of time high is summed over the stretches between samples
  * no more than DENSE_GAP_US apart (0.3-1 us at rest under TCG): a longer
  * gap is the host holding the vCPU, and the samples around it say nothing
  * of OUT within it. One such gap left a run with 300 samples, all in one
@@ -308,50 +308,29 @@ static void mode0_checks(void)
 	       high ? "high" : "still low", after, ONESHOT_COUNT);
 }
 
-/* Mode 2, rate generator: OUT high but for one clock a period; the count reloads from the register.
- */
-static void mode2_checks(void)
-{
-	unsigned high = 0, reloads = 0, most = 0, n = 0;
-	u64 end;
-	u16 prev, c;
-
-	load(2, PIT_RW_LSB_MSB, RATE_COUNT, 0);
-	prev = latched();
-	for (end = rdtsc() + tsc_from_us(SAMPLE_US); rdtsc() < end; n++) {
-		high += out2();
-		c = latched();
-		reloads += c > prev;
-		most = max(most, (unsigned)c);
-		prev = c;
-	}
-	report_kfail(high * 100 >= n * MODE2_HIGH_PCT, DEFECT_QEMU("pit-mode2-out"),
-		     "mode 2: OUT high in %u of %u samples over %u ms (at least %u%%: low one "
-		     "clock a period)",
-		     high, n, SAMPLE_US / 1000, MODE2_HIGH_PCT);
-	report(reloads > 0 && most <= RATE_COUNT,
-	       "mode 2: the count reloaded %u times in %u ms, never above %u (the count written: "
-	       "%u)",
-	       reloads, SAMPLE_US / 1000, most, RATE_COUNT);
-}
-
-/* OUT sampled: the TSC time it was high and sampled densely, what the gaps left out. */
+/* OUT sampled: the TSC time it was high and sampled densely, what the gaps left out; the counts. */
 struct out_time {
 	u64 high, dense, gaps;
-	unsigned n, odd;
+	unsigned n, odd, reloads, most;
 };
 
-/* Sample OUT (and the count's parity) until SAMPLE_US of dense stretches or SAMPLE_MAX_US. */
+/*
+ * Sample OUT and the latched count until SAMPLE_US of dense stretches or
+ * SAMPLE_MAX_US: OUT's time high, the counts read odd, the reloads (a count
+ * above the one before) and the largest count.
+ */
 static struct out_time sample_out_time(void)
 {
 	struct out_time o = {0};
 	u64 gap_max = tsc_from_us(DENSE_GAP_US), need = tsc_from_us(SAMPLE_US);
 	u64 prev = rdtsc(), end = prev + tsc_from_us(SAMPLE_MAX_US);
 	bool was = out2();
+	u16 last = latched();
 
 	while (o.dense < need && prev < end) {
 		bool out = out2();
 		u64 now = rdtsc(), d = now - prev;
+		u16 c = latched();
 
 		if (d <= gap_max) {
 			o.dense += d;
@@ -359,12 +338,47 @@ static struct out_time sample_out_time(void)
 		} else {
 			o.gaps += d;
 		}
-		o.odd += latched() & 1;
+		o.odd += c & 1;
+		o.reloads += c > last;
+		o.most = max(o.most, (unsigned)c);
 		o.n++;
 		was = out;
 		prev = now;
+		last = c;
 	}
 	return o;
+}
+
+/* Whether the samples cover SAMPLE_US densely; a SKIP saying what the host held when not. */
+static bool out_time_judged(unsigned mode, const struct out_time *o)
+{
+	if (o->dense >= tsc_from_us(SAMPLE_US))
+		return true;
+	report_skip("mode %u: only %llu of %u us sampled with no gap over %u us in %u ms (the host "
+		    "held the vCPU %llu us): OUT's share of the period not judged",
+		    mode, us_from_tsc(o->dense), SAMPLE_US, DENSE_GAP_US, SAMPLE_MAX_US / 1000,
+		    us_from_tsc(o->gaps));
+	return false;
+}
+
+/* Mode 2, rate generator: OUT high but for one clock a period; the count reloads from the register.
+ */
+static void mode2_checks(void)
+{
+	struct out_time o;
+
+	load(2, PIT_RW_LSB_MSB, RATE_COUNT, 0);
+	o = sample_out_time();
+	if (out_time_judged(2, &o))
+		report_kfail(o.high * 100 >= o.dense * MODE2_HIGH_PCT, DEFECT_QEMU("pit-mode2-out"),
+			     "mode 2: OUT high %llu of %llu us sampled, %u samples (at least %u%%: low one "
+			     "clock a period; gaps over %u us left out: %llu us)",
+			     us_from_tsc(o.high), us_from_tsc(o.dense), o.n, MODE2_HIGH_PCT, DENSE_GAP_US,
+			     us_from_tsc(o.gaps));
+	report(o.reloads > 0 && o.most <= RATE_COUNT,
+	       "mode 2: the count reloaded %u times in %u samples, never above %u (the count written: "
+	       "%u)",
+	       o.reloads, o.n, o.most, RATE_COUNT);
 }
 
 /* Mode 3, square wave: OUT high for half the period, the count going down by 2. */
@@ -374,12 +388,7 @@ static void mode3_checks(void)
 
 	load(3, PIT_RW_LSB_MSB, RATE_COUNT, 0);
 	o = sample_out_time();
-	if (o.dense < tsc_from_us(SAMPLE_US))
-		report_skip("mode 3: only %llu of %u us sampled with no gap over %u us in %u ms (the host "
-			    "held the vCPU %llu us): OUT's share of the period not judged",
-			    us_from_tsc(o.dense), SAMPLE_US, DENSE_GAP_US, SAMPLE_MAX_US / 1000,
-			    us_from_tsc(o.gaps));
-	else
+	if (out_time_judged(3, &o))
 		report(o.high * 100 >= o.dense * MODE3_HIGH_LO_PCT &&
 			       o.high * 100 <= o.dense * MODE3_HIGH_HI_PCT,
 		       "mode 3: OUT high %llu of %llu us sampled, %u samples (%u..%u%%: a square wave; "
