@@ -48,9 +48,9 @@
  */
 #define DENSE_GAP_US  20
 #define SAMPLE_MAX_US 500000
-#define BCD_COUNT	  0x0100
-#define LSB_COUNT	  200
-#define MSB_COUNT	  0x10
+#define BCD_COUNT     0x0100
+#define LSB_COUNT     200
+#define MSB_COUNT     0x10
 
 static u8 port_b_saved;
 
@@ -371,12 +371,14 @@ static void mode2_checks(void)
 	o = sample_out_time();
 	if (out_time_judged(2, &o))
 		report_kfail(o.high * 100 >= o.dense * MODE2_HIGH_PCT, DEFECT_QEMU("pit-mode2-out"),
-			     "mode 2: OUT high %llu of %llu us sampled, %u samples (at least %u%%: low one "
+			     "mode 2: OUT high %llu of %llu us sampled, %u samples (at least %u%%: "
+			     "low one "
 			     "clock a period; gaps over %u us left out: %llu us)",
-			     us_from_tsc(o.high), us_from_tsc(o.dense), o.n, MODE2_HIGH_PCT, DENSE_GAP_US,
-			     us_from_tsc(o.gaps));
+			     us_from_tsc(o.high), us_from_tsc(o.dense), o.n, MODE2_HIGH_PCT,
+			     DENSE_GAP_US, us_from_tsc(o.gaps));
 	report(o.reloads > 0 && o.most <= RATE_COUNT,
-	       "mode 2: the count reloaded %u times in %u samples, never above %u (the count written: "
+	       "mode 2: the count reloaded %u times in %u samples, never above %u (the count "
+	       "written: "
 	       "%u)",
 	       o.reloads, o.n, o.most, RATE_COUNT);
 }
@@ -391,12 +393,13 @@ static void mode3_checks(void)
 	if (out_time_judged(3, &o))
 		report(o.high * 100 >= o.dense * MODE3_HIGH_LO_PCT &&
 			       o.high * 100 <= o.dense * MODE3_HIGH_HI_PCT,
-		       "mode 3: OUT high %llu of %llu us sampled, %u samples (%u..%u%%: a square wave; "
+		       "mode 3: OUT high %llu of %llu us sampled, %u samples (%u..%u%%: a square "
+		       "wave; "
 		       "gaps over %u us left out: %llu us)",
-		       us_from_tsc(o.high), us_from_tsc(o.dense), o.n, MODE3_HIGH_LO_PCT, MODE3_HIGH_HI_PCT,
-		       DENSE_GAP_US, us_from_tsc(o.gaps));
-	report(o.odd == 0, "mode 3: %u of %u counts read odd (0: an even count goes down by 2)", o.odd,
-	       o.n);
+		       us_from_tsc(o.high), us_from_tsc(o.dense), o.n, MODE3_HIGH_LO_PCT,
+		       MODE3_HIGH_HI_PCT, DENSE_GAP_US, us_from_tsc(o.gaps));
+	report(o.odd == 0, "mode 3: %u of %u counts read odd (0: an even count goes down by 2)",
+	       o.odd, o.n);
 }
 
 /* ---- access modes, BCD and the gate ---------------------------------------------------- */
